@@ -1,0 +1,28 @@
+//! tcpsim-core: a deterministic packet-level discrete-event simulator for TCP
+//! congestion-control research. No Python here; `tcpsim-py` wraps it.
+//!
+//! Entry point: build a [`sim::Sim`] from a [`config::SimConfig`] and a seed, `run()` it,
+//! read `summary()` and `trace`. See `../../README.md` for the architecture.
+
+pub mod config;
+pub mod context;
+pub mod engine;
+pub mod loss;
+pub mod net;
+pub mod packet;
+pub mod queue;
+pub mod results;
+pub mod rng;
+pub mod sim;
+pub mod tcp;
+pub mod time;
+pub mod trace;
+
+/// Run a canonical scenario (JSON text of a [`config::SimConfig`]) with `seed`.
+pub fn run_json(config_json: &str, seed: u64) -> Result<sim::Sim, String> {
+    let cfg: config::SimConfig =
+        serde_json::from_str(config_json).map_err(|e| format!("canonical scenario: {e}"))?;
+    let mut sim = sim::Sim::new(&cfg, seed)?;
+    sim.run();
+    Ok(sim)
+}

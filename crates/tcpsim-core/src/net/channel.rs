@@ -1,0 +1,96 @@
+//! One direction of a point-to-point link: a queue, a serializer at `rate_bps`, loss models
+//! applied at the end of serialization, and a propagation pipe of constant `delay_ns`.
+//!
+//! Only the serializer's end and the pipe's head are ever scheduled: packets leave the
+//! serializer in order and all take the same delay, so the pipe is a FIFO.
+
+use std::collections::VecDeque;
+
+use crate::loss::LossModel;
+use crate::packet::PacketId;
+use crate::queue::Queue;
+use crate::time::tx_time_ns;
+
+/// Cumulative counters of a channel (snapshotted at the start of the measurement window).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChannelCounters {
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    /// Time spent serializing, ns (utilization = busy / window).
+    pub busy_ns: u64,
+    pub drops_queue: u64,
+    pub drops_error: u64,
+}
+
+pub struct Channel {
+    pub link: u32,
+    pub from: u32,
+    pub to: u32,
+    pub rate_bps: u64,
+    pub delay_ns: u64,
+    pub queue: Queue,
+    pub loss: Vec<LossModel>,
+    pub counters: ChannelCounters,
+    /// Packet being serialized.
+    on_wire: Option<PacketId>,
+    /// Packets propagating, with their arrival times.
+    pipe: VecDeque<(u64, PacketId)>,
+}
+
+impl Channel {
+    pub fn new(link: u32, from: u32, to: u32, rate_bps: u64, delay_ns: u64, queue: Queue, loss: Vec<LossModel>) -> Self {
+        Channel {
+            link,
+            from,
+            to,
+            rate_bps,
+            delay_ns,
+            queue,
+            loss,
+            counters: ChannelCounters::default(),
+            on_wire: None,
+            pipe: VecDeque::new(),
+        }
+    }
+
+    #[inline]
+    pub fn is_idle(&self) -> bool {
+        self.on_wire.is_none()
+    }
+
+    /// Begin serializing `id`; returns when it ends.
+    #[inline]
+    pub fn start_transmission(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> u64 {
+        debug_assert!(self.on_wire.is_none());
+        let t = tx_time_ns(wire_bytes, self.rate_bps);
+        self.on_wire = Some(id);
+        self.counters.tx_packets += 1;
+        self.counters.tx_bytes += wire_bytes as u64;
+        self.counters.busy_ns += t;
+        now_ns + t
+    }
+
+    #[inline]
+    pub fn finish_transmission(&mut self) -> PacketId {
+        self.on_wire.take().expect("TxEnd without a packet on the wire")
+    }
+
+    /// Put `id` in the pipe; returns the arrival time to schedule if it is the new head.
+    #[inline]
+    pub fn enter_pipe(&mut self, id: PacketId, now_ns: u64) -> Option<u64> {
+        let at = now_ns + self.delay_ns;
+        self.pipe.push_back((at, id));
+        (self.pipe.len() == 1).then_some(at)
+    }
+
+    /// Remove the head; returns it and the next head's arrival time.
+    #[inline]
+    pub fn leave_pipe(&mut self) -> (PacketId, Option<u64>) {
+        let (_, id) = self.pipe.pop_front().expect("PipeHead with an empty pipe");
+        (id, self.pipe.front().map(|(t, _)| *t))
+    }
+
+    pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
+        self.queue.waiting().chain(self.on_wire).chain(self.pipe.iter().map(|(_, id)| *id))
+    }
+}

@@ -1,0 +1,92 @@
+//! The network: link directions ("channels") and static routes between nodes.
+
+mod channel;
+mod routing;
+
+pub use channel::{Channel, ChannelCounters};
+pub use routing::Routes;
+
+use crate::engine::{Event, Scheduler};
+use crate::packet::{PacketId, PacketPool};
+use crate::queue::Verdict;
+use crate::trace::Trace;
+
+/// All channels and the routing table. A link `l` owns channels `2l` (a→b) and `2l+1` (b→a).
+pub struct Network {
+    pub channels: Vec<Channel>,
+    pub routes: Routes,
+}
+
+impl Network {
+    /// Send packet `id`, now at `node`, one hop towards its destination: start serializing it
+    /// if the outgoing channel is idle, else queue it (or drop it if the queue refuses).
+    #[inline]
+    pub fn forward(&mut self, node: u32, id: PacketId, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
+        let p = pool.get(id);
+        let c = self.routes.next_channel(node, p.dst);
+        let wire = p.wire_bytes;
+        let now = sched.now();
+        let ch = &mut self.channels[c as usize];
+        if ch.is_idle() {
+            let done = ch.start_transmission(id, wire, now);
+            sched.at(done, Event::TxEnd { channel: c });
+            return;
+        }
+        match ch.queue.enqueue(id, wire, now) {
+            Verdict::Enqueued => {
+                if trace.queue_on && trace.on_change {
+                    let o = ch.queue.occupancy();
+                    trace.record_queue(now, c, o.packets, o.bytes);
+                }
+            }
+            Verdict::Dropped => {
+                ch.counters.drops_queue += 1;
+                pool.free(id);
+            }
+        }
+    }
+
+    /// Channel `c` finished serializing its packet: apply the loss models, put the packet in
+    /// the propagation pipe, and start the next one.
+    #[inline]
+    pub fn on_tx_end(&mut self, c: u32, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
+        let now = sched.now();
+        let ch = &mut self.channels[c as usize];
+        let id = ch.finish_transmission();
+        let lost = {
+            let p = pool.get(id);
+            ch.loss.iter_mut().fold(false, |lost, m| m.is_lost(p, now) || lost)
+        };
+        if lost {
+            ch.counters.drops_error += 1;
+            pool.free(id);
+        } else if let Some(head_at) = ch.enter_pipe(id, now) {
+            sched.at(head_at, Event::PipeHead { channel: c });
+        }
+        if let Some((next, wire)) = ch.queue.dequeue(now) {
+            let done = ch.start_transmission(next, wire, now);
+            sched.at(done, Event::TxEnd { channel: c });
+            if trace.queue_on && trace.on_change {
+                let o = ch.queue.occupancy();
+                trace.record_queue(now, c, o.packets, o.bytes);
+            }
+        }
+    }
+
+    /// The head of channel `c`'s pipe arrives: returns the packet and the node it reached,
+    /// scheduling the next arrival if the pipe holds more.
+    #[inline]
+    pub fn on_pipe_head(&mut self, c: u32, sched: &mut Scheduler) -> (PacketId, u32) {
+        let ch = &mut self.channels[c as usize];
+        let (id, next_at) = ch.leave_pipe();
+        if let Some(t) = next_at {
+            sched.at(t, Event::PipeHead { channel: c });
+        }
+        (id, ch.to)
+    }
+
+    /// Packets inside the network (queued, being serialized, propagating).
+    pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
+        self.channels.iter().flat_map(|c| c.packets_inside())
+    }
+}

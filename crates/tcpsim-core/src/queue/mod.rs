@@ -1,0 +1,120 @@
+//! Queue disciplines of a link direction.
+//!
+//! A queue holds the packets waiting for the serializer (the packet being transmitted is not
+//! counted, as in ns-3). Disciplines are an enum rather than trait objects so the per-packet
+//! call is a direct, inlinable match.
+
+mod drop_tail;
+
+pub use drop_tail::DropTail;
+
+use crate::config::QueueConfig;
+use crate::packet::PacketId;
+
+/// What a queue decided about an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Enqueued,
+    Dropped,
+}
+
+/// Time-weighted occupancy statistics shared by all disciplines.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Occupancy {
+    pub packets: u64,
+    pub bytes: u64,
+    /// ∫ packets dt, in packet·ns.
+    pub packet_ns: u128,
+    /// ∫ bytes dt, in byte·ns.
+    pub byte_ns: u128,
+    pub max_packets: u64,
+    last_change_ns: u64,
+}
+
+impl Occupancy {
+    /// Account for the time since the last change at the current occupancy.
+    #[inline]
+    fn settle(&mut self, now_ns: u64) {
+        let dt = (now_ns - self.last_change_ns) as u128;
+        self.packet_ns += self.packets as u128 * dt;
+        self.byte_ns += self.bytes as u128 * dt;
+        self.last_change_ns = now_ns;
+    }
+
+    #[inline]
+    fn add(&mut self, bytes: u32, now_ns: u64) {
+        self.settle(now_ns);
+        self.packets += 1;
+        self.bytes += bytes as u64;
+        self.max_packets = self.max_packets.max(self.packets);
+    }
+
+    #[inline]
+    fn remove(&mut self, bytes: u32, now_ns: u64) {
+        self.settle(now_ns);
+        self.packets -= 1;
+        self.bytes -= bytes as u64;
+    }
+
+    /// A copy with the integrals brought up to `now_ns` (for snapshots and results).
+    pub fn at(&self, now_ns: u64) -> Occupancy {
+        let mut o = *self;
+        o.settle(now_ns);
+        o
+    }
+
+    /// Start a new measurement window: the maximum restarts from the current length.
+    pub fn reset_max(&mut self) {
+        self.max_packets = self.packets;
+    }
+}
+
+/// A queue discipline.
+pub enum Queue {
+    DropTail(DropTail),
+}
+
+impl Queue {
+    pub fn from_config(cfg: &QueueConfig) -> Queue {
+        match cfg {
+            QueueConfig::DropTail { limit_packets, limit_bytes } => {
+                Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
+            }
+        }
+    }
+
+    /// Offer an arriving packet of `wire_bytes`.
+    #[inline]
+    pub fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
+        match self {
+            Queue::DropTail(q) => q.enqueue(id, wire_bytes, now_ns),
+        }
+    }
+
+    /// Take the next packet for the serializer.
+    #[inline]
+    pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+        match self {
+            Queue::DropTail(q) => q.dequeue(now_ns),
+        }
+    }
+
+    pub fn occupancy(&self) -> &Occupancy {
+        match self {
+            Queue::DropTail(q) => &q.occupancy,
+        }
+    }
+
+    pub fn occupancy_mut(&mut self) -> &mut Occupancy {
+        match self {
+            Queue::DropTail(q) => &mut q.occupancy,
+        }
+    }
+
+    /// Every packet waiting (for the end-of-run conservation check).
+    pub fn waiting(&self) -> impl Iterator<Item = PacketId> + '_ {
+        match self {
+            Queue::DropTail(q) => q.waiting(),
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! Run results: per-flow and per-link-direction summaries over the measurement window.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowResult {
+    pub id: u32,
+    /// Bytes delivered in order to the receiving application.
+    pub bytes_delivered: u64,
+    /// Payload bytes sent, retransmissions included.
+    pub bytes_sent: u64,
+    pub bytes_retransmitted: u64,
+    /// bytes_delivered · 8 / window.
+    pub throughput_bps: f64,
+    /// `macura` eq. (1): (sent − retransmitted) · 8 / window.
+    pub goodput_bps: f64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub fast_retransmitted_segments: u64,
+    /// Fast retransmissions that reached a receiver already holding their data.
+    pub spurious_fast_retransmits: u64,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_mean_s: Option<f64>,
+    pub final_cwnd_bytes: u64,
+    pub final_ssthresh_bytes: u64,
+    pub final_rto_s: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ChannelResult {
+    pub link: u32,
+    /// "ab" or "ba".
+    pub direction: &'static str,
+    pub from: u32,
+    pub to: u32,
+    pub rate_bps: u64,
+    /// Fraction of the window spent serializing.
+    pub utilization: f64,
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    pub drops_queue: u64,
+    pub drops_error: u64,
+    pub queue_mean_pkts: f64,
+    pub queue_mean_bytes: f64,
+    pub queue_max_pkts: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunSummary {
+    pub flows: Vec<FlowResult>,
+    pub channels: Vec<ChannelResult>,
+    pub events: u64,
+    pub sim_ns: u64,
+    pub window_ns: u64,
+    pub packets_created: u64,
+    pub packets_delivered: u64,
+    pub packets_dropped: u64,
+    pub packets_in_network: u64,
+}

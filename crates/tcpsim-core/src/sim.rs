@@ -1,0 +1,267 @@
+//! A simulation: built from a [`SimConfig`] and a seed, run to the end, summarized.
+//!
+//! The run loop pops events in (time, insertion) order and hands each to its component with
+//! a [`Ctx`]. At `warmup_ns` every counter is snapshotted; summaries are the differences
+//! between the end and that snapshot. At the end, packet conservation is checked: every
+//! packet created was delivered, dropped (by a queue or a loss model) or is still inside the
+//! network.
+
+use crate::config::{AppConfig, SimConfig};
+use crate::context::Ctx;
+use crate::engine::{Event, Scheduler};
+use crate::loss::LossModel;
+use crate::net::{Channel, ChannelCounters, Network, Routes};
+use crate::packet::{PacketKind, PacketPool};
+use crate::queue::{Occupancy, Queue};
+use crate::results::{ChannelResult, FlowResult, RunSummary};
+use crate::rng::RandomStream;
+use crate::tcp::receiver::ReceiverCounters;
+use crate::tcp::sender::SenderCounters;
+use crate::tcp::TcpFlow;
+use crate::time::ns_to_s;
+use crate::trace::Trace;
+
+/// Counters at the start of the measurement window.
+#[derive(Default)]
+struct Snapshot {
+    senders: Vec<SenderCounters>,
+    receivers: Vec<ReceiverCounters>,
+    channels: Vec<ChannelCounters>,
+    queues: Vec<Occupancy>,
+}
+
+pub struct Sim {
+    sched: Scheduler,
+    net: Network,
+    pool: PacketPool,
+    pub trace: Trace,
+    flows: Vec<TcpFlow>,
+    duration_ns: u64,
+    warmup_ns: u64,
+    packets_delivered: u64,
+    snapshot: Snapshot,
+}
+
+impl Sim {
+    /// Build the network and flows; errors name the offending field.
+    pub fn new(cfg: &SimConfig, seed: u64) -> Result<Sim, String> {
+        cfg.validate()?;
+        let mut channels = Vec::with_capacity(2 * cfg.links.len());
+        for (l, link) in cfg.links.iter().enumerate() {
+            for (dir, from, to, d) in [("ab", link.a, link.b, &link.ab), ("ba", link.b, link.a, &link.ba)] {
+                let loss = d
+                    .loss
+                    .iter()
+                    .enumerate()
+                    .map(|(j, m)| LossModel::from_config(m, &cfg.flows, seed, &format!("link:{}:{dir}:loss:{j}", link.name)))
+                    .collect();
+                channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, Queue::from_config(&d.queue), loss));
+            }
+        }
+        let ends: Vec<(u32, u32)> = cfg.links.iter().map(|l| (l.a, l.b)).collect();
+        let routes = Routes::new(cfg.nodes.len(), &ends, cfg.flows.iter().flat_map(|f| [f.src, f.dst]));
+        for (i, f) in cfg.flows.iter().enumerate() {
+            if !routes.reachable(f.src, f.dst) {
+                return Err(format!(
+                    "flows[{i}]: no route from node '{}' to node '{}'",
+                    cfg.nodes[f.src as usize], cfg.nodes[f.dst as usize]
+                ));
+            }
+        }
+        let mut sched = Scheduler::default();
+        let mut flows = Vec::with_capacity(cfg.flows.len());
+        for (i, f) in cfg.flows.iter().enumerate() {
+            let AppConfig::Bulk { start_ns, start_jitter_ns, stop_ns, bytes } = &f.app;
+            let jitter = RandomStream::new(seed, &format!("flow:{}:start", f.name)).below_or_equal(*start_jitter_ns);
+            let start = start_ns + jitter;
+            if start < cfg.duration_ns {
+                sched.at(start, Event::AppStart { flow: i as u32 });
+            }
+            if let Some(stop) = stop_ns {
+                if *stop < cfg.duration_ns {
+                    sched.at((*stop).max(start), Event::AppStop { flow: i as u32 });
+                }
+            }
+            flows.push(TcpFlow::new(i as u32, f, bytes.unwrap_or(u64::MAX)));
+        }
+        let trace = Trace::new(&cfg.trace, cfg.flows.len(), cfg.duration_ns);
+        if !trace.on_change && (trace.cwnd_on || trace.queue_on) {
+            sched.at(0, Event::TraceSample);
+        }
+        if cfg.warmup_ns > 0 {
+            sched.at(cfg.warmup_ns, Event::WarmupEnd);
+        }
+        Ok(Sim {
+            sched,
+            net: Network { channels, routes },
+            pool: PacketPool::default(),
+            trace,
+            flows,
+            duration_ns: cfg.duration_ns,
+            warmup_ns: cfg.warmup_ns,
+            packets_delivered: 0,
+            snapshot: Snapshot::default(),
+        })
+    }
+
+    /// Run every event up to the end of the simulation.
+    pub fn run(&mut self) {
+        while let Some(ev) = self.sched.pop_until(self.duration_ns) {
+            self.dispatch(ev);
+        }
+        self.sched.advance_to(self.duration_ns);
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        let mut ctx = Ctx { sched: &mut self.sched, net: &mut self.net, pool: &mut self.pool, trace: &mut self.trace };
+        match ev {
+            Event::TxEnd { channel } => ctx.net.on_tx_end(channel, ctx.pool, ctx.sched, ctx.trace),
+            Event::PipeHead { channel } => {
+                let (id, node) = ctx.net.on_pipe_head(channel, ctx.sched);
+                let p = *ctx.pool.get(id);
+                if p.dst != node {
+                    ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);
+                    return;
+                }
+                ctx.pool.free(id);
+                self.packets_delivered += 1;
+                let flow = &mut self.flows[p.flow as usize];
+                match p.kind {
+                    PacketKind::Data => flow.receiver.on_data(&p, &mut ctx),
+                    PacketKind::Ack => flow.sender.on_ack(p.ack, &mut ctx),
+                    PacketKind::Udp => {}
+                }
+            }
+            Event::Rto { flow, generation } => self.flows[flow as usize].sender.on_rto_event(generation, &mut ctx),
+            Event::DelayedAck { flow, generation } => {
+                self.flows[flow as usize].receiver.on_delack_event(generation, &mut ctx)
+            }
+            Event::AppStart { flow } => self.flows[flow as usize].sender.start(&mut ctx),
+            Event::AppStop { flow } => self.flows[flow as usize].sender.stop(),
+            Event::TraceSample => self.sample_traces(),
+            Event::WarmupEnd => self.take_snapshot(),
+        }
+    }
+
+    fn sample_traces(&mut self) {
+        let now = self.sched.now();
+        if self.trace.cwnd_on {
+            for f in &self.flows {
+                self.trace.record_cwnd(now, f.sender.flow, f.sender.cwnd(), f.sender.ssthresh());
+            }
+        }
+        if self.trace.queue_on {
+            for (c, ch) in self.net.channels.iter().enumerate() {
+                let o = ch.queue.occupancy();
+                self.trace.record_queue(now, c as u32, o.packets, o.bytes);
+            }
+        }
+        self.sched.at(now + self.trace.interval_ns, Event::TraceSample);
+    }
+
+    fn take_snapshot(&mut self) {
+        let now = self.sched.now();
+        for f in &mut self.flows {
+            f.sender.window_min_rtt_ns = None;
+        }
+        for ch in &mut self.net.channels {
+            ch.queue.occupancy_mut().reset_max();
+        }
+        self.snapshot = Snapshot {
+            senders: self.flows.iter().map(|f| f.sender.counters).collect(),
+            receivers: self.flows.iter().map(|f| f.receiver.counters).collect(),
+            channels: self.net.channels.iter().map(|c| c.counters).collect(),
+            queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
+        };
+    }
+
+    /// Summaries over [warmup, end], after checking packet conservation.
+    pub fn summary(&self) -> Result<RunSummary, String> {
+        let now = self.sched.now();
+        let window_ns = self.duration_ns - self.warmup_ns;
+        let window_s = ns_to_s(window_ns);
+        let snap = &self.snapshot;
+        let flows = self
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let s0 = snap.senders.get(i).copied().unwrap_or_default();
+                let r0 = snap.receivers.get(i).copied().unwrap_or_default();
+                let s = &f.sender.counters;
+                let r = &f.receiver.counters;
+                let delivered = r.bytes_delivered - r0.bytes_delivered;
+                let sent = s.bytes_sent - s0.bytes_sent;
+                let retx = s.bytes_retransmitted - s0.bytes_retransmitted;
+                let samples = s.rtt_samples - s0.rtt_samples;
+                FlowResult {
+                    id: i as u32,
+                    bytes_delivered: delivered,
+                    bytes_sent: sent,
+                    bytes_retransmitted: retx,
+                    throughput_bps: delivered as f64 * 8.0 / window_s,
+                    goodput_bps: (sent - retx) as f64 * 8.0 / window_s,
+                    timeouts: s.timeouts - s0.timeouts,
+                    fast_retransmits: s.fast_retransmits - s0.fast_retransmits,
+                    fast_retransmitted_segments: s.fast_retransmitted_segments - s0.fast_retransmitted_segments,
+                    spurious_fast_retransmits: r.spurious_fast_retransmits - r0.spurious_fast_retransmits,
+                    rtt_min_s: f.sender.window_min_rtt_ns.map(ns_to_s),
+                    rtt_mean_s: (samples > 0).then(|| ns_to_s((s.rtt_sum_ns - s0.rtt_sum_ns) / samples)),
+                    final_cwnd_bytes: f.sender.cwnd(),
+                    final_ssthresh_bytes: f.sender.ssthresh(),
+                    final_rto_s: ns_to_s(f.sender.rtt.rto_ns),
+                }
+            })
+            .collect();
+        let channels = self
+            .net
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(c, ch)| {
+                let c0 = snap.channels.get(c).copied().unwrap_or_default();
+                let q0 = snap.queues.get(c).copied().unwrap_or_default();
+                let q = ch.queue.occupancy().at(now);
+                let k = &ch.counters;
+                ChannelResult {
+                    link: ch.link,
+                    direction: if c % 2 == 0 { "ab" } else { "ba" },
+                    from: ch.from,
+                    to: ch.to,
+                    rate_bps: ch.rate_bps,
+                    utilization: ((k.busy_ns - c0.busy_ns) as f64 / window_ns as f64).min(1.0),
+                    tx_packets: k.tx_packets - c0.tx_packets,
+                    tx_bytes: k.tx_bytes - c0.tx_bytes,
+                    drops_queue: k.drops_queue - c0.drops_queue,
+                    drops_error: k.drops_error - c0.drops_error,
+                    queue_mean_pkts: (q.packet_ns - q0.packet_ns) as f64 / window_ns as f64,
+                    queue_mean_bytes: (q.byte_ns - q0.byte_ns) as f64 / window_ns as f64,
+                    queue_max_pkts: q.max_packets,
+                }
+            })
+            .collect();
+        let dropped: u64 = self.net.channels.iter().map(|c| c.counters.drops_queue + c.counters.drops_error).sum();
+        let inside = self.net.packets_inside().count() as u64;
+        let created = self.pool.created;
+        if created != self.packets_delivered + dropped + inside || inside != self.pool.live() as u64 {
+            return Err(format!(
+                "packet conservation violated: created {created}, delivered {}, dropped {dropped}, \
+                 inside the network {inside}, live in the pool {}",
+                self.packets_delivered,
+                self.pool.live()
+            ));
+        }
+        Ok(RunSummary {
+            flows,
+            channels,
+            events: self.sched.events,
+            sim_ns: now,
+            window_ns,
+            packets_created: created,
+            packets_delivered: self.packets_delivered,
+            packets_dropped: dropped,
+            packets_in_network: inside,
+        })
+    }
+}

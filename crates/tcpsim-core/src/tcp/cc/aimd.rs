@@ -1,0 +1,77 @@
+//! Standard TCP congestion control, RFC 5681 §3.1.
+//!
+//! Slow start: cwnd += min(N, SMSS) per ACK of N new bytes (eq. 2).
+//! Congestion avoidance: cwnd += SMSS·SMSS/cwnd per ACK (eq. 3), i.e. ACK counting as in
+//! ns-2 and the classic BSD stack (so delayed ACKs halve the growth rate, the `b = 2` of the
+//! Padhye model). Fractions are carried in `Window::ca_credit` so tiny segments (41 bytes
+//! in `gangadhar` Fig. 9) still grow the window exactly.
+//! Loss: ssthresh = max(FlightSize/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts.
+
+use super::{LossSignal, Window};
+
+pub struct Aimd;
+
+impl Aimd {
+    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
+        if w.cwnd_bytes < w.ssthresh_bytes {
+            w.cwnd_bytes += acked_bytes.min(w.mss_bytes);
+        } else {
+            congestion_avoidance(w);
+        }
+    }
+
+    pub fn ssthresh_after_loss(&mut self, w: &Window, flight_bytes: u64, _signal: LossSignal) -> u64 {
+        (flight_bytes / 2).max(2 * w.mss_bytes)
+    }
+}
+
+/// One ACK's worth of RFC 5681 eq. (3) growth, exact over many ACKs.
+pub fn congestion_avoidance(w: &mut Window) {
+    w.ca_credit += w.mss_bytes * w.mss_bytes;
+    let inc = w.ca_credit / w.cwnd_bytes;
+    w.ca_credit -= inc * w.cwnd_bytes;
+    w.cwnd_bytes += inc;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(cwnd: u64, ssthresh: u64) -> Window {
+        Window { cwnd_bytes: cwnd, ssthresh_bytes: ssthresh, mss_bytes: 100, ca_credit: 0 }
+    }
+
+    #[test]
+    fn slow_start_adds_at_most_one_segment_per_ack() {
+        let mut w = window(200, 10_000);
+        Aimd.increase_window(&mut w, 300);
+        assert_eq!(w.cwnd_bytes, 300);
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_segment_per_window_of_acks() {
+        let mut w = window(1000, 500);
+        for _ in 0..10 {
+            Aimd.increase_window(&mut w, 100);
+        }
+        // 10 ACKs at cwnd ≈ 1000 add ≈ 1 segment (slightly less as cwnd grows)
+        assert!((1095..=1100).contains(&w.cwnd_bytes), "{}", w.cwnd_bytes);
+    }
+
+    #[test]
+    fn tiny_segments_still_grow_the_window() {
+        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0 };
+        for _ in 0..1000 {
+            Aimd.increase_window(&mut w, 41);
+        }
+        // 1000 ACKs of 41²/41000 bytes each add 40.96 bytes; whole bytes only are added.
+        assert_eq!(w.cwnd_bytes, 41_040);
+    }
+
+    #[test]
+    fn loss_halves_the_flight_but_not_below_two_segments() {
+        let w = window(1000, 500);
+        assert_eq!(Aimd.ssthresh_after_loss(&w, 1000, LossSignal::DuplicateAcks), 500);
+        assert_eq!(Aimd.ssthresh_after_loss(&w, 100, LossSignal::Timeout), 200);
+    }
+}

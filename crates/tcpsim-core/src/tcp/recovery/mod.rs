@@ -1,0 +1,59 @@
+//! Loss recovery: what duplicate ACKs and ACKs during fast recovery do.
+//!
+//! The three algorithms share the entry condition (RFC 5681 §3.2 step 2 with the RFC 6582
+//! §3.2 step 1 `recover` check when `avoid_repeated_fast_retransmit` is set) and differ in
+//! what they do then:
+//! - [`tahoe`]: fast retransmit, then slow start from one segment with go-back-N;
+//! - [`reno`]: RFC 5681 fast recovery, left on the first ACK of new data;
+//! - [`newreno`]: RFC 6582, left only when all data outstanding at entry is acknowledged.
+//! The retransmission timeout is common to all and lives in the sender.
+
+mod newreno;
+mod reno;
+mod tahoe;
+
+use super::cc::LossSignal;
+use super::sender::TcpSender;
+use crate::config::RecoveryKind;
+use crate::context::Ctx;
+
+/// A duplicate ACK arrived (`s.dupacks` already counts it).
+pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
+    if s.in_fast_recovery {
+        // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 4: inflate by one segment per dup ACK.
+        s.window.cwnd_bytes += s.mss as u64;
+        return;
+    }
+    if s.dupacks != s.dupack_threshold || !may_enter_fast_retransmit(s) {
+        return;
+    }
+    s.counters.fast_retransmits += 1;
+    let flight = s.flight_size();
+    s.window.ssthresh_bytes = s.cc.ssthresh_after_loss(&s.window, flight, LossSignal::DuplicateAcks);
+    s.window.ca_credit = 0;
+    s.recover = Some(s.snd_max);
+    match s.recovery_kind {
+        RecoveryKind::Tahoe => tahoe::enter(s, ctx),
+        RecoveryKind::Reno | RecoveryKind::Newreno => reno::enter_fast_recovery(s, ctx),
+    }
+}
+
+/// An ACK of new data arrived during fast recovery. Returns whether the retransmission
+/// timer is to be restarted.
+pub fn on_new_ack_in_fast_recovery(s: &mut TcpSender, acked: u64, ctx: &mut Ctx) -> bool {
+    match s.recovery_kind {
+        RecoveryKind::Tahoe => unreachable!("Tahoe has no fast recovery"),
+        RecoveryKind::Reno => reno::on_new_ack(s),
+        RecoveryKind::Newreno => newreno::on_new_ack(s, acked, ctx),
+    }
+}
+
+/// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK covers `recover`,
+/// so that duplicate ACKs caused by go-back-N after a timeout, or by the same window's
+/// other losses, do not cut the window again.
+fn may_enter_fast_retransmit(s: &TcpSender) -> bool {
+    !s.avoid_repeated_fast_retransmit || s.recover.is_none_or(|r| s.snd_una >= r)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,156 @@
+//! Recovery behaviour against hand-worked packet sequences.
+//!
+//! Set-up: sender —100 Mb/s, 10 ms— receiver (RTT 20 ms, serialization 83 µs), 1000-byte
+//! segments, no delayed ACKs, initial window 10 segments, ssthresh unbounded.
+//! Slow start: the ACK of segment k (k = 1..10) raises cwnd to 10+k segments and releases
+//! segments 10+2k−1 and 10+2k, so segment 15 leaves on the ACK of segment 3. With segment 15
+//! dropped, the ACKs of 11..14 take cwnd to 24 000 bytes and snd_max to 38 000; segments
+//! 16, 17, 18 produce three duplicate ACKs: FlightSize = 24 000, ssthresh = 12 000.
+//! Reno/NewReno: cwnd = 12 000 + 3·1000 = 15 000, then the 20 duplicate ACKs of segments
+//! 19..38 inflate it to 35 000 (releasing segments 39..49); the retransmission of 15 brings
+//! the ACK 38 000 that covers `recover`: cwnd = ssthresh = 12 000.
+//! Tahoe: cwnd = 1000 and slow start; no inflation.
+
+use crate::config::*;
+use crate::sim::Sim;
+use crate::tcp::tests::tcp_config;
+
+const MS: u64 = 1_000_000;
+
+fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool) -> SimConfig {
+    let mut tcp = tcp_config(recovery, 1);
+    tcp.init_cwnd_segments = 10;
+    tcp.avoid_repeated_fast_retransmit = avoid_repeated;
+    let queue = QueueConfig::DropTail { limit_packets: Some(1000), limit_bytes: None };
+    SimConfig {
+        duration_ns: 3000 * MS,
+        warmup_ns: 0,
+        nodes: vec!["s".into(), "r".into()],
+        links: vec![LinkConfig {
+            name: "l".into(),
+            a: 0,
+            b: 1,
+            rate_bps: 100_000_000,
+            delay_ns: 10 * MS,
+            ab: DirectionConfig {
+                queue: queue.clone(),
+                loss: vec![LossConfig::Scripted { flow: 0, segments: lost_segments.to_vec() }],
+            },
+            ba: DirectionConfig { queue, loss: vec![] },
+        }],
+        flows: vec![FlowConfig {
+            name: "f".into(),
+            src: 0,
+            dst: 1,
+            tcp,
+            app: AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(200_000) },
+        }],
+        trace: TraceConfig { cwnd: true, ..Default::default() },
+    }
+}
+
+struct Outcome {
+    cwnd: Vec<u64>,
+    ssthresh: Vec<u64>,
+    timeouts: u64,
+    fast_retransmits: u64,
+    retransmitted_bytes: u64,
+    spurious: u64,
+    delivered: u64,
+}
+
+fn run(recovery: RecoveryKind, lost: &[u64], avoid_repeated: bool) -> Outcome {
+    let mut sim = Sim::new(&scenario(recovery, lost, avoid_repeated), 1).unwrap();
+    sim.run();
+    let s = sim.summary().unwrap();
+    let f = &s.flows[0];
+    Outcome {
+        cwnd: sim.trace.cwnd.cwnd_bytes.clone(),
+        ssthresh: sim.trace.cwnd.ssthresh_bytes.clone(),
+        timeouts: f.timeouts,
+        fast_retransmits: f.fast_retransmits,
+        retransmitted_bytes: f.bytes_retransmitted,
+        spurious: f.spurious_fast_retransmits,
+        delivered: f.bytes_delivered,
+    }
+}
+
+fn kb(v: &[u64]) -> Vec<u64> {
+    v.iter().map(|b| b * 1000).collect()
+}
+
+/// The hand-worked prefix shared by Reno and NewReno with segment 15 lost.
+fn reno_family_single_loss_prefix() -> Vec<u64> {
+    let mut expected = kb(&(11..=24).collect::<Vec<_>>()); // slow start on ACKs 1..14
+    expected.extend(kb(&(15..=35).collect::<Vec<_>>())); // entry at 15, inflation to 35
+    expected.push(12_000); // full ACK: deflate to ssthresh
+    expected
+}
+
+#[test]
+fn newreno_single_loss_follows_the_hand_worked_sequence() {
+    let o = run(RecoveryKind::Newreno, &[15], true);
+    let expected = reno_family_single_loss_prefix();
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!(o.ssthresh[14], 12_000);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn reno_single_loss_follows_the_same_sequence_as_newreno() {
+    let o = run(RecoveryKind::Reno, &[15], true);
+    let expected = reno_family_single_loss_prefix();
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000));
+}
+
+#[test]
+fn tahoe_single_loss_returns_to_slow_start_from_one_segment() {
+    let o = run(RecoveryKind::Tahoe, &[15], true);
+    let mut expected = kb(&(11..=24).collect::<Vec<_>>());
+    expected.push(1000); // third duplicate ACK: one segment
+    expected.extend(kb(&[2, 3, 4])); // slow start resumes on the ACKs of the go-back-N segments
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!(o.ssthresh[14], 12_000);
+    assert_eq!((o.timeouts, o.fast_retransmits), (0, 1));
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn newreno_recovers_two_and_three_losses_in_one_window_without_a_timeout() {
+    for lost in [&[15, 17][..], &[15, 17, 19][..]] {
+        let o = run(RecoveryKind::Newreno, lost, true);
+        assert_eq!(o.timeouts, 0, "losses {lost:?}");
+        assert_eq!(o.fast_retransmits, 1, "one recovery episode for {lost:?}");
+        assert_eq!(o.retransmitted_bytes, 1000 * lost.len() as u64, "each loss resent once: {lost:?}");
+        assert_eq!(o.spurious, 0);
+        assert_eq!(*o.ssthresh.iter().min().unwrap(), 12_000, "the window is halved once");
+        assert_eq!(o.delivered, 200_000);
+    }
+}
+
+#[test]
+fn reno_with_two_losses_times_out_when_repeated_fast_retransmit_is_avoided() {
+    let o = run(RecoveryKind::Reno, &[15, 17], true);
+    assert_eq!(o.fast_retransmits, 1);
+    assert_eq!(o.timeouts, 1);
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn reno_with_two_losses_halves_twice_without_the_recover_check() {
+    let o = run(RecoveryKind::Reno, &[15, 17], false);
+    assert_eq!(o.fast_retransmits, 2);
+    let distinct: std::collections::BTreeSet<_> = o.ssthresh.iter().filter(|&&s| s < 1 << 30).collect();
+    assert_eq!(distinct.len(), 2, "two reductions: {distinct:?}");
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn tahoe_recovers_three_losses_by_slow_start_without_a_timeout() {
+    let o = run(RecoveryKind::Tahoe, &[15, 17, 19], true);
+    assert_eq!(o.timeouts, 0);
+    assert_eq!(o.fast_retransmits, 1);
+    assert_eq!(o.delivered, 200_000);
+}

@@ -1,0 +1,376 @@
+//! The TCP sender: sequence space, transmission, ACK processing and the retransmission timer.
+//!
+//! State uses the RFC names (all sequence numbers and windows in bytes; the ISS is 0):
+//! `snd_una` oldest unacknowledged byte, `snd_nxt` next byte to send, `snd_max` highest byte
+//! sent + 1 (they differ after go-back-N), `cwnd`/`ssthresh` (RFC 5681), `recover`
+//! (RFC 6582), `dupacks`. One record per outstanding segment keeps its last send time and
+//! whether it was ever retransmitted (Karn's algorithm, RFC 6298 §3).
+//!
+//! Window growth and the reduction target are delegated to `cc`; what happens on duplicate
+//! ACKs, in fast recovery and on a timeout is decided by `recovery` (see `super::recovery`).
+//! Deviations from a real stack: no handshake (the connection exists at start), no Nagle,
+//! segments are always full-sized except the last of a finite transfer, the receiver's
+//! window is a constant.
+
+use std::collections::VecDeque;
+
+use super::cc::{AckSample, CongestionControl, LossSignal, Window};
+use super::recovery;
+use super::rtt::RttEstimator;
+use crate::config::{RecoveryKind, TcpConfig};
+use crate::context::Ctx;
+use crate::engine::Event;
+use crate::packet::{Packet, PacketKind, Retransmission};
+
+/// Cumulative sender counters (snapshotted at the start of the measurement window).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderCounters {
+    /// Payload bytes put on the wire, retransmissions included.
+    pub bytes_sent: u64,
+    pub bytes_retransmitted: u64,
+    pub timeouts: u64,
+    /// Fast-retransmit episodes (entries into fast retransmit).
+    pub fast_retransmits: u64,
+    /// Segments retransmitted by fast retransmit or during fast recovery.
+    pub fast_retransmitted_segments: u64,
+    pub rtt_samples: u64,
+    pub rtt_sum_ns: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    sent_ns: u64,
+    retransmitted: bool,
+}
+
+/// A lazily re-armed timer: at most one pending event; moving the deadline later costs
+/// nothing, moving it earlier schedules a new event and makes the old one stale.
+#[derive(Default)]
+pub(crate) struct Timer {
+    deadline_ns: Option<u64>,
+    event_at_ns: Option<u64>,
+    generation: u32,
+}
+
+impl Timer {
+    /// Arm at `deadline`; returns the (time, generation) of an event to schedule, if needed.
+    pub(crate) fn arm(&mut self, deadline: u64) -> Option<(u64, u32)> {
+        self.deadline_ns = Some(deadline);
+        match self.event_at_ns {
+            Some(at) if at <= deadline => None,
+            _ => {
+                self.generation = self.generation.wrapping_add(1);
+                self.event_at_ns = Some(deadline);
+                Some((deadline, self.generation))
+            }
+        }
+    }
+
+    pub(crate) fn cancel(&mut self) {
+        self.deadline_ns = None;
+    }
+
+    pub(crate) fn is_armed(&self) -> bool {
+        self.deadline_ns.is_some()
+    }
+
+    /// The scheduled event fired. `Ok(true)`: the timer expired; `Ok(false)`: nothing to
+    /// do; `Err(t)`: the deadline moved later, schedule again at `t` with the same generation.
+    pub(crate) fn fire(&mut self, generation: u32, now: u64) -> Result<bool, u64> {
+        if generation != self.generation {
+            return Ok(false);
+        }
+        self.event_at_ns = None;
+        match self.deadline_ns {
+            None => Ok(false),
+            Some(d) if d > now => {
+                self.event_at_ns = Some(d);
+                Err(d)
+            }
+            Some(_) => {
+                self.deadline_ns = None;
+                Ok(true)
+            }
+        }
+    }
+
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation
+    }
+}
+
+pub struct TcpSender {
+    pub flow: u32,
+    pub node: u32,
+    pub peer: u32,
+    pub mss: u32,
+    header_bytes: u32,
+    rwnd_bytes: u64,
+    pub(crate) dupack_threshold: u32,
+    pub(crate) recovery_kind: RecoveryKind,
+    pub(crate) avoid_repeated_fast_retransmit: bool,
+
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub snd_max: u64,
+    pub(crate) window: Window,
+    pub(crate) dupacks: u32,
+    pub(crate) in_fast_recovery: bool,
+    /// RFC 6582 `recover`, stored as one past the highest byte sent when it was set.
+    pub(crate) recover: Option<u64>,
+    /// RFC 6582 §3.2 step 5 "impatient" timer: reset only on the first partial ACK.
+    pub(crate) partial_ack_seen: bool,
+    /// Consecutive timeouts without new data acked (RFC 5681 §3.1: ssthresh held constant).
+    consecutive_timeouts: u32,
+    pub(crate) rtt: RttEstimator,
+    pub(crate) cc: CongestionControl,
+    segments: VecDeque<Segment>,
+    /// End of the data the application has supplied (u64::MAX: persistent source).
+    pub data_end: u64,
+    pub started: bool,
+    rto_timer: Timer,
+    pub counters: SenderCounters,
+    /// Smallest RTT sample inside the measurement window.
+    pub window_min_rtt_ns: Option<u64>,
+}
+
+impl TcpSender {
+    pub fn new(flow: u32, node: u32, peer: u32, cfg: &TcpConfig, data_end: u64) -> Self {
+        let mss = cfg.mss_bytes;
+        TcpSender {
+            flow,
+            node,
+            peer,
+            mss,
+            header_bytes: cfg.header_bytes,
+            rwnd_bytes: cfg.rwnd_bytes,
+            dupack_threshold: cfg.dupack_threshold,
+            recovery_kind: cfg.recovery,
+            avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            window: Window {
+                cwnd_bytes: cfg.init_cwnd_segments as u64 * mss as u64,
+                ssthresh_bytes: cfg.init_ssthresh_bytes,
+                mss_bytes: mss as u64,
+                ca_credit: 0,
+            },
+            dupacks: 0,
+            in_fast_recovery: false,
+            recover: None,
+            partial_ack_seen: false,
+            consecutive_timeouts: 0,
+            rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
+            cc: CongestionControl::from_config(&cfg.cc),
+            segments: VecDeque::new(),
+            data_end,
+            started: false,
+            rto_timer: Timer::default(),
+            counters: SenderCounters::default(),
+            window_min_rtt_ns: None,
+        }
+    }
+
+    pub fn cwnd(&self) -> u64 {
+        self.window.cwnd_bytes
+    }
+
+    pub fn ssthresh(&self) -> u64 {
+        self.window.ssthresh_bytes
+    }
+
+    /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 FlightSize).
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// The application starts: send what the window allows.
+    pub fn start(&mut self, ctx: &mut Ctx) {
+        self.started = true;
+        self.output(ctx);
+    }
+
+    /// The application stops producing data: nothing beyond what was already sent.
+    pub fn stop(&mut self) {
+        self.data_end = self.data_end.min(self.snd_max);
+    }
+
+    /// Send new (or go-back-N) segments while the window allows (RFC 5681 §3.1: at most
+    /// min(cwnd, rwnd) bytes outstanding).
+    pub fn output(&mut self, ctx: &mut Ctx) {
+        if !self.started {
+            return;
+        }
+        let wnd = self.window.cwnd_bytes.min(self.rwnd_bytes);
+        while self.snd_nxt < self.data_end {
+            let len = (self.data_end - self.snd_nxt).min(self.mss as u64);
+            if self.snd_nxt + len > self.snd_una + wnd {
+                break;
+            }
+            let kind = if self.snd_nxt < self.snd_max { Retransmission::GoBackN } else { Retransmission::No };
+            self.send_segment(self.snd_nxt, kind, ctx);
+            self.snd_nxt += len;
+            self.snd_max = self.snd_max.max(self.snd_nxt);
+        }
+    }
+
+    /// Put the segment starting at `seq` on the wire and start the RTO timer if idle
+    /// (RFC 6298 §5.1).
+    pub(crate) fn send_segment(&mut self, seq: u64, kind: Retransmission, ctx: &mut Ctx) {
+        let now = ctx.now();
+        let len = (self.data_end.max(self.snd_max) - seq).min(self.mss as u64) as u32;
+        let index = ((seq - self.segment_start(self.snd_una)) / self.mss as u64) as usize;
+        let retransmitted = kind != Retransmission::No;
+        if index < self.segments.len() {
+            let s = &mut self.segments[index];
+            s.sent_ns = now;
+            s.retransmitted |= retransmitted;
+        } else {
+            debug_assert_eq!(index, self.segments.len(), "segments are sent in order");
+            self.segments.push_back(Segment { sent_ns: now, retransmitted });
+        }
+        self.counters.bytes_sent += len as u64;
+        if retransmitted {
+            self.counters.bytes_retransmitted += len as u64;
+        }
+        if kind == Retransmission::Fast {
+            self.counters.fast_retransmitted_segments += 1;
+        }
+        let mut p = Packet::new(PacketKind::Data, self.flow, self.peer, len, len + self.header_bytes);
+        p.seq = seq;
+        p.retransmission = kind;
+        ctx.transmit(self.node, p);
+        if !self.rto_timer.is_armed() {
+            self.restart_rto_timer(ctx);
+        }
+    }
+
+    /// Retransmit the first unacknowledged segment (fast retransmit, NewReno partial ACK).
+    pub(crate) fn retransmit_first_unacked(&mut self, ctx: &mut Ctx) {
+        self.send_segment(self.snd_una, Retransmission::Fast, ctx);
+        self.snd_nxt = self.snd_nxt.max(self.snd_una + self.mss as u64).min(self.snd_max);
+    }
+
+    fn segment_start(&self, seq: u64) -> u64 {
+        seq - seq % self.mss as u64
+    }
+
+    pub(crate) fn restart_rto_timer(&mut self, ctx: &mut Ctx) {
+        let deadline = ctx.now() + self.rtt.rto_ns;
+        if let Some((at, generation)) = self.rto_timer.arm(deadline) {
+            ctx.sched.at(at, Event::Rto { flow: self.flow, generation });
+        }
+    }
+
+    /// Process a cumulative ACK (RFC 5681 §3.2 and the recovery algorithm's rules).
+    pub fn on_ack(&mut self, ack: u64, ctx: &mut Ctx) {
+        if ack > self.snd_max {
+            return; // acknowledges data never sent
+        }
+        let before = (self.window.cwnd_bytes, self.window.ssthresh_bytes);
+        if ack > self.snd_una {
+            self.on_new_ack(ack, ctx);
+        } else if ack == self.snd_una && self.snd_una < self.snd_max {
+            self.dupacks += 1;
+            let now = ctx.now();
+            self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: 0, duplicate: true, rtt_ns: None });
+            recovery::on_duplicate_ack(self, ctx);
+        }
+        self.output(ctx);
+        if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.window.cwnd_bytes, self.window.ssthresh_bytes) {
+            ctx.trace.record_cwnd(ctx.now(), self.flow, self.window.cwnd_bytes, self.window.ssthresh_bytes);
+        }
+    }
+
+    fn on_new_ack(&mut self, ack: u64, ctx: &mut Ctx) {
+        let now = ctx.now();
+        let acked = ack - self.snd_una;
+        let rtt_ns = self.take_acked_segments(ack, now);
+        if let Some(r) = rtt_ns {
+            self.rtt.sample(r);
+            self.counters.rtt_samples += 1;
+            self.counters.rtt_sum_ns += r;
+            self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(r, |m| m.min(r)));
+            let srtt = self.rtt.srtt_ns.unwrap_or(r);
+            ctx.trace.record_rtt(now, self.flow, r, srtt, self.rtt.rto_ns);
+        }
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.consecutive_timeouts = 0;
+        self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: acked, duplicate: false, rtt_ns });
+        let reset_timer = if self.in_fast_recovery {
+            recovery::on_new_ack_in_fast_recovery(self, acked, ctx)
+        } else {
+            self.dupacks = 0;
+            self.cc.increase_window(&mut self.window, acked);
+            true
+        };
+        // RFC 6298 §5.2/§5.3: stop the timer when all is acked, else restart it.
+        if self.snd_una == self.snd_max {
+            self.rto_timer.cancel();
+        } else if reset_timer {
+            self.restart_rto_timer(ctx);
+        }
+    }
+
+    /// Drop the records of fully acknowledged segments; returns an RTT sample if none of
+    /// them was ever retransmitted (Karn), measured from the newest one.
+    fn take_acked_segments(&mut self, ack: u64, now: u64) -> Option<u64> {
+        let first = self.snd_una / self.mss as u64;
+        let last_exclusive = ack.div_ceil(self.mss as u64);
+        let full = if ack == self.data_end.max(self.snd_max) || ack % self.mss as u64 == 0 {
+            last_exclusive
+        } else {
+            ack / self.mss as u64
+        };
+        let mut valid = true;
+        let mut newest_sent = None;
+        for _ in first..full {
+            match self.segments.pop_front() {
+                Some(s) => {
+                    valid &= !s.retransmitted;
+                    newest_sent = Some(s.sent_ns);
+                }
+                None => break,
+            }
+        }
+        newest_sent.filter(|_| valid).map(|t| now - t)
+    }
+
+    /// The retransmission timer event fired.
+    pub fn on_rto_event(&mut self, generation: u32, ctx: &mut Ctx) {
+        match self.rto_timer.fire(generation, ctx.now()) {
+            Ok(true) => self.on_timeout(ctx),
+            Ok(false) => {}
+            Err(at) => ctx.sched.at(at, Event::Rto { flow: self.flow, generation: self.rto_timer.generation() }),
+        }
+    }
+
+    /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1: retransmit the first unacked segment with
+    /// cwnd = 1 segment (go-back-N), ssthresh from the congestion controller (held constant
+    /// on back-to-back timeouts), RTO doubled; RFC 6582 §3.2: recover = highest sent.
+    fn on_timeout(&mut self, ctx: &mut Ctx) {
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        self.counters.timeouts += 1;
+        if self.consecutive_timeouts == 0 {
+            let flight = self.flight_size();
+            self.window.ssthresh_bytes = self.cc.ssthresh_after_loss(&self.window, flight, LossSignal::Timeout);
+        }
+        self.consecutive_timeouts += 1;
+        self.window.cwnd_bytes = self.mss as u64;
+        self.window.ca_credit = 0;
+        self.in_fast_recovery = false;
+        self.dupacks = 0;
+        self.recover = Some(self.snd_max);
+        self.snd_nxt = self.snd_una;
+        self.rtt.back_off();
+        self.rto_timer.cancel();
+        self.output(ctx);
+        if ctx.trace.cwnd_on && ctx.trace.on_change {
+            ctx.trace.record_cwnd(ctx.now(), self.flow, self.window.cwnd_bytes, self.window.ssthresh_bytes);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Time series, recorded only when the scenario asks for them, into columnar buffers that
+//! reach Python as numpy arrays without conversion.
+
+use crate::config::TraceConfig;
+
+/// cwnd and ssthresh per flow.
+#[derive(Default)]
+pub struct CwndTrace {
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    pub cwnd_bytes: Vec<u64>,
+    pub ssthresh_bytes: Vec<u64>,
+}
+
+/// Every Karn-valid RTT sample, with the estimator's state after it.
+#[derive(Default)]
+pub struct RttTrace {
+    pub time_ns: Vec<u64>,
+    pub flow: Vec<u32>,
+    pub rtt_ns: Vec<u64>,
+    pub srtt_ns: Vec<u64>,
+    pub rto_ns: Vec<u64>,
+}
+
+/// Queue length of link directions (`channel` = 2·link + direction, direction 0 = a→b).
+#[derive(Default)]
+pub struct QueueTrace {
+    pub time_ns: Vec<u64>,
+    pub channel: Vec<u32>,
+    pub packets: Vec<u64>,
+    pub bytes: Vec<u64>,
+}
+
+/// What is recorded and the buffers.
+pub struct Trace {
+    pub cwnd_on: bool,
+    pub rtt_on: bool,
+    pub queue_on: bool,
+    /// Record cwnd/queue at every change (false: sampled every `interval_ns`).
+    pub on_change: bool,
+    pub interval_ns: u64,
+    pub throughput_bin_ns: u64,
+    pub cwnd: CwndTrace,
+    pub rtt: RttTrace,
+    pub queue: QueueTrace,
+    /// Bytes delivered in order, `[flow][bin]`.
+    pub delivered_bins: Vec<Vec<u64>>,
+}
+
+impl Trace {
+    pub fn new(cfg: &TraceConfig, flows: usize, duration_ns: u64) -> Self {
+        let bins = if cfg.throughput_bin_ns > 0 { duration_ns.div_ceil(cfg.throughput_bin_ns) as usize } else { 0 };
+        Trace {
+            cwnd_on: cfg.cwnd,
+            rtt_on: cfg.rtt,
+            queue_on: cfg.queue,
+            on_change: cfg.interval_ns == 0,
+            interval_ns: cfg.interval_ns,
+            throughput_bin_ns: cfg.throughput_bin_ns,
+            cwnd: CwndTrace::default(),
+            rtt: RttTrace::default(),
+            queue: QueueTrace::default(),
+            delivered_bins: vec![vec![0; bins]; if bins > 0 { flows } else { 0 }],
+        }
+    }
+
+    #[inline]
+    pub fn record_cwnd(&mut self, now_ns: u64, flow: u32, cwnd: u64, ssthresh: u64) {
+        let t = &mut self.cwnd;
+        t.time_ns.push(now_ns);
+        t.flow.push(flow);
+        t.cwnd_bytes.push(cwnd);
+        t.ssthresh_bytes.push(ssthresh);
+    }
+
+    #[inline]
+    pub fn record_rtt(&mut self, now_ns: u64, flow: u32, rtt: u64, srtt: u64, rto: u64) {
+        if self.rtt_on {
+            let t = &mut self.rtt;
+            t.time_ns.push(now_ns);
+            t.flow.push(flow);
+            t.rtt_ns.push(rtt);
+            t.srtt_ns.push(srtt);
+            t.rto_ns.push(rto);
+        }
+    }
+
+    #[inline]
+    pub fn record_queue(&mut self, now_ns: u64, channel: u32, packets: u64, bytes: u64) {
+        let t = &mut self.queue;
+        t.time_ns.push(now_ns);
+        t.channel.push(channel);
+        t.packets.push(packets);
+        t.bytes.push(bytes);
+    }
+
+    /// Count `bytes` delivered to `flow`'s application at `now_ns`.
+    #[inline]
+    pub fn record_delivery(&mut self, now_ns: u64, flow: u32, bytes: u64) {
+        if self.throughput_bin_ns > 0 {
+            let bins = &mut self.delivered_bins[flow as usize];
+            let i = ((now_ns / self.throughput_bin_ns) as usize).min(bins.len() - 1);
+            bins[i] += bytes;
+        }
+    }
+}

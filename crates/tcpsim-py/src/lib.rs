@@ -1,0 +1,89 @@
+//! Thin PyO3 bindings: run a canonical scenario and hand back the summary as JSON text and
+//! the traces as little-endian byte buffers (one per column) that numpy reads without copying
+//! element by element. The simulation runs with the GIL released.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use tcpsim_core::trace::Trace;
+
+/// A column as raw little-endian bytes.
+trait Column {
+    fn le_bytes(&self) -> Vec<u8>;
+}
+
+impl Column for Vec<u64> {
+    fn le_bytes(&self) -> Vec<u8> {
+        self.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+}
+
+impl Column for Vec<u32> {
+    fn le_bytes(&self) -> Vec<u8> {
+        self.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+}
+
+fn table<'py>(py: Python<'py>, columns: &[(&str, &dyn Column)]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, col) in columns {
+        d.set_item(*name, PyBytes::new(py, &col.le_bytes()))?;
+    }
+    Ok(d)
+}
+
+fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    if t.cwnd_on {
+        let c = &t.cwnd;
+        d.set_item(
+            "cwnd",
+            table(py, &[("time_ns", &c.time_ns), ("flow", &c.flow), ("cwnd_bytes", &c.cwnd_bytes), ("ssthresh_bytes", &c.ssthresh_bytes)])?,
+        )?;
+    }
+    if t.rtt_on {
+        let r = &t.rtt;
+        d.set_item(
+            "rtt",
+            table(py, &[("time_ns", &r.time_ns), ("flow", &r.flow), ("rtt_ns", &r.rtt_ns), ("srtt_ns", &r.srtt_ns), ("rto_ns", &r.rto_ns)])?,
+        )?;
+    }
+    if t.queue_on {
+        let q = &t.queue;
+        d.set_item(
+            "queue",
+            table(py, &[("time_ns", &q.time_ns), ("channel", &q.channel), ("packets", &q.packets), ("bytes", &q.bytes)])?,
+        )?;
+    }
+    if t.throughput_bin_ns > 0 {
+        let bins: Vec<u64> = t.delivered_bins.iter().flatten().copied().collect();
+        let d2 = table(py, &[("bytes", &bins)])?;
+        d2.set_item("bin_ns", t.throughput_bin_ns)?;
+        d2.set_item("flows", t.delivered_bins.len())?;
+        d.set_item("throughput", d2)?;
+    }
+    Ok(d)
+}
+
+/// run(config_json, seed) -> (summary_json, traces)
+///
+/// Raises ValueError if the canonical scenario is malformed or the run breaks an invariant.
+#[pyfunction]
+fn run<'py>(py: Python<'py>, config_json: &str, seed: u64) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let outcome = py.detach(|| {
+        let sim = tcpsim_core::run_json(config_json, seed)?;
+        let summary = sim.summary()?;
+        let json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
+        Ok::<_, String>((json, sim))
+    });
+    let (json, sim) = outcome.map_err(PyValueError::new_err)?;
+    Ok((json, traces(py, &sim.trace)?))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
