@@ -120,8 +120,6 @@ pub struct TcpSender {
     pub(crate) recover: Option<u64>,
     /// RFC 6582 §3.2 step 5 "impatient" timer: reset only on the first partial ACK.
     pub(crate) partial_ack_seen: bool,
-    /// Consecutive timeouts without new data acked (RFC 5681 §3.1: ssthresh held constant).
-    consecutive_timeouts: u32,
     pub(crate) rtt: RttEstimator,
     pub(crate) cc: CongestionControl,
     segments: VecDeque<Segment>,
@@ -160,7 +158,6 @@ impl TcpSender {
             in_fast_recovery: false,
             recover: None,
             partial_ack_seen: false,
-            consecutive_timeouts: 0,
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             cc: CongestionControl::from_config(&cfg.cc),
             segments: VecDeque::new(),
@@ -297,7 +294,6 @@ impl TcpSender {
         }
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
-        self.consecutive_timeouts = 0;
         self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: acked, duplicate: false, rtt_ns });
         let reset_timer = if self.in_fast_recovery {
             recovery::on_new_ack_in_fast_recovery(self, acked, ctx)
@@ -348,18 +344,23 @@ impl TcpSender {
     }
 
     /// RFC 6298 §5.4–5.6 and RFC 5681 §3.1: retransmit the first unacked segment with
-    /// cwnd = 1 segment (go-back-N), ssthresh from the congestion controller (held constant
-    /// on back-to-back timeouts), RTO doubled; RFC 6582 §3.2: recover = highest sent.
+    /// cwnd = 1 segment (go-back-N), ssthresh from the congestion controller, RTO doubled;
+    /// RFC 6582 §3.2: recover = highest sent.
+    ///
+    /// ssthresh is reduced only if this timeout starts a new loss episode (`snd_una` has
+    /// passed `recover`). RFC 5681 §3.1 holds it constant across repeated timeouts of one
+    /// segment; we extend that to a timeout during fast recovery, as Linux's
+    /// `tcp_enter_loss` does, because FlightSize is then inflated by the data sent during
+    /// recovery and halving it would undo the reduction fast retransmit already made.
     fn on_timeout(&mut self, ctx: &mut Ctx) {
         if self.snd_una >= self.snd_max {
             return;
         }
         self.counters.timeouts += 1;
-        if self.consecutive_timeouts == 0 {
+        if self.recover.is_none_or(|r| self.snd_una >= r) {
             let flight = self.flight_size();
             self.window.ssthresh_bytes = self.cc.ssthresh_after_loss(&self.window, flight, LossSignal::Timeout);
         }
-        self.consecutive_timeouts += 1;
         self.window.cwnd_bytes = self.mss as u64;
         self.window.ca_credit = 0;
         self.in_fast_recovery = false;

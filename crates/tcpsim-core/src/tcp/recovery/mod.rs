@@ -48,11 +48,13 @@ pub fn on_new_ack_in_fast_recovery(s: &mut TcpSender, acked: u64, ctx: &mut Ctx)
     }
 }
 
-/// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK covers `recover`,
-/// so that duplicate ACKs caused by go-back-N after a timeout, or by the same window's
-/// other losses, do not cut the window again.
+/// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK "covers more than
+/// recover" (the highest sequence number sent when it was set, i.e. `r − 1` here: the ACK
+/// must exceed `r`), so that duplicate ACKs caused by go-back-N after a timeout — which
+/// arrive with ACK = `r` once the hole is filled — or by the same window's other losses do
+/// not trigger a needless retransmission and cut the window again.
 fn may_enter_fast_retransmit(s: &TcpSender) -> bool {
-    !s.avoid_repeated_fast_retransmit || s.recover.is_none_or(|r| s.snd_una >= r)
+    !s.avoid_repeated_fast_retransmit || s.recover.is_none_or(|r| s.snd_una > r)
 }
 
 #[cfg(test)]

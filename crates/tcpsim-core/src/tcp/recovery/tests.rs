@@ -154,3 +154,24 @@ fn tahoe_recovers_three_losses_by_slow_start_without_a_timeout() {
     assert_eq!(o.fast_retransmits, 1);
     assert_eq!(o.delivered, 200_000);
 }
+
+/// The `validation.single_flow` set-up in miniature: slow start overshoots a 2 Mb/s,
+/// 250 ms path with a BDP buffer, losing dozens of segments; NewReno recovers, times out,
+/// and go-back-N resends data the receiver holds. Those resends produce duplicate ACKs
+/// equal to `recover`, which must not trigger a fast retransmit (RFC 6582 §3.2 step 1).
+#[test]
+fn newreno_never_fast_retransmits_data_that_had_arrived() {
+    let mut cfg = scenario(RecoveryKind::Newreno, &[], true);
+    cfg.duration_ns = 60_000 * MS;
+    cfg.links[0].rate_bps = 2_000_000;
+    cfg.links[0].delay_ns = 125 * MS;
+    cfg.links[0].ab.queue = QueueConfig::DropTail { limit_packets: None, limit_bytes: Some(62_500) };
+    cfg.flows[0].tcp.init_cwnd_segments = 2;
+    cfg.flows[0].tcp.delack_count = 2;
+    cfg.flows[0].app = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: None };
+    let mut sim = Sim::new(&cfg, 1).unwrap();
+    sim.run();
+    let f = &sim.summary().unwrap().flows[0];
+    assert!(f.fast_retransmitted_segments > 0 && f.timeouts > 0, "the scenario exercises both: {f:?}");
+    assert_eq!(f.spurious_fast_retransmits, 0, "{f:?}");
+}

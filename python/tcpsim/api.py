@@ -1,0 +1,65 @@
+"""`tcpsim.run`: load a scenario, run it in the Rust core, return a RunResult."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from . import _core
+from .result import RunResult, build_result
+from .scenario import Scenario, load_scenario
+
+__version__ = "0.1.0"
+
+
+class SimulationError(RuntimeError):
+    """The engine refused a scenario that passed validation, or broke an invariant."""
+
+
+def run(scenario: str | Path | Mapping[str, Any] | Scenario, seed: int = 1, **overrides: Any) -> RunResult:
+    """Run `scenario` (a TOML path, a user-format dict or a loaded Scenario) with `seed`.
+
+    Keyword arguments override scenario fields by dotted path, e.g.
+    ``run("s.toml", seed=2, duration="100s", **{"links[0].rate": "5Mbps"})``.
+    The same scenario and seed always give identical results.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed: {seed!r} must be an integer in [0, 2^64)")
+    if isinstance(scenario, Scenario):
+        if overrides:
+            raise ValueError("overrides apply to a path or dict, not to an already loaded Scenario")
+        sc = scenario
+    else:
+        sc = load_scenario(scenario, overrides=overrides)
+    canonical = sc.to_engine()
+    started = time.perf_counter()
+    try:
+        summary_json, raw_traces = _core.run(json.dumps(canonical), seed)
+    except ValueError as e:
+        raise SimulationError(str(e)) from None
+    wall_s = time.perf_counter() - started
+    summary = json.loads(summary_json)
+    sim_s = summary["sim_ns"] / 1e9
+    meta = {
+        "seed": seed,
+        "version": __version__,
+        "engine_version": _core.ENGINE_VERSION,
+        "scenario_hash": sc.hash(),
+        "events": summary["events"],
+        "wall_s": wall_s,
+        "sim_s": sim_s,
+        "window_s": summary["window_ns"] / 1e9,
+        "events_per_s": summary["events"] / wall_s if wall_s > 0 else None,
+        "sim_s_per_wall_s": sim_s / wall_s if wall_s > 0 else None,
+        "packets": {
+            "created": summary["packets_created"],
+            "delivered": summary["packets_delivered"],
+            "dropped": summary["packets_dropped"],
+            "in_network": summary["packets_in_network"],
+        },
+    }
+    variants = [row["variant"] for row in sc.flow_table()]
+    return build_result(summary, raw_traces, canonical, variants, meta)

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Create .venv with the locked Python dependencies and build the Rust core into it
+# (release mode). Needs only python3 >= 3.11 and cargo. Safe to run again: it only
+# rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+# maturin (from the lock) is the build backend; it must be on PATH without build isolation.
+PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
