@@ -12,7 +12,7 @@ from . import _core
 from .result import RunResult, build_result
 from .scenario import Scenario, load_scenario
 
-__version__ = "0.1.0"
+from . import __version__
 
 
 class SimulationError(RuntimeError):
@@ -61,5 +61,5 @@ def run(scenario: str | Path | Mapping[str, Any] | Scenario, seed: int = 1, **ov
             "in_network": summary["packets_in_network"],
         },
     }
-    variants = [row["variant"] for row in sc.flow_table()]
+    variants = [row.variant for row in sc.flow_table()]
     return build_result(summary, raw_traces, canonical, variants, meta)

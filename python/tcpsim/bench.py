@@ -8,17 +8,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-# The ready-made scenarios of the source checkout (the package is installed editable).
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+from .paths import scenario_path
 
 
 def _lossy_link() -> Any:
     from .scenario import load_scenario
 
-    return load_scenario(SCENARIOS / "lossy_link.toml", overrides=["links[*].loss=[]", "flows[*].variant=newreno"])
+    return load_scenario(scenario_path("lossy_link"), overrides=["links[*].loss=[]", "flows[*].variant=newreno"])
 
 
 def _dumbbell() -> Any:

@@ -1,0 +1,32 @@
+"""tcpsim: a fast, faithful packet-level TCP congestion-control simulator.
+
+    >>> import tcpsim
+    >>> result = tcpsim.run("scenarios/single_flow.toml", seed=1)
+    >>> result.flows[["name", "goodput_bps"]]
+
+The public names are imported lazily so that `import tcpsim` (and the CLI's `--help`) do not
+pay for pandas and the compiled core until they are used.
+"""
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "run": "tcpsim.api",
+    "SimulationError": "tcpsim.api",
+    "RunResult": "tcpsim.result",
+    "load_scenario": "tcpsim.scenario",
+    "Scenario": "tcpsim.scenario",
+    "ScenarioError": "tcpsim.scenario",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'tcpsim' has no attribute {name!r}")

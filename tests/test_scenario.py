@@ -1,0 +1,503 @@
+"""The scenario layer: example files → canonical SimConfig dicts, errors by user path, overrides,
+hashing."""
+
+import copy
+import json
+import pickle
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tcpsim.scenario import (
+    VARIANTS,
+    FlowInfo,
+    ScenarioError,
+    apply_overrides,
+    json_schema,
+    load_scenario,
+)
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+# Key sets of the serde structs in crates/tcpsim-core/src/config.rs (deny_unknown_fields; every
+# Option emitted as null so the set is exact).
+SIM_CONFIG_KEYS = {"duration_ns", "warmup_ns", "nodes", "links", "flows", "trace"}
+LINK_KEYS = {"name", "a", "b", "rate_bps", "delay_ns", "ab", "ba"}
+DIRECTION_KEYS = {"queue", "loss"}
+QUEUE_KEYS = {"drop_tail": {"kind", "limit_packets", "limit_bytes"}}
+LOSS_KEYS = {"bernoulli": {"kind", "p"}, "scripted": {"kind", "flow", "segments"}}
+FLOW_KEYS = {"name", "src", "dst", "tcp", "app"}
+TCP_KEYS = {
+    "mss_bytes",
+    "header_bytes",
+    "init_cwnd_segments",
+    "init_ssthresh_bytes",
+    "rwnd_bytes",
+    "initial_rto_ns",
+    "min_rto_ns",
+    "max_rto_ns",
+    "clock_granularity_ns",
+    "dupack_threshold",
+    "recovery",
+    "avoid_repeated_fast_retransmit",
+    "cc",
+    "delack_count",
+    "delack_timeout_ns",
+}
+RECOVERY_KINDS = {"tahoe", "reno", "newreno"}
+CC_KEYS = {"aimd": {"kind"}}
+APP_KEYS = {"bulk": {"kind", "start_ns", "start_jitter_ns", "stop_ns", "bytes"}}
+TRACE_KEYS = {"cwnd", "rtt", "queue", "interval_ns", "throughput_bin_ns"}
+
+
+def assert_canonical_shape(config: dict) -> None:
+    """Every table has exactly the keys config.rs's structs accept."""
+    assert set(config) == SIM_CONFIG_KEYS
+    assert all(isinstance(name, str) for name in config["nodes"])
+    for link in config["links"]:
+        assert set(link) == LINK_KEYS
+        for direction in (link["ab"], link["ba"]):
+            assert set(direction) == DIRECTION_KEYS
+            assert set(direction["queue"]) == QUEUE_KEYS[direction["queue"]["kind"]]
+            for loss in direction["loss"]:
+                assert set(loss) == LOSS_KEYS[loss["kind"]]
+    for flow in config["flows"]:
+        assert set(flow) == FLOW_KEYS
+        assert set(flow["tcp"]) == TCP_KEYS
+        assert flow["tcp"]["recovery"] in RECOVERY_KINDS
+        assert set(flow["tcp"]["cc"]) == CC_KEYS[flow["tcp"]["cc"]["kind"]]
+        assert set(flow["app"]) == APP_KEYS[flow["app"]["kind"]]
+    assert set(config["trace"]) == TRACE_KEYS
+
+
+def raw(name: str) -> dict:
+    with (SCENARIOS / f"{name}.toml").open("rb") as file:
+        return tomllib.load(file)
+
+
+def minimal(**extra) -> dict:
+    """A valid two-node scenario to break in one place per test."""
+    scenario = {
+        "duration": "10s",
+        "links": [{"a": "x", "b": "y", "rate": "1Mbps", "delay": "1ms", "queue": "10pkt"}],
+        "flows": [{"src": "x", "dst": "y"}],
+    }
+    return scenario | extra
+
+
+def errors_of(source, overrides=()) -> ScenarioError:
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(source, overrides)
+    return caught.value
+
+
+def only_line(error: ScenarioError) -> str:
+    lines = str(error).splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+# --- the example scenarios -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["single_flow", "lossy_link", "moller_two_flows"])
+def test_example_scenarios_emit_the_canonical_shape(name):
+    config = load_scenario(SCENARIOS / f"{name}.toml").to_engine()
+    assert_canonical_shape(config)
+    json.dumps(config, allow_nan=False)
+
+
+def test_single_flow_integers():
+    config = load_scenario(SCENARIOS / "single_flow.toml").to_engine()
+    assert config["duration_ns"] == 250_000_000_000
+    assert config["warmup_ns"] == 0
+    assert config["nodes"] == ["sender", "r1", "r2", "receiver"]
+    access, bottleneck, egress = config["links"]
+    assert (access["a"], access["b"], bottleneck["a"], bottleneck["b"], egress["a"], egress["b"]) == (0, 1, 1, 2, 2, 3)
+    assert bottleneck["rate_bps"] == 2_000_000
+    assert bottleneck["delay_ns"] == 123_000_000
+    assert access["rate_bps"] == egress["rate_bps"] == 100_000_000
+    assert access["delay_ns"] == egress["delay_ns"] == 1_000_000
+    for direction in ("ab", "ba"):
+        assert bottleneck[direction]["queue"] == {"kind": "drop_tail", "limit_packets": None, "limit_bytes": 62_500}
+    rtt_ns = 2 * sum(link["delay_ns"] for link in config["links"])
+    assert rtt_ns == 250_000_000
+    [flow] = config["flows"]
+    assert (flow["src"], flow["dst"]) == (0, 3)
+    assert flow["tcp"]["recovery"] == "newreno"
+    assert flow["tcp"]["cc"] == {"kind": "aimd"}
+    assert flow["app"] == {"kind": "bulk", "start_ns": 0, "start_jitter_ns": 0, "stop_ns": None, "bytes": None}
+
+
+def test_lossy_link_integers():
+    config = load_scenario(SCENARIOS / "lossy_link.toml").to_engine()
+    assert config["duration_ns"] == 600_000_000_000
+    assert config["nodes"] == ["source", "router", "sink"]
+    access, lossy = config["links"]
+    assert (access["rate_bps"], access["delay_ns"]) == (10_000_000, 45_000_000)
+    assert (lossy["rate_bps"], lossy["delay_ns"]) == (2_000_000, 10_000)
+    for direction in ("ab", "ba"):
+        assert lossy[direction]["queue"] == {"kind": "drop_tail", "limit_packets": 100, "limit_bytes": None}
+        assert lossy[direction]["loss"] == [{"kind": "bernoulli", "p": 0.005}]
+        assert access[direction]["loss"] == []
+    [flow] = config["flows"]
+    assert flow["tcp"]["mss_bytes"] == 400
+    assert flow["tcp"]["delack_count"] == 2
+    assert flow["tcp"]["delack_timeout_ns"] == 200_000_000
+    assert flow["tcp"]["recovery"] == "newreno"
+
+
+def test_moller_two_flows_integers():
+    scenario = load_scenario(SCENARIOS / "moller_two_flows.toml")
+    config = scenario.to_engine()
+    assert (config["duration_ns"], config["warmup_ns"]) == (300_000_000_000, 50_000_000_000)
+    links = {link["name"]: link for link in config["links"]}
+    assert links["bottleneck"]["rate_bps"] == 10_000_000
+    assert links["bottleneck"]["ab"]["queue"]["limit_packets"] == 42
+    assert links["s1-r"]["rate_bps"] == links["s2-r"]["rate_bps"] == 100_000_000
+    for access in ("s1-r", "s2-r"):
+        assert 2 * (links[access]["delay_ns"] + links["bottleneck"]["delay_ns"]) == 50_000_000
+    for flow in config["flows"]:
+        assert flow["tcp"]["mss_bytes"] + flow["tcp"]["header_bytes"] == 1500
+        assert flow["app"]["start_jitter_ns"] == 1_000_000_000
+        assert flow["tcp"]["recovery"] == "newreno"
+    assert scenario.flow_table() == [
+        FlowInfo(0, "f1", "newreno", "s1", "d"),
+        FlowInfo(1, "f2", "newreno", "s2", "d"),
+    ]
+
+
+# --- the user format -----------------------------------------------------------------------
+
+
+def test_defaults_fill_every_engine_field():
+    tcp = load_scenario(minimal()).to_engine()["flows"][0]["tcp"]
+    assert tcp == {
+        "mss_bytes": 1460,
+        "header_bytes": 40,
+        "init_cwnd_segments": 2,
+        "init_ssthresh_bytes": 2**30,
+        "rwnd_bytes": 2**30,
+        "initial_rto_ns": 1_000_000_000,
+        "min_rto_ns": 1_000_000_000,
+        "max_rto_ns": 60_000_000_000,
+        "clock_granularity_ns": 1_000_000,
+        "dupack_threshold": 3,
+        "recovery": "newreno",
+        "avoid_repeated_fast_retransmit": True,
+        "cc": {"kind": "aimd"},
+        "delack_count": 2,
+        "delack_timeout_ns": 200_000_000,
+    }
+
+
+def test_flow_tcp_overrides_top_level_tcp_key_by_key():
+    scenario = minimal(tcp={"mss": 1000, "delack_count": 1})
+    scenario["flows"] = [
+        {"src": "x", "dst": "y", "tcp": {"delack_count": 2}},
+        {"src": "x", "dst": "y", "variant": "tahoe", "tcp": {"recovery": "reno", "cc": "aimd"}},
+    ]
+    first, second = load_scenario(scenario).to_engine()["flows"]
+    assert (first["tcp"]["mss_bytes"], first["tcp"]["delack_count"]) == (1000, 2)
+    assert (second["tcp"]["mss_bytes"], second["tcp"]["delack_count"]) == (1000, 1)
+    assert (second["tcp"]["recovery"], second["tcp"]["cc"]) == ("reno", {"kind": "aimd"})
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_variant_presets_set_both_halves(variant):
+    tcp = load_scenario(minimal(flows=[{"src": "x", "dst": "y", "variant": variant}])).to_engine()["flows"][0]["tcp"]
+    assert tcp["recovery"] == VARIANTS[variant].recovery
+    assert tcp["cc"] == dict(VARIANTS[variant].cc)
+
+
+def test_count_replicates_a_flow_with_numbered_names():
+    scenario = load_scenario(minimal(flows=[{"name": "bulk", "src": "x", "dst": "y", "count": 3}, {"src": "y", "dst": "x"}]))
+    assert [row.name for row in scenario.flow_table()] == ["bulk.0", "bulk.1", "bulk.2", "flow1"]
+    assert [row.index for row in scenario.flow_table()] == [0, 1, 2, 3]
+    assert len(scenario.to_engine()["flows"]) == 4
+
+
+def test_queue_table_forms_and_per_direction_override():
+    link = {
+        "a": "x",
+        "b": "y",
+        "rate": "8Mbps",
+        "delay": "1ms",
+        "queue": {"kind": "drop_tail", "packets": 100, "bytes": "0.5BDP"},
+        "ba": {"queue": {"kind": "drop_tail", "limit": "64KiB"}},
+    }
+    config = load_scenario(minimal(links=[link], bdp_rtt="100ms")).to_engine()
+    [engine_link] = config["links"]
+    assert engine_link["name"] == "x-y"
+    assert engine_link["ab"]["queue"] == {"kind": "drop_tail", "limit_packets": 100, "limit_bytes": 50_000}
+    assert engine_link["ba"]["queue"] == {"kind": "drop_tail", "limit_packets": None, "limit_bytes": 65_536}
+
+
+def test_loss_directions_and_scripted_flow_by_name():
+    link = minimal()["links"][0] | {
+        "loss": [
+            {"kind": "bernoulli", "p": 0.01, "direction": "ba"},
+            {"kind": "scripted", "flow": "victim", "segments": [5, 6], "direction": "ab"},
+        ]
+    }
+    flows = [{"name": "other", "src": "x", "dst": "y"}, {"name": "victim", "src": "x", "dst": "y"}]
+    [engine_link] = load_scenario(minimal(links=[link], flows=flows)).to_engine()["links"]
+    assert engine_link["ab"]["loss"] == [{"kind": "scripted", "flow": 1, "segments": [5, 6]}]
+    assert engine_link["ba"]["loss"] == [{"kind": "bernoulli", "p": 0.01}]
+
+
+def test_flow_app_and_trace_fields():
+    flows = [{"src": "x", "dst": "y", "start": "1s", "start_jitter": "0.5s", "stop": "8s", "bytes": "10MB"}]
+    trace = {"cwnd": True, "rtt": True, "queue": True, "interval": "10ms", "throughput_bin": "1s"}
+    config = load_scenario(minimal(flows=flows, trace=trace, warmup="2s")).to_engine()
+    assert config["warmup_ns"] == 2_000_000_000
+    assert config["flows"][0]["app"] == {
+        "kind": "bulk",
+        "start_ns": 1_000_000_000,
+        "start_jitter_ns": 500_000_000,
+        "stop_ns": 8_000_000_000,
+        "bytes": 10_000_000,
+    }
+    assert config["trace"] == {
+        "cwnd": True,
+        "rtt": True,
+        "queue": True,
+        "interval_ns": 10_000_000,
+        "throughput_bin_ns": 1_000_000_000,
+    }
+
+
+def test_json_schema_describes_the_user_format():
+    schema = json_schema()
+    json.dumps(schema)
+    assert schema["additionalProperties"] is False
+    assert {"duration", "warmup", "bdp_rtt", "tcp", "links", "flows", "trace"} <= set(schema["properties"])
+    link = schema["$defs"]["LinkSpec"]
+    assert {"rate", "delay", "queue", "loss", "ab", "ba"} <= set(link["properties"])
+    assert link["additionalProperties"] is False
+    assert schema["$defs"]["TcpOptions"]["properties"]["initial_rto"]["default"] == "1s"
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+def test_typo_key_names_its_path_and_the_allowed_keys():
+    scenario = minimal()
+    scenario["links"][0]["rtae"] = "1Mbps"
+    line = only_line(errors_of(scenario))
+    assert line.startswith("links[0].rtae: unknown key; did you mean 'rate'? allowed: ")
+    assert "a, b, rate, delay, queue, loss, ab, ba" in line
+
+
+def test_negative_rate_names_its_path():
+    scenario = minimal()
+    scenario["links"][0]["rate"] = "-2Mbps"
+    assert only_line(errors_of(scenario)) == (
+        "links[0].rate: '-2Mbps' is not a rate; use a positive number with bps, kbps, Mbps or Gbps, e.g. '10Mbps'"
+    )
+
+
+def test_unknown_variant_lists_the_allowed():
+    scenario = minimal()
+    scenario["flows"].append({"src": "x", "dst": "y", "variant": "renoo"})
+    assert only_line(errors_of(scenario)) == "flows[1].variant: 'renoo' is not a variant; allowed: newreno, reno, tahoe"
+
+
+def test_all_field_errors_are_collected():
+    scenario = minimal(duration="-1s", tcp={"msss": 1000}, trace={"cwnd": "yes"})
+    scenario["links"][0] |= {"rtae": 1, "rate": "0Mbps", "loss": [{"kind": "bernoulli", "p": 1.5}, {"kind": "gilbert"}]}
+    scenario["flows"][0] |= {"variant": "renoo", "start": "5s", "stop": "1s"}
+    error = errors_of(scenario)
+    assert sorted(path for path, _ in error.errors) == sorted([
+        "duration",
+        "tcp.msss",
+        "links[0].rtae",
+        "links[0].rate",
+        "links[0].loss[0].p",
+        "links[0].loss[1].kind",
+        "flows[0].variant",
+        "trace.cwnd",
+    ])
+    assert len(str(error).splitlines()) == 8
+    assert "pydantic" not in str(error).lower()
+
+
+def test_whole_scenario_errors_are_collected():
+    scenario = minimal(warmup="10s")
+    scenario["links"].append({"name": "x-y", "a": "y", "b": "z", "rate": "1Mbps", "delay": "1ms", "queue": "1BDP"})
+    scenario["links"][0]["loss"] = [{"kind": "scripted", "flow": "nope", "segments": [1]}]
+    scenario["flows"] += [{"src": "x", "dst": "w"}, {"name": "flow0", "src": "y", "dst": "z"}]
+    assert errors_of(scenario).errors == [
+        ("warmup", "10s must be less than duration (10s)"),
+        ("links[1].name", "link name 'x-y' is already used by links[0]; names must be unique"),
+        ("flows[2].name", "flow name 'flow0' is already used by flows[0]; names must be unique"),
+        ("flows[1].dst", "'w' is not a node; known nodes: x, y, z"),
+        (
+            "links[0].loss[0].flow",
+            "'nope' is not a flow; flows: flow0, flow1",
+        ),
+        (
+            "links[1].queue",
+            "'1BDP' needs bdp_rtt, the reference RTT of BDP limits, at the top level, e.g. bdp_rtt = \"250ms\"",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "fragment"),
+    [
+        (lambda s: s["links"][0].update(queue="0pkt"), "links[0].queue", "at least one packet"),
+        (lambda s: s["links"][0].update(queue="1000B"), "links[0].queue", "less than one packet (the largest is 1500 bytes"),
+        (lambda s: s["links"][0].update(queue={"kind": "red"}), "links[0].queue.kind", "'red' is not a queue kind; allowed: drop_tail"),
+        (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
+        (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),
+        (lambda s: s["links"][0].update(b="x"), "links[0].b", "a link joins two different nodes"),
+        (lambda s: s["links"][0].update(delay="-1ms"), "links[0].delay", "is not a duration"),
+        (lambda s: s["links"][0].update(loss=[{"kind": "bernoulli", "p": -0.1}]), "links[0].loss[0].p", "from 0 to 1"),
+        (lambda s: s["links"][0].update(loss=[{"p": 0.1}]), "links[0].loss[0].kind", "allowed: bernoulli, scripted"),
+        (lambda s: s["flows"][0].update(stop="0s"), "flows[0].stop", "must be after start (0s)"),
+        (lambda s: s["flows"][0].update(src="q"), "flows[0].src", "'q' is not a node; known nodes: x, y"),
+        (lambda s: s["flows"][0].update(dst="x"), "flows[0].dst", "a flow joins two different nodes"),
+        (lambda s: s["flows"][0].update(start="20s"), "flows[0].start", "not before the end of the run"),
+        (lambda s: s["flows"][0].update(count=0), "flows[0].count", "is not a count"),
+        (lambda s: s["flows"][0].update(tcp={"mss": 0}), "flows[0].tcp.mss", "must be greater than zero"),
+        (lambda s: s["flows"][0].update(tcp={"min_rto": "2min"}), "flows[0].tcp.min_rto", "must not exceed max_rto (60s)"),
+        (lambda s: s.update(tcp={"rwnd": "1KB"}), "tcp.rwnd", "less than one segment"),
+        (lambda s: s.update(tcp={"cc": "cubic"}), "tcp.cc.kind", "'cubic' is not a cc kind; allowed: aimd"),
+        (lambda s: s.update(duration="0s"), "duration", "must be greater than zero"),
+        (lambda s: s.update(duration=10), "duration", "10 has no unit"),
+        (lambda s: s.update(warmup="20s"), "warmup", "must be less than duration (10s)"),
+        (lambda s: s.update(links=[]), "links", "needs at least 1 entry"),
+        (lambda s: s.pop("duration"), "duration", "required key is missing"),
+        (lambda s: s.update(trace={"interval": "5"}), "trace.interval", "has no unit"),
+    ],
+)
+def test_each_problem_is_one_line_naming_its_path(change, path, fragment):
+    scenario = minimal()
+    change(scenario)
+    line = only_line(errors_of(scenario))
+    assert line.startswith(f"{path}: "), line
+    assert fragment in line
+
+
+def test_disconnected_flow_is_an_error():
+    scenario = minimal()
+    scenario["links"].append({"a": "p", "b": "q", "rate": "1Mbps", "delay": "1ms", "queue": "10pkt"})
+    scenario["flows"][0]["dst"] = "q"
+    assert only_line(errors_of(scenario)) == "flows[0]: no path from 'x' to 'q' over the links"
+
+
+def test_unreadable_file_and_bad_toml_are_scenario_errors(tmp_path):
+    assert "cannot read scenario" in only_line(errors_of(tmp_path / "missing.toml"))
+    broken = tmp_path / "broken.toml"
+    broken.write_text("duration = \n")
+    assert "not valid TOML" in only_line(errors_of(broken))
+
+
+def test_scenario_error_survives_pickling_for_worker_processes():
+    error = errors_of(minimal(duration="0s"))
+    assert pickle.loads(pickle.dumps(error)).errors == error.errors
+
+
+# --- overrides -----------------------------------------------------------------------------
+
+
+def test_overrides_set_values_in_place():
+    overrides = [
+        "duration=100s",
+        "links[1].rate=5Mbps",
+        "links.2.delay=2ms",
+        "flows[*].variant=reno",
+        "tcp.mss=1000",
+        "trace.cwnd=true",
+        "flows[0].tcp.delack_count=1",
+        "links[1].ab.queue=\"20pkt\"",
+    ]
+    config = load_scenario(SCENARIOS / "single_flow.toml", overrides).to_engine()
+    assert config["duration_ns"] == 100_000_000_000
+    assert config["links"][1]["rate_bps"] == 5_000_000
+    assert config["links"][2]["delay_ns"] == 2_000_000
+    assert config["links"][1]["ab"]["queue"]["limit_packets"] == 20
+    assert config["links"][1]["ba"]["queue"]["limit_bytes"] == 156_250  # 1 BDP at 5 Mb/s × 250 ms
+    [flow] = config["flows"]
+    assert flow["tcp"]["recovery"] == "reno"
+    assert flow["tcp"]["mss_bytes"] == 1000
+    assert flow["tcp"]["delack_count"] == 1
+    assert config["trace"]["cwnd"] is True
+
+
+def test_wildcard_applies_to_every_element():
+    scenario = load_scenario(SCENARIOS / "moller_two_flows.toml", ["flows[*].variant=tahoe", "flows[*].tcp.mss=500"])
+    assert [row.variant for row in scenario.flow_table()] == ["tahoe", "tahoe"]
+    assert [flow["tcp"]["mss_bytes"] for flow in scenario.to_engine()["flows"]] == [500, 500]
+
+
+def test_override_values_parse_as_toml_when_they_are_toml():
+    config = load_scenario(
+        minimal(),
+        ["flows[0].count=2", "trace.rtt=true", 'flows[0].name="bulk"', "links[0].loss=[{kind='bernoulli', p=0.5}]"],
+    ).to_engine()
+    assert [flow["name"] for flow in config["flows"]] == ["bulk.0", "bulk.1"]
+    assert config["trace"]["rtt"] is True
+    assert config["links"][0]["ab"]["loss"] == [{"kind": "bernoulli", "p": 0.5}]
+
+
+def test_dict_overrides_use_values_as_given():
+    config = load_scenario(minimal(), {"links[0].rate": "3Mbps", "flows[*].tcp.delack_count": 1}).to_engine()
+    assert config["links"][0]["rate_bps"] == 3_000_000
+    assert config["flows"][0]["tcp"]["delack_count"] == 1
+
+
+def test_bad_override_paths_are_all_reported():
+    error = errors_of(minimal(), ["links[5].rate=5Mbps", "links[0].rtae=1", "duration.x=1", "nonsense", "flows[0].tcp.cc.kind=aimd"])
+    assert [path for path, _ in error.errors] == ["links[5]", "links[0].rtae", "duration", "", "flows[0].tcp.cc"]
+    assert "no such entry; links has 1 (override 'links[5].rate=5Mbps')" in str(error)
+    assert "unknown key; did you mean 'rate'?" in str(error)
+
+
+def test_override_value_errors_name_the_user_path():
+    line = only_line(errors_of(minimal(), ["links[0].rate=-5Mbps"]))
+    assert line.startswith("links[0].rate: '-5Mbps' is not a rate")
+
+
+def test_overrides_do_not_touch_the_source_dict():
+    scenario = minimal()
+    before = copy.deepcopy(scenario)
+    apply_overrides(scenario, ["duration=5s", "tcp.mss=100"])
+    assert scenario == before
+
+
+# --- hashing -------------------------------------------------------------------------------
+
+
+def test_hash_is_stable_across_key_order_and_spelling():
+    scenario = minimal()
+    reordered = dict(reversed(list(scenario.items())))
+    reordered["links"] = [dict(reversed(list(scenario["links"][0].items())))]
+    respelled = copy.deepcopy(scenario)
+    respelled["duration"] = "10000ms"
+    respelled["tcp"] = {"mss": "1460B"}
+    reference = load_scenario(scenario).hash()
+    assert load_scenario(reordered).hash() == reference
+    assert load_scenario(respelled).hash() == reference
+    assert len(reference) == 64 and int(reference, 16) >= 0
+
+
+def test_hash_ignores_name_and_description():
+    assert load_scenario(minimal(name="a", description="b")).hash() == load_scenario(minimal()).hash()
+
+
+def test_hash_changes_with_a_real_change():
+    reference = load_scenario(minimal()).hash()
+    assert load_scenario(minimal(), ["links[0].rate=2Mbps"]).hash() != reference
+    assert load_scenario(minimal(), ["flows[0].variant=reno"]).hash() != reference
+
+
+def test_engine_json_is_the_hashed_canonical_form():
+    scenario = load_scenario(SCENARIOS / "lossy_link.toml")
+    assert json.loads(scenario.to_engine_json()) == scenario.to_engine()
+
+
+def test_raw_example_files_load_from_dicts_too():
+    assert load_scenario(raw("single_flow")).hash() == load_scenario(SCENARIOS / "single_flow.toml").hash()
