@@ -1,0 +1,596 @@
+"""The ``tcpsim`` command: run, validate, sweep, repro, list, model, bench.
+
+Two audiences share every command: people get rich tables and a progress bar (on stderr, only
+on a terminal); scripts pass ``--json`` and get exactly one JSON document on stdout. Mistakes
+in the input (bad scenario, bad ``--set``, unknown id, bad unit, missing file) are reported as
+``error: <message>`` lines on stderr with exit status 2, never as a traceback; a traceback
+means a bug in tcpsim. Heavy modules (pandas, the compiled core, matplotlib) are imported
+inside commands so ``tcpsim --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
+
+import typer
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+app = typer.Typer(
+    name="tcpsim",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+model_app = typer.Typer(help="Analytical models, evaluated without simulation.", no_args_is_help=True)
+app.add_typer(model_app, name="model")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+EXIT_MISMATCH = 1
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A mistake in the command line itself (as opposed to one found in a scenario)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Error reporting
+
+
+def _user_error_lines(error: Exception) -> list[str] | None:
+    """The lines to show for an input error, or None if ``error`` is a bug (let it raise).
+
+    Exception classes are looked up in ``sys.modules`` rather than imported: a module that was
+    never imported cannot have raised, and importing it here would defeat lazy loading.
+    """
+    if isinstance(error, _loaded_class("tcpsim.scenario", "ScenarioError")):
+        return str(error).splitlines() or [type(error).__name__]
+    user_errors = (
+        CliError,
+        _loaded_class("tcpsim.repro", "UnknownExperiment"),
+        _loaded_class("tcpsim.runner", "DaskUnavailable"),
+    )
+    return [str(error)] if isinstance(error, user_errors) else None
+
+
+class _NeverRaised(Exception):
+    """Stands in for an exception class whose module was never imported."""
+
+
+def _loaded_class(module: str, name: str) -> type[Exception]:
+    return getattr(sys.modules.get(module), name, _NeverRaised)
+
+
+def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except Exception as error:
+            lines = _user_error_lines(error)
+            code = EXIT_USAGE
+            if lines is None and isinstance(error, _loaded_class("tcpsim.runner", "RunFailed")):
+                lines, code = str(error).splitlines(), EXIT_MISMATCH
+            if lines is None:
+                raise
+            for line in lines:
+                typer.echo(f"error: {line}", err=True)
+            raise typer.Exit(code) from None
+
+    return wrapper
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing helpers
+
+
+def _parse_value(text: str) -> Any:
+    """A TOML value when ``text`` is one (3, 2.5, true, "x", [1, 2]), else the text itself
+    (10Mbps, reno): the rule ``tcpsim.scenario`` applies to ``--set``, so both options agree."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _parse_grid(items: Iterable[str]) -> dict[str, list[Any]]:
+    """``PATH=V1,V2,...`` or ``PATH=[TOML array]`` (for values that themselves contain commas)."""
+    grid: dict[str, list[Any]] = {}
+    for item in items:
+        path, sep, text = (part.strip() for part in item.partition("="))
+        if not sep or not path or not text:
+            raise CliError(f"--grid {item!r}: expected PATH=VALUES, e.g. --grid 'links[0].rate=1Mbps,2Mbps'")
+        if path in grid:
+            raise CliError(f"--grid {path} given twice")
+        if text.startswith("["):
+            values = _parse_value(text)
+            if not isinstance(values, list) or not values:
+                raise CliError(f"--grid {path}: {text!r} is not a non-empty array")
+        else:
+            values = [_parse_value(v.strip()) for v in text.split(",")]
+            if "" in values:
+                raise CliError(f"--grid {path}: empty value in {text!r}")
+        grid[path] = values
+    return grid
+
+
+def _unit(parse: Callable[[str], int], text: str, option: str) -> int:
+    try:
+        return parse(text)
+    except ValueError as error:
+        raise CliError(f"{option}: {error}") from None
+
+
+def _parse_buffers(text: str) -> list[float]:
+    """``A:B`` (every integer from A to B), ``A:B:STEP`` or ``a,b,c`` → buffer sizes (packets)."""
+    try:
+        if ":" in text:
+            parts = [float(p) for p in text.split(":")]
+            if len(parts) not in (2, 3):
+                raise ValueError
+            start, stop, step = (*parts, 1.0) if len(parts) == 2 else parts
+            if step <= 0 or stop < start:
+                raise CliError(f"--buffers {text!r}: need A <= B and STEP > 0")
+            count = int((stop - start) / step + 1e-9) + 1
+            values = [start + i * step for i in range(count)]
+        else:
+            values = [float(p) for p in text.split(",")]
+    except ValueError:
+        raise CliError(f"--buffers {text!r}: use A:B, A:B:STEP or a comma list of packet counts") from None
+    if any(v <= 0 for v in values):
+        raise CliError(f"--buffers {text!r}: buffer sizes must be positive")
+    return values
+
+
+# ---------------------------------------------------------------------------------------------
+# Output helpers
+
+
+def _stdout() -> Console:
+    """Console for human output: markup off, so text from results is printed literally; soft
+    wrap, so long lines (paths) stay copy-pasteable; and when piped, wide enough that tables
+    are not squeezed to rich's default of 80 columns."""
+    from rich.console import Console
+
+    console = Console(markup=False, soft_wrap=True)
+    if not console.is_terminal:
+        console.width = 200
+    return console
+
+
+def _print_json(value: Any) -> None:
+    from tcpsim.repro.framework import jsonable
+
+    typer.echo(json.dumps(jsonable(value), allow_nan=False))
+
+
+def _num(value: Any, scale: float = 1.0, digits: int = 3) -> str:
+    """A float for a table: scaled, fixed precision, blank when missing."""
+    try:
+        number = float(value) / scale
+    except (TypeError, ValueError):
+        return str(value)
+    return "" if number != number else f"{number:.{digits}f}"
+
+
+def _table(title: str | Text | None, columns: list[str], rows: Iterable[Iterable[Any]]) -> Table:
+    """A rich table; cells are shown literally (a claim such as "[0,250] s" is not markup)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for column in columns:
+        table.add_column(column, justify="left" if column in _TEXT_COLUMNS else "right", overflow="fold")
+    for row in rows:
+        table.add_row(*(cell if isinstance(cell, Text) else Text(str(cell)) for cell in row))
+    return table
+
+
+_TEXT_COLUMNS = {"", "id", "name", "variant", "path", "dir", "title", "paper", "kind", "item", "detail",
+                 "workload", "description", "flow"}
+
+
+def _flows_table(flows: pd.DataFrame) -> Table:
+    return _table(
+        "flows",
+        ["id", "name", "variant", "path", "goodput Mb/s", "throughput Mb/s", "retx %", "RTOs", "fast retx",
+         "RTT min ms", "RTT mean ms"],
+        (
+            (
+                f["id"], f["name"], f["variant"], f"{f['src']}→{f['dst']}",
+                _num(f["goodput_bps"], 1e6), _num(f["throughput_bps"], 1e6),
+                _num(100 * f["bytes_retransmitted"] / f["bytes_sent"] if f["bytes_sent"] else 0.0, digits=2),
+                f["timeouts"], f["fast_retransmits"], _num(f["rtt_min_s"], 1e-3, 1), _num(f["rtt_mean_s"], 1e-3, 1),
+            )
+            for f in flows.to_dict("records")
+        ),
+    )
+
+
+def _links_table(links: pd.DataFrame) -> Table:
+    return _table(
+        "links",
+        ["name", "dir", "rate Mb/s", "util %", "tx pkts", "queue drops", "error drops", "queue mean", "queue max"],
+        (
+            (
+                link["name"], f"{link['src']}→{link['dst']}", _num(link["rate_bps"], 1e6),
+                _num(100 * link["utilization"], digits=1), link["tx_packets"], link["drops_queue"],
+                link["drops_error"], _num(link["queue_mean_pkts"], digits=1), link["queue_max_pkts"],
+            )
+            for link in links.to_dict("records")
+        ),
+    )
+
+
+def _meta_line(meta: dict[str, Any]) -> str:
+    events_per_s = meta.get("events_per_s") or 0.0
+    return (
+        f"seed {meta.get('seed')} · {meta.get('events', 0):,} events in {meta.get('wall_s', 0.0):.3g} s "
+        f"({events_per_s / 1e6:.2f} M events/s) · {meta.get('sim_s', 0.0):g} s simulated · "
+        f"scenario {str(meta.get('scenario_hash', ''))[:12]} · tcpsim {meta.get('version')}"
+    )
+
+
+def _sig(value: Any) -> str:
+    """A paper-vs-measured number: four significant digits, blank when missing."""
+    return "" if value is None else f"{value:.4g}"
+
+
+def _workload_description(entry: str | tuple[str, Any]) -> str:
+    """``tcpsim.bench.WORKLOADS`` maps a name to its description, or to (description, factory)."""
+    return entry if isinstance(entry, str) else entry[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="Scenario file (e.g. scenarios/*.toml).", show_default=False)]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="PATH=VALUE",
+        help=(
+            "Override one scenario value, e.g. --set 'links[0].rate=5Mbps' or "
+            "--set 'flows[*].variant=reno'. VALUE is read as TOML when it parses (numbers, "
+            "true/false, arrays, quoted strings), else as text (10Mbps, 20ms). Repeatable."
+        ),
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")]
+JobsOpt = Annotated[
+    int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs")
+]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from tcpsim import __version__
+
+        typer.echo(f"tcpsim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Packet-level TCP simulator: run scenarios, sweep parameters, reproduce papers.
+
+    Exit status: 0 on success, 1 when a reproduction does not match the paper or simulation
+    runs fail, 2 on input errors (reported as 'error: ...' lines on stderr).
+    """
+
+
+@app.command()
+@_reports_errors
+def run(
+    file: FileArg,
+    seed: Annotated[int, typer.Option(min=0, metavar="N", help="Run seed; the same seed always gives the same result.")] = 1,
+    set_: SetOpt = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Also save flows, links and traces (CSV/Parquet) into this directory.", show_default=False)
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Run one scenario and print per-flow and per-link results."""
+    from tcpsim.scenario import load_scenario
+
+    scenario = load_scenario(file, set_ or ())
+    from tcpsim.api import run as simulate
+
+    result = simulate(scenario, seed=seed)
+    if out is not None:
+        result.save(out)
+    if json_:
+        _print_json(result.to_json_dict())
+        return
+    console = _stdout()
+    console.print(_flows_table(result.flows))
+    console.print(_links_table(result.links))
+    console.print(_meta_line(result.meta))
+    if out is not None:
+        console.print(f"saved to {out}/")
+
+
+@app.command()
+@_reports_errors
+def validate(file: FileArg, set_: SetOpt = None) -> None:
+    """Check a scenario file (and overrides) without running it; list every error found."""
+    from tcpsim.scenario import load_scenario
+
+    scenario = load_scenario(file, set_ or ())
+    typer.echo(f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows")
+
+
+@app.command("list")
+@_reports_errors
+def list_(json_: JsonOpt = False) -> None:
+    """List the paper experiments (for 'repro') and the benchmark workloads (for 'bench')."""
+    from tcpsim.bench import WORKLOADS
+    from tcpsim.repro import all_experiments
+
+    experiments = [{"id": e.id, "title": e.title, "paper": e.paper} for e in all_experiments()]
+    workloads = [{"name": name, "description": _workload_description(entry)} for name, entry in WORKLOADS.items()]
+    if json_:
+        _print_json({"experiments": experiments, "workloads": workloads})
+        return
+    console = _stdout()
+    console.print(_table("experiments (tcpsim repro ID)", ["id", "paper", "title"],
+                         ((e["id"], e["paper"], e["title"]) for e in experiments)))
+    console.print(_table("benchmark workloads (tcpsim bench NAME)", ["workload", "description"],
+                         ((w["name"], w["description"]) for w in workloads)))
+
+
+def _mark(ok: bool) -> Text:
+    from rich.text import Text
+
+    return Text("✓", style="green") if ok else Text("✗", style="red")
+
+
+def _print_report(console: Console, report: dict[str, Any]) -> None:
+    rows = [(_mark(c["ok"]), "claim", c["text"], "", "", c["detail"]) for c in report["claims"]]
+    for n in report["numbers"]:
+        error = "" if n["rel_error"] is None else f" ({n['rel_error']:+.1%})"
+        detail = n["explanation"] or ("" if n["within_tolerance"] else f"outside ±{n['tolerance']:.0%}")
+        rows.append((_mark(n["ok"]), "number", n["name"], _sig(n["paper"]), _sig(n["measured"]) + error, detail))
+    title = _mark(report["ok"]) + f" {report['id']}: {report['title']}"
+    console.print(_table(title, ["", "kind", "item", "paper", "measured", "detail"], rows))
+    for note in report["notes"]:
+        console.print(f"  note: {note}")
+
+
+@app.command()
+@_reports_errors
+def repro(
+    ids: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="ID",
+            help="Experiment ids (moller.fig5), papers (moller, casetti, ...), globs ('casetti.fig1*') or 'all'.",
+            show_default=False,
+        ),
+    ],
+    quick: Annotated[bool, typer.Option("--quick", help="Fewer seeds (and shorter runs where the experiment allows): a smoke test, not a reproduction.")] = False,
+    seeds: Annotated[
+        int | None, typer.Option(min=1, metavar="N", help="Replications per point.", show_default="the experiment's own")
+    ] = None,
+    jobs: JobsOpt = None,
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Directory for figures (PNG, SVG), per-experiment JSON, summary.json and summary.md.")] = Path("results"),
+    json_: JsonOpt = False,
+) -> None:
+    """Reproduce figures and tables of the papers and check their claims and numbers.
+
+    Exit status 0 only if every claim holds and every number is within tolerance or explained;
+    1 otherwise; 2 for an unknown id. Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE),
+    so an interrupted or repeated reproduction does not recompute them.
+    """
+    from tcpsim.repro import execute, select
+
+    experiments = select(ids)
+    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out, progress=True)
+    if json_:
+        _print_json(reports)
+    else:
+        console = _stdout()
+        for report in reports:
+            _print_report(console, report)
+        matched = sum(r["ok"] for r in reports)
+        console.print(f"{matched}/{len(reports)} experiments reproduced; figures and summary in {out}/")
+    if not all(r["ok"] for r in reports):
+        raise typer.Exit(EXIT_MISMATCH)
+
+
+def _write_table(df: pd.DataFrame, out: Path) -> None:
+    if out.suffix == ".parquet":
+        df.to_parquet(out, index=False)
+    else:
+        df.to_csv(out, index=False)
+
+
+@app.command()
+@_reports_errors
+def sweep(
+    file: FileArg,
+    grid: Annotated[
+        list[str],
+        typer.Option(
+            metavar="PATH=V1,V2,...",
+            help=(
+                "A parameter axis: a scenario path and its values, e.g. --grid 'links[0].rate=1Mbps,2Mbps', "
+                "or a TOML array for values containing commas. A value is read as TOML when it parses "
+                "(500, true, \"x\"), else as text (10Mbps). "
+                "Repeat for more axes; every combination runs."
+            ),
+            show_default=False,
+        ),
+    ],
+    seeds: Annotated[int, typer.Option(min=1, metavar="N", help="Replications (seeds 1..N) per combination.")] = 1,
+    jobs: JobsOpt = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Write all rows to FILE.csv or FILE.parquet.", show_default=False)
+    ] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option(metavar="ADDRESS", help="Run on a Dask cluster (scheduler address) instead of local processes.", show_default=False),
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Run a scenario over a parameter grid × seeds; one row per (parameters, seed, flow).
+
+    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed.
+    """
+    axes = _parse_grid(grid)
+    if out is not None and out.suffix not in (".csv", ".parquet"):
+        raise CliError(f"--out {out}: use a .csv or .parquet file name")
+    from tcpsim.runner import sweep as run_sweep
+    from tcpsim.stats import summarize
+
+    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask)
+    if out is not None:
+        _write_table(df, out)
+    if json_:
+        _print_json(df.to_dict("records"))
+        return
+    summary = summarize(df, [*axes, "name"], "goodput_bps")
+    columns = [*axes, "flow", "goodput Mb/s", "95% CI", "seeds"]
+    rows = (
+        (*(r[p] for p in axes), r["name"], _num(r["mean"], 1e6),
+         f"{_num(r['ci_low'], 1e6)} … {_num(r['ci_high'], 1e6)}", r["n"])
+        for r in summary.to_dict("records")
+    )
+    console = _stdout()
+    console.print(_table("goodput per flow (mean over seeds)", columns, rows))
+    if out is not None:
+        console.print(f"{len(df)} rows written to {out}")
+
+
+@app.command()
+@_reports_errors
+def bench(
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="NAME", help="Workloads to run (see 'tcpsim list').", show_default="all")
+    ] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Workloads run at once (more than 1 disturbs the timings).")
+    ] = 1,
+    json_: JsonOpt = False,
+) -> None:
+    """Time the named benchmark workloads: events per second and simulated seconds per second."""
+    from tcpsim.bench import WORKLOADS, run_benchmarks
+
+    unknown = [n for n in names or () if n not in WORKLOADS]
+    if unknown:
+        raise CliError(f"unknown workload {', '.join(map(repr, unknown))}; known: {', '.join(WORKLOADS)}")
+    rows = run_benchmarks(names or None, jobs)
+    if json_:
+        _print_json({"workloads": rows})
+        return
+    _stdout().print(
+        _table(
+            "benchmarks",
+            ["workload", "events", "wall s", "M events/s", "sim s / wall s"],
+            ((r["name"], f"{r['events']:,}", _num(r["wall_s"]), _num(r["events_per_s"], 1e6, 2),
+              _num(r["sim_s_per_wall_s"], digits=1)) for r in rows),
+        )
+    )
+
+
+@model_app.command("moller")
+@_reports_errors
+def model_moller(
+    capacity: Annotated[str, typer.Option(metavar="RATE", help="Bottleneck capacity C, e.g. 10Mbps.")] = "10Mbps",
+    rtt: Annotated[str, typer.Option(metavar="TIME", help="Round-trip propagation delay T, e.g. 50ms.")] = "50ms",
+    buffers: Annotated[
+        str, typer.Option(metavar="SPEC", help="Buffer sizes B in packets: A:B (every integer), A:B:STEP, or a comma list.")
+    ] = "2:84",
+    packet: Annotated[str, typer.Option(metavar="SIZE", help="Packet size, e.g. 1500B.")] = "1500B",
+    modified: Annotated[
+        bool, typer.Option("--modified", help="Modified Westwood+: after a loss the window never drops below half.")
+    ] = False,
+    json_: JsonOpt = False,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Also draw the shares vs B to FILE (.png, .svg, .pdf).", show_default=False)
+    ] = None,
+) -> None:
+    """Fluid model of NewReno vs Westwood+ at a drop-tail bottleneck (Möller et al., Sec. III).
+
+    Prints the normalized throughput of each flow and their sum for each buffer size. The
+    defaults are the paper's scenario 1 (C·T = 42 packets, B up to 2·C·T).
+    """
+    from tcpsim.units import parse_duration_ns, parse_rate_bps, parse_size_bytes
+
+    capacity_bps = _unit(parse_rate_bps, capacity, "--capacity")
+    rtt_s = _unit(parse_duration_ns, rtt, "--rtt") / 1e9
+    packet_bytes = _unit(parse_size_bytes, packet, "--packet")
+    buffer_pkts = _parse_buffers(buffers)
+    from tcpsim.models.moller import solve
+
+    try:
+        df = solve(capacity_bps, rtt_s, buffer_pkts, packet_bytes=packet_bytes, modified_westwood=modified)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    bdp_pkts = capacity_bps / 8 * rtt_s / packet_bytes
+    if plot is not None:
+        _plot_moller(df, bdp_pkts, plot)
+    if json_:
+        columns = ["buffer_pkts", "buffer_over_bdp", "newreno", "westwood_plus", "utilization"]
+        _print_json(
+            {"model": "moller", "capacity_bps": capacity_bps, "rtt_s": rtt_s, "packet_bytes": packet_bytes,
+             "modified_westwood": modified, "bdp_pkts": bdp_pkts} | {c: df[c].tolist() for c in columns}
+        )
+        return
+    console = _stdout()
+    console.print(f"Möller model: C = {capacity}, T = {rtt}, C·T = {bdp_pkts:.1f} packets of {packet_bytes} B")
+    console.print(
+        _table(
+            None,
+            ["B pkts", "B/CT", "NewReno", "Westwood+", "sum"],
+            ((f"{r['buffer_pkts']:g}", _num(r["buffer_over_bdp"], digits=2), _num(r["newreno"]),
+              _num(r["westwood_plus"]), _num(r["utilization"])) for r in df.to_dict("records")),
+        )
+    )
+    if plot is not None:
+        console.print(f"figure written to {plot}")
+
+
+def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(df["buffer_pkts"], df["newreno"], label="NewReno")
+    ax.plot(df["buffer_pkts"], df["westwood_plus"], label="Westwood+")
+    ax.plot(df["buffer_pkts"], df["utilization"], label="sum", linestyle="--")
+    ax.axvline(bdp_pkts, color="grey", linewidth=0.8, label="B = C·T")
+    ax.set(xlabel="buffer B (packets)", ylabel="normalized throughput", ylim=(0, 1.05))
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    fig.savefig(path, dpi=150)
+
+
+def main() -> None:
+    """Console-script entry point (``tcpsim = "tcpsim.cli:main"``)."""
+    app(prog_name="tcpsim")

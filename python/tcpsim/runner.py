@@ -1,0 +1,333 @@
+"""Run many simulations in parallel, each result cached on disk the moment it finishes.
+
+Sweeps and paper reproductions are hundreds of independent runs; this module is the one place
+that decides how they are scheduled (in-process, a local process pool, or a Dask cluster) and
+how finished work is kept. A run is identified by sha256(canonical scenario hash, seed, tcpsim
+version): the scenario loader has already applied overrides and units, so two spellings of the
+same set-up share one cache entry, and a new engine version never serves stale numbers. Entries
+are written atomically (temporary file + rename) by the parent process as each run completes,
+so an interrupted sweep keeps everything already computed and a re-run recomputes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import pickle
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from rich.progress import Progress
+
+    from tcpsim.result import RunResult
+
+CACHE_ENV = "TCPSIM_CACHE"
+DEFAULT_CACHE_DIR = ".tcpsim-cache"
+
+Scenario = Mapping[str, Any] | str | os.PathLike[str]
+RunFn = Callable[["RunSpec"], "RunResult"]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One simulation to run.
+
+    ``key`` is the caller's label for the run (e.g. ``("B", 42, "seed", 3)``) and is how results
+    come back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides``
+    are ``(path, value)`` pairs applied on top of it, such as ``("links[0].rate", "5Mbps")``,
+    with values used as they are (not parsed from text).
+    """
+
+    key: tuple[Any, ...]
+    scenario: Scenario = field(hash=False)
+    seed: int = 1
+    overrides: tuple[tuple[str, Any], ...] = ()
+
+
+class RunFailed(RuntimeError):
+    """Some runs raised. The others finished and were cached; they are kept in ``results`` so a
+    caller such as the repro framework can still use them."""
+
+    def __init__(self, failures: dict[Any, str], results: dict[Any, RunResult]):
+        self.failures = failures
+        self.results = results
+        lines = [f"{len(failures)} of {len(failures) + len(results)} runs failed:"]
+        lines += [f"  {key!r}: {error}" for key, error in failures.items()]
+        super().__init__("\n".join(lines))
+
+
+class DaskUnavailable(RuntimeError):
+    """A Dask address was given but dask.distributed cannot be imported."""
+
+
+def _run_one(spec: RunSpec) -> RunResult:
+    """Execute one spec with the compiled core (in whichever process the scheduler chose)."""
+    from tcpsim.api import run
+
+    return run(spec.scenario, seed=spec.seed, **dict(spec.overrides))
+
+
+_canonical_hashes: dict[str, str] = {}
+"""sha256 of a dict scenario's JSON text → its canonical hash. Loading a large scenario costs
+~0.3 s (400 flows), and a sweep asks for the same scenario once per seed, so remember it."""
+
+
+def _scenario_hash(spec: RunSpec) -> str:
+    """Hash of the canonical scenario after overrides; also validates the scenario early, in the
+    parent, so a typo fails before any worker starts instead of halfway through a sweep."""
+    from tcpsim.scenario import load_scenario
+
+    def load() -> str:
+        return load_scenario(spec.scenario, dict(spec.overrides)).hash()
+
+    if not isinstance(spec.scenario, Mapping):
+        return load()  # a file may change between calls; files are small, so just reload
+    try:
+        text = json.dumps([spec.scenario, spec.overrides], sort_keys=True)
+    except (TypeError, ValueError):
+        return load()  # values JSON cannot spell (e.g. a Path): no memo
+    key = hashlib.sha256(text.encode()).hexdigest()
+    if key not in _canonical_hashes:
+        _canonical_hashes[key] = load()
+    return _canonical_hashes[key]
+
+
+def _version() -> str:
+    from tcpsim import __version__
+
+    return __version__
+
+
+def run_digest(spec: RunSpec) -> str:
+    """Cache key of a run: sha256 over scenario hash, seed and tcpsim version."""
+    text = f"{_scenario_hash(spec)}\n{spec.seed}\n{_version()}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Explicit argument, else ``$TCPSIM_CACHE``, else ``.tcpsim-cache`` in the working directory."""
+    return Path(cache_dir or os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR)
+
+
+def _entry(root: Path, digest: str) -> Path:
+    # Two-level fan-out keeps directories small for sweeps of tens of thousands of runs.
+    return root / digest[:2] / f"{digest}.pkl"
+
+
+def _load(path: Path) -> RunResult | None:
+    try:
+        with path.open("rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001
+        # An unreadable entry (pickled by an older RunResult layout, or damaged outside our
+        # atomic write) is a miss: recompute it rather than fail the whole sweep.
+        return None
+
+
+def _store(path: Path, result: RunResult) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+Completion = tuple[str, "RunResult | BaseException"]
+Work = Sequence[tuple[str, RunSpec]]
+
+
+def _outcome(future: Any) -> RunResult | BaseException:
+    """The result of a finished future, or the exception it raised (works for concurrent.futures
+    and dask futures alike)."""
+    error = future.exception()
+    return error if error is not None else future.result()
+
+
+# Each backend is a context manager that submits all work on entry and yields an iterator of
+# completions. Submitting before the progress bar starts matters: forking worker processes
+# while rich's refresh thread holds a lock is how children deadlock.
+
+
+@contextmanager
+def _in_process(fn: RunFn, work: Work) -> Iterator[Iterator[Completion]]:
+    def completions() -> Iterator[Completion]:
+        for digest, spec in work:
+            try:
+                yield digest, fn(spec)
+            except Exception as error:  # noqa: BLE001 - reported per run by run_many
+                yield digest, error
+
+    yield completions()
+
+
+@contextmanager
+def _process_pool(fn: RunFn, work: Work, jobs: int) -> Iterator[Iterator[Completion]]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)))
+    try:
+        # ``fn`` travels with each task (pickled by reference) rather than being looked up in
+        # the worker, so whatever function the parent holds is the one that runs.
+        futures = {pool.submit(fn, spec): digest for digest, spec in work}
+        yield ((futures[f], _outcome(f)) for f in as_completed(futures))
+    finally:
+        # On Ctrl-C or an error, do not silently run the rest of the sweep before returning.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _dask(fn: RunFn, work: Work, address: str) -> Iterator[Iterator[Completion]]:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as error:
+        raise DaskUnavailable(
+            "a Dask address was given but dask.distributed is not installed; "
+            "install it with: pip install 'dask[distributed]'"
+        ) from error
+    with Client(address) as client:
+        futures = {client.submit(fn, spec, key=f"tcpsim-{digest}", pure=False): digest for digest, spec in work}
+        try:
+            yield ((futures[f], _outcome(f)) for f in as_completed(futures))
+        finally:
+            client.cancel(list(futures))
+
+
+def _progress_bar(enabled: bool) -> Progress:
+    """A transient rich bar on stderr, only for people: when stderr is not a terminal (pipes,
+    CI logs, ``--json`` consumers) nothing is drawn at all."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not (enabled and console.is_terminal),
+    )
+
+
+def run_many(
+    specs: Iterable[RunSpec],
+    jobs: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    dask_address: str | None = None,
+) -> dict[Any, RunResult]:
+    """Run every spec (cached ones are loaded, not recomputed) and return ``{key: result}`` in
+    the order of ``specs``, whatever order the runs finished in.
+
+    ``jobs`` defaults to ``os.cpu_count()``; ``jobs=1`` runs in this process (easy debugging,
+    no pickling); ``dask_address`` sends the runs to a Dask scheduler instead of local
+    processes. Specs whose canonical scenario and seed coincide are run once. If some runs
+    raise, the rest still finish and are cached, then :class:`RunFailed` is raised.
+    """
+    specs = list(specs)
+    duplicates = [repr(key) for key, n in Counter(spec.key for spec in specs).items() if n > 1]
+    if duplicates:
+        raise ValueError(f"duplicate RunSpec keys: {', '.join(duplicates)}")
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+
+    root = cache_root(cache_dir)
+    digests = [run_digest(spec) for spec in specs]
+    by_digest: dict[str, RunResult] = {}
+    work: dict[str, RunSpec] = {}
+    for digest, spec in zip(digests, specs):
+        if digest in by_digest or digest in work:
+            continue
+        cached = _load(_entry(root, digest))
+        if cached is None:
+            work[digest] = spec
+        else:
+            by_digest[digest] = cached
+
+    fn = _run_one  # looked up per call so tests can substitute a fake
+    pending = list(work.items())
+    if dask_address is not None:
+        backend = _dask(fn, pending, dask_address)
+    elif jobs == 1 or len(pending) <= 1:
+        backend = _in_process(fn, pending)
+    else:
+        backend = _process_pool(fn, pending, jobs)
+
+    errors: dict[str, str] = {}
+    with backend as completions, _progress_bar(progress and bool(pending)) as bar:
+        task = bar.add_task(f"simulating ({len(by_digest)} cached)", total=len(pending))
+        for digest, outcome in completions:
+            if isinstance(outcome, BaseException):
+                errors[digest] = f"{type(outcome).__name__}: {outcome}"
+            else:
+                _store(_entry(root, digest), outcome)
+                by_digest[digest] = outcome
+            bar.advance(task)
+
+    results = {spec.key: by_digest[d] for spec, d in zip(specs, digests) if d in by_digest}
+    if errors:
+        failures = {spec.key: errors[d] for spec, d in zip(specs, digests) if d in errors}
+        raise RunFailed(failures, results)
+    return results
+
+
+def sweep(
+    base_scenario: Scenario,
+    grid: Mapping[str, Sequence[Any]],
+    seeds: int | Iterable[int] = 1,
+    jobs: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    dask_address: str | None = None,
+) -> pd.DataFrame:
+    """Run the Cartesian product of ``grid`` (dotted path → values) × seeds and return one row
+    per (parameter combination, seed, flow): the parameter columns (named by their dotted
+    path, holding the values as given), ``seed``, then the columns of ``RunResult.flows``.
+
+    ``seeds`` is a count (seeds 1..n) or an explicit iterable of seeds.
+    """
+    import pandas as pd
+
+    seed_list = list(range(1, seeds + 1)) if isinstance(seeds, int) else list(seeds)
+    paths = list(grid)
+    combos = list(itertools.product(*(grid[p] for p in paths)))
+    # Keys are indices, not the values themselves: grid values may be unhashable (lists).
+    specs = [
+        RunSpec(key=(i, seed), scenario=base_scenario, seed=seed, overrides=tuple(zip(paths, combo)))
+        for i, combo in enumerate(combos)
+        for seed in seed_list
+    ]
+    results = run_many(specs, jobs=jobs, cache_dir=cache_dir, progress=progress, dask_address=dask_address)
+    frames = []
+    for spec in specs:
+        flows = results[spec.key].flows.copy()
+        labels = dict(zip(paths, combos[spec.key[0]])) | {"seed": spec.seed}
+        for column, value in reversed(labels.items()):
+            # object dtype keeps a list-valued parameter as one cell instead of a 2-D array
+            dtype = None if pd.api.types.is_scalar(value) else object
+            flows.insert(0, column, pd.Series([value] * len(flows), index=flows.index, dtype=dtype))
+        frames.append(flows)
+    if not frames:
+        return pd.DataFrame(columns=[*paths, "seed"])
+    return pd.concat(frames, ignore_index=True)
+

@@ -1,0 +1,343 @@
+"""The command line, with the compiled core replaced by fakes (see the fixtures)."""
+
+import json
+import sys
+import types
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import tcpsim
+import tcpsim.repro as repro
+from tcpsim import runner
+from tcpsim.cli import app
+from tcpsim.repro import register
+from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
+from tcpsim.result import RunResult
+
+cli = CliRunner()
+
+SCENARIO = """\
+duration = "10s"
+
+[[links]]
+name = "access"
+a = "src"
+b = "router"
+rate = "10Mbps"
+delay = "5ms"
+queue = "100pkt"
+
+[[links]]
+name = "bottleneck"
+a = "router"
+b = "dst"
+rate = "2Mbps"
+delay = "20ms"
+queue = "50pkt"
+
+[[flows]]
+name = "bulk"
+src = "src"
+dst = "dst"
+variant = "newreno"
+"""
+
+
+def fake_result(seed: int = 1, goodput_bps: float = 1.5e6) -> RunResult:
+    flows = pd.DataFrame(
+        {
+            "id": [0], "name": ["bulk"], "variant": ["newreno"], "src": ["src"], "dst": ["dst"],
+            "throughput_bps": [goodput_bps * 1.01], "goodput_bps": [goodput_bps], "bytes_delivered": [1_875_000],
+            "bytes_sent": [1_900_000], "bytes_retransmitted": [25_000], "timeouts": [1], "fast_retransmits": [4],
+            "spurious_fast_retransmits": [0], "rtt_min_s": [0.05], "rtt_mean_s": [float("nan")],
+        }
+    )
+    links = pd.DataFrame(
+        {
+            "name": ["bottleneck"], "direction": ["ab"], "src": ["router"], "dst": ["dst"], "rate_bps": [2e6],
+            "utilization": [0.93], "tx_packets": [1500], "drops_queue": [12], "drops_error": [0],
+            "queue_mean_pkts": [20.5], "queue_max_pkts": [50],
+        }
+    )
+    meta = {"seed": seed, "version": "test", "scenario_hash": "ab" * 32, "events": 123456, "wall_s": 0.1,
+            "sim_s": 10.0, "events_per_s": 1234560.0}
+    return RunResult(flows=flows, links=links, meta=meta)
+
+
+@pytest.fixture(autouse=True)
+def fakes(monkeypatch, tmp_path):
+    """No compiled core: tcpsim.api.run and the runner's simulator are fakes; an empty registry."""
+    api = types.ModuleType("tcpsim.api")
+    api.run = lambda scenario, seed=1, **overrides: fake_result(seed)
+    monkeypatch.setitem(sys.modules, "tcpsim.api", api)
+    monkeypatch.setattr(runner, "_run_one", lambda spec: fake_result(spec.seed, 1e6 * spec.seed))
+    monkeypatch.setattr(runner, "_version", lambda: "test")
+    monkeypatch.setattr(repro, "_registry", {})
+    monkeypatch.setattr(repro, "_loaded", True)
+    monkeypatch.setenv(runner.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def scenario_file(tmp_path):
+    path = tmp_path / "scenario.toml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def one_error_line(result) -> str:
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+class Good(Experiment):
+    id, title, paper = "moller.fig3", "a model that matches", "moller"
+
+    def analyze(self, results, quick):
+        return Outcome(series=[Series("s", [1, 2], [0.5, 0.5])], claims=[Claim("equal shares", True)],
+                       numbers=[Number("share at B=CT", paper=0.5, measured=0.52)])
+
+
+class Bad(Experiment):
+    id, title, paper = "moller.fig4", "a model that does not", "moller"
+
+    def analyze(self, results, quick):
+        return Outcome(claims=[Claim("curves coincide", False, "they do not")])
+
+
+# --- repro ----------------------------------------------------------------------------------
+
+
+def test_unknown_experiment_is_a_one_line_error_with_exit_2():
+    register(Good)
+    result = cli.invoke(app, ["repro", "moller.fig99"])
+    assert result.exit_code == 2
+    line = one_error_line(result)
+    assert "'moller.fig99'" in line and "moller.fig3" in line
+
+
+def test_repro_json_is_one_list_and_exit_0_when_everything_matches(tmp_path):
+    register(Good)
+    result = cli.invoke(app, ["repro", "moller.fig3", "--quick", "--out", str(tmp_path / "out"), "--json"])
+    assert result.exit_code == 0, result.output
+    (report,) = json.loads(result.stdout)
+    assert report["id"] == "moller.fig3" and report["quick"] is True and report["ok"] is True
+    assert report["numbers"][0]["measured"] == 0.52
+    assert (tmp_path / "out" / "moller.fig3.png").exists()
+    assert (tmp_path / "out" / "summary.json").exists()
+
+
+def test_repro_exits_1_when_a_claim_fails_and_prints_tables(tmp_path):
+    register(Good)
+    register(Bad)
+    result = cli.invoke(app, ["repro", "moller", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "✓" in result.stdout and "✗" in result.stdout
+    assert "curves coincide" in result.stdout
+    assert "1/2 experiments reproduced" in result.stdout
+
+
+# --- list -----------------------------------------------------------------------------------
+
+
+def test_list_json_shape(monkeypatch):
+    register(Good)
+    bench = types.ModuleType("tcpsim.bench")
+    bench.WORKLOADS = {"dumbbell": ("400 flows over a dumbbell", lambda: None), "tiny": "one flow"}
+    monkeypatch.setitem(sys.modules, "tcpsim.bench", bench)
+    result = cli.invoke(app, ["list", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "experiments": [{"id": "moller.fig3", "title": "a model that matches", "paper": "moller"}],
+        "workloads": [{"name": "dumbbell", "description": "400 flows over a dumbbell"},
+                      {"name": "tiny", "description": "one flow"}],
+    }
+    human = cli.invoke(app, ["list"])
+    assert "moller.fig3" in human.stdout and "dumbbell" in human.stdout
+
+
+# --- bench ----------------------------------------------------------------------------------
+
+
+def test_bench_json_and_unknown_workload(monkeypatch):
+    calls = []
+    bench = types.ModuleType("tcpsim.bench")
+    bench.WORKLOADS = {"dumbbell": "400 flows"}
+
+    def run_benchmarks(names, jobs):
+        calls.append((names, jobs))
+        return [{"name": "dumbbell", "events": 10**6, "wall_s": 0.5, "events_per_s": 2e6,
+                 "sim_s_per_wall_s": 120.0, "sim_s": 60.0}]
+
+    bench.run_benchmarks = run_benchmarks
+    monkeypatch.setitem(sys.modules, "tcpsim.bench", bench)
+    result = cli.invoke(app, ["bench", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["workloads"][0]["events_per_s"] == 2e6
+    assert calls == [(None, 1)]
+    assert "dumbbell" in cli.invoke(app, ["bench", "dumbbell", "-j", "2"]).stdout
+    assert calls[-1] == (["dumbbell"], 2)
+
+    bad = cli.invoke(app, ["bench", "nope"])
+    assert bad.exit_code == 2
+    assert "unknown workload 'nope'" in one_error_line(bad)
+
+
+# --- model ----------------------------------------------------------------------------------
+
+
+def test_model_moller_json_shape():
+    pytest.importorskip("tcpsim.models.moller", reason="tcpsim.models.moller is not written yet")
+    result = cli.invoke(app, ["model", "moller", "--capacity", "10Mbps", "--rtt", "50ms", "--buffers", "2:84", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    columns = ["buffer_pkts", "newreno", "westwood_plus", "utilization"]
+    assert all(len(out[c]) == 83 for c in columns)
+    assert out["buffer_pkts"][:2] == [2.0, 3.0] and out["buffer_pkts"][-1] == 84.0
+    assert all(0.0 <= x <= 1.0 + 1e-9 for c in ("newreno", "westwood_plus", "utilization") for x in out[c])
+    assert out["bdp_pkts"] == pytest.approx(10e6 / 8 * 0.05 / 1500)
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"), [("2:10:4", [2.0, 6.0, 10.0]), ("5,7.5", [5.0, 7.5]), ("3:5", [3.0, 4.0, 5.0])]
+)
+def test_model_moller_buffer_forms(spec, expected):
+    pytest.importorskip("tcpsim.models.moller", reason="tcpsim.models.moller is not written yet")
+    result = cli.invoke(app, ["model", "moller", "--buffers", spec, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["buffer_pkts"] == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--capacity", "10"], "--capacity"),
+        (["--rtt", "fast"], "--rtt"),
+        (["--buffers", "10:2"], "--buffers"),
+        (["--buffers", "a,b"], "--buffers"),
+        (["--buffers", "0,5"], "positive"),
+    ],
+)
+def test_model_moller_bad_input_is_one_line_exit_2(args, fragment):
+    pytest.importorskip("tcpsim.models.moller", reason="tcpsim.models.moller is not written yet")
+    result = cli.invoke(app, ["model", "moller", *args])
+    assert result.exit_code == 2
+    assert fragment in one_error_line(result)
+
+
+def test_model_moller_table_and_plot(tmp_path):
+    pytest.importorskip("tcpsim.models.moller", reason="tcpsim.models.moller is not written yet")
+    figure = tmp_path / "moller.png"
+    result = cli.invoke(app, ["model", "moller", "--buffers", "10,42,84", "--plot", str(figure)])
+    assert result.exit_code == 0, result.output
+    assert "Westwood+" in result.stdout and "C·T = 41.7 packets" in result.stdout
+    assert figure.stat().st_size > 0
+
+
+# --- validate and run -----------------------------------------------------------------------
+
+
+def test_validate_ok(scenario_file):
+    result = cli.invoke(app, ["validate", str(scenario_file)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "ok: 3 nodes, 2 links, 1 flows"
+
+
+def test_validate_reports_each_scenario_error_on_its_own_line(scenario_file):
+    result = cli.invoke(app, ["validate", str(scenario_file), "--set", "links[1].rate=fast", "--set", "duration=-1s"])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) >= 2 and all(line.startswith("error: ") for line in lines)
+    assert any("links[1].rate" in line for line in lines) and any("duration" in line for line in lines)
+
+
+def test_missing_file_is_a_one_line_error(tmp_path):
+    for command in (["validate"], ["run"], ["sweep", "--grid", "duration=1s"]):
+        result = cli.invoke(app, [*command, str(tmp_path / "nope.toml")])
+        assert result.exit_code == 2
+        assert "nope.toml" in one_error_line(result)
+
+
+def test_run_json_is_exactly_one_object(scenario_file):
+    result = cli.invoke(app, ["run", str(scenario_file), "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out) == {"meta", "flows", "links"}
+    assert out["meta"]["seed"] == 3 and out["flows"][0]["rtt_mean_s"] is None
+
+
+def test_run_prints_tables_and_saves(scenario_file, tmp_path):
+    result = cli.invoke(app, ["run", str(scenario_file), "--set", "duration=20s", "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert "bulk" in result.stdout and "bottleneck" in result.stdout and "123,456 events" in result.stdout
+    assert (tmp_path / "run" / "flows.csv").exists()
+
+
+def test_run_bad_set_is_exit_2(scenario_file):
+    result = cli.invoke(app, ["run", str(scenario_file), "--set", "links[7].rate=1Mbps"])
+    assert result.exit_code == 2
+    assert "links[7]" in one_error_line(result)
+
+
+# --- sweep ----------------------------------------------------------------------------------
+
+
+def test_sweep_json_rows(scenario_file):
+    result = cli.invoke(
+        app, ["sweep", str(scenario_file), "--grid", "links[1].rate=1Mbps,2Mbps", "--seeds", "2", "-j", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["links[1].rate"], r["seed"]) for r in rows] == [("1Mbps", 1), ("1Mbps", 2), ("2Mbps", 1), ("2Mbps", 2)]
+    assert rows[3]["goodput_bps"] == 2e6
+
+
+def test_sweep_writes_csv_and_summarizes(scenario_file, tmp_path):
+    out = tmp_path / "sweep.csv"
+    result = cli.invoke(
+        app,
+        ["sweep", str(scenario_file), "--grid", "links[1].queue=[\"10pkt\", \"20pkt\"]", "--grid", "tcp.mss=500,1000",
+         "--seeds", "2", "-j", "1", "--out", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    df = pd.read_csv(out)
+    assert len(df) == 8 and sorted(df["tcp.mss"].unique()) == [500, 1000]
+    assert "goodput per flow" in result.stdout and "8 rows written" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--grid", "links[1].rate"], "expected PATH=VALUES"),
+        (["--grid", "links[1].rate=1Mbps,,2Mbps"], "empty value"),
+        (["--grid", "links[1].rate=1Mbps", "--out", "x.xlsx"], ".csv or .parquet"),
+        (["--grid", "links[1].ratee=1Mbps"], "ratee"),
+    ],
+)
+def test_sweep_bad_input_is_exit_2(scenario_file, args, fragment):
+    result = cli.invoke(app, ["sweep", str(scenario_file), "-j", "1", *args])
+    assert result.exit_code == 2
+    assert fragment in result.stderr
+    assert all(line.startswith("error: ") for line in result.stderr.splitlines())
+
+
+# --- misc -----------------------------------------------------------------------------------
+
+
+def test_version(monkeypatch):
+    monkeypatch.setattr(tcpsim, "__version__", "9.9.9", raising=False)
+    result = cli.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "tcpsim 9.9.9"
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["validate"], ["list"], ["repro"], ["sweep"], ["bench"], ["model", "moller"]])
+def test_help_is_available_for_every_command(command):
+    result = cli.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0
+    assert "Usage: tcpsim" in result.stdout

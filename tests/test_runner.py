@@ -1,0 +1,214 @@
+"""The runner with a fake simulator: caching, resumption, ordering and parallel equivalence.
+
+The fake stands in for the compiled core (``tcpsim.runner._run_one``) and the scenario loader
+(``_scenario_hash``), so these tests exercise scheduling and caching only.
+"""
+
+import json
+import pickle
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from tcpsim import runner
+from tcpsim.runner import RunFailed, RunSpec, run_many, sweep
+
+SCENARIO = {"flows": [{"name": "a"}, {"name": "b"}]}
+CALLS: list = []
+REAL_SCENARIO_HASH = runner._scenario_hash
+
+
+class FakeResult:
+    """Picklable stand-in for RunResult."""
+
+    def __init__(self, flows: pd.DataFrame, meta: dict):
+        self.flows = flows
+        self.meta = meta
+
+
+def fake_run(spec: RunSpec) -> FakeResult:
+    """Deterministic in (overrides, seed); first spec of a batch is slowest (see ordering test)."""
+    CALLS.append(spec.key)
+    params = dict(spec.overrides)
+    if params.get("fail"):
+        raise ValueError("simulated engine failure")
+    time.sleep(params.get("sleep", 0.0))
+    rate = float(params.get("rate", 1.0))
+    flows = pd.DataFrame(
+        {
+            "id": [0, 1],
+            "name": ["a", "b"],
+            "goodput_bps": [rate * spec.seed, rate * spec.seed / 2],
+        }
+    )
+    return FakeResult(flows, {"seed": spec.seed, "wall_s": 0.01})
+
+
+def fake_hash(spec: RunSpec) -> str:
+    return json.dumps([spec.scenario, list(spec.overrides)], sort_keys=True)
+
+
+@pytest.fixture(autouse=True)
+def fake_core(monkeypatch, tmp_path):
+    CALLS.clear()
+    monkeypatch.setattr(runner, "_run_one", fake_run)
+    monkeypatch.setattr(runner, "_scenario_hash", fake_hash)
+    monkeypatch.setattr(runner, "_version", lambda: "test-1")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(runner.CACHE_ENV, raising=False)
+
+
+def specs(n: int) -> list[RunSpec]:
+    return [
+        RunSpec(key=("rate", i), scenario=SCENARIO, seed=1, overrides=(("rate", i + 1),))
+        for i in range(n)
+    ]
+
+
+def cache_files(root):
+    return sorted(p for p in root.rglob("*") if p.is_file())
+
+
+def test_cache_hit_avoids_recomputation(tmp_path):
+    first = run_many(specs(3), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert len(CALLS) == 3
+    second = run_many(specs(3), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert len(CALLS) == 3
+    for key in first:
+        pd.testing.assert_frame_equal(first[key].flows, second[key].flows)
+
+
+def test_interrupted_run_resumes_without_recomputing(tmp_path, monkeypatch):
+    def interrupted(spec):
+        if len(CALLS) == 2:
+            raise KeyboardInterrupt
+        return fake_run(spec)
+
+    monkeypatch.setattr(runner, "_run_one", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_many(specs(5), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert len(cache_files(tmp_path / "c")) == 2  # both finished runs were kept
+
+    monkeypatch.setattr(runner, "_run_one", fake_run)
+    CALLS.clear()
+    results = run_many(specs(5), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert sorted(CALLS) == [("rate", 2), ("rate", 3), ("rate", 4)]
+    assert list(results) == [("rate", i) for i in range(5)]
+
+
+def test_results_are_in_spec_order_not_completion_order(tmp_path):
+    # The first spec sleeps longest, so with two workers it finishes last.
+    batch = [
+        RunSpec(key=("k", i), scenario=SCENARIO, overrides=(("rate", i), ("sleep", 0.3 if i == 0 else 0.0)))
+        for i in range(4)
+    ]
+    results = run_many(batch, jobs=2, cache_dir=tmp_path / "c", progress=False)
+    assert list(results) == [("k", i) for i in range(4)]
+
+
+def test_jobs_1_and_jobs_2_give_equal_results(tmp_path):
+    batch = [RunSpec(key=(i, s), scenario=SCENARIO, seed=s, overrides=(("rate", i),)) for i in range(3) for s in (1, 2)]
+    serial = run_many(batch, jobs=1, cache_dir=tmp_path / "serial", progress=False)
+    parallel = run_many(batch, jobs=2, cache_dir=tmp_path / "parallel", progress=False)
+    assert list(serial) == list(parallel)
+    for key in serial:
+        pd.testing.assert_frame_equal(serial[key].flows, parallel[key].flows)
+    assert len(cache_files(tmp_path / "parallel")) == len(batch)
+
+
+def test_identical_runs_under_different_keys_are_computed_once(tmp_path):
+    batch = [RunSpec(key=("x",), scenario=SCENARIO), RunSpec(key=("y",), scenario=dict(SCENARIO))]
+    results = run_many(batch, jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert len(CALLS) == 1
+    assert results[("x",)] is results[("y",)]
+
+
+def test_seed_and_version_are_part_of_the_cache_key(tmp_path, monkeypatch):
+    run_many([RunSpec(key=(1,), scenario=SCENARIO, seed=1)], jobs=1, cache_dir=tmp_path, progress=False)
+    run_many([RunSpec(key=(1,), scenario=SCENARIO, seed=2)], jobs=1, cache_dir=tmp_path, progress=False)
+    monkeypatch.setattr(runner, "_version", lambda: "test-2")
+    run_many([RunSpec(key=(1,), scenario=SCENARIO, seed=1)], jobs=1, cache_dir=tmp_path, progress=False)
+    assert len(CALLS) == 3
+
+
+def test_failed_runs_are_reported_after_the_others_finish_and_are_cached(tmp_path):
+    batch = specs(3)
+    batch[1] = RunSpec(key=("bad",), scenario=SCENARIO, overrides=(("fail", True),))
+    with pytest.raises(RunFailed) as caught:
+        run_many(batch, jobs=2, cache_dir=tmp_path / "c", progress=False)
+    assert set(caught.value.failures) == {("bad",)}
+    assert "simulated engine failure" in caught.value.failures[("bad",)]
+    assert list(caught.value.results) == [("rate", 0), ("rate", 2)]
+    assert len(cache_files(tmp_path / "c")) == 2
+
+
+def test_unreadable_cache_entry_is_recomputed(tmp_path):
+    run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    (entry,) = cache_files(tmp_path / "c")
+    entry.write_bytes(b"not a pickle")
+    result = run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert len(CALLS) == 2
+    assert isinstance(pickle.loads(entry.read_bytes()), FakeResult)
+    assert result[("rate", 0)].flows["goodput_bps"].tolist() == [1.0, 0.5]
+
+
+def test_cache_location_defaults_to_cwd_and_honours_the_environment(tmp_path, monkeypatch):
+    run_many(specs(1), jobs=1, progress=False)
+    assert len(cache_files(tmp_path / ".tcpsim-cache")) == 1
+    monkeypatch.setenv(runner.CACHE_ENV, str(tmp_path / "elsewhere"))
+    run_many(specs(1), jobs=1, progress=False)
+    assert len(cache_files(tmp_path / "elsewhere")) == 1
+    assert not [p for p in (tmp_path / "elsewhere").rglob("*.tmp")]
+
+
+def test_duplicate_keys_are_rejected(tmp_path):
+    with pytest.raises(ValueError, match="duplicate"):
+        run_many([RunSpec(key=(1,), scenario=SCENARIO), RunSpec(key=(1,), scenario=SCENARIO, seed=2)], cache_dir=tmp_path)
+
+
+def test_jobs_must_be_positive(tmp_path):
+    with pytest.raises(ValueError, match="jobs"):
+        run_many(specs(1), jobs=0, cache_dir=tmp_path)
+
+
+def test_missing_dask_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(runner.DaskUnavailable, match="pip install"):
+        run_many(specs(2), cache_dir=tmp_path, dask_address="tcp://127.0.0.1:8786", progress=False)
+
+
+def test_sweep_returns_one_row_per_combination_seed_and_flow(tmp_path):
+    df = sweep(SCENARIO, {"rate": [1, 2], "delay": ["10ms", "20ms"]}, seeds=2, jobs=2, cache_dir=tmp_path, progress=False)
+    assert len(df) == 2 * 2 * 2 * 2
+    assert list(df.columns[:3]) == ["rate", "delay", "seed"]
+    row = df[(df["rate"] == 2) & (df["delay"] == "20ms") & (df["seed"] == 2) & (df["name"] == "a")]
+    assert row["goodput_bps"].tolist() == [4.0]
+
+
+def test_sweep_accepts_explicit_seeds_and_list_values(tmp_path):
+    df = sweep(SCENARIO, {"rtts": [[10, 20], [30, 40]]}, seeds=[7], jobs=1, cache_dir=tmp_path, progress=False)
+    assert df["seed"].unique().tolist() == [7]
+    assert df["rtts"].tolist() == [[10, 20], [10, 20], [30, 40], [30, 40]]
+
+
+def test_a_dict_scenario_is_loaded_once_for_many_seeds(monkeypatch):
+    import tcpsim.scenario
+
+    loads = []
+
+    class Loaded:
+        def __init__(self, source, overrides):
+            loads.append(overrides)
+            self.text = json.dumps([source, overrides], sort_keys=True)
+
+        def hash(self):
+            return self.text
+
+    monkeypatch.setattr(tcpsim.scenario, "load_scenario", Loaded)
+    monkeypatch.setattr(runner, "_canonical_hashes", {})
+    digests = {REAL_SCENARIO_HASH(RunSpec(key=(s,), scenario=SCENARIO, seed=s, overrides=(("rate", 2),))) for s in range(5)}
+    assert len(digests) == 1 and loads == [{"rate": 2}]
+    REAL_SCENARIO_HASH(RunSpec(key=(0,), scenario=SCENARIO, overrides=(("rate", 3),)))
+    assert len(loads) == 2

@@ -1,0 +1,81 @@
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tcpsim.stats import jain_index, mean_ci, summarize
+
+
+def test_mean_ci_uses_student_t():
+    mean, low, high = mean_ci([1, 2, 3, 4, 5])
+    half = 2.7764451051977987 * np.std([1, 2, 3, 4, 5], ddof=1) / math.sqrt(5)  # t(0.975, 4)
+    assert mean == pytest.approx(3.0)
+    assert low == pytest.approx(3.0 - half)
+    assert high == pytest.approx(3.0 + half)
+
+
+def test_mean_ci_is_wider_at_higher_confidence():
+    _, low95, high95 = mean_ci([1.0, 2.0, 4.0])
+    _, low99, high99 = mean_ci([1.0, 2.0, 4.0], confidence=0.99)
+    assert low99 < low95 < high95 < high99
+
+
+def test_mean_ci_of_one_value_has_zero_width():
+    assert mean_ci([7.5]) == (7.5, 7.5, 7.5)
+
+
+def test_mean_ci_ignores_nan_and_accepts_series():
+    assert mean_ci(pd.Series([2.0, float("nan"), 4.0]))[0] == pytest.approx(3.0)
+    assert mean_ci([float("nan"), 5.0]) == (5.0, 5.0, 5.0)
+
+
+def test_mean_ci_of_nothing_is_nan():
+    assert all(math.isnan(v) for v in mean_ci([]))
+    assert all(math.isnan(v) for v in mean_ci([float("nan")]))
+
+
+def test_mean_ci_rejects_bad_confidence():
+    with pytest.raises(ValueError):
+        mean_ci([1, 2], confidence=95)
+
+
+def test_jain_index_bounds():
+    assert jain_index([3, 3, 3, 3]) == pytest.approx(1.0)
+    assert jain_index([5, 0, 0, 0]) == pytest.approx(0.25)
+    assert jain_index([1, 2]) == pytest.approx(9 / 10)
+
+
+def test_jain_index_ignores_nan_and_is_nan_when_undefined():
+    assert jain_index([1.0, float("nan"), 1.0]) == pytest.approx(1.0)
+    assert math.isnan(jain_index([]))
+    assert math.isnan(jain_index([0, 0]))
+
+
+def test_jain_index_rejects_negative_shares():
+    with pytest.raises(ValueError):
+        jain_index([1, -1])
+
+
+def test_summarize_one_row_per_group_sorted():
+    df = pd.DataFrame(
+        {
+            "buffer": [20, 10, 10, 20, 20],
+            "variant": ["reno", "reno", "reno", "reno", "vegas"],
+            "goodput": [4.0, 1.0, 3.0, float("nan"), 9.0],
+        }
+    )
+    out = summarize(df, ["buffer", "variant"], "goodput")
+    assert list(out.columns) == ["buffer", "variant", "mean", "ci_low", "ci_high", "n"]
+    assert out[["buffer", "variant"]].values.tolist() == [[10, "reno"], [20, "reno"], [20, "vegas"]]
+    assert out["mean"].tolist() == pytest.approx([2.0, 4.0, 9.0])
+    assert out["n"].tolist() == [2, 1, 1]
+    first = mean_ci([1.0, 3.0])
+    assert (out.loc[0, "ci_low"], out.loc[0, "ci_high"]) == pytest.approx(first[1:])
+
+
+def test_summarize_accepts_a_single_column_name():
+    df = pd.DataFrame({"x": [1, 1, 2], "y": [1.0, 3.0, 5.0]})
+    out = summarize(df, "x", "y")
+    assert out["x"].tolist() == [1, 2]
+    assert out["mean"].tolist() == pytest.approx([2.0, 5.0])
