@@ -12,12 +12,14 @@ import time
 import pandas as pd
 import pytest
 
+import tcpsim
 from tcpsim import runner
 from tcpsim.runner import RunFailed, RunSpec, run_many, sweep
 
 SCENARIO = {"flows": [{"name": "a"}, {"name": "b"}]}
 CALLS: list = []
 REAL_SCENARIO_HASH = runner._scenario_hash
+REAL_VERSION = runner._version
 
 
 class FakeResult:
@@ -212,3 +214,19 @@ def test_a_dict_scenario_is_loaded_once_for_many_seeds(monkeypatch):
     assert len(digests) == 1 and loads == [{"rate": 2}]
     REAL_SCENARIO_HASH(RunSpec(key=(0,), scenario=SCENARIO, overrides=(("rate", 3),)))
     assert len(loads) == 2
+
+
+def test_version_changes_when_the_compiled_core_is_rebuilt(monkeypatch, tmp_path):
+    import importlib.util
+    import types
+
+    core = tmp_path / "_core.so"
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: types.SimpleNamespace(origin=str(core)))
+    versions = []
+    for build in (b"engine v1", b"engine v2"):
+        core.write_bytes(build)
+        REAL_VERSION.cache_clear()
+        versions.append(REAL_VERSION())
+    REAL_VERSION.cache_clear()
+    assert versions[0] != versions[1]
+    assert all(v.startswith(tcpsim.__version__ + "+core.") for v in versions)

@@ -3,14 +3,16 @@
 Sweeps and paper reproductions are hundreds of independent runs; this module is the one place
 that decides how they are scheduled (in-process, a local process pool, or a Dask cluster) and
 how finished work is kept. A run is identified by sha256(canonical scenario hash, seed, tcpsim
-version): the scenario loader has already applied overrides and units, so two spellings of the
-same set-up share one cache entry, and a new engine version never serves stale numbers. Entries
-are written atomically (temporary file + rename) by the parent process as each run completes,
-so an interrupted sweep keeps everything already computed and a re-run recomputes nothing.
+version, digest of the compiled core): the scenario loader has already applied overrides and
+units, so two spellings of the same set-up share one cache entry, and a rebuilt engine never
+serves stale numbers. Entries are written atomically (temporary file + rename) by the parent
+process as each run completes, so an interrupted sweep keeps everything already computed and a
+re-run recomputes nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -101,14 +103,23 @@ def _scenario_hash(spec: RunSpec) -> str:
     return _canonical_hashes[key]
 
 
+@functools.cache
 def _version() -> str:
+    """tcpsim's version plus a digest of the compiled core: while the engine is being developed
+    the version string stays put across rebuilds, and a rebuilt engine must not be served the
+    old engine's cached numbers."""
+    from importlib.util import find_spec
+
     from tcpsim import __version__
 
-    return __version__
+    spec = find_spec("tcpsim._core")
+    if spec is None or spec.origin is None:
+        return __version__
+    return f"{__version__}+core.{hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()[:16]}"
 
 
 def run_digest(spec: RunSpec) -> str:
-    """Cache key of a run: sha256 over scenario hash, seed and tcpsim version."""
+    """Cache key of a run: sha256 over scenario hash, seed and version (see ``_version``)."""
     text = f"{_scenario_hash(spec)}\n{spec.seed}\n{_version()}"
     return hashlib.sha256(text.encode()).hexdigest()
 
