@@ -107,3 +107,20 @@ def test_the_core_releases_the_gil_while_it_runs():
 def test_a_bad_seed_is_a_clear_error():
     with pytest.raises(ValueError, match="seed"):
         tcpsim.run(LOSSY, seed=-1)
+
+
+def test_udp_cbr_sources_send_at_their_rate_while_on_and_squeeze_tcp():
+    scenario = {
+        "duration": "60s",
+        "links": [{"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "1ms", "queue": "1000pkt"},
+                  {"name": "bottleneck", "a": "r", "b": "d", "rate": "5Mbps", "delay": "29ms", "queue": "40pkt"}],
+        "flows": [{"name": "tcp", "src": "s", "dst": "d"}],
+        "udp": [{"name": "cbr", "src": "s", "dst": "d", "rate": "2Mbps", "packet": "1000B", "on": [["10s", "40s"]]}],
+    }
+    r = tcpsim.run(scenario, seed=1)
+    cbr = r.udp.set_index("name").loc["cbr"]
+    assert cbr["packets_sent"] == 7500  # 30 s at one 1000-byte packet every 4 ms
+    assert 0.9 * 7500 <= cbr["packets_received"] <= 7500  # some lost at the shared drop-tail queue
+    tcp_share = r.flows.iloc[0]["throughput_bps"]
+    assert tcp_share < 5e6 - 0.5 * cbr["throughput_bps"]
+    assert json.loads(json.dumps(r.to_json_dict()))["udp"][0]["name"] == "cbr"

@@ -22,11 +22,20 @@ SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 # Key sets of the serde structs in crates/tcpsim-core/src/config.rs (deny_unknown_fields; every
 # Option emitted as null so the set is exact).
-SIM_CONFIG_KEYS = {"duration_ns", "warmup_ns", "nodes", "links", "flows", "trace"}
+SIM_CONFIG_KEYS = {"duration_ns", "warmup_ns", "nodes", "links", "flows", "udp_flows", "trace"}
+UDP_KEYS = {"name", "src", "dst", "rate_bps", "packet_bytes", "on"}
 LINK_KEYS = {"name", "a", "b", "rate_bps", "delay_ns", "ab", "ba"}
 DIRECTION_KEYS = {"queue", "loss"}
 QUEUE_KEYS = {"drop_tail": {"kind", "limit_packets", "limit_bytes"}}
-LOSS_KEYS = {"bernoulli": {"kind", "p"}, "scripted": {"kind", "flow", "segments"}}
+LOSS_KEYS = {
+    "bernoulli": {"kind", "p"},
+    "bit_error": {"kind", "ber"},
+    "gilbert_elliott": {"kind", "good_mean_ns", "bad_mean_ns", "good_loss", "bad_loss", "initial"},
+    "two_state": {"kind", "good_sojourn_ns", "bad_sojourn_ns", "good_loss", "bad_loss", "p_bad", "initial"},
+    "periodic_outage": {"kind", "period_ns", "duration_ns", "offset_ns"},
+    "outage_intervals": {"kind", "intervals_ns"},
+    "scripted": {"kind", "flow", "segments"},
+}
 FLOW_KEYS = {"name", "src", "dst", "tcp", "app"}
 TCP_KEYS = {
     "mss_bytes",
@@ -68,6 +77,8 @@ def assert_canonical_shape(config: dict) -> None:
         assert flow["tcp"]["recovery"] in RECOVERY_KINDS
         assert set(flow["tcp"]["cc"]) == CC_KEYS[flow["tcp"]["cc"]["kind"]]
         assert set(flow["app"]) == APP_KEYS[flow["app"]["kind"]]
+    for udp in config["udp_flows"]:
+        assert set(udp) == UDP_KEYS
     assert set(config["trace"]) == TRACE_KEYS
 
 
@@ -301,7 +312,9 @@ def test_negative_rate_names_its_path():
 def test_unknown_variant_lists_the_allowed():
     scenario = minimal()
     scenario["flows"].append({"src": "x", "dst": "y", "variant": "renoo"})
-    assert only_line(errors_of(scenario)) == "flows[1].variant: 'renoo' is not a variant; allowed: newreno, reno, tahoe"
+    assert only_line(errors_of(scenario)) == (
+        "flows[1].variant: 'renoo' is not a variant; allowed: newreno, reno, tahoe, westwood, westwood_plus"
+    )
 
 
 def test_all_field_errors_are_collected():
@@ -355,7 +368,7 @@ def test_whole_scenario_errors_are_collected():
         (lambda s: s["links"][0].update(b="x"), "links[0].b", "a link joins two different nodes"),
         (lambda s: s["links"][0].update(delay="-1ms"), "links[0].delay", "is not a duration"),
         (lambda s: s["links"][0].update(loss=[{"kind": "bernoulli", "p": -0.1}]), "links[0].loss[0].p", "from 0 to 1"),
-        (lambda s: s["links"][0].update(loss=[{"p": 0.1}]), "links[0].loss[0].kind", "allowed: bernoulli, scripted"),
+        (lambda s: s["links"][0].update(loss=[{"p": 0.1}]), "links[0].loss[0].kind", "allowed: bernoulli, bit_error, gilbert_elliott, outage, scripted, two_state"),
         (lambda s: s["flows"][0].update(stop="0s"), "flows[0].stop", "must be after start (0s)"),
         (lambda s: s["flows"][0].update(src="q"), "flows[0].src", "'q' is not a node; known nodes: x, y"),
         (lambda s: s["flows"][0].update(dst="x"), "flows[0].dst", "a flow joins two different nodes"),
@@ -501,3 +514,197 @@ def test_engine_json_is_the_hashed_canonical_form():
 
 def test_raw_example_files_load_from_dicts_too():
     assert load_scenario(raw("single_flow")).hash() == load_scenario(SCENARIOS / "single_flow.toml").hash()
+
+
+# --- UDP constant-bit-rate sources ---------------------------------------------------------
+
+S = 1_000_000_000
+
+
+def udp_scenario(**udp):
+    return {
+        "duration": "300s",
+        "links": [{"a": "s", "b": "d", "rate": "5Mbps", "delay": "30ms", "queue": "100pkt"}],
+        "udp": [{"src": "s", "dst": "d", "rate": "1Mbps", **udp}],
+    }
+
+
+def test_udp_sources_become_engine_udp_flows_with_their_on_intervals():
+    config = load_scenario(udp_scenario(on=[["25s", "200s"]], packet="500B")).to_engine()
+    assert_canonical_shape(config)
+    assert config["udp_flows"] == [
+        {"name": "udp0", "src": 0, "dst": 1, "rate_bps": 1_000_000, "packet_bytes": 500, "on": [[25 * S, 200 * S]]}
+    ]
+
+
+def test_a_udp_source_without_a_schedule_is_on_for_the_whole_run():
+    assert load_scenario(udp_scenario()).to_engine()["udp_flows"][0]["on"] == [[0, 300 * S]]
+
+
+def test_udp_errors_name_their_path():
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(udp_scenario(on=[["20s", "10s"]], dst="x"))
+    assert "udp[0].on[0]: ends (10s) before it starts (20s)" in str(e.value)
+    with pytest.raises(ScenarioError, match=r"udp\[0\]\.dst: 'x' is not a node"):
+        load_scenario(udp_scenario(dst="x"))
+
+
+# --- loss models of issue 3 ----------------------------------------------------------------
+
+SECOND_NS = 1_000_000_000
+
+
+def with_loss(*models) -> dict:
+    scenario = minimal()
+    scenario["links"][0]["loss"] = list(models)
+    return scenario
+
+
+def engine_losses(*models) -> tuple[list, list]:
+    config = load_scenario(with_loss(*models)).to_engine()
+    assert_canonical_shape(config)
+    json.dumps(config, allow_nan=False)
+    [link] = config["links"]
+    return link["ab"]["loss"], link["ba"]["loss"]
+
+
+def test_bit_error_rate_given_directly_or_as_data_per_error():
+    ab, ba = engine_losses(
+        {"kind": "bit_error", "ber": 1.9e-6, "direction": "ab"},
+        {"kind": "bit_error", "one_per": "64KiB", "direction": "ba"},
+        {"kind": "bit_error", "one_per": "100KB", "direction": "ba"},
+    )
+    assert ab == [{"kind": "bit_error", "ber": 1.9e-6}]
+    assert ba == [{"kind": "bit_error", "ber": 1 / (8 * 65_536)}, {"kind": "bit_error", "ber": 1 / 800_000}]
+
+
+def test_gilbert_elliott_in_canonical_units_with_defaults():
+    ab, ba = engine_losses(
+        {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "good_loss": 1e-5, "bad_loss": 0.05},
+        {"kind": "gilbert_elliott", "good_mean": "4s", "bad_mean": "100ms", "bad_loss": 1, "initial": "stationary", "direction": "ba"},
+    )
+    fading = {
+        "kind": "gilbert_elliott", "good_mean_ns": 8 * SECOND_NS, "bad_mean_ns": 4 * SECOND_NS,
+        "good_loss": 1e-5, "bad_loss": 0.05, "initial": "good",
+    }
+    blackout = {
+        "kind": "gilbert_elliott", "good_mean_ns": 4 * SECOND_NS, "bad_mean_ns": SECOND_NS // 10,
+        "good_loss": 0.0, "bad_loss": 1.0, "initial": "stationary",
+    }
+    assert ab == [fading]
+    assert ba == [fading, blackout]
+
+
+def test_two_state_defaults_to_macura_next_state_probability():
+    ab, _ = engine_losses({"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "0.1ms", "bad_loss": 0.1})
+    assert ab == [{
+        "kind": "two_state", "good_sojourn_ns": SECOND_NS, "bad_sojourn_ns": 100_000, "good_loss": 0.0, "bad_loss": 0.1,
+        "p_bad": 0.5, "initial": "good",
+    }]
+
+
+def test_outage_periodic_or_listed_windows():
+    ab, _ = engine_losses(
+        {"kind": "outage", "period": "4s", "duration": "100ms"},
+        {"kind": "outage", "period": "4s", "duration": "100ms", "offset": "1.5s"},
+        {"kind": "outage", "intervals": [["10s", "12s"], ["12s", "12.5s"]]},
+    )
+    assert ab == [
+        {"kind": "periodic_outage", "period_ns": 4 * SECOND_NS, "duration_ns": SECOND_NS // 10, "offset_ns": 0},
+        {"kind": "periodic_outage", "period_ns": 4 * SECOND_NS, "duration_ns": SECOND_NS // 10, "offset_ns": 3 * SECOND_NS // 2},
+        {"kind": "outage_intervals", "intervals_ns": [[10 * SECOND_NS, 12 * SECOND_NS], [12 * SECOND_NS, 25 * SECOND_NS // 2]]},
+    ]
+
+
+def test_loss_model_fields_can_be_overridden_by_path():
+    scenario = with_loss({"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "bad_loss": 0.05})
+    config = load_scenario(scenario, ["links[0].loss[0].bad_loss=0.3", "links[0].loss[0].bad_mean=500ms"]).to_engine()
+    assert (config["links"][0]["ab"]["loss"][0]["bad_loss"], config["links"][0]["ab"]["loss"][0]["bad_mean_ns"]) == (0.3, SECOND_NS // 2)
+
+
+@pytest.mark.parametrize(
+    ("model", "path", "message"),
+    [
+        ({"kind": "bit_error"}, "", 'needs the error rate: `ber` (e.g. 1.9e-6) or `one_per` (e.g. "64KiB")'),
+        ({"kind": "bit_error", "ber": 1e-6, "one_per": "64KB"}, ".one_per", "give either `ber` or `one_per`, not both"),
+        ({"kind": "bit_error", "ber": 2}, ".ber", "2 is not a probability; use a number from 0 to 1, e.g. 0.005"),
+        ({"kind": "bit_error", "one_per": "0B"}, ".one_per", "'0B' must be greater than zero"),
+        ({"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "0s", "bad_loss": 1}, ".bad_mean", "'0s' must be greater than zero"),
+        ({"kind": "gilbert_elliott", "good_mean": "8", "bad_mean": "4s", "bad_loss": 1}, ".good_mean", "'8' has no unit; write a duration with ns, us, ms, s or min, e.g. '8s' or '8ms'"),
+        ({"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s"}, ".bad_loss", "required key is missing"),
+        (
+            {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "bad_loss": 1, "initial": "ugly"},
+            ".initial",
+            "'ugly' is not an initial state; allowed: bad, good, stationary",
+        ),
+        (
+            {"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.1, "p_bda": 0.5},
+            ".p_bda",
+            "unknown key; did you mean 'p_bad'? allowed: kind, good_sojourn, bad_sojourn, good_loss, bad_loss, p_bad, initial, direction",
+        ),
+        ({"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.1, "p_bad": 1.5}, ".p_bad", "1.5 is not a probability; use a number from 0 to 1, e.g. 0.005"),
+        (
+            {"kind": "outage"},
+            "",
+            'needs a schedule: `period` and `duration` (e.g. period = "4s", duration = "100ms") or `intervals` (e.g. [["10s", "12s"]])',
+        ),
+        ({"kind": "outage", "period": "4s"}, ".duration", "required key is missing; a periodic outage needs `period` and `duration`"),
+        ({"kind": "outage", "period": "4s", "duration": "5s"}, ".duration", "5s must not exceed period (4s)"),
+        ({"kind": "outage", "offset": "1s", "intervals": [["1s", "2s"]]}, ".offset", "give either `intervals` or `period` and `duration`, not both"),
+        ({"kind": "outage", "intervals": []}, ".intervals", "needs at least 1 entry"),
+        ({"kind": "outage", "intervals": [["1s"]]}, ".intervals[0]", "['1s'] is not an outage window; use [start, end], e.g. [\"10s\", \"12s\"]"),
+        ({"kind": "outage", "intervals": [["2s", "2s"]]}, ".intervals[0]", "[2s, 2s] is an empty window; the end must be after the start"),
+        (
+            {"kind": "outage", "intervals": [["1s", "3s"], ["2s", "4s"]]},
+            ".intervals[1]",
+            "starts at 2s, before the previous window ends (3s); list windows in time order without overlap",
+        ),
+        (
+            {"kind": "markov"},
+            ".kind",
+            "'markov' is not a loss kind; allowed: bernoulli, bit_error, gilbert_elliott, outage, scripted, two_state",
+        ),
+    ],
+)
+def test_loss_model_errors_name_the_path_and_what_is_allowed(model, path, message):
+    assert only_line(errors_of(with_loss({"kind": "bernoulli", "p": 0.01}, model))) == f"links[0].loss[1]{path}: {message}"
+
+
+def test_json_schema_lists_every_loss_kind():
+    loss_kinds = {
+        definition["properties"]["kind"]["const"]
+        for name, definition in json_schema()["$defs"].items()
+        if name.endswith("Loss")
+    }
+    assert loss_kinds == {"bernoulli", "bit_error", "gilbert_elliott", "two_state", "outage", "scripted"}
+
+
+# --- congestion-control presets and overrides ----------------------------------------------
+
+
+def test_westwood_presets_pair_their_estimators_with_reno_and_newreno_recovery():
+    scenario = minimal()
+    scenario["flows"] = [{"name": "w", "src": "x", "dst": "y", "variant": "westwood"},
+                         {"name": "wp", "src": "x", "dst": "y", "variant": "westwood_plus"}]
+    w, wp = (f["tcp"] for f in load_scenario(scenario).to_engine()["flows"])
+    assert (w["recovery"], w["cc"]) == ("reno", {"kind": "westwood", "tau_ns": 500_000_000,
+                                                 "null_sample_divisor": 2, "filter": {"kind": "tustin"}})
+    assert (wp["recovery"], wp["cc"]["kind"], wp["cc"]["min_window_ns"]) == ("newreno", "westwood_plus", 50_000_000)
+
+
+def test_a_cc_override_takes_human_units_and_named_filters():
+    scenario = minimal()
+    scenario["flows"] = [{"src": "x", "dst": "y", "variant": "westwood",
+                          "tcp": {"cc": {"kind": "westwood", "tau": "1s", "filter": {"kind": "tustin_fixed", "alpha": 0.9}}}}]
+    cc = load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]
+    assert cc == {"kind": "westwood", "tau_ns": 1_000_000_000, "null_sample_divisor": 2,
+                  "filter": {"kind": "tustin_fixed", "alpha": 0.9}}
+
+
+def test_bad_cc_parameters_name_their_path():
+    scenario = minimal()
+    scenario["flows"] = [{"src": "x", "dst": "y",
+                          "tcp": {"cc": {"kind": "westwood", "null_sample_divisor": 1, "filter": {"kind": "ewma", "alpha": 1.5}}}}]
+    assert str(errors_of(scenario)).splitlines() == [
+        "flows[0].tcp.cc.filter.alpha: 1.5 is not a filter coefficient; use a number in [0, 1), e.g. 0.9",
+    ]

@@ -29,13 +29,15 @@ LINK_JSON_COLUMNS = [
 
 @dataclass
 class RunResult:
-    """Per-flow (`flows`) and per-link-direction (`links`) summaries over the measurement
-    window [warmup, duration], the recorded time series, and `meta`."""
+    """Per-flow (`flows`), per-link-direction (`links`) and per-UDP-source (`udp`) summaries
+    over the measurement window [warmup, duration], the recorded time series, and `meta`."""
 
     flows: pd.DataFrame
     links: pd.DataFrame
     meta: dict[str, Any]
     traces: dict[str, pd.DataFrame] = field(default_factory=dict)
+    udp: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """One row per UDP constant-bit-rate source: packets/bytes sent and received, throughput."""
 
     def trace(self, kind: str) -> pd.DataFrame:
         """The time series `kind` (one of cwnd, rtt, queue, throughput) as a DataFrame."""
@@ -54,13 +56,17 @@ class RunResult:
             "meta": self.meta,
             "flows": _records(self.flows[[c for c in FLOW_JSON_COLUMNS if c in self.flows]]),
             "links": _records(self.links[[c for c in LINK_JSON_COLUMNS if c in self.links]]),
+            "udp": _records(self.udp),
         }
 
     def save(self, directory: str | Path) -> Path:
-        """Write flows.csv, links.csv, meta.json and one Parquet file per recorded trace."""
+        """Write flows.csv, links.csv, udp.csv (if any), meta.json and one Parquet file per
+        recorded trace."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         self.flows.to_csv(out / "flows.csv", index=False)
+        if not self.udp.empty:
+            self.udp.to_csv(out / "udp.csv", index=False)
         self.links.to_csv(out / "links.csv", index=False)
         (out / "meta.json").write_text(json.dumps(self.meta, indent=2) + "\n")
         for kind, df in self.traces.items():
@@ -95,7 +101,13 @@ def build_result(engine_summary: dict[str, Any], raw_traces: dict[str, Any], can
     links = links.drop(columns=["from", "to"])
     channel_names = [(canonical["links"][c["link"]]["name"], c["direction"]) for c in engine_summary["channels"]]
     traces = _traces(raw_traces, flow_names, channel_names)
-    return RunResult(flows=flows, links=links, meta=meta, traces=traces)
+    udp = pd.DataFrame(engine_summary["udp_flows"])
+    if not udp.empty:
+        sources = canonical["udp_flows"]
+        udp.insert(1, "name", [u["name"] for u in sources])
+        udp.insert(2, "src", [nodes[u["src"]] for u in sources])
+        udp.insert(3, "dst", [nodes[u["dst"]] for u in sources])
+    return RunResult(flows=flows, links=links, meta=meta, traces=traces, udp=udp)
 
 
 def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str, str]]) -> dict[str, pd.DataFrame]:
@@ -110,6 +122,10 @@ def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str
             "flow_name": names[flow] if len(flow) else [],
             "cwnd_bytes": _column(r, "cwnd_bytes", "u8"),
             "ssthresh_bytes": _column(r, "ssthresh_bytes", "u8"),
+            # Bandwidth estimate of the Westwood family (NaN for others) and the smallest RTT
+            # sample so far (NaN before the first).
+            "bwe_bps": _column(r, "bwe_bps", "f8"),
+            "min_rtt_s": np.where(min_rtt := _column(r, "min_rtt_ns", "u8"), min_rtt / 1e9, np.nan),
         })
     if "rtt" in raw:
         r = raw["rtt"]

@@ -70,10 +70,18 @@ class Variant(NamedTuple):
     cc: Mapping[str, Any]
 
 
+_WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2, "filter": {"kind": "tustin"}}
+_WESTWOOD_PLUS = {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50_000_000,
+                  "min_decrease_half": False}
+
 VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
     "reno": Variant(recovery="reno", cc={"kind": "aimd"}),
     "newreno": Variant(recovery="newreno", cc={"kind": "aimd"}),
+    # casetti Sec. 3: "the standard Fast Retransmit/Fast Recovery (à la Reno) then follows".
+    "westwood": Variant(recovery="reno", cc=_WESTWOOD),
+    # macura Sec. 2.1 and the ns-2/ns-3/Linux implementations build Westwood+ on NewReno.
+    "westwood_plus": Variant(recovery="newreno", cc=_WESTWOOD_PLUS),
 }
 """Preset name → (recovery, congestion control). A new variant is one line here."""
 
@@ -258,6 +266,36 @@ Direction = Annotated[
     WithJsonSchema({"enum": ["ab", "ba", "both"]}),
 ]
 
+INITIAL_STATES = ("good", "bad", "stationary")
+"""Where a two-state loss model starts (the engine's `InitialChannelState`)."""
+
+InitialState = Annotated[
+    str,
+    PlainValidator(_choice("an initial state", INITIAL_STATES)),
+    WithJsonSchema({"enum": list(INITIAL_STATES)}),
+]
+
+
+def _outage_window(value: object) -> tuple[int, int]:
+    """`["10s", "12s"]`: an outage window [start, end), start before end."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f"{_show(value)} is not an outage window; use [start, end], e.g. [\"10s\", \"12s\"]")
+    start_ns, end_ns = parse_duration_ns(value[0]), parse_duration_ns(value[1])
+    if start_ns >= end_ns:
+        raise ValueError(
+            f"[{format_duration(start_ns)}, {format_duration(end_ns)}] is an empty window; the end must be after the start"
+        )
+    return start_ns, end_ns
+
+
+OutageWindow = Annotated[
+    tuple[int, int],
+    PlainValidator(_outage_window),
+    WithJsonSchema(
+        {"type": "array", "prefixItems": [_DURATION_SCHEMA, _DURATION_SCHEMA], "minItems": 2, "maxItems": 2}
+    ),
+]
+
 
 def _queue_limit(value: object) -> QueueLimit:
     """One limit with its unit ("100pkt", "64KB", "1.5BDP"); already parsed by the shorthand."""
@@ -319,8 +357,85 @@ def _kind_shorthand(value: object) -> object:
     return {"kind": value} if isinstance(value, str) else value
 
 
+def _alpha(value: object) -> float:
+    """A filter coefficient in [0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
+        raise ValueError(f"{value!r} is not a filter coefficient; use a number in [0, 1), e.g. 0.9")
+    return float(value)
+
+
+Alpha = Annotated[float, PlainValidator(_alpha), WithJsonSchema({"type": "number", "minimum": 0, "exclusiveMaximum": 1})]
+
+
+class TustinFilter(_Model):
+    """`casetti` eq. (2): the Tustin low-pass filter with α_k = (2τ − Δ_k)/(2τ + Δ_k)."""
+
+    kind: Literal["tustin"]
+
+
+class TustinFixedFilter(_Model):
+    """Tustin filter with a constant α: ns-2's TCPW code (α = 19/21) or the `gangadhar` ns-3
+    code (α = 0.9 on the mean of the last two samples)."""
+
+    kind: Literal["tustin_fixed"]
+    alpha: Alpha
+
+
+class EwmaFilter(_Model):
+    """Exponentially weighted moving average of the samples with weight α on the old value."""
+
+    kind: Literal["ewma"]
+    alpha: Alpha
+
+
+class TwoStageEwmaFilter(_Model):
+    """Linux `tcp_westwood.c`: two cascaded 7/8 EWMAs, initialised by the first sample."""
+
+    kind: Literal["two_stage_ewma"]
+
+
+WestwoodFilterSpec = Annotated[
+    TustinFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"), BeforeValidator(_kind_shorthand)
+]
+WestwoodPlusFilterSpec = Annotated[
+    TwoStageEwmaFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"), BeforeValidator(_kind_shorthand)
+]
+
+
+class WestwoodCc(_Model):
+    """TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth samples (AckedCount), the filter,
+    virtual null samples after τ/m without ACKs, faster recovery to BWE·RTTmin."""
+
+    kind: Literal["westwood"]
+    tau_ns: PositiveDurationNs = Field("500ms", alias="tau", validate_default=True)
+    """Filter time constant τ (casetti Sec. 4: 500 ms)."""
+    null_sample_divisor: Annotated[int, Field(ge=0, le=U32_MAX)] = 2
+    """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
+    filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.null_sample_divisor == 1:
+            _raise_if_any([(("null_sample_divisor",), "1 is not allowed; use 0 (no null samples) or m >= 2 (Nyquist)")])
+        return self
+
+
+class WestwoodPlusCc(_Model):
+    """TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per RTT,
+    ssthresh = cwnd = BWE·RTTmin on three duplicate ACKs."""
+
+    kind: Literal["westwood_plus"]
+    filter: WestwoodPlusFilterSpec = Field(default_factory=lambda: TwoStageEwmaFilter(kind="two_stage_ewma"))
+    min_window_ns: DurationNs = Field("50ms", alias="min_window", validate_default=True)
+    """Shortest sampling interval (Linux: max(RTT, 50 ms)); 0 samples exactly once per RTT."""
+    min_decrease_half: Flag = False
+    """`moller` Sec. IV modified Westwood+: after a loss the window never drops below half."""
+
+
 CcSpec = Annotated[
-    AimdCc, Field(discriminator="kind"), BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc)
+    AimdCc | WestwoodCc | WestwoodPlusCc,
+    Field(discriminator="kind"),
+    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc),
 ]
 
 
@@ -446,7 +561,168 @@ class ScriptedLoss(_Model):
         return {"kind": "scripted", "flow": flow_index[self.flow], "segments": list(self.segments)}
 
 
-LossSpec = Annotated[BernoulliLoss | ScriptedLoss, Field(discriminator="kind")]
+class BitErrorLoss(_Model):
+    """Independent bit errors (`casetti` Sec. 5.1): a packet of w bytes on the wire is lost with
+    probability 1 − (1 − ber)^(8·w), so data packets suffer more than ACKs. Give `ber`, or
+    `one_per`, the data per bit error: one_per = "64KiB" is casetti's "1 bit in 64 kBytes",
+    i.e. ber = 1 / (8 · 65536) ≈ 1.9e-6."""
+
+    kind: Literal["bit_error"]
+    ber: Probability | None = None
+    """Bit error rate, e.g. 1.9e-6."""
+    one_per_bytes: PositiveSizeBytes | None = Field(None, alias="one_per")
+    """Mean data between two bit errors, e.g. "64KiB" (ber = 1 / (8 · one_per))."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.ber is None and self.one_per_bytes is None:
+            raise _Problems([((), "needs the error rate: `ber` (e.g. 1.9e-6) or `one_per` (e.g. \"64KiB\")")])
+        if self.ber is not None and self.one_per_bytes is not None:
+            raise _Problems([(("one_per",), "give either `ber` or `one_per`, not both")])
+        return self
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        ber = self.ber if self.ber is not None else 1 / (8 * self.one_per_bytes)  # type: ignore[operator]
+        return {"kind": "bit_error", "ber": ber}
+
+
+class GilbertElliottLoss(_Model):
+    """Two-state Markov channel (`casetti` Sec. 5.2): Good and Bad alternate, each lasting an
+    exponentially distributed time of mean `good_mean` / `bad_mean`; each packet is lost with
+    the current state's probability. Fading (Sec. 5.2.1): good_mean = "8s", bad_mean = "4s",
+    good_loss = 1e-5, bad_loss = 0.05; blackouts (Sec. 5.2.2): good_mean = "4s",
+    bad_mean = "100ms", bad_loss = 1. Long-run loss rate: π_G·good_loss + π_B·bad_loss with
+    π_B = bad_mean / (good_mean + bad_mean)."""
+
+    kind: Literal["gilbert_elliott"]
+    good_mean_ns: PositiveDurationNs = Field(alias="good_mean")
+    """Mean time in the Good state."""
+    bad_mean_ns: PositiveDurationNs = Field(alias="bad_mean")
+    """Mean time in the Bad state."""
+    good_loss: Probability = 0.0
+    """Packet loss probability in Good."""
+    bad_loss: Probability
+    """Packet loss probability in Bad (1: blackout)."""
+    initial: InitialState = "good"
+    """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B)."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        return {
+            "kind": "gilbert_elliott",
+            "good_mean_ns": self.good_mean_ns,
+            "bad_mean_ns": self.bad_mean_ns,
+            "good_loss": self.good_loss,
+            "bad_loss": self.bad_loss,
+            "initial": self.initial,
+        }
+
+
+class TwoStateLoss(_Model):
+    """Two-state channel with deterministic sojourns (`macura` Sec. 5.5): every Good sojourn
+    lasts `good_sojourn`, every Bad one `bad_sojourn`; when one ends, the next is Bad with
+    probability `p_bad`, else Good (a state may repeat). Each packet is lost with the current
+    state's probability. macura: good_sojourn = "1s", bad_sojourn = "0.1ms"…"100ms",
+    good_loss = 0, bad_loss = 0.1, p_bad = 0.5. Long-run loss rate: π_G·good_loss +
+    π_B·bad_loss with π_B = p_bad·bad_sojourn / (p_bad·bad_sojourn + (1 − p_bad)·good_sojourn)."""
+
+    kind: Literal["two_state"]
+    good_sojourn_ns: PositiveDurationNs = Field(alias="good_sojourn")
+    """Length of every Good sojourn."""
+    bad_sojourn_ns: PositiveDurationNs = Field(alias="bad_sojourn")
+    """Length of every Bad sojourn."""
+    good_loss: Probability = 0.0
+    """Packet loss probability in Good."""
+    bad_loss: Probability
+    """Packet loss probability in Bad."""
+    p_bad: Probability = 0.5
+    """Probability that the sojourn after any sojourn is Bad (macura: 0.5)."""
+    initial: InitialState = "good"
+    """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B, at a random
+    point of its sojourn)."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        return {
+            "kind": "two_state",
+            "good_sojourn_ns": self.good_sojourn_ns,
+            "bad_sojourn_ns": self.bad_sojourn_ns,
+            "good_loss": self.good_loss,
+            "bad_loss": self.bad_loss,
+            "p_bad": self.p_bad,
+            "initial": self.initial,
+        }
+
+
+class OutageLoss(_Model):
+    """Scheduled total loss: every packet finishing transmission inside a window is lost.
+    Periodic: an outage of `duration` every `period`, the first at `offset` (`casetti` Sec. 5.3,
+    LEO hand-offs: period = "4s", duration = "100ms"); or listed windows [start, end):
+    intervals = [["10s", "12s"], ["30s", "30.5s"]]."""
+
+    kind: Literal["outage"]
+    period_ns: PositiveDurationNs | None = Field(None, alias="period")
+    """Time from the start of one periodic outage to the next."""
+    duration_ns: PositiveDurationNs | None = Field(None, alias="duration")
+    """Length of each periodic outage (at most `period`)."""
+    offset_ns: DurationNs = Field("0s", alias="offset", validate_default=True)
+    """Start of the first periodic outage."""
+    intervals_ns: Annotated[list[OutageWindow], Field(min_length=1)] | None = Field(None, alias="intervals")
+    """Outage windows [start, end) in time order, instead of a period."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        periodic_keys = {"period_ns": "period", "duration_ns": "duration", "offset_ns": "offset"}
+        periodic = [key for name, key in periodic_keys.items() if name in self.model_fields_set]
+        if self.intervals_ns is not None:
+            problems += [((key,), "give either `intervals` or `period` and `duration`, not both") for key in periodic]
+            for index, (start_ns, end_ns) in enumerate(self.intervals_ns[1:], start=1):
+                previous_end_ns = self.intervals_ns[index - 1][1]
+                if start_ns < previous_end_ns:
+                    problems.append((
+                        ("intervals", index),
+                        f"starts at {format_duration(start_ns)}, before the previous window ends "
+                        f"({format_duration(previous_end_ns)}); list windows in time order without overlap",
+                    ))
+        elif self.period_ns is None and self.duration_ns is None:
+            problems.append((
+                (),
+                "needs a schedule: `period` and `duration` (e.g. period = \"4s\", duration = \"100ms\") "
+                "or `intervals` (e.g. [[\"10s\", \"12s\"]])",
+            ))
+        elif self.period_ns is None or self.duration_ns is None:
+            missing = "period" if self.period_ns is None else "duration"
+            problems.append(((missing,), "required key is missing; a periodic outage needs `period` and `duration`"))
+        elif self.duration_ns > self.period_ns:
+            problems.append((
+                ("duration",),
+                f"{format_duration(self.duration_ns)} must not exceed period ({format_duration(self.period_ns)})",
+            ))
+        _raise_if_any(problems)
+        return self
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        if self.intervals_ns is not None:
+            return {"kind": "outage_intervals", "intervals_ns": [list(window) for window in self.intervals_ns]}
+        return {
+            "kind": "periodic_outage",
+            "period_ns": self.period_ns,
+            "duration_ns": self.duration_ns,
+            "offset_ns": self.offset_ns,
+        }
+
+
+LossSpec = Annotated[
+    BernoulliLoss | BitErrorLoss | GilbertElliottLoss | TwoStateLoss | OutageLoss | ScriptedLoss,
+    Field(discriminator="kind"),
+]
 
 
 class DirectionSpec(_Model):
@@ -565,6 +841,36 @@ class FlowSpec(_Model):
         }
 
 
+class UdpSpec(_Model):
+    """A constant-bit-rate UDP source from `src` to `dst`, on during the `on` intervals (the
+    ON/OFF cross traffic of `casetti` Fig. 3). No congestion control; the receiver counts."""
+
+    name: Name | None = None
+    """Defaults to "udp<i>" (i = position in [[udp]])."""
+    src: Name
+    dst: Name
+    rate_bps: RateBps = Field(alias="rate")
+    """Sending rate, counted in wire bytes."""
+    packet_bytes: PositiveSizeBytesU32 = Field(1000, alias="packet", validate_default=True)
+    """Datagram size on the wire."""
+    on_ns: list[tuple[DurationNs, DurationNs]] | None = Field(None, alias="on")
+    """ON intervals [start, end), e.g. [["25s", "200s"]]; default: the whole run."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        if self.src == self.dst:
+            problems.append((("dst",), f"{self.dst!r} is also `src`; a flow joins two different nodes"))
+        for i, (start, end) in enumerate(self.on_ns or []):
+            if end < start:
+                problems.append((("on", i), f"ends ({format_duration(end)}) before it starts ({format_duration(start)})"))
+        _raise_if_any(problems)
+        return self
+
+    def display_name(self, position: int) -> str:
+        return self.name if self.name is not None else f"udp{position}"
+
+
 class TraceSpec(_Model):
     """Which time series to record (summaries are always on)."""
 
@@ -613,11 +919,12 @@ class Scenario(_Model):
     tcp: TcpOptions = Field(default_factory=TcpOptions)
     links: list[LinkSpec] = Field(min_length=1)
     flows: list[FlowSpec] = []
+    udp: list[UdpSpec] = []
     trace: TraceSpec = Field(default_factory=TraceSpec)
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        _raise_if_any([*_check_run(self), *_check_names(self), *_check_flows(self), *_check_queues(self)])
+        _raise_if_any([*_check_run(self), *_check_names(self), *_check_flows(self), *_check_udp(self), *_check_queues(self)])
         return self
 
     def node_names(self) -> list[str]:
@@ -644,6 +951,17 @@ class Scenario(_Model):
                     "app": flow.spec.app_to_engine(),
                 }
                 for flow in flows
+            ],
+            "udp_flows": [
+                {
+                    "name": udp.display_name(position),
+                    "src": node_index[udp.src],
+                    "dst": node_index[udp.dst],
+                    "rate_bps": udp.rate_bps,
+                    "packet_bytes": udp.packet_bytes,
+                    "on": [list(on) for on in udp.on_ns] if udp.on_ns is not None else [[0, self.duration_ns]],
+                }
+                for position, udp in enumerate(self.udp)
             ],
             "trace": self.trace.model_dump(),
         }
@@ -733,15 +1051,18 @@ def _check_names(scenario: Scenario) -> Iterator[Problem]:
             where = ("flows", flow.position, "name") if flow.spec.name is not None else ("flows", flow.position)
             yield (where, f"flow name {flow.name!r} is already used by flows[{flow_owner[flow.name]}]; names must be unique")
         flow_owner.setdefault(flow.name, flow.position)
+    udp_owner: dict[str, int] = {}
+    for position, udp in enumerate(scenario.udp):
+        name = udp.display_name(position)
+        if name in udp_owner:
+            yield (("udp", position, "name"), f"UDP flow name {name!r} is already used by udp[{udp_owner[name]}]; names must be unique")
+        udp_owner.setdefault(name, position)
 
 
 def _check_flows(scenario: Scenario) -> Iterator[Problem]:
     """Endpoints exist and are connected; merged TCP settings are consistent."""
     nodes = scenario.node_names()
-    neighbours: dict[str, set[str]] = {node: set() for node in nodes}
-    for link in scenario.links:
-        neighbours[link.a].add(link.b)
-        neighbours[link.b].add(link.a)
+    neighbours = _neighbours(scenario)
     for position, flow in enumerate(scenario.flows):
         unknown = [(end, node) for end, node in (("src", flow.src), ("dst", flow.dst)) if node not in neighbours]
         for end, node in unknown:
@@ -759,6 +1080,26 @@ def _check_flows(scenario: Scenario) -> Iterator[Problem]:
                 _tcp_origin(scenario, position, "rwnd_bytes"),
                 f"{tcp['rwnd_bytes']} bytes is less than one segment (mss = {tcp['mss_bytes']} bytes)",
             )
+
+
+def _check_udp(scenario: Scenario) -> Iterator[Problem]:
+    """UDP endpoints exist and are connected."""
+    nodes = scenario.node_names()
+    neighbours = _neighbours(scenario)
+    for position, udp in enumerate(scenario.udp):
+        unknown = [(end, node) for end, node in (("src", udp.src), ("dst", udp.dst)) if node not in neighbours]
+        for end, node in unknown:
+            yield (("udp", position, end), f"{node!r} is not a node; known nodes: {', '.join(nodes)}")
+        if not unknown and udp.dst not in _reachable(udp.src, neighbours):
+            yield (("udp", position), f"no path from {udp.src!r} to {udp.dst!r} over the links")
+
+
+def _neighbours(scenario: Scenario) -> dict[str, set[str]]:
+    neighbours: dict[str, set[str]] = {node: set() for node in scenario.node_names()}
+    for link in scenario.links:
+        neighbours[link.a].add(link.b)
+        neighbours[link.b].add(link.a)
+    return neighbours
 
 
 def _reachable(start: str, neighbours: Mapping[str, set[str]]) -> set[str]:

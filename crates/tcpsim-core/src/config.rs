@@ -22,7 +22,24 @@ pub struct SimConfig {
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
+    pub udp_flows: Vec<UdpFlowConfig>,
+    #[serde(default)]
     pub trace: TraceConfig,
+}
+
+/// A constant-bit-rate UDP source (`app::cbr`), switched on during the `on` intervals.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct UdpFlowConfig {
+    pub name: String,
+    pub src: u32,
+    pub dst: u32,
+    /// Sending rate counted in wire bytes.
+    pub rate_bps: u64,
+    /// Size of each datagram on the wire (headers included).
+    pub packet_bytes: u32,
+    /// ON intervals [start_ns, end_ns).
+    pub on: Vec<(u64, u64)>,
 }
 
 /// A full-duplex point-to-point link between nodes `a` and `b`. Each direction has its own
@@ -65,6 +82,27 @@ pub enum QueueConfig {
 pub enum LossConfig {
     /// Each packet independently lost with probability `p`.
     Bernoulli { p: f64 },
+    /// Independent bit errors at rate `ber`: a packet of w wire bytes is lost with probability
+    /// 1 − (1 − ber)^(8·w) (`casetti` Sec. 5.1, "1 bit in 64 kBytes").
+    BitError { ber: f64 },
+    /// Two-state Markov channel with exponential sojourns of the given means and a loss
+    /// probability per state (`casetti` Sec. 5.2).
+    GilbertElliott { good_mean_ns: u64, bad_mean_ns: u64, good_loss: f64, bad_loss: f64, initial: InitialChannelState },
+    /// Two-state channel with deterministic sojourns; at each sojourn end the next state is
+    /// Bad with probability `p_bad`, else Good (`macura` Sec. 5.5).
+    TwoState {
+        good_sojourn_ns: u64,
+        bad_sojourn_ns: u64,
+        good_loss: f64,
+        bad_loss: f64,
+        p_bad: f64,
+        initial: InitialChannelState,
+    },
+    /// Every packet lost during [offset + k·period, offset + k·period + duration), k ≥ 0
+    /// (`casetti` Sec. 5.3: LEO hand-offs).
+    PeriodicOutage { period_ns: u64, duration_ns: u64, offset_ns: u64 },
+    /// Every packet lost during the listed windows [start_ns, end_ns), sorted and disjoint.
+    OutageIntervals { intervals_ns: Vec<(u64, u64)> },
     /// Drop the first transmission of the listed data segments of one TCP flow.
     /// Segments count from 1: segment n carries bytes [(n-1)·mss, n·mss).
     Scripted { flow: u32, segments: Vec<u64> },
@@ -78,6 +116,84 @@ pub struct FlowConfig {
     pub dst: u32,
     pub tcp: TcpConfig,
     pub app: AppConfig,
+}
+
+/// State of a two-state loss model at time 0.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum InitialChannelState {
+    Good,
+    Bad,
+    /// Drawn from the stationary distribution (Bad with the long-run fraction of time in Bad,
+    /// at a random point of its sojourn), so the channel is stationary from time 0.
+    Stationary,
+}
+
+impl LossConfig {
+    /// Check the model's parameters; errors are `field: message` relative to the model.
+    pub fn validate(&self, flow_count: usize) -> Result<(), String> {
+        fn probability(field: &str, p: f64) -> Result<(), String> {
+            if (0.0..=1.0).contains(&p) {
+                Ok(())
+            } else {
+                Err(format!("{field}: {p} must be in [0, 1]"))
+            }
+        }
+        fn positive(field: &str, ns: u64) -> Result<(), String> {
+            if ns > 0 {
+                Ok(())
+            } else {
+                Err(format!("{field}: must be > 0"))
+            }
+        }
+        match self {
+            LossConfig::Bernoulli { p } => probability("p", *p),
+            LossConfig::BitError { ber } => probability("ber", *ber),
+            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, .. } => {
+                positive("good_mean_ns", *good_mean_ns)?;
+                positive("bad_mean_ns", *bad_mean_ns)?;
+                probability("good_loss", *good_loss)?;
+                probability("bad_loss", *bad_loss)
+            }
+            LossConfig::TwoState { good_sojourn_ns, bad_sojourn_ns, good_loss, bad_loss, p_bad, .. } => {
+                positive("good_sojourn_ns", *good_sojourn_ns)?;
+                positive("bad_sojourn_ns", *bad_sojourn_ns)?;
+                probability("good_loss", *good_loss)?;
+                probability("bad_loss", *bad_loss)?;
+                probability("p_bad", *p_bad)
+            }
+            LossConfig::PeriodicOutage { period_ns, duration_ns, .. } => {
+                positive("period_ns", *period_ns)?;
+                positive("duration_ns", *duration_ns)?;
+                if duration_ns > period_ns {
+                    return Err(format!("duration_ns: {duration_ns} must be <= period_ns ({period_ns})"));
+                }
+                Ok(())
+            }
+            LossConfig::OutageIntervals { intervals_ns } => {
+                let mut previous_end_ns = 0;
+                for (k, &(start_ns, end_ns)) in intervals_ns.iter().enumerate() {
+                    if start_ns >= end_ns {
+                        return Err(format!("intervals_ns[{k}]: start {start_ns} must be < end {end_ns}"));
+                    }
+                    if start_ns < previous_end_ns {
+                        return Err(format!(
+                            "intervals_ns[{k}]: start {start_ns} must be >= the previous window's end {previous_end_ns} (sorted, disjoint)"
+                        ));
+                    }
+                    previous_end_ns = end_ns;
+                }
+                Ok(())
+            }
+            LossConfig::Scripted { flow, .. } if *flow as usize >= flow_count => {
+                Err(format!("flow: {flow} is not a flow index"))
+            }
+            LossConfig::Scripted { segments, .. } => match segments.iter().position(|&n| n == 0) {
+                Some(k) => Err(format!("segments[{k}]: 0 is not a segment number; segments count from 1")),
+                None => Ok(()),
+            },
+        }
+    }
 }
 
 /// Loss-recovery algorithm (DESIGN "two separate axes": this half owns duplicate ACKs,
@@ -99,6 +215,65 @@ pub enum RecoveryKind {
 pub enum CcConfig {
     /// RFC 5681 slow start and congestion avoidance, ssthresh = max(FlightSize/2, 2·SMSS).
     Aimd {},
+    /// TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth estimate (BWE) and faster
+    /// recovery, ssthresh = BWE·RTTmin after a loss.
+    Westwood {
+        /// τ, ns: the filter's time constant (cut-off frequency 1/τ), `casetti` Sec. 2.2; also
+        /// sets the spacing τ/m of virtual null samples. Recommended 500 ms (`casetti` Sec. 4:
+        /// "we set τ equal to 500 ms"; ns-2's `tau_` is 1 s). Must be > 0.
+        tau_ns: u64,
+        /// m: after τ/m without ACKs the filter receives a virtual null sample
+        /// (`casetti` Sec. 2.2, m ≥ 2); 0 disables virtual samples (the fixed-coefficient
+        /// filters of ns-2 and ns-3 have none). Recommended 2 (ns-2's time-varying filter
+        /// feeds a null sample every τ/2). The `tustin` filter requires m ≥ 2.
+        null_sample_divisor: u32,
+        /// The low-pass filter. Recommended `{kind = "tustin"}` (`casetti` Sec. 2.2).
+        filter: WestwoodFilter,
+    },
+    /// TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per
+    /// RTT; ssthresh = BWE·RTTmin after a loss; cwnd = ssthresh after 3 duplicate ACKs.
+    WestwoodPlus {
+        /// The low-pass filter. Recommended `{kind = "two_stage_ewma"}` (Linux
+        /// `tcp_westwood.c`); `{kind = "tustin_fixed", alpha = 0.9}` is the ns-3 code of
+        /// `gangadhar`.
+        filter: WestwoodPlusFilter,
+        /// Shortest sampling window, ns: a sample is taken by the first ACK more than
+        /// max(RTT, min_window_ns) after the window opened. Recommended 50 ms (Linux
+        /// `TCP_WESTWOOD_RTT_MIN`); 0 samples exactly once per RTT (ns-3, `gangadhar` Sec. 3.2).
+        min_window_ns: u64,
+        /// Modified Westwood+ (`moller` Sec. IV): after a loss the window never drops below
+        /// half its previous value (New Reno's reduction). Recommended false (plain Westwood+).
+        min_decrease_half: bool,
+    },
+}
+
+/// Westwood's low-pass filter over per-ACK bandwidth samples b_k.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WestwoodFilter {
+    /// `casetti` Sec. 2.2: b̂_k = α_k·b̂_{k−1} + (1−α_k)·(b_k + b_{k−1})/2 with the
+    /// time-varying α_k = (2τ − Δ_k)/(2τ + Δ_k) (Tustin discretisation of 1/(1 + sτ)).
+    Tustin {},
+    /// b̂_k = α·b̂_{k−1} + (1−α)·(b_k + b_{k−1})/2 with a constant α in [0, 1): ns-2
+    /// `tcp-westwood-nr.cc` filter type 1 (α = 19/21, i.e. weights 0.9047 and 0.0476: the
+    /// paper's Δ = τ/10 example) and type 2 (α = 29/31), ns-3 (`gangadhar` eq. 1, α = 0.9).
+    TustinFixed { alpha: f64 },
+    /// b̂_k = α·b̂_{k−1} + (1−α)·b_k with α in [0, 1): ns-2 filter type 0 (α = `fr_alpha_` = 0.9).
+    Ewma { alpha: f64 },
+}
+
+/// Westwood+'s low-pass filter over per-RTT bandwidth samples.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WestwoodPlusFilter {
+    /// Linux `tcp_westwood.c`: two cascaded EWMAs with gain 1/8, both set to the first sample.
+    TwoStageEwma {},
+    /// The ns-3 code of `gangadhar` (Sec. 3.2, eqs. 4–6): α·b̂ + (1−α)·(b_k + b_{k−1})/2,
+    /// α in [0, 1) (ns-3: 0.9).
+    TustinFixed { alpha: f64 },
+    /// b̂_k = α·b̂_{k−1} + (1−α)·b_k, α in [0, 1): ns-2 `tcp-westwood-nr.cc` filter type 5,
+    /// the per-RTT Westwood+ estimator (α = `fr_alpha_` = 0.9).
+    Ewma { alpha: f64 },
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -173,10 +348,54 @@ pub struct TraceConfig {
     pub throughput_bin_ns: u64,
 }
 
+impl CcConfig {
+    /// Check the congestion-control parameters; errors are `field: message` relative to `cc`.
+    pub fn validate(&self) -> Result<(), String> {
+        fn alpha_ok(alpha: f64) -> Result<(), String> {
+            if (0.0..1.0).contains(&alpha) {
+                Ok(())
+            } else {
+                Err(format!("filter.alpha: {alpha} must be in [0, 1)"))
+            }
+        }
+        match self {
+            CcConfig::Aimd {} => Ok(()),
+            CcConfig::Westwood { tau_ns, null_sample_divisor, filter } => {
+                if *tau_ns == 0 {
+                    return Err("tau_ns: must be > 0".into());
+                }
+                let m = *null_sample_divisor;
+                if m == 1 {
+                    return Err("null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2".into());
+                }
+                if m as u64 > *tau_ns {
+                    return Err(format!("null_sample_divisor: {m} must be <= tau_ns ({tau_ns})"));
+                }
+                match filter {
+                    // α_k > 0 needs Δ_k < 2τ, which the virtual samples guarantee.
+                    WestwoodFilter::Tustin {} if m < 2 => {
+                        Err(format!("null_sample_divisor: {m} must be >= 2 with the tustin filter"))
+                    }
+                    WestwoodFilter::Tustin {} => Ok(()),
+                    WestwoodFilter::TustinFixed { alpha } | WestwoodFilter::Ewma { alpha } => alpha_ok(*alpha),
+                }
+            }
+            CcConfig::WestwoodPlus { filter, .. } => match filter {
+                WestwoodPlusFilter::TwoStageEwma {} => Ok(()),
+                WestwoodPlusFilter::TustinFixed { alpha } | WestwoodPlusFilter::Ewma { alpha } => alpha_ok(*alpha),
+            },
+        }
+    }
+}
+
 impl SimConfig {
     /// Check what the engine relies on. Returns the first problem as `path: message`.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.nodes.len() as u32;
+        let most = crate::engine::MAX_COMPONENTS;
+        if 2 * self.links.len() > most || self.flows.len() > most || self.udp_flows.len() > most {
+            return Err(format!("a scenario may have at most {} links and {most} flows of each kind", most / 2));
+        }
         if self.duration_ns == 0 {
             return Err("duration_ns: must be > 0".into());
         }
@@ -199,15 +418,7 @@ impl SimConfig {
                     return Err(format!("links[{i}].{d}.queue: needs limit_packets or limit_bytes"));
                 }
                 for (j, loss) in dir.loss.iter().enumerate() {
-                    match loss {
-                        LossConfig::Bernoulli { p } if !(0.0..=1.0).contains(p) => {
-                            return Err(format!("links[{i}].{d}.loss[{j}].p: {p} must be in [0, 1]"));
-                        }
-                        LossConfig::Scripted { flow, .. } if *flow as usize >= self.flows.len() => {
-                            return Err(format!("links[{i}].{d}.loss[{j}].flow: {flow} is not a flow index"));
-                        }
-                        _ => {}
-                    }
+                    loss.validate(self.flows.len()).map_err(|e| format!("links[{i}].{d}.loss[{j}].{e}"))?;
                 }
             }
         }
@@ -229,6 +440,18 @@ impl SimConfig {
             }
             if t.min_rto_ns == 0 || t.min_rto_ns > t.max_rto_ns {
                 return Err(format!("flows[{i}].tcp.min_rto_ns: must be in (0, max_rto_ns]"));
+            }
+            t.cc.validate().map_err(|e| format!("flows[{i}].tcp.cc.{e}"))?;
+        }
+        for (i, u) in self.udp_flows.iter().enumerate() {
+            if u.src >= n || u.dst >= n || u.src == u.dst {
+                return Err(format!("udp_flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", u.src, u.dst));
+            }
+            if u.rate_bps == 0 || u.packet_bytes == 0 {
+                return Err(format!("udp_flows[{i}]: rate_bps and packet_bytes must be > 0"));
+            }
+            if let Some((j, _)) = u.on.iter().enumerate().find(|(_, (start, end))| start > end) {
+                return Err(format!("udp_flows[{i}].on[{j}]: start must be <= end"));
             }
         }
         Ok(())

@@ -4,6 +4,7 @@
 //! Entry point: build a [`sim::Sim`] from a [`config::SimConfig`] and a seed, `run()` it,
 //! read `summary()` and `trace`. See `../../README.md` for the architecture.
 
+pub mod app;
 pub mod config;
 pub mod context;
 pub mod engine;

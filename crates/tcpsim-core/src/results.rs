@@ -46,8 +46,20 @@ pub struct ChannelResult {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct UdpFlowResult {
+    pub id: u32,
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    pub packets_received: u64,
+    pub bytes_received: u64,
+    /// bytes_received · 8 / window.
+    pub throughput_bps: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct RunSummary {
     pub flows: Vec<FlowResult>,
+    pub udp_flows: Vec<UdpFlowResult>,
     pub channels: Vec<ChannelResult>,
     pub events: u64,
     pub sim_ns: u64,

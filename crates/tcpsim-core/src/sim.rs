@@ -13,7 +13,8 @@ use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes};
 use crate::packet::{PacketKind, PacketPool};
 use crate::queue::{Occupancy, Queue};
-use crate::results::{ChannelResult, FlowResult, RunSummary};
+use crate::app::cbr::{CbrSource, UdpCounters};
+use crate::results::{ChannelResult, FlowResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
 use crate::tcp::receiver::ReceiverCounters;
 use crate::tcp::sender::SenderCounters;
@@ -28,6 +29,7 @@ struct Snapshot {
     receivers: Vec<ReceiverCounters>,
     channels: Vec<ChannelCounters>,
     queues: Vec<Occupancy>,
+    udp: Vec<UdpCounters>,
 }
 
 pub struct Sim {
@@ -36,6 +38,9 @@ pub struct Sim {
     pool: PacketPool,
     pub trace: Trace,
     flows: Vec<TcpFlow>,
+    udp: Vec<CbrSource>,
+    /// What each UDP flow's destination received (kept apart from the source).
+    udp_received: Vec<UdpCounters>,
     duration_ns: u64,
     warmup_ns: u64,
     packets_delivered: u64,
@@ -59,12 +64,15 @@ impl Sim {
             }
         }
         let ends: Vec<(u32, u32)> = cfg.links.iter().map(|l| (l.a, l.b)).collect();
-        let routes = Routes::new(cfg.nodes.len(), &ends, cfg.flows.iter().flat_map(|f| [f.src, f.dst]));
-        for (i, f) in cfg.flows.iter().enumerate() {
-            if !routes.reachable(f.src, f.dst) {
+        let tcp_ends = cfg.flows.iter().map(|f| ("flows", f.src, f.dst));
+        let endpoints: Vec<(&str, u32, u32)> = tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
+        let routes = Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]));
+        for (i, &(kind, src, dst)) in endpoints.iter().enumerate() {
+            if !routes.reachable(src, dst) {
+                let index = if kind == "flows" { i } else { i - cfg.flows.len() };
                 return Err(format!(
-                    "flows[{i}]: no route from node '{}' to node '{}'",
-                    cfg.nodes[f.src as usize], cfg.nodes[f.dst as usize]
+                    "{kind}[{index}]: no route from node '{}' to node '{}'",
+                    cfg.nodes[src as usize], cfg.nodes[dst as usize]
                 ));
             }
         }
@@ -84,6 +92,12 @@ impl Sim {
             }
             flows.push(TcpFlow::new(i as u32, f, bytes.unwrap_or(u64::MAX)));
         }
+        let udp: Vec<CbrSource> = cfg.udp_flows.iter().enumerate().map(|(i, u)| CbrSource::new(i as u32, u)).collect();
+        for (i, source) in udp.iter().enumerate() {
+            if let Some(t) = source.first_send_ns().filter(|t| *t < cfg.duration_ns) {
+                sched.at(t, Event::UdpSend { flow: i as u32 });
+            }
+        }
         let trace = Trace::new(&cfg.trace, cfg.flows.len(), cfg.duration_ns);
         if !trace.on_change && (trace.cwnd_on || trace.queue_on) {
             sched.at(0, Event::TraceSample);
@@ -97,6 +111,8 @@ impl Sim {
             pool: PacketPool::default(),
             trace,
             flows,
+            udp_received: vec![UdpCounters::default(); udp.len()],
+            udp,
             duration_ns: cfg.duration_ns,
             warmup_ns: cfg.warmup_ns,
             packets_delivered: 0,
@@ -126,11 +142,14 @@ impl Sim {
                 }
                 ctx.pool.free(id);
                 self.packets_delivered += 1;
-                let flow = &mut self.flows[p.flow as usize];
                 match p.kind {
-                    PacketKind::Data => flow.receiver.on_data(&p, &mut ctx),
-                    PacketKind::Ack => flow.sender.on_ack(p.ack, &mut ctx),
-                    PacketKind::Udp => {}
+                    PacketKind::Data => self.flows[p.flow as usize].receiver.on_data(&p, &mut ctx),
+                    PacketKind::Ack => self.flows[p.flow as usize].sender.on_ack(p.ack, &mut ctx),
+                    PacketKind::Udp => {
+                        let r = &mut self.udp_received[p.flow as usize];
+                        r.packets_received += 1;
+                        r.bytes_received += p.wire_bytes as u64;
+                    }
                 }
             }
             Event::Rto { flow, generation } => self.flows[flow as usize].sender.on_rto_event(generation, &mut ctx),
@@ -139,6 +158,11 @@ impl Sim {
             }
             Event::AppStart { flow } => self.flows[flow as usize].sender.start(&mut ctx),
             Event::AppStop { flow } => self.flows[flow as usize].sender.stop(),
+            Event::UdpSend { flow } => {
+                if let Some(t) = self.udp[flow as usize].send(&mut ctx).filter(|t| *t < self.duration_ns) {
+                    ctx.sched.at(t, Event::UdpSend { flow });
+                }
+            }
             Event::TraceSample => self.sample_traces(),
             Event::WarmupEnd => self.take_snapshot(),
         }
@@ -148,7 +172,8 @@ impl Sim {
         let now = self.sched.now();
         if self.trace.cwnd_on {
             for f in &self.flows {
-                self.trace.record_cwnd(now, f.sender.flow, f.sender.cwnd(), f.sender.ssthresh());
+                let s = &f.sender;
+                self.trace.record_cwnd(now, s.flow, s.cwnd(), s.ssthresh(), s.bwe_bps(), s.min_rtt_ns());
             }
         }
         if self.trace.queue_on {
@@ -173,6 +198,7 @@ impl Sim {
             receivers: self.flows.iter().map(|f| f.receiver.counters).collect(),
             channels: self.net.channels.iter().map(|c| c.counters).collect(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
+            udp: self.udp.iter().zip(&self.udp_received).map(|(s, r)| UdpCounters { packets_received: r.packets_received, bytes_received: r.bytes_received, ..s.counters }).collect(),
         };
     }
 
@@ -252,8 +278,27 @@ impl Sim {
                 self.pool.live()
             ));
         }
+        let udp_flows = self
+            .udp
+            .iter()
+            .zip(&self.udp_received)
+            .enumerate()
+            .map(|(i, (s, r))| {
+                let u0 = snap.udp.get(i).copied().unwrap_or_default();
+                let received = r.bytes_received - u0.bytes_received;
+                UdpFlowResult {
+                    id: i as u32,
+                    packets_sent: s.counters.packets_sent - u0.packets_sent,
+                    bytes_sent: s.counters.bytes_sent - u0.bytes_sent,
+                    packets_received: r.packets_received - u0.packets_received,
+                    bytes_received: received,
+                    throughput_bps: received as f64 * 8.0 / window_s,
+                }
+            })
+            .collect();
         Ok(RunSummary {
             flows,
+            udp_flows,
             channels,
             events: self.sched.events,
             sim_ns: now,

@@ -3,13 +3,19 @@
 
 use crate::config::TraceConfig;
 
-/// cwnd and ssthresh per flow.
+/// cwnd and ssthresh per flow, with the congestion controller's bandwidth estimate and the
+/// sender's RTTmin at the same instant.
 #[derive(Default)]
 pub struct CwndTrace {
     pub time_ns: Vec<u64>,
     pub flow: Vec<u32>,
     pub cwnd_bytes: Vec<u64>,
     pub ssthresh_bytes: Vec<u64>,
+    /// Bandwidth estimate, bits of payload per second (Westwood, Westwood+); NaN for
+    /// algorithms without one (AIMD).
+    pub bwe_bps: Vec<f64>,
+    /// Smallest RTT sample so far, ns; 0 before the first.
+    pub min_rtt_ns: Vec<u64>,
 }
 
 /// Every Karn-valid RTT sample, with the estimator's state after it.
@@ -65,12 +71,14 @@ impl Trace {
     }
 
     #[inline]
-    pub fn record_cwnd(&mut self, now_ns: u64, flow: u32, cwnd: u64, ssthresh: u64) {
+    pub fn record_cwnd(&mut self, now_ns: u64, flow: u32, cwnd: u64, ssthresh: u64, bwe_bps: f64, min_rtt_ns: u64) {
         let t = &mut self.cwnd;
         t.time_ns.push(now_ns);
         t.flow.push(flow);
         t.cwnd_bytes.push(cwnd);
         t.ssthresh_bytes.push(ssthresh);
+        t.bwe_bps.push(bwe_bps);
+        t.min_rtt_ns.push(min_rtt_ns);
     }
 
     #[inline]

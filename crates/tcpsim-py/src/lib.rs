@@ -25,6 +25,12 @@ impl Column for Vec<u32> {
     }
 }
 
+impl Column for Vec<f64> {
+    fn le_bytes(&self) -> Vec<u8> {
+        self.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+}
+
 fn table<'py>(py: Python<'py>, columns: &[(&str, &dyn Column)]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, col) in columns {
@@ -39,7 +45,17 @@ fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
         let c = &t.cwnd;
         d.set_item(
             "cwnd",
-            table(py, &[("time_ns", &c.time_ns), ("flow", &c.flow), ("cwnd_bytes", &c.cwnd_bytes), ("ssthresh_bytes", &c.ssthresh_bytes)])?,
+            table(
+                py,
+                &[
+                    ("time_ns", &c.time_ns),
+                    ("flow", &c.flow),
+                    ("cwnd_bytes", &c.cwnd_bytes),
+                    ("ssthresh_bytes", &c.ssthresh_bytes),
+                    ("bwe_bps", &c.bwe_bps),
+                    ("min_rtt_ns", &c.min_rtt_ns),
+                ],
+            )?,
         )?;
     }
     if t.rtt_on {

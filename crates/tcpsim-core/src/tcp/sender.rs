@@ -114,6 +114,9 @@ pub struct TcpSender {
     pub snd_nxt: u64,
     pub snd_max: u64,
     pub(crate) window: Window,
+    /// The window Reno/NewReno fast recovery inflates from and deflates back to, set at its
+    /// entry from the congestion controller's `Reduction` (ssthresh unless it says otherwise).
+    pub(crate) recovery_cwnd_bytes: u64,
     pub(crate) dupacks: u32,
     pub(crate) in_fast_recovery: bool,
     /// RFC 6582 `recover`, stored as one past the highest byte sent when it was set.
@@ -154,12 +157,13 @@ impl TcpSender {
                 mss_bytes: mss as u64,
                 ca_credit: 0,
             },
+            recovery_cwnd_bytes: cfg.init_ssthresh_bytes,
             dupacks: 0,
             in_fast_recovery: false,
             recover: None,
             partial_ack_seen: false,
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
-            cc: CongestionControl::from_config(&cfg.cc),
+            cc: CongestionControl::from_config(&cfg.cc, mss as u64),
             segments: VecDeque::new(),
             data_end,
             started: false,
@@ -175,6 +179,23 @@ impl TcpSender {
 
     pub fn ssthresh(&self) -> u64 {
         self.window.ssthresh_bytes
+    }
+
+    /// The congestion controller's bandwidth estimate, bits of payload per second (NaN for
+    /// algorithms without one).
+    pub fn bwe_bps(&self) -> f64 {
+        self.cc.bandwidth_estimate_bps().unwrap_or(f64::NAN)
+    }
+
+    /// RTTmin, the smallest RTT sample so far (ns; 0 before the first).
+    pub fn min_rtt_ns(&self) -> u64 {
+        self.rtt.min_rtt_ns.unwrap_or(0)
+    }
+
+    /// Record cwnd, ssthresh, the bandwidth estimate and RTTmin in the cwnd trace.
+    fn record_cwnd(&self, ctx: &mut Ctx) {
+        let (cwnd, ssthresh) = (self.window.cwnd_bytes, self.window.ssthresh_bytes);
+        ctx.trace.record_cwnd(ctx.now(), self.flow, cwnd, ssthresh, self.bwe_bps(), self.min_rtt_ns());
     }
 
     /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 FlightSize).
@@ -276,7 +297,7 @@ impl TcpSender {
         }
         self.output(ctx);
         if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.window.cwnd_bytes, self.window.ssthresh_bytes) {
-            ctx.trace.record_cwnd(ctx.now(), self.flow, self.window.cwnd_bytes, self.window.ssthresh_bytes);
+            self.record_cwnd(ctx);
         }
     }
 
@@ -352,16 +373,21 @@ impl TcpSender {
     /// segment; we extend that to a timeout during fast recovery, as Linux's
     /// `tcp_enter_loss` does, because FlightSize is then inflated by the data sent during
     /// recovery and halving it would undo the reduction fast retransmit already made.
+    /// A restart window proposed by the controller with that reduction
+    /// (`Reduction::cwnd_bytes`) replaces the one segment.
     fn on_timeout(&mut self, ctx: &mut Ctx) {
         if self.snd_una >= self.snd_max {
             return;
         }
         self.counters.timeouts += 1;
+        let mut restart_cwnd = None;
         if self.recover.is_none_or(|r| self.snd_una >= r) {
             let flight = self.flight_size();
-            self.window.ssthresh_bytes = self.cc.ssthresh_after_loss(&self.window, flight, LossSignal::Timeout);
+            let r = self.cc.on_loss(&self.window, flight, LossSignal::Timeout, ctx.now());
+            self.window.ssthresh_bytes = r.ssthresh_bytes;
+            restart_cwnd = r.cwnd_bytes;
         }
-        self.window.cwnd_bytes = self.mss as u64;
+        self.window.cwnd_bytes = restart_cwnd.unwrap_or(self.mss as u64);
         self.window.ca_credit = 0;
         self.in_fast_recovery = false;
         self.dupacks = 0;
@@ -371,7 +397,7 @@ impl TcpSender {
         self.rto_timer.cancel();
         self.output(ctx);
         if ctx.trace.cwnd_on && ctx.trace.on_change {
-            ctx.trace.record_cwnd(ctx.now(), self.flow, self.window.cwnd_bytes, self.window.ssthresh_bytes);
+            self.record_cwnd(ctx);
         }
     }
 }

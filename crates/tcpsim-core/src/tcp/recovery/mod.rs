@@ -6,7 +6,11 @@
 //! - [`tahoe`]: fast retransmit, then slow start from one segment with go-back-N;
 //! - [`reno`]: RFC 5681 fast recovery, left on the first ACK of new data;
 //! - [`newreno`]: RFC 6582, left only when all data outstanding at entry is acknowledged.
+//!
 //! The retransmission timeout is common to all and lives in the sender.
+//! The reduction target comes from congestion control ([`super::cc::Reduction`]): ssthresh,
+//! and optionally the window Reno/NewReno recovery inflates from and deflates back to
+//! (`TcpSender::recovery_cwnd_bytes`; RFC 5681's is ssthresh, Westwood's min(cwnd, ssthresh)).
 
 mod newreno;
 mod reno;
@@ -29,7 +33,9 @@ pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
     }
     s.counters.fast_retransmits += 1;
     let flight = s.flight_size();
-    s.window.ssthresh_bytes = s.cc.ssthresh_after_loss(&s.window, flight, LossSignal::DuplicateAcks);
+    let r = s.cc.on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now());
+    s.window.ssthresh_bytes = r.ssthresh_bytes;
+    s.recovery_cwnd_bytes = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
     s.window.ca_credit = 0;
     s.recover = Some(s.snd_max);
     match s.recovery_kind {

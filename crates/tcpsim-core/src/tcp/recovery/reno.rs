@@ -6,13 +6,16 @@
 //! to ssthresh and ends recovery (step 6), even if it is only a partial ACK — which is why
 //! Reno needs another fast retransmit or a timeout for each further loss in the window.
 //! The retransmission timer is restarted on entry, as in ns-2 and BSD.
+//! "ssthresh" in steps 3 and 6 is `recovery_cwnd_bytes`, the congestion controller's restart
+//! window: ssthresh for AIMD, min(cwnd, ssthresh) for Westwood (`casetti` Sec. 3.1, as ns-2's
+//! window `cwnd_ + dupwnd_` of TCP-Westwood-NR).
 
 use crate::context::Ctx;
 use crate::tcp::sender::TcpSender;
 
 pub fn enter_fast_recovery(s: &mut TcpSender, ctx: &mut Ctx) {
     s.retransmit_first_unacked(ctx);
-    s.window.cwnd_bytes = s.window.ssthresh_bytes + s.dupack_threshold as u64 * s.mss as u64;
+    s.window.cwnd_bytes = s.recovery_cwnd_bytes + s.dupack_threshold as u64 * s.mss as u64;
     s.in_fast_recovery = true;
     s.partial_ack_seen = false;
     s.restart_rto_timer(ctx);
@@ -20,7 +23,7 @@ pub fn enter_fast_recovery(s: &mut TcpSender, ctx: &mut Ctx) {
 
 /// Step 6: deflate and leave recovery.
 pub fn on_new_ack(s: &mut TcpSender) -> bool {
-    s.window.cwnd_bytes = s.window.ssthresh_bytes;
+    s.window.cwnd_bytes = s.recovery_cwnd_bytes;
     s.in_fast_recovery = false;
     s.dupacks = 0;
     true

@@ -45,6 +45,7 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
             tcp,
             app: AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(200_000) },
         }],
+        udp_flows: vec![],
         trace: TraceConfig { cwnd: true, ..Default::default() },
     }
 }

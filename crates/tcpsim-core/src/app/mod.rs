@@ -1,0 +1,3 @@
+//! Traffic sources that are not TCP connections.
+
+pub mod cbr;

@@ -1,0 +1,223 @@
+//! Two-state Markov (Gilbert–Elliott) channel in continuous time: the link direction is Good or
+//! Bad, stays in each state for an exponentially distributed time, and loses each packet
+//! independently with the current state's loss probability.
+//!
+//! Paper: `casetti` Sec. 5.2 (Fig. 14), "2-state Markov models following [1,5]": the link stays
+//! in Good for an exponential time with rate λ_gb and in Bad with rate λ_bg, with Bernoulli
+//! errors in each state. Sec. 5.2.1 (fading): Good mean 8 s with 0.001 % packet loss, Bad mean
+//! 4 s with 0…30 % loss; Sec. 5.2.2 (blackouts): Good mean 4 s, Bad mean 0…0.5 s with 100 %
+//! loss. Parameters here are the mean sojourns (1/λ_gb, 1/λ_bg) in ns.
+//!
+//! Analytical loss rate seen by packets sent at times independent of the state (e.g. at a
+//! constant rate): π_G·good_loss + π_B·bad_loss with π_B = bad_mean / (good_mean + bad_mean).
+//!
+//! The state is a function of time only: it is advanced lazily, when a packet asks, through
+//! every sojourn that ended at or before `now_ns`, with the sojourn lengths drawn in order from
+//! a stream of their own (`<name>:state`). The per-packet loss draws use the model's stream
+//! (`<name>`). So the Good/Bad timeline of a link direction depends only on the run seed, the
+//! stream name and time, never on how many packets crossed it (or on any other traffic); which
+//! packets are lost within a Bad period depends, as it must, on this direction's packets.
+//! No events are scheduled and nothing is allocated per packet.
+//!
+//! State: `bad`, and `sojourn_end_ns`, the (exclusive) end of the current sojourn: the state
+//! holds on [start, sojourn_end_ns). `u64::MAX` means the sojourn never ends.
+//!
+//! Deviations and choices:
+//! - The state at the instant a packet finishes serialization decides its fate (a packet that
+//!   straddles a transition is judged by the later state).
+//! - Sojourn lengths are rounded to whole nanoseconds (bias < 0.5 ns per sojourn); a sojourn
+//!   that rounds to 0 ns is skipped over.
+//! - Initial state: `good` (the default: the channel starts in its normal condition, the first
+//!   fade after an exponential Good sojourn), `bad`, or `stationary`, drawn Bad with probability
+//!   π_B; the exponential's memorylessness makes the first sojourn's remaining length the same
+//!   exponential, so a `stationary` channel is stationary from time 0 (no warm-up bias).
+//! - "Gilbert–Elliott" usually names the discrete-time chain stepped per bit or packet; this is
+//!   the continuous-time version `casetti` describes, so the burst lengths are in seconds, not
+//!   packets, and do not scale with the link rate.
+
+use crate::config::InitialChannelState;
+use crate::rng::RandomStream;
+
+pub struct GilbertElliott {
+    good_mean_ns: f64,
+    bad_mean_ns: f64,
+    good_loss: f64,
+    bad_loss: f64,
+    bad: bool,
+    /// End (exclusive) of the current sojourn, ns; `u64::MAX`: never.
+    sojourn_end_ns: u64,
+    /// Draws the sojourn lengths and the stationary initial state, in time order.
+    state_rng: RandomStream,
+    /// Draws one Bernoulli per packet in a state with 0 < loss < 1.
+    packet_rng: RandomStream,
+}
+
+impl GilbertElliott {
+    /// Means > 0 and losses in [0, 1] (checked by `SimConfig::validate`).
+    pub fn new(
+        good_mean_ns: u64,
+        bad_mean_ns: u64,
+        good_loss: f64,
+        bad_loss: f64,
+        initial: InitialChannelState,
+        mut state_rng: RandomStream,
+        packet_rng: RandomStream,
+    ) -> Self {
+        let (good_mean_ns, bad_mean_ns) = (good_mean_ns as f64, bad_mean_ns as f64);
+        let bad = match initial {
+            InitialChannelState::Good => false,
+            InitialChannelState::Bad => true,
+            InitialChannelState::Stationary => state_rng.bernoulli(bad_mean_ns / (good_mean_ns + bad_mean_ns)),
+        };
+        let mut m = GilbertElliott {
+            good_mean_ns,
+            bad_mean_ns,
+            good_loss,
+            bad_loss,
+            bad,
+            sojourn_end_ns: 0,
+            state_rng,
+            packet_rng,
+        };
+        m.sojourn_end_ns = m.draw_sojourn_ns();
+        m
+    }
+
+    /// Length of a sojourn in the current state (the `as` cast saturates at `u64::MAX`).
+    #[inline]
+    fn draw_sojourn_ns(&mut self) -> u64 {
+        let mean_ns = if self.bad { self.bad_mean_ns } else { self.good_mean_ns };
+        self.state_rng.exponential(mean_ns).round() as u64
+    }
+
+    /// Whether the channel is Bad at `now_ns`; `now_ns` never decreases between calls.
+    #[inline]
+    pub fn is_bad_at(&mut self, now_ns: u64) -> bool {
+        while self.sojourn_end_ns <= now_ns && self.sojourn_end_ns != u64::MAX {
+            self.bad = !self.bad;
+            self.sojourn_end_ns = self.sojourn_end_ns.saturating_add(self.draw_sojourn_ns());
+        }
+        self.bad
+    }
+
+    #[inline]
+    pub fn is_lost(&mut self, now_ns: u64) -> bool {
+        let p = if self.is_bad_at(now_ns) { self.bad_loss } else { self.good_loss };
+        self.packet_rng.bernoulli(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    fn model(good_mean_ns: u64, bad_mean_ns: u64, good_loss: f64, bad_loss: f64, initial: InitialChannelState, seed: u64) -> GilbertElliott {
+        let name = "link:l:ab:loss:0";
+        GilbertElliott::new(
+            good_mean_ns,
+            bad_mean_ns,
+            good_loss,
+            bad_loss,
+            initial,
+            RandomStream::new(seed, &format!("{name}:state")),
+            RandomStream::new(seed, name),
+        )
+    }
+
+    /// Lengths of the first `n` Good and `n` Bad sojourns, stepping from end to end.
+    fn sojourns(m: &mut GilbertElliott, n: usize) -> (Vec<u64>, Vec<u64>) {
+        let (mut good, mut bad) = (Vec::new(), Vec::new());
+        let mut start_ns = 0;
+        while good.len() < n || bad.len() < n {
+            let (end_ns, was_bad) = (m.sojourn_end_ns, m.bad);
+            if was_bad { &mut bad } else { &mut good }.push(end_ns - start_ns);
+            m.is_bad_at(end_ns);
+            start_ns = end_ns;
+        }
+        (good, bad)
+    }
+
+    #[test]
+    fn sojourns_are_exponential_with_the_configured_means() {
+        // casetti Sec. 5.2.1: Good 8 s, Bad 4 s.
+        let mut m = model(8_000 * MS, 4_000 * MS, 0.0, 1.0, InitialChannelState::Good, 1);
+        let n = 40_000;
+        let (good, bad) = sojourns(&mut m, n);
+        for (lengths, mean_ns) in [(&good[..n], 8e9), (&bad[..n], 4e9)] {
+            let mean = lengths.iter().sum::<u64>() as f64 / n as f64;
+            // Exponential: sd = mean, so the sample mean's sd is mean / sqrt(n).
+            assert!((mean / mean_ns - 1.0).abs() < 4.0 / (n as f64).sqrt(), "{mean} vs {mean_ns}");
+            let longer = lengths.iter().filter(|&&l| l as f64 > mean_ns).count() as f64 / n as f64;
+            assert!((longer - (-1.0f64).exp()).abs() < 0.01, "P(sojourn > mean) = {longer}, exponential: 1/e");
+        }
+    }
+
+    #[test]
+    fn long_run_loss_rate_is_the_stationary_mix_of_the_state_loss_rates() {
+        // Probe at a constant rate (one packet per ms), as a saturated link would.
+        let (good_mean_ns, bad_mean_ns, good_loss, bad_loss) = (80 * MS, 40 * MS, 0.01, 0.3);
+        let mut m = model(good_mean_ns, bad_mean_ns, good_loss, bad_loss, InitialChannelState::Stationary, 2);
+        let n = 2_000_000u64;
+        let lost = (0..n).filter(|i| m.is_lost(i * MS)).count() as f64 / n as f64;
+        let pi_bad = 40.0 / 120.0;
+        let expected = (1.0 - pi_bad) * good_loss + pi_bad * bad_loss;
+        // Over L = 2000 s the Bad time fraction has sd ≈ sqrt(2·π_G·π_B / (ν·L)) with
+        // ν = 1/80 ms + 1/40 ms = 37.5/s: 0.0024, i.e. 0.0007 on the loss rate.
+        assert!((lost - expected).abs() < 0.003, "{lost} vs {expected}");
+    }
+
+    #[test]
+    fn initial_state_good_bad_or_drawn_with_the_stationary_probability() {
+        assert!(!model(MS, MS, 0.0, 1.0, InitialChannelState::Good, 1).is_bad_at(0));
+        assert!(model(MS, MS, 0.0, 1.0, InitialChannelState::Bad, 1).is_bad_at(0));
+        let seeds = 20_000;
+        let bad = (0..seeds).filter(|&s| model(3 * MS, MS, 0.0, 1.0, InitialChannelState::Stationary, s).is_bad_at(0)).count();
+        let frac = bad as f64 / seeds as f64;
+        assert!((frac - 0.25).abs() < 4.0 * (0.25 * 0.75 / seeds as f64).sqrt(), "{frac}");
+    }
+
+    #[test]
+    fn blackout_loses_everything_in_bad_and_nothing_in_good() {
+        // casetti Sec. 5.2.2 with a lossless Good state: losses are exactly the Bad periods.
+        let mut m = model(4_000 * MS, 100 * MS, 0.0, 1.0, InitialChannelState::Good, 3);
+        let mut probe = model(4_000 * MS, 100 * MS, 0.0, 1.0, InitialChannelState::Good, 3);
+        for t in (0..600_000).map(|i| i * MS / 10) {
+            assert_eq!(m.is_lost(t), probe.is_bad_at(t));
+        }
+    }
+
+    #[test]
+    fn state_timeline_depends_only_on_seed_name_and_time_not_on_queries() {
+        // One model asked every 0.1 ms, the other only every 7.3 ms: same state at shared times.
+        let mut dense = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 9);
+        let mut sparse = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 9);
+        let mut changes = 0;
+        let mut last = false;
+        for i in 0..1_000_000u64 {
+            let t = i * MS / 10;
+            let bad = dense.is_bad_at(t);
+            changes += (bad != last) as u32;
+            last = bad;
+            if i % 73 == 0 {
+                assert_eq!(sparse.is_bad_at(t), bad, "at {t} ns");
+            }
+        }
+        assert!(changes > 1000, "the test must see many transitions ({changes})");
+        // A different seed gives a different timeline.
+        let mut other = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 10);
+        let mut same = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 9);
+        assert!((0..10_000u64).any(|i| other.is_bad_at(i * MS) != same.is_bad_at(i * MS)));
+    }
+
+    #[test]
+    fn same_seed_and_name_give_the_same_losses() {
+        let pattern = |seed| {
+            let mut m = model(80 * MS, 40 * MS, 0.05, 0.5, InitialChannelState::Good, seed);
+            (0..20_000u64).map(|i| m.is_lost(i * MS)).collect::<Vec<_>>()
+        };
+        assert_eq!(pattern(5), pattern(5));
+        assert_ne!(pattern(5), pattern(6));
+    }
+}

@@ -1,0 +1,300 @@
+//! TCP Westwood, `casetti` Sec. 2–3: a per-ACK end-to-end bandwidth estimate (BWE) and
+//! "faster recovery", which sets ssthresh (and cwnd) from BWE·RTTmin after a loss instead of
+//! halving.
+//!
+//! Estimation (Sec. 2.2–2.3): each ACK at time t_k gives the sample b_k = d_k/Δ_k, where d_k
+//! is the AckedCount of the ACK ([`AckedCount`]: duplicate ACKs count one segment, the
+//! cumulative ACK after them is debited) and Δ_k = t_k − t_{k−1}. Samples go through a
+//! low-pass [`Filter`], by default the time-varying Tustin filter with cut-off 1/τ. When more
+//! than τ/m passes without an ACK, the filter receives virtual null samples b = 0 every τ/m
+//! (Nyquist, Sec. 2.2, Fig. 1), so the estimate decays as ((2m−1)/(2m+1))^h during silence.
+//! Algorithms never schedule events: the null samples are folded in lazily, in closed form,
+//! when the next ACK or a loss signal arrives.
+//! Window growth: unchanged from Reno (RFC 5681, [`super::Aimd`]), Sec. 3.
+//! Loss (Sec. 3.1, 3.2): ssthresh = max(2, ⌊BWE·RTTmin/seg_size⌋) segments for both signals;
+//! after n duplicate ACKs cwnd = ssthresh only if cwnd > ssthresh, after a timeout cwnd = 1
+//! (the sender's default). RTTmin is the smallest Karn-valid RTT sample of the connection.
+//!
+//! State: `accounted_bytes` (bytes), filter estimate and last sample (bytes/s),
+//! `last_ack_ns` t_{k−1} and `last_step_ns` (time of the last real or virtual sample, ns),
+//! `pending_bytes` (bytes counted at an instant with Δ = 0), `min_rtt_ns`.
+//!
+//! Deviations and interpretations:
+//! - The first ACK only starts the clock (Δ_1 is unknown), so it yields no sample.
+//! - After virtual samples, the real sample is b = d/(t_k − t_{k−1}) over the whole silence
+//!   (the data was delivered over all of it), while α uses the remainder since the last
+//!   virtual sample. The paper leaves this open; ns-2 divides d by the remainder and then
+//!   patches remainders below 10 ms, which makes a spike of up to d/10 ms.
+//! - The n-duplicate-ACK ssthresh is floored at 2 segments as on a timeout (the paper has no
+//!   floor there; ns-2's TCP-Westwood-NR and Linux floor both).
+//! - ssthresh is a whole number of segments, as in ns-2 and Linux (`seg_size` division).
+//! - How the cwnd of Sec. 3.1 meets Reno fast recovery ("the standard Fast Retransmit/Fast
+//!   Recovery à la Reno then follows") is decided by the recovery half: the returned cwnd is
+//!   the window recovery inflates (by `dupack_threshold` segments at entry and one per further
+//!   duplicate ACK) and deflates back to at its end — ns-2's `cwnd_ + dupwnd_`.
+//! - `bandwidth_estimate_bps` reports the estimate as of the last ACK or loss (silence since
+//!   then is folded in only when the next one arrives).
+
+use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
+use super::{AckSample, Aimd, LossSignal, Reduction, Window};
+use crate::config::WestwoodFilter;
+
+pub struct Westwood {
+    mss_bytes: u64,
+    /// τ/m between virtual null samples, ns; None: no virtual samples.
+    null_period_ns: Option<u64>,
+    acked: AckedCount,
+    filter: Filter,
+    /// Arrival of the last real ACK, t_{k−1} (ns); None before the first ACK.
+    last_ack_ns: Option<u64>,
+    /// Time of the last filter step, real or virtual (ns).
+    last_step_ns: u64,
+    /// Bytes counted by ACKs that arrived at the same instant as the previous one (Δ = 0),
+    /// carried into the next sample.
+    pending_bytes: u64,
+    /// RTTmin, the smallest RTT sample (ns).
+    min_rtt_ns: Option<u64>,
+}
+
+impl Westwood {
+    /// `tau_ns` τ, `null_sample_divisor` m (0: no virtual samples), `mss_bytes` seg_size.
+    pub fn new(tau_ns: u64, null_sample_divisor: u32, filter: &WestwoodFilter, mss_bytes: u64) -> Self {
+        Westwood {
+            mss_bytes,
+            null_period_ns: (null_sample_divisor > 0).then(|| (tau_ns / null_sample_divisor as u64).max(1)),
+            acked: AckedCount::default(),
+            filter: Filter::new(FilterKind::for_westwood(filter, tau_ns)),
+            last_ack_ns: None,
+            last_step_ns: 0,
+            pending_bytes: 0,
+            min_rtt_ns: None,
+        }
+    }
+
+    /// The filtered estimate, bytes of payload acknowledged per second.
+    pub fn bwe_bytes_per_s(&self) -> f64 {
+        self.filter.estimate()
+    }
+
+    pub fn on_ack(&mut self, ack: &AckSample) {
+        if let Some(r) = ack.rtt_ns {
+            self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
+        }
+        let now = ack.now_ns;
+        let d = self.pending_bytes + self.acked.count(ack.acked_bytes, ack.duplicate, self.mss_bytes);
+        let Some(prev) = self.last_ack_ns else {
+            self.last_ack_ns = Some(now);
+            self.last_step_ns = now;
+            return;
+        };
+        if now <= prev {
+            self.pending_bytes = d;
+            return;
+        }
+        self.fold_in_silence(now);
+        // b_k = d_k/Δ_k (Sec. 2.2), Δ_k measured from the last real ACK.
+        let sample = d as f64 * 1e9 / (now - prev) as f64;
+        self.filter.update(sample, now - self.last_step_ns);
+        self.last_ack_ns = Some(now);
+        self.last_step_ns = now;
+        self.pending_bytes = 0;
+    }
+
+    /// Virtual null samples for every τ/m that passed since the last sample (Sec. 2.2),
+    /// leaving a remainder in (0, τ/m] for the next real sample.
+    fn fold_in_silence(&mut self, now: u64) {
+        let Some(period) = self.null_period_ns else { return };
+        if self.last_ack_ns.is_none() {
+            return;
+        }
+        let elapsed = now.saturating_sub(self.last_step_ns);
+        if elapsed > period {
+            let n = (elapsed - 1) / period;
+            self.filter.null_samples(n, period);
+            self.last_step_ns += n * period;
+        }
+    }
+
+    /// RFC 5681 growth, unchanged (Sec. 3).
+    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
+        Aimd.increase_window(w, acked_bytes);
+    }
+
+    /// Faster recovery, Sec. 3.1 (n duplicate ACKs) and Sec. 3.2 (coarse timeout).
+    pub fn on_loss(&mut self, w: &Window, signal: LossSignal, now_ns: u64) -> Reduction {
+        self.fold_in_silence(now_ns);
+        let ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
+        let cwnd_bytes = match signal {
+            // "if (cwin > ssthresh) cwin = ssthresh"
+            LossSignal::DuplicateAcks => Some(w.cwnd_bytes.min(ssthresh)),
+            // "cwin = 1": the sender's default after a timeout.
+            LossSignal::Timeout => None,
+        };
+        Reduction { ssthresh_bytes: ssthresh, cwnd_bytes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    fn tustin() -> Westwood {
+        // τ = 0.5 s, m = 2 (null samples every 250 ms), 1250-byte segments.
+        Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250)
+    }
+
+    fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
+        w.on_ack(&AckSample { now_ns, acked_bytes, duplicate: false, rtt_ns: Some(105 * MS) });
+    }
+
+    fn dupack(w: &mut Westwood, now_ns: u64) {
+        w.on_ack(&AckSample { now_ns, acked_bytes: 0, duplicate: true, rtt_ns: None });
+    }
+
+    /// One 1250-byte segment acknowledged every 10 ms: B = 125 000 bytes/s (1 Mb/s).
+    const B: f64 = 125_000.0;
+
+    fn close(a: f64, b: f64, rel: f64) -> bool {
+        (a - b).abs() <= rel * b.abs().max(1e-12)
+    }
+
+    #[test]
+    fn tustin_step_response_is_the_hand_worked_first_order_lag() {
+        // Δ = 10 ms, τ = 500 ms: α = (1000 − 10)/(1000 + 10) = 99/101. The first ACK (t = 0)
+        // starts the clock; the first sample gives b̂_1 = (1 − α)/2·(B + 0) = B/101, and then
+        // the error e_k = B − b̂_k obeys e_k = α·e_{k−1}, so e_k = B·(100/101)·(99/101)^(k−1).
+        let mut w = tustin();
+        ack(&mut w, 0, 1250);
+        ack(&mut w, 10 * MS, 1250);
+        assert!(close(w.bwe_bytes_per_s(), B / 101.0, 1e-12));
+        for k in 2..=100u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        let e100 = B * (100.0 / 101.0) * (99.0f64 / 101.0).powi(99);
+        assert!(close(B - w.bwe_bytes_per_s(), e100, 1e-9));
+        // A first-order lag with time constant τ: after 1 s = 2τ about e^−2 of the step remains.
+        assert!(close(e100 / B, (-2.0f64).exp(), 0.03), "{}", e100 / B);
+    }
+
+    #[test]
+    fn delayed_acks_do_not_bias_the_estimate() {
+        // The same 1 Mb/s, acknowledged per segment every 10 ms or per two segments every
+        // 20 ms (AckedCount counts both segments of a delayed ACK); α_k follows Δ_k.
+        let (mut one, mut two) = (tustin(), tustin());
+        for k in 0..=500u64 {
+            ack(&mut one, k * 10 * MS, 1250);
+            if k % 2 == 0 {
+                ack(&mut two, k * 10 * MS, 2500);
+            }
+        }
+        assert!(close(one.bwe_bytes_per_s(), B, 1e-3));
+        assert!(close(two.bwe_bytes_per_s(), B, 1e-3));
+    }
+
+    #[test]
+    fn duplicate_acks_keep_the_estimate_as_if_nothing_was_lost() {
+        // Segment 21 lost: the arrivals of 22, 23, 24 produce duplicate ACKs (one segment
+        // each); the retransmission of 21 brings the cumulative ACK of 21..24 (4 segments),
+        // of which AckedCount credits only the one the duplicates did not count.
+        let (mut clean, mut lossy) = (tustin(), tustin());
+        for k in 0..=40u64 {
+            ack(&mut clean, k * 10 * MS, 1250);
+            match k {
+                21..=23 => dupack(&mut lossy, k * 10 * MS),
+                24 => ack(&mut lossy, k * 10 * MS, 4 * 1250),
+                _ => ack(&mut lossy, k * 10 * MS, 1250),
+            }
+        }
+        assert_eq!(lossy.acked.accounted_bytes, 0);
+        assert!(close(lossy.bwe_bytes_per_s(), clean.bwe_bytes_per_s(), 1e-12));
+    }
+
+    #[test]
+    fn silence_decays_the_estimate_through_virtual_null_samples() {
+        let mut w = tustin();
+        for k in 0..=1000u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        let before = w.bwe_bytes_per_s();
+        assert!(close(before, B, 1e-6));
+        // The next ACK comes 1.1 s after the last one (t = 10 s). Virtual samples at 10.25,
+        // 10.5, 10.75 and 11.0 s (τ/m = 250 ms, α = (2m−1)/(2m+1) = 3/5): the first averages
+        // with the last real sample B, b̂ = 3/5·b̂ + (0 + B)/5; the next three multiply by 3/5.
+        // Then the real ACK: b = 1250 B/1.1 s, Δ = 0.1 s, α = (1 − 0.1)/(1 + 0.1) = 9/11.
+        ack(&mut w, 11_100 * MS, 1250);
+        let virtual_part = (0.6 * before + B / 5.0) * 0.6f64.powi(3);
+        // (1 − α)/2·(b + 0) = b/11: the last "sample" before it was virtual (0).
+        let expected = 9.0 / 11.0 * virtual_part + (1250.0 / 1.1) / 11.0;
+        assert!(close(w.bwe_bytes_per_s(), expected, 1e-12), "{} vs {expected}", w.bwe_bytes_per_s());
+        assert!(w.bwe_bytes_per_s() < 0.2 * B);
+    }
+
+    #[test]
+    fn a_timeout_folds_in_the_silence_before_computing_ssthresh() {
+        let mut w = tustin();
+        for k in 0..=1000u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        let b = w.bwe_bytes_per_s();
+        // A timeout 0.6 s after the last ACK: virtual samples at +0.25 and +0.5 s,
+        // b̂ = (3/5·b̂ + B/5)·3/5 ≈ 0.48·B.
+        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        let r = w.on_loss(&win, LossSignal::Timeout, 10_600 * MS);
+        let decayed = (0.6 * b + B / 5.0) * 0.6;
+        assert!(close(w.bwe_bytes_per_s(), decayed, 1e-12));
+        // ⌊BWE·RTTmin/seg⌋ = ⌊0.48·125000·0.105/1250⌋ = ⌊5.04⌋ = 5 segments; cwnd = 1 (default).
+        assert_eq!(r, Reduction { ssthresh_bytes: 5 * 1250, cwnd_bytes: None });
+    }
+
+    #[test]
+    fn without_virtual_samples_silence_does_not_change_the_estimate() {
+        let mut w = Westwood::new(500 * MS, 0, &WestwoodFilter::TustinFixed { alpha: 0.9 }, 1250);
+        for k in 0..=300u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        let b = w.bwe_bytes_per_s();
+        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        w.on_loss(&win, LossSignal::Timeout, 100_000 * MS);
+        assert_eq!(w.bwe_bytes_per_s(), b);
+    }
+
+    #[test]
+    fn faster_recovery_sets_ssthresh_to_bwe_times_rtt_min_and_clamps_cwnd_only_if_larger() {
+        let mut w = tustin();
+        for k in 0..=1000u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        // RTTmin = 105 ms: BWE·RTTmin ≈ 125 000·0.105 = 13 125 bytes = 10.5 segments → 10.
+        let ideal = 10 * 1250;
+        let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10_000 * MS);
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal) });
+        let small = Window { cwnd_bytes: 4 * 1250, ..big };
+        let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10_000 * MS);
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(4 * 1250) });
+    }
+
+    #[test]
+    fn without_an_estimate_ssthresh_is_two_segments() {
+        let mut w = tustin();
+        let win = Window { cwnd_bytes: 10 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        assert_eq!(w.on_loss(&win, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
+        assert_eq!(w.on_loss(&win, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
+    }
+
+    #[test]
+    fn an_ack_at_the_same_instant_as_the_previous_one_is_carried_into_the_next_sample() {
+        // Δ = 0 gives no rate: the second ACK at 50 ms is credited to the sample at 60 ms.
+        let (mut same_instant, mut carried) = (tustin(), tustin());
+        for k in 0..=10u64 {
+            ack(&mut same_instant, k * 10 * MS, 1250);
+            if k == 5 {
+                ack(&mut same_instant, k * 10 * MS, 750);
+            }
+            ack(&mut carried, k * 10 * MS, if k == 6 { 2000 } else { 1250 });
+        }
+        assert_eq!(same_instant.bwe_bytes_per_s(), carried.bwe_bytes_per_s());
+    }
+}

@@ -1,0 +1,228 @@
+//! TCP Westwood+, `macura` Sec. 2.1 and `gangadhar` Sec. 2.5 / 3.2: Westwood's faster
+//! recovery with one bandwidth sample per RTT instead of one per ACK, which makes the
+//! estimate robust to ACK compression; and the modified Westwood+ of `moller` Sec. IV.
+//!
+//! Estimation: the bytes counted by AckedCount ([`AckedCount`], as Linux's slow path and the
+//! ns-3 `CountAck` of `gangadhar` Sec. 3.2) are summed over a sampling window; the first ACK
+//! that arrives more than max(RTT, `min_window_ns`) after the window opened closes it with the
+//! sample b = bytes/elapsed (`gangadhar` eq. 3) and opens the next one. RTT is the latest
+//! Karn-valid sample (Linux `w->rtt`); `min_window_ns` is Linux's 50 ms floor
+//! (`TCP_WESTWOOD_RTT_MIN`), 0 gives one sample per RTT as ns-3. A window's samples are the
+//! ACKs in [open, close): the closing ACK counts in the next window, so the bytes of every ACK
+//! are divided by the time they span. No window closes before an RTT sample exists. The
+//! algorithm schedules nothing: windows close on ACK arrival.
+//! Samples go through a [`Filter`]: by default Linux's two cascaded 7/8 EWMAs, initialised
+//! with the first sample; or the fixed-coefficient Tustin filter of the ns-3 code (α = 0.9);
+//! or ns-2's per-RTT EWMA (α = 0.9).
+//! Window growth: RFC 5681, unchanged ([`super::Aimd`]).
+//! Loss (`macura` Sec. 2.1): ssthresh = max(2, ⌊BWE·RTTmin/seg_size⌋) segments on both
+//! signals; cwnd = ssthresh after 3 duplicate ACKs and 1 after a timeout — both the recovery
+//! half's default, so no cwnd is returned. RTTmin is the smallest RTT sample of the connection.
+//! Modified Westwood+ (`moller` Sec. IV, `min_decrease_half`): "the new window is never set to
+//! a value smaller than half of the previous value", i.e. never below what New Reno would set:
+//! ssthresh = max(BWE·RTTmin, max(FlightSize/2, 2·SMSS)) — the [`super::Aimd`] target, which
+//! is half the window whenever the window is full — on duplicate ACKs and timeouts alike.
+//!
+//! State: `accounted_bytes` (bytes), `window_start_ns` and `window_bytes` (the open sampling
+//! window, ns and bytes), `last_rtt_ns` and `min_rtt_ns` (ns), filter state (bytes/s).
+//!
+//! Deviations: Linux keeps RTTmin only since the last timeout (`reset_rtt_min`) and sets
+//! cwnd = ssthresh = BWE·RTTmin when fast recovery completes (CA_EVENT_COMPLETE_CWR) rather
+//! than at its start; here the `macura` pseudocode is followed (connection-wide RTTmin, the
+//! reduction at the third duplicate ACK). Like `macura`'s "cwnd = ssthresh", a BWE·RTTmin
+//! above the current cwnd raises cwnd on a loss. Linux works in integer bytes per jiffy,
+//! here rates are `f64`.
+
+use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
+use super::{AckSample, Aimd, LossSignal, Reduction, Window};
+use crate::config::WestwoodPlusFilter;
+
+pub struct WestwoodPlus {
+    mss_bytes: u64,
+    /// Shortest sampling window (ns).
+    min_window_ns: u64,
+    /// `moller` Sec. IV: never reduce below what New Reno would.
+    min_decrease_half: bool,
+    acked: AckedCount,
+    filter: Filter,
+    /// Opening time of the current sampling window (ns); None before the first ACK.
+    window_start_ns: Option<u64>,
+    /// Bytes counted in the current sampling window.
+    window_bytes: u64,
+    /// Latest RTT sample (ns).
+    last_rtt_ns: Option<u64>,
+    /// RTTmin, the smallest RTT sample (ns).
+    min_rtt_ns: Option<u64>,
+}
+
+impl WestwoodPlus {
+    pub fn new(filter: &WestwoodPlusFilter, min_window_ns: u64, min_decrease_half: bool, mss_bytes: u64) -> Self {
+        WestwoodPlus {
+            mss_bytes,
+            min_window_ns,
+            min_decrease_half,
+            acked: AckedCount::default(),
+            filter: Filter::new(FilterKind::for_westwood_plus(filter)),
+            window_start_ns: None,
+            window_bytes: 0,
+            last_rtt_ns: None,
+            min_rtt_ns: None,
+        }
+    }
+
+    /// The filtered estimate, bytes of payload acknowledged per second.
+    pub fn bwe_bytes_per_s(&self) -> f64 {
+        self.filter.estimate()
+    }
+
+    pub fn on_ack(&mut self, ack: &AckSample) {
+        if let Some(r) = ack.rtt_ns {
+            self.last_rtt_ns = Some(r);
+            self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
+        }
+        let now = ack.now_ns;
+        let counted = self.acked.count(ack.acked_bytes, ack.duplicate, self.mss_bytes);
+        let Some(start) = self.window_start_ns else {
+            self.window_start_ns = Some(now);
+            self.window_bytes = counted;
+            return;
+        };
+        if let Some(rtt) = self.last_rtt_ns {
+            let elapsed = now.saturating_sub(start);
+            if elapsed > rtt.max(self.min_window_ns) {
+                self.filter.update(self.window_bytes as f64 * 1e9 / elapsed as f64, elapsed);
+                self.window_start_ns = Some(now);
+                self.window_bytes = 0;
+            }
+        }
+        self.window_bytes += counted;
+    }
+
+    /// RFC 5681 growth, unchanged.
+    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
+        Aimd.increase_window(w, acked_bytes);
+    }
+
+    /// `macura` Sec. 2.1 steps 2–3, with `moller` Sec. IV's floor if enabled.
+    pub fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal) -> Reduction {
+        let mut ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
+        if self.min_decrease_half {
+            ssthresh = ssthresh.max(Aimd.ssthresh_after_loss(w, flight_bytes, signal));
+        }
+        Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    fn linux(min_window_ns: u64) -> WestwoodPlus {
+        WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, min_window_ns, false, 1000)
+    }
+
+    fn ack(w: &mut WestwoodPlus, now_ns: u64, acked_bytes: u64, rtt_ns: u64) {
+        w.on_ack(&AckSample { now_ns, acked_bytes, duplicate: false, rtt_ns: Some(rtt_ns) });
+    }
+
+    fn window(cwnd_segments: u64) -> Window {
+        Window { cwnd_bytes: cwnd_segments * 1000, ssthresh_bytes: 1 << 30, mss_bytes: 1000, ca_credit: 0 }
+    }
+
+    #[test]
+    fn one_sample_per_rtt_initialises_the_filter_then_smooths_it() {
+        // 1000 bytes acknowledged every 10 ms, RTT 100 ms, 50 ms floor. The window opens at the
+        // first ACK (t = 0) and stays open at t = 100 ms (not > RTT); the ACK at 110 ms closes
+        // it with the 11 ACKs of [0, 110) ms: 11 000 bytes / 0.11 s = 100 000 bytes/s, which
+        // initialises both stages. The next window [110, 220) ms also gives 100 000.
+        let mut w = linux(50 * MS);
+        for k in 0..=10u64 {
+            ack(&mut w, k * 10 * MS, 1000, 100 * MS);
+        }
+        assert_eq!(w.bwe_bytes_per_s(), 0.0, "no sample within the first RTT");
+        ack(&mut w, 110 * MS, 1000, 100 * MS);
+        assert!((w.bwe_bytes_per_s() - 100_000.0).abs() < 1e-6);
+        assert_eq!((w.window_start_ns, w.window_bytes), (Some(110 * MS), 1000));
+        // Double the rate: 2000 bytes every 10 ms. The window [110, 220) ms holds one ACK at
+        // the old rate (the one at 110 ms) and ten at the new one: 21 000 bytes / 0.11 s.
+        for k in 12..=22u64 {
+            ack(&mut w, k * 10 * MS, 2000, 100 * MS);
+        }
+        let sample = 21_000.0 / 0.11;
+        let stage1 = (7.0 * 100_000.0 + sample) / 8.0;
+        let expected = (7.0 * 100_000.0 + stage1) / 8.0;
+        assert!((w.bwe_bytes_per_s() - expected).abs() < 1e-6, "{} vs {expected}", w.bwe_bytes_per_s());
+    }
+
+    #[test]
+    fn short_rtts_are_sampled_over_the_50_ms_floor() {
+        // RTT 20 ms but windows of at least 50 ms: the first closes at 60 ms (6 ACKs).
+        let mut w = linux(50 * MS);
+        for k in 0..=5u64 {
+            ack(&mut w, k * 10 * MS, 1000, 20 * MS);
+        }
+        assert_eq!(w.bwe_bytes_per_s(), 0.0);
+        ack(&mut w, 60 * MS, 1000, 20 * MS);
+        assert!((w.bwe_bytes_per_s() - 100_000.0).abs() < 1e-6);
+        // Without the floor (ns-3 style) the window closes at the first ACK after 20 ms.
+        let mut w = linux(0);
+        for k in 0..=3u64 {
+            ack(&mut w, k * 10 * MS, 1000, 20 * MS);
+        }
+        assert!((w.bwe_bytes_per_s() - 100_000.0).abs() < 1e-6); // 3000 bytes / 30 ms
+    }
+
+    #[test]
+    fn duplicate_acks_count_toward_the_window() {
+        let mut w = linux(0);
+        ack(&mut w, 0, 1000, 100 * MS);
+        for k in 1..=3u64 {
+            w.on_ack(&AckSample { now_ns: k * 10 * MS, acked_bytes: 0, duplicate: true, rtt_ns: None });
+        }
+        // The cumulative ACK of 4 segments counts 1000 (3000 were counted by the duplicates).
+        ack(&mut w, 40 * MS, 4000, 100 * MS);
+        assert_eq!(w.window_bytes, 5000);
+    }
+
+    #[test]
+    fn the_ns3_filter_averages_the_last_two_samples_with_alpha_0_9() {
+        let mut w = WestwoodPlus::new(&WestwoodPlusFilter::TustinFixed { alpha: 0.9 }, 0, false, 1000);
+        for k in 0..=11u64 {
+            ack(&mut w, k * 10 * MS, 1000, 100 * MS);
+        }
+        // First sample 100 000 from an empty filter: 0.9·0 + 0.05·(100 000 + 0).
+        assert!((w.bwe_bytes_per_s() - 5000.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn loss_sets_ssthresh_to_bwe_times_rtt_min_and_leaves_cwnd_to_recovery() {
+        let mut w = linux(50 * MS);
+        for k in 0..=11u64 {
+            ack(&mut w, k * 10 * MS, 1000, 100 * MS);
+        }
+        // BWE 100 000 bytes/s · RTTmin 0.1 s = 10 segments.
+        let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None });
+        let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None });
+    }
+
+    #[test]
+    fn the_modified_decrease_never_goes_below_half_the_flight() {
+        let mut plain = linux(50 * MS);
+        let mut modified = WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, 50 * MS, true, 1000);
+        for k in 0..=11u64 {
+            ack(&mut plain, k * 10 * MS, 1000, 100 * MS);
+            ack(&mut modified, k * 10 * MS, 1000, 100 * MS);
+        }
+        // BWE·RTTmin = 10 segments. A large buffer let the flight grow to 40 segments:
+        // Westwood+ would divide it by 4, the modified version by 2 (New Reno's cut).
+        assert_eq!(plain.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks).ssthresh_bytes, 10_000);
+        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks).ssthresh_bytes, 20_000);
+        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::Timeout).ssthresh_bytes, 20_000);
+        // With a small buffer (flight 14 segments) BWE·RTTmin is already above half: unchanged.
+        assert_eq!(modified.on_loss(&window(14), 14_000, LossSignal::DuplicateAcks).ssthresh_bytes, 10_000);
+    }
+}
