@@ -78,6 +78,8 @@ VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
     "reno": Variant(recovery="reno", cc={"kind": "aimd"}),
     "newreno": Variant(recovery="newreno", cc={"kind": "aimd"}),
+    # RFC 6675 recovery with standard AIMD: the "SACK" TCP of casetti Sec. 5 and macura Sec. 5.5.
+    "sack": Variant(recovery="sack", cc={"kind": "aimd"}),
     # casetti Sec. 3: "the standard Fast Retransmit/Fast Recovery (à la Reno) then follows".
     "westwood": Variant(recovery="reno", cc=_WESTWOOD),
     # macura Sec. 2.1 and the ns-2/ns-3/Linux implementations build Westwood+ on NewReno.
@@ -85,7 +87,7 @@ VARIANTS: dict[str, Variant] = {
 }
 """Preset name → (recovery, congestion control). A new variant is one line here."""
 
-RECOVERY_KINDS = ("tahoe", "reno", "newreno")
+RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack")
 """The engine's `RecoveryKind` values."""
 
 

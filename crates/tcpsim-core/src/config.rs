@@ -207,6 +207,9 @@ pub enum RecoveryKind {
     Reno,
     /// RFC 6582: stays in fast recovery until all data outstanding at its start is acked.
     Newreno,
+    /// RFC 6675 SACK-based loss recovery (scoreboard, pipe, NextSeg); the receiver sends
+    /// RFC 2018 SACK blocks.
+    Sack,
 }
 
 /// Congestion-control algorithm (the window-growth and reduction-target half).

@@ -144,7 +144,9 @@ impl Sim {
                 self.packets_delivered += 1;
                 match p.kind {
                     PacketKind::Data => self.flows[p.flow as usize].receiver.on_data(&p, &mut ctx),
-                    PacketKind::Ack => self.flows[p.flow as usize].sender.on_ack(p.ack, &mut ctx),
+                    PacketKind::Ack => {
+                        self.flows[p.flow as usize].sender.on_ack(p.ack, &p.sack[..p.sack_count as usize], &mut ctx)
+                    }
                     PacketKind::Udp => {
                         let r = &mut self.udp_received[p.flow as usize];
                         r.packets_received += 1;

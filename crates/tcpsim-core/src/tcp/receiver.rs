@@ -4,12 +4,19 @@
 //! `delack_timeout` of the first unacknowledged one; ACK at once a segment that is out of
 //! order, a duplicate, or fills (part of) a gap (§3.2 / §4.2). `rcv_nxt` is the next byte
 //! expected; `out_of_order` holds the disjoint byte ranges received above it, sorted.
+//!
+//! With SACK (RFC 2018), each ACK carries up to three blocks: first the block holding the
+//! most recently received out-of-order segment, then the other blocks most recently changed
+//! (§4: "the most recently reported blocks"). `sack_recency` keeps the blocks' start bytes in
+//! that order. The option's bytes (2 + 8 per block, padded to 4 with two NOPs) count on the
+//! wire.
 
 use super::sender::Timer;
 use crate::config::TcpConfig;
 use crate::context::Ctx;
 use crate::engine::Event;
-use crate::packet::{Packet, PacketKind, Retransmission};
+use crate::config::RecoveryKind;
+use crate::packet::{Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
 
 /// Cumulative receiver counters (snapshotted at the start of the measurement window).
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,6 +39,9 @@ pub struct TcpReceiver {
     delack_timeout_ns: u64,
     pub rcv_nxt: u64,
     out_of_order: Vec<(u64, u64)>,
+    sack: bool,
+    /// Start bytes of the out-of-order blocks, most recently changed first.
+    sack_recency: Vec<u64>,
     unacked_segments: u32,
     delack_timer: Timer,
     pub counters: ReceiverCounters,
@@ -48,6 +58,8 @@ impl TcpReceiver {
             delack_timeout_ns: cfg.delack_timeout_ns,
             rcv_nxt: 0,
             out_of_order: Vec::new(),
+            sack: cfg.recovery == RecoveryKind::Sack,
+            sack_recency: Vec::new(),
             unacked_segments: 0,
             delack_timer: Timer::default(),
             counters: ReceiverCounters::default(),
@@ -78,6 +90,7 @@ impl TcpReceiver {
             }
             self.rcv_nxt = self.rcv_nxt.max(e);
             self.out_of_order.remove(0);
+            self.sack_recency.retain(|&start| start != s);
         }
         let delivered = self.rcv_nxt - old;
         self.counters.bytes_delivered += delivered;
@@ -104,6 +117,8 @@ impl TcpReceiver {
             j += 1;
         }
         v.splice(i..j, std::iter::once((s, e)));
+        self.sack_recency.retain(|&start| start < s || start > e);
+        self.sack_recency.insert(0, s);
     }
 
     pub fn on_delack_event(&mut self, generation: u32, ctx: &mut Ctx) {
@@ -124,6 +139,17 @@ impl TcpReceiver {
         self.counters.acks_sent += 1;
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.header_bytes);
         a.ack = self.rcv_nxt;
+        if self.sack {
+            for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
+                let i = self.out_of_order.partition_point(|&(s, _)| s < start);
+                let (s, e) = self.out_of_order[i];
+                a.sack[a.sack_count as usize] = SackBlock { start: s, end: e };
+                a.sack_count += 1;
+            }
+            if a.sack_count > 0 {
+                a.wire_bytes += 4 + 8 * a.sack_count as u32;
+            }
+        }
         ctx.transmit(self.node, a);
     }
 }
@@ -147,5 +173,27 @@ mod tests {
         r.insert_out_of_order(500, 600);
         r.insert_out_of_order(350, 550);
         assert_eq!(r.out_of_order, vec![(100, 600)]);
+    }
+}
+
+#[cfg(test)]
+mod sack_tests {
+    use super::*;
+    use crate::config::RecoveryKind;
+
+    fn blocks(r: &TcpReceiver) -> Vec<(u64, u64)> {
+        r.sack_recency.iter().map(|&s| *r.out_of_order.iter().find(|b| b.0 == s).unwrap()).collect()
+    }
+
+    #[test]
+    fn blocks_are_reported_most_recently_changed_first() {
+        let cfg = crate::tcp::tests::tcp_config(RecoveryKind::Sack, 1);
+        let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+        r.insert_out_of_order(100, 200);
+        r.insert_out_of_order(300, 400);
+        r.insert_out_of_order(500, 600);
+        assert_eq!(blocks(&r), vec![(500, 600), (300, 400), (100, 200)]);
+        r.insert_out_of_order(200, 300);
+        assert_eq!(blocks(&r), vec![(100, 400), (500, 600)]);
     }
 }

@@ -20,7 +20,7 @@ use super::rtt::RttEstimator;
 use crate::config::{RecoveryKind, TcpConfig};
 use crate::context::Ctx;
 use crate::engine::Event;
-use crate::packet::{Packet, PacketKind, Retransmission};
+use crate::packet::{Packet, PacketKind, Retransmission, SackBlock};
 
 /// Cumulative sender counters (snapshotted at the start of the measurement window).
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,9 +38,11 @@ pub struct SenderCounters {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Segment {
+pub(crate) struct Segment {
     sent_ns: u64,
     retransmitted: bool,
+    /// Covered by a SACK block (RFC 6675 scoreboard); the receiver never reneges.
+    pub(crate) sacked: bool,
 }
 
 /// A lazily re-armed timer: at most one pending event; moving the deadline later costs
@@ -125,7 +127,12 @@ pub struct TcpSender {
     pub(crate) partial_ack_seen: bool,
     pub(crate) rtt: RttEstimator,
     pub(crate) cc: CongestionControl,
-    segments: VecDeque<Segment>,
+    /// One record per segment from `snd_una` on (the first is `snd_una`'s segment).
+    pub(crate) segments: VecDeque<Segment>,
+    /// RFC 6675 HighRxt, one past the highest byte retransmitted in this recovery.
+    pub(crate) high_rxt: u64,
+    /// One past the highest byte SACKed so far (RFC 6675's "highest octet covered by SACK").
+    pub(crate) high_sacked: u64,
     /// End of the data the application has supplied (u64::MAX: persistent source).
     pub data_end: u64,
     pub started: bool,
@@ -165,12 +172,19 @@ impl TcpSender {
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             cc: CongestionControl::from_config(&cfg.cc, mss as u64),
             segments: VecDeque::new(),
+            high_rxt: 0,
+            high_sacked: 0,
             data_end,
             started: false,
             rto_timer: Timer::default(),
             counters: SenderCounters::default(),
             window_min_rtt_ns: None,
         }
+    }
+
+    /// The receiver's advertised window.
+    pub(crate) fn rwnd_bytes(&self) -> u64 {
+        self.rwnd_bytes
     }
 
     pub fn cwnd(&self) -> u64 {
@@ -215,21 +229,68 @@ impl TcpSender {
     }
 
     /// Send new (or go-back-N) segments while the window allows (RFC 5681 §3.1: at most
-    /// min(cwnd, rwnd) bytes outstanding).
+    /// min(cwnd, rwnd) bytes outstanding). During SACK recovery the pipe, not the window's
+    /// left edge, governs (RFC 6675 §5 step C). Go-back-N skips SACKed segments: our
+    /// receiver never reneges, so they need no resending (as Linux does after a timeout).
     pub fn output(&mut self, ctx: &mut Ctx) {
         if !self.started {
             return;
         }
+        if self.in_fast_recovery && self.recovery_kind == RecoveryKind::Sack {
+            return recovery::sack::output(self, ctx);
+        }
         let wnd = self.window.cwnd_bytes.min(self.rwnd_bytes);
         while self.snd_nxt < self.data_end {
-            let len = (self.data_end - self.snd_nxt).min(self.mss as u64);
+            let len = self.segment_len(self.snd_nxt);
             if self.snd_nxt + len > self.snd_una + wnd {
                 break;
             }
-            let kind = if self.snd_nxt < self.snd_max { Retransmission::GoBackN } else { Retransmission::No };
-            self.send_segment(self.snd_nxt, kind, ctx);
+            let resend = self.snd_nxt < self.snd_max;
+            if !(resend && self.segment_at(self.snd_nxt).sacked) {
+                let kind = if resend { Retransmission::GoBackN } else { Retransmission::No };
+                self.send_segment(self.snd_nxt, kind, ctx);
+            }
             self.snd_nxt += len;
             self.snd_max = self.snd_max.max(self.snd_nxt);
+        }
+    }
+
+    /// Payload bytes of the segment starting at `seq` (full-sized but for a transfer's last).
+    pub(crate) fn segment_len(&self, seq: u64) -> u64 {
+        (self.data_end.max(self.snd_max) - seq).min(self.mss as u64)
+    }
+
+    /// Index in `segments` of the segment starting at `seq`.
+    pub(crate) fn segment_index(&self, seq: u64) -> usize {
+        ((seq - self.segment_start(self.snd_una)) / self.mss as u64) as usize
+    }
+
+    fn segment_at(&self, seq: u64) -> &Segment {
+        &self.segments[self.segment_index(seq)]
+    }
+
+    /// Sequence number of the first byte of `segments[index]`.
+    pub(crate) fn segment_seq(&self, index: usize) -> u64 {
+        self.segment_start(self.snd_una) + index as u64 * self.mss as u64
+    }
+
+    /// Mark every outstanding segment fully inside a SACK block (RFC 6675 §4 "Update()").
+    fn update_scoreboard(&mut self, blocks: &[SackBlock]) {
+        for b in blocks {
+            let start = b.start.max(self.snd_una);
+            let end = b.end.min(self.snd_max);
+            if start >= end {
+                continue;
+            }
+            let first = self.segment_index(start.next_multiple_of(self.mss as u64));
+            for i in first..self.segments.len() {
+                let seq = self.segment_seq(i);
+                if seq + self.segment_len(seq) > end {
+                    break;
+                }
+                self.segments[i].sacked = true;
+            }
+            self.high_sacked = self.high_sacked.max(end);
         }
     }
 
@@ -237,8 +298,8 @@ impl TcpSender {
     /// (RFC 6298 §5.1).
     pub(crate) fn send_segment(&mut self, seq: u64, kind: Retransmission, ctx: &mut Ctx) {
         let now = ctx.now();
-        let len = (self.data_end.max(self.snd_max) - seq).min(self.mss as u64) as u32;
-        let index = ((seq - self.segment_start(self.snd_una)) / self.mss as u64) as usize;
+        let len = self.segment_len(seq) as u32;
+        let index = self.segment_index(seq);
         let retransmitted = kind != Retransmission::No;
         if index < self.segments.len() {
             let s = &mut self.segments[index];
@@ -246,7 +307,7 @@ impl TcpSender {
             s.retransmitted |= retransmitted;
         } else {
             debug_assert_eq!(index, self.segments.len(), "segments are sent in order");
-            self.segments.push_back(Segment { sent_ns: now, retransmitted });
+            self.segments.push_back(Segment { sent_ns: now, retransmitted, sacked: false });
         }
         self.counters.bytes_sent += len as u64;
         if retransmitted {
@@ -281,12 +342,16 @@ impl TcpSender {
         }
     }
 
-    /// Process a cumulative ACK (RFC 5681 §3.2 and the recovery algorithm's rules).
-    pub fn on_ack(&mut self, ack: u64, ctx: &mut Ctx) {
+    /// Process a cumulative ACK and its SACK blocks (RFC 5681 §3.2, RFC 6675 §5, and the
+    /// recovery algorithm's rules).
+    pub fn on_ack(&mut self, ack: u64, sack: &[SackBlock], ctx: &mut Ctx) {
         if ack > self.snd_max {
             return; // acknowledges data never sent
         }
         let before = (self.window.cwnd_bytes, self.window.ssthresh_bytes);
+        if self.recovery_kind == RecoveryKind::Sack {
+            self.update_scoreboard(sack);
+        }
         if ack > self.snd_una {
             self.on_new_ack(ack, ctx);
         } else if ack == self.snd_una && self.snd_una < self.snd_max {
@@ -392,6 +457,7 @@ impl TcpSender {
         self.in_fast_recovery = false;
         self.dupacks = 0;
         self.recover = Some(self.snd_max);
+        self.high_rxt = self.snd_una;
         self.snd_nxt = self.snd_una;
         self.rtt.back_off();
         self.rto_timer.cancel();

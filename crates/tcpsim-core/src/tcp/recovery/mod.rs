@@ -5,7 +5,9 @@
 //! what they do then:
 //! - [`tahoe`]: fast retransmit, then slow start from one segment with go-back-N;
 //! - [`reno`]: RFC 5681 fast recovery, left on the first ACK of new data;
-//! - [`newreno`]: RFC 6582, left only when all data outstanding at entry is acknowledged.
+//! - [`newreno`]: RFC 6582, left only when all data outstanding at entry is acknowledged;
+//! - [`sack`]: RFC 6675, which also enters when the scoreboard shows the first unacknowledged
+//!   segment lost, and then sends by pipe and NextSeg rather than by window inflation.
 //!
 //! The retransmission timeout is common to all and lives in the sender.
 //! The reduction target comes from congestion control ([`super::cc::Reduction`]): ssthresh,
@@ -14,6 +16,7 @@
 
 mod newreno;
 mod reno;
+pub(crate) mod sack;
 mod tahoe;
 
 use super::cc::LossSignal;
@@ -24,11 +27,17 @@ use crate::context::Ctx;
 /// A duplicate ACK arrived (`s.dupacks` already counts it).
 pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
     if s.in_fast_recovery {
-        // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 4: inflate by one segment per dup ACK.
-        s.window.cwnd_bytes += s.mss as u64;
+        if s.recovery_kind != RecoveryKind::Sack {
+            // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 4: inflate by one segment per dup ACK.
+            s.window.cwnd_bytes += s.mss as u64;
+        }
         return;
     }
-    if s.dupacks != s.dupack_threshold || !may_enter_fast_retransmit(s) {
+    let triggered = match s.recovery_kind {
+        RecoveryKind::Sack => s.dupacks >= s.dupack_threshold || sack::first_unacked_is_lost(s),
+        _ => s.dupacks == s.dupack_threshold,
+    };
+    if !triggered || !may_enter_fast_retransmit(s) {
         return;
     }
     s.counters.fast_retransmits += 1;
@@ -41,6 +50,7 @@ pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
     match s.recovery_kind {
         RecoveryKind::Tahoe => tahoe::enter(s, ctx),
         RecoveryKind::Reno | RecoveryKind::Newreno => reno::enter_fast_recovery(s, ctx),
+        RecoveryKind::Sack => sack::enter(s, ctx),
     }
 }
 
@@ -51,6 +61,7 @@ pub fn on_new_ack_in_fast_recovery(s: &mut TcpSender, acked: u64, ctx: &mut Ctx)
         RecoveryKind::Tahoe => unreachable!("Tahoe has no fast recovery"),
         RecoveryKind::Reno => reno::on_new_ack(s),
         RecoveryKind::Newreno => newreno::on_new_ack(s, acked, ctx),
+        RecoveryKind::Sack => sack::on_new_ack(s),
     }
 }
 

@@ -176,3 +176,40 @@ fn newreno_never_fast_retransmits_data_that_had_arrived() {
     assert!(f.fast_retransmitted_segments > 0 && f.timeouts > 0, "the scenario exercises both: {f:?}");
     assert_eq!(f.spurious_fast_retransmits, 0, "{f:?}");
 }
+
+/// SACK (RFC 6675), same set-up, segment 15 lost. The third duplicate ACK (segment 18,
+/// SACKing 16–18) enters recovery: ssthresh = cwnd = 12 000 — no inflation. pipe counts the
+/// retransmitted 15 once (below HighRxt) and the 20 unSACKed segments 19..38 once each:
+/// 21 000. Each further duplicate ACK SACKs one segment, so after ten of them pipe = 11 000
+/// and every later one releases a new segment (39..49, as NewReno). The ACK of the
+/// retransmission covers RecoveryPoint: recovery ends with cwnd = ssthresh = 12 000, and
+/// congestion avoidance adds 1000²/12 000 = 83 bytes on the next ACK.
+#[test]
+fn sack_single_loss_follows_the_hand_worked_sequence() {
+    let o = run(RecoveryKind::Sack, &[15], true);
+    let mut expected = kb(&(11..=24).collect::<Vec<_>>());
+    expected.extend([12_000, 12_083]);
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn sack_recovers_two_and_three_losses_in_one_episode_resending_only_the_holes() {
+    for lost in [&[15, 17][..], &[15, 17, 19][..]] {
+        let o = run(RecoveryKind::Sack, lost, true);
+        assert_eq!((o.timeouts, o.fast_retransmits, o.spurious), (0, 1, 0), "losses {lost:?}");
+        assert_eq!(o.retransmitted_bytes, 1000 * lost.len() as u64, "each hole resent once: {lost:?}");
+        assert_eq!(*o.ssthresh.iter().min().unwrap(), 12_000, "the window is halved once");
+        assert_eq!(o.delivered, 200_000);
+    }
+}
+
+#[test]
+fn sack_never_inflates_the_window_during_recovery() {
+    let o = run(RecoveryKind::Sack, &[15, 17, 19], true);
+    // Slow start takes 14 values (11 000 … 24 000); recovery starts at 12 000 and the window
+    // only grows again by congestion avoidance after it.
+    assert_eq!(o.cwnd[14], 12_000);
+    assert!(o.cwnd[14..20].iter().all(|&c| c < 12_500), "{:?}", &o.cwnd[14..20]);
+}
