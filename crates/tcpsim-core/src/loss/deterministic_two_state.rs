@@ -31,33 +31,64 @@
 //! drawing from the model's `<name>:state` stream in time order; per-packet loss draws use the
 //! `<name>` stream. So the timeline depends only on the seed, the stream name and time.
 //!
-//! State: `bad`, `run_end_ns` (exclusive end of the current run; `u64::MAX`: never), the two
-//! streams. Boundaries are exact integers: every run is a whole number of sojourns.
+//! State: the `timeline` (`bad`, `end_ns`: exclusive end of the current run; `u64::MAX`:
+//! never), the two streams. Boundaries are exact integers: every run is a whole number of sojourns.
 //!
 //! Choices: the state when a packet finishes serialization decides its fate. The initial state
 //! is `good` by default (a Good sojourn starts at time 0), `bad`, or `stationary`: Bad with
 //! probability π_B, at a uniformly random phase of its current sojourn (remaining length
 //! uniform in [1, sojourn] ns), so that the channel is stationary from time 0.
 
+use super::two_state::Timeline;
 use crate::config::InitialChannelState;
 use crate::rng::RandomStream;
 
 pub struct DeterministicTwoState {
-    good_sojourn_ns: u64,
-    bad_sojourn_ns: u64,
+    runs: RunLengths,
     good_loss: f64,
     bad_loss: f64,
-    /// ln(1 − p_bad): log-probability that a Good sojourn is followed by another Good one.
-    ln_good_repeats: f64,
-    /// ln(p_bad): log-probability that a Bad sojourn is followed by another Bad one.
-    ln_bad_repeats: f64,
-    bad: bool,
-    /// End (exclusive) of the current run of one state, ns; `u64::MAX`: never.
-    run_end_ns: u64,
+    /// The current state and the (exclusive) end of its run of sojourns.
+    timeline: Timeline,
     /// Draws the run lengths and the stationary initial state, in time order.
     state_rng: RandomStream,
     /// Draws one Bernoulli per packet in a state with 0 < loss < 1.
     packet_rng: RandomStream,
+}
+
+/// How long a run of one state lasts: a whole number of fixed sojourns.
+struct RunLengths {
+    good_sojourn_ns: u64,
+    bad_sojourn_ns: u64,
+    /// ln(1 − p_bad): log-probability that a Good sojourn is followed by another Good one.
+    ln_good_repeats: f64,
+    /// ln(p_bad): log-probability that a Bad sojourn is followed by another Bad one.
+    ln_bad_repeats: f64,
+}
+
+impl RunLengths {
+    #[inline]
+    fn sojourn_ns(&self, bad: bool) -> u64 {
+        if bad { self.bad_sojourn_ns } else { self.good_sojourn_ns }
+    }
+
+    /// How many more sojourns of a state follow the current one: Geometric on {0, 1, ...}
+    /// with P(≥ k) = q^k, q the repeat probability, by inverse transform (`u64::MAX` when
+    /// q = 1: the state never changes again).
+    #[inline]
+    fn repeats(&self, bad: bool, rng: &mut RandomStream) -> u64 {
+        let ln_q = if bad { self.ln_bad_repeats } else { self.ln_good_repeats };
+        if ln_q == 0.0 {
+            return u64::MAX;
+        }
+        // ln(1 − U) ∈ [−37, 0], ln q < 0 (or −∞ when q = 0, giving 0 repeats).
+        ((1.0 - rng.uniform()).ln() / ln_q).floor() as u64
+    }
+
+    /// Length of a run of a state starting at a sojourn boundary.
+    #[inline]
+    fn run_ns(&self, bad: bool, rng: &mut RandomStream) -> u64 {
+        self.sojourn_ns(bad).saturating_mul(self.repeats(bad, rng).saturating_add(1))
+    }
 }
 
 impl DeterministicTwoState {
@@ -70,66 +101,37 @@ impl DeterministicTwoState {
         bad_loss: f64,
         p_bad: f64,
         initial: InitialChannelState,
-        state_rng: RandomStream,
+        mut state_rng: RandomStream,
         packet_rng: RandomStream,
     ) -> Self {
-        let mut m = DeterministicTwoState {
+        let runs = RunLengths {
             good_sojourn_ns,
             bad_sojourn_ns,
-            good_loss,
-            bad_loss,
             ln_good_repeats: (-p_bad).ln_1p(),
             ln_bad_repeats: p_bad.ln(),
-            bad: initial == InitialChannelState::Bad,
-            run_end_ns: 0,
-            state_rng,
-            packet_rng,
         };
-        m.run_end_ns = match initial {
-            InitialChannelState::Good | InitialChannelState::Bad => m.draw_run_ns(),
+        let timeline = match initial {
+            InitialChannelState::Good | InitialChannelState::Bad => {
+                let bad = initial == InitialChannelState::Bad;
+                Timeline { bad, end_ns: runs.run_ns(bad, &mut state_rng) }
+            }
             InitialChannelState::Stationary => {
                 let (good_ns, bad_ns) = (good_sojourn_ns as f64, bad_sojourn_ns as f64);
-                m.bad = m.state_rng.bernoulli(p_bad * bad_ns / (p_bad * bad_ns + (1.0 - p_bad) * good_ns));
-                let sojourn_ns = m.sojourn_ns();
-                let remaining_ns = sojourn_ns - m.state_rng.below_or_equal(sojourn_ns - 1);
-                remaining_ns.saturating_add(sojourn_ns.saturating_mul(m.draw_repeats()))
+                let bad = state_rng.bernoulli(p_bad * bad_ns / (p_bad * bad_ns + (1.0 - p_bad) * good_ns));
+                let sojourn_ns = runs.sojourn_ns(bad);
+                let remaining_ns = sojourn_ns - state_rng.below_or_equal(sojourn_ns - 1);
+                let end_ns = remaining_ns.saturating_add(sojourn_ns.saturating_mul(runs.repeats(bad, &mut state_rng)));
+                Timeline { bad, end_ns }
             }
         };
-        m
-    }
-
-    #[inline]
-    fn sojourn_ns(&self) -> u64 {
-        if self.bad { self.bad_sojourn_ns } else { self.good_sojourn_ns }
-    }
-
-    /// How many more sojourns of the current state follow the current one: Geometric on
-    /// {0, 1, ...} with P(≥ k) = q^k, q the repeat probability, by inverse transform
-    /// (`u64::MAX` when q = 1: the state never changes again).
-    #[inline]
-    fn draw_repeats(&mut self) -> u64 {
-        let ln_q = if self.bad { self.ln_bad_repeats } else { self.ln_good_repeats };
-        if ln_q == 0.0 {
-            return u64::MAX;
-        }
-        // ln(1 − U) ∈ [−37, 0], ln q < 0 (or −∞ when q = 0, giving 0 repeats).
-        ((1.0 - self.state_rng.uniform()).ln() / ln_q).floor() as u64
-    }
-
-    /// Length of a run of the current state starting at a sojourn boundary.
-    #[inline]
-    fn draw_run_ns(&mut self) -> u64 {
-        self.sojourn_ns().saturating_mul(self.draw_repeats().saturating_add(1))
+        DeterministicTwoState { runs, good_loss, bad_loss, timeline, state_rng, packet_rng }
     }
 
     /// Whether the channel is Bad at `now_ns`; `now_ns` never decreases between calls.
     #[inline]
     pub fn is_bad_at(&mut self, now_ns: u64) -> bool {
-        while self.run_end_ns <= now_ns && self.run_end_ns != u64::MAX {
-            self.bad = !self.bad;
-            self.run_end_ns = self.run_end_ns.saturating_add(self.draw_run_ns());
-        }
-        self.bad
+        let (runs, rng) = (&self.runs, &mut self.state_rng);
+        self.timeline.is_bad_at(now_ns, |bad| runs.run_ns(bad, rng))
     }
 
     #[inline]
@@ -164,8 +166,8 @@ mod tests {
         let mut start_ns = 0;
         (0..n)
             .map(|_| {
-                let run = (m.bad, start_ns, m.run_end_ns);
-                m.is_bad_at(m.run_end_ns);
+                let run = (m.timeline.bad, start_ns, m.timeline.end_ns);
+                m.is_bad_at(m.timeline.end_ns);
                 start_ns = run.2;
                 run
             })
@@ -247,11 +249,11 @@ mod tests {
         let (mut bad, mut phase_sum) = (0u64, 0.0);
         for s in 0..seeds {
             let m = model(90 * MS, 30 * MS, 0.0, 1.0, 0.5, InitialChannelState::Stationary, s);
-            bad += m.bad as u64;
+            bad += m.timeline.bad as u64;
             // The run ends after the rest of the current sojourn, in [1, sojourn] ns, plus
             // whole sojourns.
-            let sojourn_ns = m.sojourn_ns();
-            phase_sum += ((m.run_end_ns - 1) % sojourn_ns + 1) as f64 / sojourn_ns as f64;
+            let sojourn_ns = m.runs.sojourn_ns(m.timeline.bad);
+            phase_sum += ((m.timeline.end_ns - 1) % sojourn_ns + 1) as f64 / sojourn_ns as f64;
         }
         let frac = bad as f64 / seeds as f64;
         assert!((frac - pi_bad).abs() < 4.0 * (pi_bad * (1.0 - pi_bad) / seeds as f64).sqrt(), "{frac} vs {pi_bad}");

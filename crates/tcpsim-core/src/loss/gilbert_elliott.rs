@@ -19,8 +19,8 @@
 //! packets are lost within a Bad period depends, as it must, on this direction's packets.
 //! No events are scheduled and nothing is allocated per packet.
 //!
-//! State: `bad`, and `sojourn_end_ns`, the (exclusive) end of the current sojourn: the state
-//! holds on [start, sojourn_end_ns). `u64::MAX` means the sojourn never ends.
+//! State: the `timeline` (`bad`, and `end_ns`, the exclusive end of the current sojourn: the state
+//! holds on [start, end_ns); `u64::MAX` means the sojourn never ends).
 //!
 //! Deviations and choices:
 //! - The state at the instant a packet finishes serialization decides its fate (a packet that
@@ -35,6 +35,7 @@
 //!   the continuous-time version `casetti` describes, so the burst lengths are in seconds, not
 //!   packets, and do not scale with the link rate.
 
+use super::two_state::Timeline;
 use crate::config::InitialChannelState;
 use crate::rng::RandomStream;
 
@@ -43,9 +44,8 @@ pub struct GilbertElliott {
     bad_mean_ns: f64,
     good_loss: f64,
     bad_loss: f64,
-    bad: bool,
-    /// End (exclusive) of the current sojourn, ns; `u64::MAX`: never.
-    sojourn_end_ns: u64,
+    /// The current state and the (exclusive) end of its sojourn.
+    timeline: Timeline,
     /// Draws the sojourn lengths and the stationary initial state, in time order.
     state_rng: RandomStream,
     /// Draws one Bernoulli per packet in a state with 0 < loss < 1.
@@ -69,35 +69,23 @@ impl GilbertElliott {
             InitialChannelState::Bad => true,
             InitialChannelState::Stationary => state_rng.bernoulli(bad_mean_ns / (good_mean_ns + bad_mean_ns)),
         };
-        let mut m = GilbertElliott {
+        let end_ns = sojourn_ns(&mut state_rng, if bad { bad_mean_ns } else { good_mean_ns });
+        GilbertElliott {
             good_mean_ns,
             bad_mean_ns,
             good_loss,
             bad_loss,
-            bad,
-            sojourn_end_ns: 0,
+            timeline: Timeline { bad, end_ns },
             state_rng,
             packet_rng,
-        };
-        m.sojourn_end_ns = m.draw_sojourn_ns();
-        m
-    }
-
-    /// Length of a sojourn in the current state (the `as` cast saturates at `u64::MAX`).
-    #[inline]
-    fn draw_sojourn_ns(&mut self) -> u64 {
-        let mean_ns = if self.bad { self.bad_mean_ns } else { self.good_mean_ns };
-        self.state_rng.exponential(mean_ns).round() as u64
+        }
     }
 
     /// Whether the channel is Bad at `now_ns`; `now_ns` never decreases between calls.
     #[inline]
     pub fn is_bad_at(&mut self, now_ns: u64) -> bool {
-        while self.sojourn_end_ns <= now_ns && self.sojourn_end_ns != u64::MAX {
-            self.bad = !self.bad;
-            self.sojourn_end_ns = self.sojourn_end_ns.saturating_add(self.draw_sojourn_ns());
-        }
-        self.bad
+        let (rng, good_mean_ns, bad_mean_ns) = (&mut self.state_rng, self.good_mean_ns, self.bad_mean_ns);
+        self.timeline.is_bad_at(now_ns, |bad| sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns }))
     }
 
     #[inline]
@@ -105,6 +93,13 @@ impl GilbertElliott {
         let p = if self.is_bad_at(now_ns) { self.bad_loss } else { self.good_loss };
         self.packet_rng.bernoulli(p)
     }
+}
+
+/// An exponential sojourn of the given mean, in whole ns (the `as` cast saturates at
+/// `u64::MAX`).
+#[inline]
+fn sojourn_ns(rng: &mut RandomStream, mean_ns: f64) -> u64 {
+    rng.exponential(mean_ns).round() as u64
 }
 
 #[cfg(test)]
@@ -131,7 +126,7 @@ mod tests {
         let (mut good, mut bad) = (Vec::new(), Vec::new());
         let mut start_ns = 0;
         while good.len() < n || bad.len() < n {
-            let (end_ns, was_bad) = (m.sojourn_end_ns, m.bad);
+            let (end_ns, was_bad) = (m.timeline.end_ns, m.timeline.bad);
             if was_bad { &mut bad } else { &mut good }.push(end_ns - start_ns);
             m.is_bad_at(end_ns);
             start_ns = end_ns;

@@ -16,6 +16,7 @@ mod deterministic_two_state;
 mod gilbert_elliott;
 mod outage;
 mod scripted;
+mod two_state;
 
 pub use bernoulli::Bernoulli;
 pub use bit_error::BitError;
