@@ -20,17 +20,18 @@ EXPECTED_TCP = {
     "newreno": ("newreno", {"kind": "aimd"}),
     # The paper's ns-3 code: per-ACK samples, fixed-α Tustin filter, no null samples, Reno recovery.
     "westwood": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 0,
-                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}}),
+                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "raise_cwnd_to_ssthresh": True}),
     # One sample per RTT (no 50 ms floor), same filter, Reno recovery.
     "westwood_plus": ("reno", {"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9},
                                "min_window_ns": 0, "min_decrease_half": False}),
     "westwood_casetti": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2,
-                                  "filter": {"kind": "tustin"}}),
+                                  "filter": {"kind": "tustin"}, "raise_cwnd_to_ssthresh": False}),
     "westwood_plus_linux": ("newreno", {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"},
                                         "min_window_ns": 50_000_000, "min_decrease_half": False}),
 }
 NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes": 65535, "rwnd_bytes": 65535,
-       "avoid_repeated_fast_retransmit": False, "header_bytes": 42, "mss_bytes": 400, "delack_timeout_ns": 200_000_000}
+       "avoid_repeated_fast_retransmit": False, "header_bytes": 42, "mss_bytes": 400, "delack_timeout_ns": 200_000_000,
+       "ca_increment": "ns3"}
 
 
 def intended_flavour(key):

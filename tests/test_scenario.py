@@ -50,11 +50,12 @@ TCP_KEYS = {
     "dupack_threshold",
     "recovery",
     "avoid_repeated_fast_retransmit",
+    "ca_increment",
     "cc",
     "delack_count",
     "delack_timeout_ns",
 }
-RECOVERY_KINDS = {"tahoe", "reno", "newreno"}
+RECOVERY_KINDS = {"tahoe", "reno", "newreno", "sack"}
 CC_KEYS = {"aimd": {"kind"}}
 APP_KEYS = {"bulk": {"kind", "start_ns", "start_jitter_ns", "stop_ns", "bytes"}}
 TRACE_KEYS = {"cwnd", "rtt", "queue", "interval_ns", "throughput_bin_ns"}
@@ -197,6 +198,7 @@ def test_defaults_fill_every_engine_field():
         "dupack_threshold": 3,
         "recovery": "newreno",
         "avoid_repeated_fast_retransmit": True,
+        "ca_increment": "exact",
         "cc": {"kind": "aimd"},
         "delack_count": 2,
         "delack_timeout_ns": 200_000_000,
@@ -688,7 +690,8 @@ def test_westwood_presets_pair_their_estimators_with_reno_and_newreno_recovery()
                          {"name": "wp", "src": "x", "dst": "y", "variant": "westwood_plus"}]
     w, wp = (f["tcp"] for f in load_scenario(scenario).to_engine()["flows"])
     assert (w["recovery"], w["cc"]) == ("reno", {"kind": "westwood", "tau_ns": 500_000_000,
-                                                 "null_sample_divisor": 2, "filter": {"kind": "tustin"}})
+                                                 "null_sample_divisor": 2, "filter": {"kind": "tustin"},
+                                                 "raise_cwnd_to_ssthresh": False})
     assert (wp["recovery"], wp["cc"]["kind"], wp["cc"]["min_window_ns"]) == ("newreno", "westwood_plus", 50_000_000)
 
 
@@ -698,7 +701,7 @@ def test_a_cc_override_takes_human_units_and_named_filters():
                           "tcp": {"cc": {"kind": "westwood", "tau": "1s", "filter": {"kind": "tustin_fixed", "alpha": 0.9}}}}]
     cc = load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]
     assert cc == {"kind": "westwood", "tau_ns": 1_000_000_000, "null_sample_divisor": 2,
-                  "filter": {"kind": "tustin_fixed", "alpha": 0.9}}
+                  "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "raise_cwnd_to_ssthresh": False}
 
 
 def test_bad_cc_parameters_name_their_path():

@@ -70,7 +70,8 @@ class Variant(NamedTuple):
     cc: Mapping[str, Any]
 
 
-_WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2, "filter": {"kind": "tustin"}}
+_WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2, "filter": {"kind": "tustin"},
+             "raise_cwnd_to_ssthresh": False}
 _WESTWOOD_PLUS = {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50_000_000,
                   "min_decrease_half": False}
 
@@ -414,6 +415,9 @@ class WestwoodCc(_Model):
     null_sample_divisor: Annotated[int, Field(ge=0, le=U32_MAX)] = 2
     """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
     filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
+    raise_cwnd_to_ssthresh: Flag = False
+    """After n duplicate ACKs, cwnd = ssthresh even if smaller (the `gangadhar` ns-3 code);
+    false: only if larger (`casetti` Sec. 3.1)."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -474,6 +478,9 @@ class TcpOptions(_Model):
     cc: CcSpec | None = None
     """Override of the variant's congestion-control half: "aimd" or {kind = "aimd"}."""
     avoid_repeated_fast_retransmit: Flag = True
+    ca_increment: Literal["exact", "ns3"] = "exact"
+    """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
+    "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""
     """No new fast retransmit for duplicate ACKs below `recover` (RFC 6582 §3.2 step 1)."""
 
 

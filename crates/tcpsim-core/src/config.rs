@@ -212,6 +212,19 @@ pub enum RecoveryKind {
     Sack,
 }
 
+/// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CaIncrement {
+    /// Exact: fractions of a byte are carried to the next ACK.
+    #[default]
+    Exact,
+    /// max(1, ⌊SMSS·SMSS/cwnd⌋) bytes per ACK, fractions dropped: ns-3's
+    /// `TcpNewReno::CongestionAvoidance` of the `gangadhar` era (faster than exact when
+    /// cwnd > SMSS², e.g. 41-byte segments).
+    Ns3,
+}
+
 /// Congestion-control algorithm (the window-growth and reduction-target half).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -232,6 +245,10 @@ pub enum CcConfig {
         null_sample_divisor: u32,
         /// The low-pass filter. Recommended `{kind = "tustin"}` (`casetti` Sec. 2.2).
         filter: WestwoodFilter,
+        /// After n duplicate ACKs: false (`casetti` Sec. 3.1) sets cwnd = ssthresh only if
+        /// cwnd > ssthresh; true (the `gangadhar` ns-3 `TcpWestwood`) sets cwnd = ssthresh
+        /// always, raising a smaller window. Recommended false.
+        raise_cwnd_to_ssthresh: bool,
     },
     /// TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per
     /// RTT; ssthresh = BWE·RTTmin after a loss; cwnd = ssthresh after 3 duplicate ACKs.
@@ -307,6 +324,8 @@ pub struct TcpConfig {
     /// (RFC 6582 §3.2 step 1; ns-2's `bug_fix_`), applied to every recovery algorithm.
     pub avoid_repeated_fast_retransmit: bool,
     pub cc: CcConfig,
+    /// How congestion avoidance adds SMSS·SMSS/cwnd bytes per ACK (RFC 5681 eq. 3).
+    pub ca_increment: CaIncrement,
     /// Receiver: acknowledge every `delack_count`-th full segment (1 = no delayed ACKs).
     pub delack_count: u32,
     /// Receiver: longest an ACK is withheld (RFC 5681 §4.2: < 500 ms).
@@ -363,7 +382,7 @@ impl CcConfig {
         }
         match self {
             CcConfig::Aimd {} => Ok(()),
-            CcConfig::Westwood { tau_ns, null_sample_divisor, filter } => {
+            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, .. } => {
                 if *tau_ns == 0 {
                     return Err("tau_ns: must be > 0".into());
                 }

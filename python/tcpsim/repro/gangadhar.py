@@ -40,10 +40,10 @@ retransmit (ns-3's `DupAck` enters fast retransmit whenever the third duplicate 
 recovery); 42 header bytes per packet (IPv4 20 + TCP 20 + PPP 2). fig5 also runs the five variants with tcpsim's own defaults, and the paper's
 Westwood/Westwood+ over NewReno recovery, as sensitivities.
 
-ns-3 details tcpsim does not model (listed in the notes where they matter): ns-3 Westwood leaves
-fast recovery with cwnd = ssthresh even if cwnd was below BWE·RTTmin at the loss; ns-3's
-congestion avoidance adds max(1, ⌊SMSS²/cwnd⌋) bytes per ACK; ns-3's ssthresh has no whole-segment
-rounding or 2-segment floor on duplicate ACKs.
+Two ns-3 behaviours are selected by parameters: Westwood leaves fast recovery with cwnd = ssthresh
+even if cwnd was below BWE·RTTmin at the loss (`raise_cwnd_to_ssthresh = true`), and congestion
+avoidance adds max(1, ⌊SMSS²/cwnd⌋) bytes per ACK (`ca_increment = "ns3"`). Not modelled: ns-3's
+ssthresh has no whole-segment rounding or 2-segment floor on duplicate ACKs.
 """
 
 from __future__ import annotations
@@ -85,11 +85,13 @@ NS3_TCP: dict[str, Any] = {
     "rwnd": "65535B",
     "avoid_repeated_fast_retransmit": False,
     "header": 42,
+    "ca_increment": "ns3",
 }
 """The ns-3 (2013) defaults of the parameters the paper does not state (module docstring)."""
 
 WESTWOOD_NS3_CC: dict[str, Any] = {
     "kind": "westwood", "null_sample_divisor": 0, "filter": {"kind": "tustin_fixed", "alpha": 0.9},
+    "raise_cwnd_to_ssthresh": True,
 }
 WESTWOOD_PLUS_NS3_CC: dict[str, Any] = {
     "kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window": "0s",
@@ -137,21 +139,20 @@ PER_QUICK = (0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05)
 FLAVOUR_NOTE = (
     "paper's flavours (ns-3 TcpWestwood, Sec. 3.2), over Reno recovery as the ns-3 class is: Westwood = per-ACK "
     "samples, Tustin filter with fixed α = 0.9 on the mean of the last two samples, no null samples "
-    "(cc = {kind=\"westwood\", null_sample_divisor=0, filter={kind=\"tustin_fixed\", alpha=0.9}}); "
+    "and cwnd = ssthresh after duplicate ACKs even if smaller (cc = {kind=\"westwood\", null_sample_divisor=0, "
+    "filter={kind=\"tustin_fixed\", alpha=0.9}, raise_cwnd_to_ssthresh=true}); "
     "Westwood+ = one sample per RTT, same filter, no 50 ms floor "
     "(cc = {kind=\"westwood_plus\", filter={kind=\"tustin_fixed\", alpha=0.9}, min_window=\"0s\"})"
 )
 NS3_NOTE = (
     "ns-3 (2013) defaults for what the paper omits: min RTO 200 ms, initial cwnd 1 segment, initial ssthresh "
     "65 535 B, advertised window ≤ 65 535 B (no window scaling), no RFC 6582 recover check before fast "
-    "retransmit, 42 header bytes (IPv4 + TCP + PPP); router buffer 100 packets drop-tail, errors in both "
+    "retransmit, 42 header bytes (IPv4 + TCP + PPP), congestion avoidance adding max(1, ⌊SMSS²/cwnd⌋) bytes per "
+    "ACK (ca_increment = \"ns3\"); router buffer 100 packets drop-tail, errors in both "
     "directions of the bottleneck (catalog assumptions)"
 )
 NOT_MODELLED_NOTE = (
-    "ns-3 details tcpsim does not model: (1) ns-3 Westwood leaves fast recovery with cwnd = ssthresh = BWE·RTTmin "
-    "even when cwnd was smaller at the loss (tcpsim keeps min(cwnd, BWE·RTTmin), casetti Sec. 3.1 / ns-2); "
-    "(2) ns-3's congestion avoidance adds max(1, ⌊SMSS²/cwnd⌋) bytes per ACK (at least 1 byte, truncated), "
-    "tcpsim adds SMSS²/cwnd exactly; (3) ns-3 ssthresh = BWE·RTTmin in bytes with no 2-segment floor on "
+    "ns-3 detail tcpsim does not model: ns-3 ssthresh = BWE·RTTmin in bytes with no 2-segment floor on "
     "duplicate ACKs, tcpsim rounds down to whole segments, at least 2"
 )
 

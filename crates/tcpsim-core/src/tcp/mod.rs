@@ -28,7 +28,7 @@ impl TcpFlow {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use crate::config::{CcConfig, RecoveryKind, TcpConfig};
+    use crate::config::{CaIncrement, CcConfig, RecoveryKind, TcpConfig};
 
     /// A TCP configuration for tests: 1000-byte segments, 40-byte headers.
     pub fn tcp_config(recovery: RecoveryKind, delack_count: u32) -> TcpConfig {
@@ -46,6 +46,7 @@ pub(crate) mod tests {
             recovery,
             avoid_repeated_fast_retransmit: true,
             cc: CcConfig::Aimd {},
+            ca_increment: CaIncrement::Exact,
             delack_count,
             delack_timeout_ns: 200_000_000,
         }

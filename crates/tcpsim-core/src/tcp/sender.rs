@@ -163,6 +163,7 @@ impl TcpSender {
                 ssthresh_bytes: cfg.init_ssthresh_bytes,
                 mss_bytes: mss as u64,
                 ca_credit: 0,
+                ca_increment: cfg.ca_increment,
             },
             recovery_cwnd_bytes: cfg.init_ssthresh_bytes,
             dupacks: 0,

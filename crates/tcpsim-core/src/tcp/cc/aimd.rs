@@ -8,6 +8,7 @@
 //! Loss: ssthresh = max(FlightSize/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts.
 
 use super::{LossSignal, Window};
+use crate::config::CaIncrement;
 
 pub struct Aimd;
 
@@ -25,8 +26,12 @@ impl Aimd {
     }
 }
 
-/// One ACK's worth of RFC 5681 eq. (3) growth, exact over many ACKs.
+/// One ACK's worth of RFC 5681 eq. (3) growth: exact over many ACKs, or ns-3's rounding.
 pub fn congestion_avoidance(w: &mut Window) {
+    if w.ca_increment == CaIncrement::Ns3 {
+        w.cwnd_bytes += (w.mss_bytes * w.mss_bytes / w.cwnd_bytes).max(1);
+        return;
+    }
     w.ca_credit += w.mss_bytes * w.mss_bytes;
     let inc = w.ca_credit / w.cwnd_bytes;
     w.ca_credit -= inc * w.cwnd_bytes;
@@ -38,7 +43,7 @@ mod tests {
     use super::*;
 
     fn window(cwnd: u64, ssthresh: u64) -> Window {
-        Window { cwnd_bytes: cwnd, ssthresh_bytes: ssthresh, mss_bytes: 100, ca_credit: 0 }
+        Window { cwnd_bytes: cwnd, ssthresh_bytes: ssthresh, mss_bytes: 100, ca_credit: 0, ca_increment: CaIncrement::Exact }
     }
 
     #[test]
@@ -60,12 +65,25 @@ mod tests {
 
     #[test]
     fn tiny_segments_still_grow_the_window() {
-        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0 };
+        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0, ca_increment: CaIncrement::Exact };
         for _ in 0..1000 {
             Aimd.increase_window(&mut w, 41);
         }
         // 1000 ACKs of 41²/41000 bytes each add 40.96 bytes; whole bytes only are added.
         assert_eq!(w.cwnd_bytes, 41_040);
+    }
+
+    #[test]
+    fn ns3_increment_drops_fractions_but_adds_at_least_one_byte() {
+        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0, ca_increment: CaIncrement::Ns3 };
+        for _ in 0..1000 {
+            Aimd.increase_window(&mut w, 41);
+        }
+        assert_eq!(w.cwnd_bytes, 42_000, "41²/41 000 < 1: one byte per ACK");
+        let mut w = window(1000, 500);
+        w.ca_increment = CaIncrement::Ns3;
+        Aimd.increase_window(&mut w, 100);
+        assert_eq!(w.cwnd_bytes, 1010, "⌊100²/1000⌋ = 10");
     }
 
     #[test]

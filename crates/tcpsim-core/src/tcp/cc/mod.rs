@@ -16,7 +16,7 @@ pub use aimd::Aimd;
 pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
-use crate::config::CcConfig;
+use crate::config::{CaIncrement, CcConfig};
 
 /// What the sender learned from one ACK.
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +47,7 @@ pub struct Window {
     pub mss_bytes: u64,
     /// Fractional congestion-avoidance growth carried between ACKs, in bytes·(1/cwnd).
     pub ca_credit: u64,
+    pub ca_increment: CaIncrement,
 }
 
 /// What a congestion controller answers to a loss signal (one answer per episode: the
@@ -76,8 +77,8 @@ impl CongestionControl {
     pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
         match cfg {
             CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
-            CcConfig::Westwood { tau_ns, null_sample_divisor, filter } => {
-                CongestionControl::Westwood(Westwood::new(*tau_ns, *null_sample_divisor, filter, mss_bytes))
+            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, raise_cwnd_to_ssthresh } => {
+                CongestionControl::Westwood(Westwood::new(*tau_ns, *null_sample_divisor, filter, mss_bytes, *raise_cwnd_to_ssthresh))
             }
             CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half } => {
                 CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, mss_bytes))

@@ -54,11 +54,14 @@ pub struct Westwood {
     pending_bytes: u64,
     /// RTTmin, the smallest RTT sample (ns).
     min_rtt_ns: Option<u64>,
+    /// cwnd = ssthresh after n duplicate ACKs even when smaller (ns-3 `TcpWestwood`).
+    raise_cwnd_to_ssthresh: bool,
 }
 
 impl Westwood {
-    /// `tau_ns` τ, `null_sample_divisor` m (0: no virtual samples), `mss_bytes` seg_size.
-    pub fn new(tau_ns: u64, null_sample_divisor: u32, filter: &WestwoodFilter, mss_bytes: u64) -> Self {
+    /// `tau_ns` τ, `null_sample_divisor` m (0: no virtual samples), `mss_bytes` seg_size,
+    /// `raise_cwnd_to_ssthresh` the ns-3 reading of faster recovery (see `CcConfig`).
+    pub fn new(tau_ns: u64, null_sample_divisor: u32, filter: &WestwoodFilter, mss_bytes: u64, raise_cwnd_to_ssthresh: bool) -> Self {
         Westwood {
             mss_bytes,
             null_period_ns: (null_sample_divisor > 0).then(|| (tau_ns / null_sample_divisor as u64).max(1)),
@@ -68,6 +71,7 @@ impl Westwood {
             last_step_ns: 0,
             pending_bytes: 0,
             min_rtt_ns: None,
+            raise_cwnd_to_ssthresh,
         }
     }
 
@@ -125,6 +129,8 @@ impl Westwood {
         self.fold_in_silence(now_ns);
         let ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
         let cwnd_bytes = match signal {
+            // ns-3: cwnd = ssthresh (the recovery default).
+            LossSignal::DuplicateAcks if self.raise_cwnd_to_ssthresh => None,
             // "if (cwin > ssthresh) cwin = ssthresh"
             LossSignal::DuplicateAcks => Some(w.cwnd_bytes.min(ssthresh)),
             // "cwin = 1": the sender's default after a timeout.
@@ -137,12 +143,13 @@ impl Westwood {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::CaIncrement;
 
     const MS: u64 = 1_000_000;
 
     fn tustin() -> Westwood {
         // τ = 0.5 s, m = 2 (null samples every 250 ms), 1250-byte segments.
-        Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250)
+        Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250, false)
     }
 
     fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
@@ -240,7 +247,7 @@ mod tests {
         let b = w.bwe_bytes_per_s();
         // A timeout 0.6 s after the last ACK: virtual samples at +0.25 and +0.5 s,
         // b̂ = (3/5·b̂ + B/5)·3/5 ≈ 0.48·B.
-        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         let r = w.on_loss(&win, LossSignal::Timeout, 10_600 * MS);
         let decayed = (0.6 * b + B / 5.0) * 0.6;
         assert!(close(w.bwe_bytes_per_s(), decayed, 1e-12));
@@ -250,12 +257,12 @@ mod tests {
 
     #[test]
     fn without_virtual_samples_silence_does_not_change_the_estimate() {
-        let mut w = Westwood::new(500 * MS, 0, &WestwoodFilter::TustinFixed { alpha: 0.9 }, 1250);
+        let mut w = Westwood::new(500 * MS, 0, &WestwoodFilter::TustinFixed { alpha: 0.9 }, 1250, false);
         for k in 0..=300u64 {
             ack(&mut w, k * 10 * MS, 1250);
         }
         let b = w.bwe_bytes_per_s();
-        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         w.on_loss(&win, LossSignal::Timeout, 100_000 * MS);
         assert_eq!(w.bwe_bytes_per_s(), b);
     }
@@ -268,18 +275,22 @@ mod tests {
         }
         // RTTmin = 105 ms: BWE·RTTmin ≈ 125 000·0.105 = 13 125 bytes = 10.5 segments → 10.
         let ideal = 10 * 1250;
-        let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10_000 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal) });
         let small = Window { cwnd_bytes: 4 * 1250, ..big };
         let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10_000 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(4 * 1250) });
+        // The ns-3 reading raises the smaller window to ssthresh (the recovery default).
+        w.raise_cwnd_to_ssthresh = true;
+        let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10 * MS);
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None });
     }
 
     #[test]
     fn without_an_estimate_ssthresh_is_two_segments() {
         let mut w = tustin();
-        let win = Window { cwnd_bytes: 10 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0 };
+        let win = Window { cwnd_bytes: 10 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         assert_eq!(w.on_loss(&win, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
         assert_eq!(w.on_loss(&win, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
     }

@@ -116,6 +116,7 @@ impl WestwoodPlus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::CaIncrement;
 
     const MS: u64 = 1_000_000;
 
@@ -128,7 +129,7 @@ mod tests {
     }
 
     fn window(cwnd_segments: u64) -> Window {
-        Window { cwnd_bytes: cwnd_segments * 1000, ssthresh_bytes: 1 << 30, mss_bytes: 1000, ca_credit: 0 }
+        Window { cwnd_bytes: cwnd_segments * 1000, ssthresh_bytes: 1 << 30, mss_bytes: 1000, ca_credit: 0, ca_increment: CaIncrement::Exact }
     }
 
     #[test]
