@@ -1,0 +1,177 @@
+"""The `moller` experiments: the analytical ones pass through `execute`; the simulation ones plan
+valid scenarios and analyze (fake) results; a missing Westwood+ variant fails loudly."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+import tcpsim.scenario
+from tcpsim.repro import moller, select
+from tcpsim.repro.framework import execute
+from tcpsim.scenario import load_scenario
+
+ANALYTICAL = ["moller.fig3", "moller.fig4", "moller.limits"]
+SIMULATION = ["moller.fig5", "moller.fig6", "moller.fig7", "moller.fig8"]
+HAS_WESTWOOD_PLUS = "westwood_plus" in tcpsim.scenario.VARIANTS
+
+
+def test_every_catalog_experiment_is_registered():
+    assert [e.id for e in select(["moller"])] == ANALYTICAL + SIMULATION
+
+
+def test_analytical_experiments_pass(tmp_path):
+    reports = execute(select(ANALYTICAL), quick=True, out_dir=tmp_path, progress=False, cache_dir=tmp_path / "cache")
+    assert [r["id"] for r in reports] == ANALYTICAL
+    for report in reports:
+        failed = [c for c in report["claims"] if not c["ok"]] + [n for n in report["numbers"] if not n["ok"]]
+        assert not failed, (report["id"], failed)
+        assert report["claims"] and all(c["detail"] for c in report["claims"])
+        assert report["numbers"]
+        assert (tmp_path / f"{report['id']}.png").stat().st_size > 10_000
+        assert json.loads((tmp_path / f"{report['id']}.json").read_text())["ok"]
+    fig3 = reports[0]
+    assert [c["text"] for c in fig3["claims"]] == [
+        "equal shares at B = CT (β = 1/2)",
+        "Westwood+ larger for B < CT, NewReno larger for B > CT",
+        "sum ≈ 1",
+    ]
+    limits = {n["name"]: n for n in reports[2]["numbers"]}
+    assert limits["NewReno share, B → ∞ (B/CT = 1e6)"]["paper"] == 0.75
+    assert math.isclose(limits["eq. (35) ratio, B → ∞ (B/CT = 1e6)"]["measured"], 1 / math.sqrt(2), rel_tol=1e-3)
+
+
+def test_grids_and_run_lengths():
+    one = moller.TABLE_II[1]
+    assert moller.buffer_grid(one, quick=True) == [2, 5, 10, 21, 31, 42, 62, 83]
+    full = moller.buffer_grid(one, quick=False)
+    assert full[0] == 2 and full[-1] == 83 and 42 in full and len(full) >= 25
+    for setting in moller.TABLE_II.values():
+        grid = moller.buffer_grid(setting, quick=False)
+        assert min(grid) == 2 and max(grid) <= 2 * setting.bdp_pkts + 0.5
+    duration, warmup = moller.run_length(one, quick=True)
+    assert 50 <= warmup < duration <= 600
+    long_duration, _ = moller.run_length(moller.TABLE_II[3], quick=False)
+    assert long_duration > 10 * moller.run_length(one, quick=False)[0] / 2
+
+
+def test_scenario_geometry():
+    scenario = moller.two_flow_scenario(moller.TABLE_II[3], 17, duration_s=100, warmup_s=10)
+    bottleneck = scenario["links"][2]
+    assert bottleneck["ab"] == {"queue": "17pkt"} and bottleneck["rate"] == "10Mbps"
+    one_way_ms = float(bottleneck["delay"].removesuffix("ms")) + moller.ACCESS_DELAY_S * 1e3
+    assert math.isclose(2 * one_way_ms, 200.0)
+    assert scenario["tcp"] == {"mss": 1460, "header": 40, "delack_count": 1}
+    assert [f["variant"] for f in scenario["flows"]] == ["newreno", "westwood_plus"]
+    modified = moller.two_flow_scenario(moller.TABLE_II[1], 42, duration_s=100, warmup_s=10, modified=True,
+                                        second_start_s=50)
+    assert modified["flows"][1]["tcp"] == {"cc": {"kind": "westwood_plus", "min_decrease_half": True}}
+    assert modified["flows"][1]["start"] in ("50s", "50.0s")
+
+
+@pytest.mark.parametrize("experiment_id", SIMULATION)
+def test_missing_variant_fails_loudly(monkeypatch, experiment_id):
+    monkeypatch.delitem(tcpsim.scenario.VARIANTS, "westwood_plus", raising=False)
+    (experiment,) = select([experiment_id])
+    with pytest.raises(RuntimeError, match=r"needs the westwood_plus variant \(issue 3\)"):
+        experiment.runs(True, None)
+
+
+@pytest.mark.skipif(not HAS_WESTWOOD_PLUS, reason="the westwood_plus variant (issue 3) is not in tcpsim.scenario.VARIANTS yet")
+@pytest.mark.parametrize("experiment_id", SIMULATION)
+def test_simulation_runs_are_valid_scenarios(experiment_id):
+    (experiment,) = select([experiment_id])
+    specs = experiment.runs(True, None)
+    assert len({spec.key for spec in specs}) == len(specs)
+    assert {spec.seed for spec in specs} == {1, 2, 3}
+    checked = {}
+    for spec in specs:
+        text = json.dumps(spec.scenario, sort_keys=True)
+        if text not in checked:
+            checked[text] = load_scenario(spec.scenario)
+    for scenario in checked.values():
+        flows = scenario.flow_table()
+        assert [f.variant for f in flows][0] == "newreno"
+        assert scenario.to_engine()["links"][2]["ab"]["queue"]["limit_packets"] in moller.buffer_grid(
+            moller.TABLE_II[1], quick=True)
+    if experiment_id == "moller.fig7":
+        engine = [s.to_engine() for s in checked.values()]
+        assert any(e["flows"][1]["tcp"]["cc"].get("min_decrease_half") for e in engine)
+
+
+# --- analysis on fake results: the model itself, fed back as a "simulation", passes fig5 ---------
+
+
+class FakeResult:
+    """Just what `run_metrics` reads."""
+
+    def __init__(self, setting, first_share, second_share, queue_pkts, rtt_min_s=0.0514):
+        to_bps = setting.capacity_bps * moller.MSS_BYTES / moller.PACKET_BYTES
+        self.flows = pd.DataFrame({"name": ["f1", "f2"], "throughput_bps": [first_share * to_bps, second_share * to_bps],
+                                   "rtt_min_s": [0.0514, rtt_min_s], "fast_retransmits": [90, 90], "timeouts": [0, 1]})
+        self.links = pd.DataFrame({"name": ["bottleneck"], "direction": ["ab"], "utilization": [1.0],
+                                   "queue_mean_pkts": [queue_pkts], "drops_queue": [10]})
+        self.traces = {}
+        self.meta = {"wall_s": 0.0}
+
+
+def _model_results(setting, buffers, tag=None, shift=0.0, second="westwood_plus", modified=False):
+    out = {}
+    for buffer in buffers:
+        row = setting.model([buffer], modified).iloc[0]
+        first, second_share = row["newreno"], row["westwood_plus"]
+        if second == "newreno":
+            first = second_share = setting.newreno_pair_model([buffer])["per_flow"].iloc[0]
+        for seed, noise in ((1, -0.005), (2, 0.0), (3, 0.005)):
+            key = (buffer, seed) if tag is None else (tag, buffer, seed)
+            out[key] = FakeResult(setting, first - noise + shift, second_share + noise - shift, buffer / 2,
+                                  rtt_min_s=0.0514 + 0.0004 * buffer * (tag == "delayed"))
+    return out
+
+
+def test_fig5_model_as_simulation_passes():
+    setting = moller.TABLE_II[1]
+    buffers = moller.buffer_grid(setting, quick=True)
+    results = {(1, *key): r for key, r in _model_results(setting, buffers).items()}
+    (fig5,) = select(["moller.fig5"])
+    outcome = fig5.analyze(results, quick=True)
+    assert all(c.ok for c in outcome.claims), [(c.text, c.detail) for c in outcome.claims if not c.ok]
+    assert len(outcome.claims) == 3
+    ratio = outcome.numbers[-1]
+    assert not ratio.within_tolerance and ratio.explanation and "B → ∞" in ratio.explanation
+    fig5.plot(outcome, Figure())
+
+
+def test_fig5_shifted_simulation_fails_the_match():
+    setting = moller.TABLE_II[1]
+    buffers = moller.buffer_grid(setting, quick=True)
+    results = {(1, *key): r for key, r in _model_results(setting, buffers, shift=0.08).items()}
+    (fig5,) = select(["moller.fig5"])
+    outcome = fig5.analyze(results, quick=True)
+    assert [c.ok for c in outcome.claims[:2]] == [False, False]
+
+
+def test_fig6_fig7_fig8_analyze_and_plot():
+    setting = moller.TABLE_II[1]
+    buffers = moller.buffer_grid(setting, quick=True)
+    experiments = dict((e.id, e) for e in select(SIMULATION))
+    fig6 = {**_model_results(setting, buffers, "delayed", shift=-0.02),
+            **_model_results(setting, buffers, "together")}
+    fig7 = {**_model_results(setting, buffers, "modified", modified=True),
+            **_model_results(setting, buffers, "unmodified")}
+    fig8 = {**_model_results(setting, buffers, "newreno", second="newreno"),
+            **_model_results(setting, buffers, "westwood_plus")}
+    for experiment_id, results in (("moller.fig6", fig6), ("moller.fig7", fig7), ("moller.fig8", fig8)):
+        outcome = experiments[experiment_id].analyze(results, quick=True)
+        assert outcome.claims and all(c.detail for c in outcome.claims)
+        experiments[experiment_id].plot(outcome, Figure())
+    outcome8 = experiments["moller.fig8"].analyze(fig8, quick=True)
+    assert all(c.ok for c in outcome8.claims), [(c.text, c.detail) for c in outcome8.claims]
+    outcome7 = experiments["moller.fig7"].analyze(fig7, quick=True)
+    assert outcome7.claims[0].ok  # the model of the modified Westwood+ gives equal shares for B > CT
+    outcome6 = experiments["moller.fig6"].analyze(fig6, quick=True)
+    assert [c.ok for c in outcome6.claims] == [True, True]  # fake RTTmin 68–85 ms for B ≥ CT, delayed share +0.02
+    assert np.isclose(outcome6.numbers[0].measured, 0.0514 + 0.0004 * 83)
