@@ -764,17 +764,15 @@ class Fig8(_Family):
             _bound_number(
                 "Westwood: largest spread across delayed-ACK counts at one PER (Mb/s), paper < 0.4", 0.4,
                 top["westwood"][1][0],
-                f"{describe('westwood')}. Suspected cause, a detail of the ns-3 code tcpsim does not model: ns-3 "
-                f"Westwood leaves fast recovery with cwnd = ssthresh = BWE·RTTmin even when cwnd was below it at the "
-                f"loss, which re-fills the pipe after every loss whatever the ACK clock; tcpsim keeps min(cwnd, "
-                f"BWE·RTTmin) (casetti/ns-2). Evidence ({diag}): with slower growth (count 8) the window is below "
-                f"BWE·RTTmin at more losses and by more, i.e. exactly where ns-3 would have raised it."),
+                f"{describe('westwood')}. Larger delayed-ACK counts slow the ACK clock and the per-ACK growth, "
+                f"and the ns-3 rule that raises cwnd to BWE·RTTmin after every loss (modelled) does not fully "
+                f"compensate; diagnostic ({diag})."),
         ]
         notes = [FLAVOUR_NOTE, NS3_NOTE, _error_bar_note(c), NOT_MODELLED_NOTE,
                  "spread = max − min over the delayed-ACK counts of the mean throughput at one PER; " + "; ".join(
                      describe(n) for n in spreads),
-                 "congestion avoidance counts ACKs (cwnd += SMSS²/cwnd per ACK), as ns-3's NewAck does, so larger "
-                 "counts grow the window more slowly",
+                 "congestion avoidance counts ACKs (max(1, ⌊SMSS²/cwnd⌋) bytes per ACK, as ns-3's NewAck does), "
+                 "so larger counts grow the window more slowly",
                  f"diagnostic runs (seed 1, PER {self.DIAG_PER:g}, every-change cwnd trace): {diag}"]
         return Outcome(series=self.series(c), claims=claims, numbers=numbers, notes=notes)
 
@@ -841,13 +839,16 @@ class Fig9(_Family):
         wp, wp_text = spread_at("westwood_plus", 0.01)
         small = self._small_windows(results)
         ww_small = small.get(("westwood", 0.01))
+        stuck = results.get(("westwood", 41, 0.01, 1))
         ww_explanation = ww_text + (
-            f". Suspected cause, two ns-3 details tcpsim does not model (notes): with 41-byte segments our Westwood "
-            f"runs at a time-averaged cwnd of {ww_small[0]:.0f} segments while its ssthresh = BWE·RTTmin averages "
-            f"{ww_small[1]:.0f} (seed 1, after 10 s); ns-3's Westwood restarts every fast recovery at ssthresh, ours at "
-            f"min(cwnd, ssthresh), and ns-3's congestion avoidance grows at least 1 byte per ACK, "
-            f"{ww_small[0] / 41:.1f}× the exact SMSS²/cwnd at that window. Both lift only the small-payload curve, "
-            f"i.e. shrink the spread" if ww_small else "")
+            f". With 41-byte segments Westwood's ssthresh = BWE·RTTmin averages {ww_small[1]:.0f} segments (seed 1, "
+            f"after 10 s), far above the 100-packet router buffer, so every overflow loses dozens of segments; Reno-style "
+            f"recovery then times out, and go-back-N over hundreds of retransmitted segments yields no Karn-valid RTT "
+            f"sample, so the backed-off RTO persists (RFC 6298 §5, as ns-3's RttEstimator resets its multiplier only on "
+            f"a valid sample): {int(stuck.flows.iloc[0]['timeouts'])} timeouts, RTO {stuck.flows.iloc[0]['final_rto_s']:.1f} s "
+            f"at the end, the flow idle for most of the run. How ns-3 avoided this (the paper's 41-byte Westwood is "
+            f"within 1 Mb/s of 1460 B) is not recoverable from the paper"
+            if ww_small and stuck is not None else "")
         reno_small = small.get(("reno", 0.001))
         sens = self._reno_sensitivity(results)
         numbers = [
@@ -859,14 +860,14 @@ class Fig9(_Family):
         reno_note = (
             f"Reno's spread at PER 0.001 is not explained: {reno_text}; the 1460-byte flow runs at "
             f"{c[('reno', sizes[-1])].at(0.001) / (2 * 1460 / 1502):.0%} of the 1.94 Mb/s payload capacity, so a "
-            f"1.4 Mb/s spread would need ns-3's large-payload Reno to lose ~0.4 Mb/s more than ours, and the "
-            f"unmodelled ns-3 growth rule cannot lift our 41-byte Reno (window "
+            f"1.4 Mb/s spread would need ns-3's large-payload Reno to lose ~0.4 Mb/s more than ours, and ns-3's "
+            f"growth rule (modelled: ca_increment = ns3) cannot lift our 41-byte Reno (window "
             + (f"{reno_small[0]:.0f}" if reno_small else "?")
             + " segments < 41, where ns-3's ⌊SMSS²/cwnd⌋ truncation grows it more slowly, not faster). "
             f"Sensitivity with tcpsim's defaults instead of ns-3's: {sens}. The paper itself reports an unexplained "
             f"difference of ns-3's Reno from the original work (Sec. 4.2, Fig. 6)")
         wp_small = small.get(("westwood_plus", 0.01))
-        wp_note = (f"Westwood+'s spread at PER 0.01: {wp_text}; no unmodelled ns-3 detail is known to shrink it: our "
+        wp_note = (f"Westwood+'s spread at PER 0.01: {wp_text}; no ns-3 detail we know of shrinks it: our "
                    f"41-byte Westwood+ already restarts at ssthresh (as ns-3) and its window, "
                    + (f"{wp_small[0]:.0f}" if wp_small else "?")
                    + " segments, is below the 41 segments where ns-3's at-least-1-byte growth would speed it up")
