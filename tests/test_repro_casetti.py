@@ -1,0 +1,100 @@
+"""The `casetti` experiments: every one plans scenarios that load, and shortened versions of
+fig3, fig9 and fig16 run end to end through the repro framework."""
+
+import json
+
+import pytest
+
+from tcpsim.repro import casetti, select
+from tcpsim.repro.framework import execute
+from tcpsim.scenario import load_scenario
+
+IDS = ["casetti.fig3", "casetti.fig4", "casetti.friendliness", "casetti.fig7", "casetti.fig9", "casetti.fig10",
+       "casetti.fig11", "casetti.fig12", "casetti.snoop", "casetti.batcp", "casetti.fig15", "casetti.fig16",
+       "casetti.fig17", "casetti.fig18"]
+
+
+def test_every_catalog_experiment_is_registered():
+    assert [e.id for e in select(["casetti"])] == IDS
+
+
+@pytest.mark.parametrize("experiment_id", IDS)
+def test_quick_runs_are_valid_scenarios(experiment_id):
+    (experiment,) = select([experiment_id])
+    specs = experiment.runs(quick=True, seeds=1)
+    assert specs
+    assert len({spec.key for spec in specs}) == len(specs)
+    for spec in specs:
+        scenario = load_scenario(spec.scenario, dict(spec.overrides))
+        assert scenario.to_engine()["flows"]
+    full = experiment.runs(quick=False, seeds=None)
+    assert len(full) >= len(specs)
+
+
+def test_common_setup():
+    scenario = load_scenario(casetti.wireless_scenario("westwood", loss=casetti.bernoulli(0.01), duration_s=10,
+                                                       warmup_s=1))
+    engine = scenario.to_engine()
+    tcp = engine["flows"][0]["tcp"]
+    assert tcp["mss_bytes"] + tcp["header_bytes"] == 400
+    assert tcp["delack_count"] == 2 and tcp["min_rto_ns"] == 200_000_000
+    assert tcp["avoid_repeated_fast_retransmit"] is False  # TCPW: faster recovery on every 3 dupacks
+    assert tcp["cc"]["kind"] == "westwood" and tcp["cc"]["tau_ns"] == 500_000_000 and tcp["recovery"] == "reno"
+    wireless = engine["links"][1]
+    # BDP of 2 Mb/s × 90.02 ms in 400-byte packets, both directions lossy
+    assert wireless["ab"]["queue"]["limit_packets"] == 56
+    assert wireless["ab"]["loss"] and wireless["ba"]["loss"]
+    reno = load_scenario(casetti.wireless_scenario("reno", loss=[], duration_s=10, warmup_s=1)).to_engine()
+    assert reno["flows"][0]["tcp"]["avoid_repeated_fast_retransmit"] is True
+
+
+def test_fig3_plateaus_follow_the_schedule():
+    plateaus = casetti.Fig3().plateaus()
+    assert [c / 1e6 for _, _, c in plateaus] == [5, 4, 3, 4, 3, 4, 5]
+    assert [a for a, _, _ in plateaus] == [0, 25, 50, 75, 125, 175, 200]
+
+
+def _short_fig3() -> casetti.Fig3:
+    fig3 = casetti.Fig3()
+    fig3.duration_s = 100.0
+    fig3.udp1_on = ((20.0, 80.0),)
+    fig3.udp2_on = ((40.0, 60.0),)
+    return fig3
+
+
+def _short_fig9() -> casetti.Fig9:
+    fig9 = casetti.Fig9()
+    fig9.grid_quick = (0.0, 0.01)
+    fig9.duration_quick_s = 40.0
+    fig9.warmup_s = 5.0
+    return fig9
+
+
+def _short_fig16() -> casetti.Fig16:
+    fig16 = casetti.Fig16()
+    fig16.grid_quick = (1e6, 10e6)
+    fig16.packet_grid_quick = (10e6,)
+    fig16.duration_quick_s = 30.0
+    fig16.warmup_s = 5.0
+    return fig16
+
+
+def test_shortened_experiments_run_end_to_end(tmp_path):
+    reports = execute([_short_fig3(), _short_fig9(), _short_fig16()], quick=True, seeds=1, jobs=1, out_dir=tmp_path,
+                      progress=False, cache_dir=tmp_path / "cache")
+    by_id = {r["id"]: r for r in reports}
+    for report in reports:
+        texts = [c["text"] for c in report["claims"]]
+        assert "analysis completes" not in texts and "figure is drawn" not in texts, report["claims"]
+        assert (tmp_path / f"{report['id']}.png").stat().st_size > 10_000
+        assert json.loads((tmp_path / f"{report['id']}.json").read_text())["id"] == report["id"]
+    fig3 = by_id["casetti.fig3"]
+    assert fig3["ok"], fig3
+    assert [n["paper"] for n in fig3["numbers"]] == [5, 4, 3, 4, 5]
+    fig9 = by_id["casetti.fig9"]
+    gains = {n["name"]: n for n in fig9["numbers"]}
+    assert gains["TCPW gain over Reno at 1% (%)"]["paper"] == 394
+    assert gains["TCPW gain over Reno at 1% (%)"]["measured"] > 100  # TCPW well above Reno at 1 % errors
+    assert any("sensitivity" in note for note in fig9["notes"])
+    fig16 = by_id["casetti.fig16"]
+    assert any("packets" in s["label"] for s in fig16["series"])
