@@ -262,6 +262,9 @@ def _report(
         "paper": experiment.paper,
         "quick": quick,
         "ok": all(c.ok for c in outcome.claims) and all(n.ok for n in outcome.numbers),
+        # Every run, the analysis and the figure succeeded (claims may still fail: that is a
+        # result, not a breakdown).
+        "completed": figure is not None,
         "series": [s.to_dict() for s in outcome.series],
         "claims": [c.to_dict() for c in outcome.claims],
         "numbers": [n.to_dict() for n in outcome.numbers],
