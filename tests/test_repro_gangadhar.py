@@ -37,10 +37,14 @@ NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes"
 def intended_flavour(key):
     if key[0] in gangadhar.FLAVOURS:
         return key[0]
-    if key[0] in ("tcpsim_defaults", "rwnd_unlimited", "newreno_recovery"):
+    if key[0] in ("tcpsim_defaults", "rwnd_unlimited", "newreno_recovery", "data_errors_only", "max_rto_ns3"):
         return key[1]
     assert key[0] == "diag", key
     return "westwood"
+
+
+# fig11 sensitivities of Westwood's peak: (ca_increment, raise_cwnd_to_ssthresh) of both flows.
+FIG11_GROWTH = {"ca_exact": ("exact", True), "no_ns3_rules": ("exact", False)}
 
 
 def test_every_catalog_experiment_is_registered():
@@ -60,6 +64,9 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
         recovery, cc = EXPECTED_TCP[flavour]
         if spec.key[0] == "newreno_recovery":
             recovery = "newreno"
+        growth = FIG11_GROWTH.get(spec.key[1]) if experiment_id == "gangadhar.fig11" else None
+        if growth:
+            cc = {**cc, "raise_cwnd_to_ssthresh": growth[1]}
         assert (tcp["recovery"], tcp["cc"]) == (recovery, cc), spec.key
         if spec.key[0] == "tcpsim_defaults":
             assert tcp["min_rto_ns"] == 1_000_000_000 and tcp["avoid_repeated_fast_retransmit"], spec.key
@@ -69,7 +76,14 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
                 expected["rwnd_bytes"] = 2**30
             if experiment_id == "gangadhar.fig9":
                 expected["mss_bytes"] = spec.key[1] if spec.key[0] in gangadhar.FLAVOURS else tcp["mss_bytes"]
+            if growth:
+                expected["ca_increment"] = growth[0]
             assert {k: tcp[k] for k in expected} == expected, spec.key
+            if spec.key[0] == "max_rto_ns3":
+                assert tcp["max_rto_ns"] == 12_800_000_000, spec.key
+            if experiment_id != "gangadhar.fig11":
+                directions = {loss["direction"] for loss in spec.scenario["links"][1]["loss"]}
+                assert directions == ({"ab"} if spec.key[0] == "data_errors_only" else {"both"}), spec.key
         if experiment_id == "gangadhar.fig11":
             assert engine["duration_ns"] == 20 * 10**9
             assert len(engine["flows"]) == 2 and engine["flows"][1]["app"]["start_ns"] == 2 * 10**9
