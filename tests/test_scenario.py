@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import tcpsim
 from tcpsim.scenario import (
     VARIANTS,
     FlowInfo,
@@ -47,6 +48,7 @@ TCP_KEYS = {
     "min_rto_ns",
     "max_rto_ns",
     "clock_granularity_ns",
+    "rtt_tick_ns",
     "dupack_threshold",
     "recovery",
     "avoid_repeated_fast_retransmit",
@@ -183,6 +185,23 @@ def test_moller_two_flows_integers():
 # --- the user format -----------------------------------------------------------------------
 
 
+def test_rtt_tick_and_correlated_gilbert_elliott_reach_the_engine():
+    tcp = load_scenario(minimal(tcp={"rtt_tick": "100ms"})).to_engine()["flows"][0]["tcp"]
+    assert tcp["rtt_tick_ns"] == 100_000_000
+    ge = {"kind": "gilbert_elliott", "good_mean": "4s", "bad_mean": "100ms", "bad_loss": 1.0}
+    link = {"a": "x", "b": "y", "rate": "1Mbps", "delay": "1ms", "queue": "10pkt",
+            "loss": [{"kind": "bernoulli", "p": 0.01, "direction": "ab"}, ge | {"correlated": True}, ge]}
+    [engine_link] = load_scenario(minimal(links=[link])).to_engine()["links"]
+    ab, ba = engine_link["ab"]["loss"], engine_link["ba"]["loss"]
+    # The key is the model's position in the link's list, the same in both directions.
+    assert [m.get("shared_state") for m in ab] == [None, 1, None]
+    assert [m.get("shared_state") for m in ba] == [1, None]
+    assert "shared_state" not in ab[2] and "shared_state" not in ba[1]
+    tcpsim.run(minimal(links=[link]) | {"duration": "2s"}, seed=1)  # the engine accepts it
+    error = errors_of(minimal(links=[link | {"loss": [ge | {"correlated": True, "direction": "ab"}]}]))
+    assert "correlated" in str(error) and 'needs direction = "both"' in str(error)
+
+
 def test_defaults_fill_every_engine_field():
     tcp = load_scenario(minimal()).to_engine()["flows"][0]["tcp"]
     assert tcp == {
@@ -195,6 +214,7 @@ def test_defaults_fill_every_engine_field():
         "min_rto_ns": 1_000_000_000,
         "max_rto_ns": 60_000_000_000,
         "clock_granularity_ns": 1_000_000,
+        "rtt_tick_ns": 0,
         "dupack_threshold": 3,
         "recovery": "newreno",
         "avoid_repeated_fast_retransmit": True,

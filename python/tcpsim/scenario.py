@@ -467,6 +467,11 @@ class TcpOptions(_Model):
     """RFC 6298 §2.5 upper bound on the RTO."""
     clock_granularity_ns: DurationNs = Field("1ms", alias="clock_granularity", validate_default=True)
     """RFC 6298 clock granularity G."""
+    rtt_tick_ns: DurationNs = Field("0s", alias="rtt_tick", validate_default=True)
+    """Tick of the clock that times RTT samples; "0s" = exact. Each sample becomes the nearest
+    whole number of ticks, at least one, before the RTO estimator and the congestion control
+    (Westwood's RTTmin) see it, as in ns-2, whose TCP times RTTs in `tcp_tick_` units
+    (100 ms in ns-2 of 2000–2001; `tcp.cc` `rtt_update`)."""
     dupack_threshold: Count = 3
     """Duplicate ACKs that trigger fast retransmit (RFC 5681: 3)."""
     delack_count: Count = 2
@@ -618,6 +623,16 @@ class GilbertElliottLoss(_Model):
     """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B)."""
     direction: Direction = "both"
     """Which direction of the link: "ab", "ba" or "both"."""
+    correlated: bool = False
+    """With direction "both": one Good/Bad timeline for both directions (a fade or blackout
+    hits data and ACKs at once); each direction still draws its own per-packet losses.
+    False: each direction has its own independent timeline."""
+
+    @model_validator(mode="after")
+    def _check_correlated(self) -> Self:
+        if self.correlated and self.direction != "both":
+            raise _Problems([(("correlated",), f'needs direction = "both" (got {self.direction!r}): it ties the two directions together')])
+        return self
 
     def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
         return {
@@ -740,6 +755,14 @@ class DirectionSpec(_Model):
     queue: QueueSpec
 
 
+def _shared_state(engine: dict[str, Any], loss: "LossSpec", index: int) -> dict[str, Any]:
+    """A correlated Gilbert–Elliott model's engine form names its timeline after its position in
+    the link's `loss` list, the same in both directions (the engine's `shared_state`)."""
+    if isinstance(loss, GilbertElliottLoss) and loss.correlated:
+        return {**engine, "shared_state": index}
+    return engine
+
+
 class LinkSpec(_Model):
     """A full-duplex point-to-point link; its endpoints' names create the nodes."""
 
@@ -789,7 +812,11 @@ class LinkSpec(_Model):
         directions = {
             direction: {
                 "queue": queue.to_engine(self.rate_bps, bdp_rtt_ns),
-                "loss": [loss.to_engine(flow_index) for loss in self.loss if loss.direction in (direction, "both")],
+                "loss": [
+                    _shared_state(loss.to_engine(flow_index), loss, index)
+                    for index, loss in enumerate(self.loss)
+                    if loss.direction in (direction, "both")
+                ],
             }
             for direction, (_, queue) in self.queues().items()
         }

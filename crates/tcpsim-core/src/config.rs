@@ -87,7 +87,21 @@ pub enum LossConfig {
     BitError { ber: f64 },
     /// Two-state Markov channel with exponential sojourns of the given means and a loss
     /// probability per state (`casetti` Sec. 5.2).
-    GilbertElliott { good_mean_ns: u64, bad_mean_ns: u64, good_loss: f64, bad_loss: f64, initial: InitialChannelState },
+    ///
+    /// `shared_state`: models of the two directions of one link with the same key follow one
+    /// Good/Bad timeline (their state stream is named after the link and the key, not the
+    /// direction), so a fade or blackout hits both directions at once; each direction still
+    /// draws its own per-packet losses. They must have the same parameters. None: each
+    /// direction has its own independent timeline.
+    GilbertElliott {
+        good_mean_ns: u64,
+        bad_mean_ns: u64,
+        good_loss: f64,
+        bad_loss: f64,
+        initial: InitialChannelState,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shared_state: Option<u32>,
+    },
     /// Two-state channel with deterministic sojourns; at each sojourn end the next state is
     /// Bad with probability `p_bad`, else Good (`macura` Sec. 5.5).
     TwoState {
@@ -317,6 +331,13 @@ pub struct TcpConfig {
     pub max_rto_ns: u64,
     /// RFC 6298 clock granularity G.
     pub clock_granularity_ns: u64,
+    /// Tick of the clock that times RTT samples (0 = exact). With a tick T every sample r
+    /// becomes max(1, ⌊r/T + ½⌋)·T before it reaches the RFC 6298 estimator and the
+    /// congestion controller (Westwood's RTTmin, Vegas' BaseRTT), as ns-2's `TcpAgent::rtt_update`
+    /// turns a sample into whole `tcp_tick_`s (`t_rtt_`) and ns-2's TCPW agent takes
+    /// RTTmin from `t_rtt_ * tcp_tick_`. See `tcp::sender::quantize_rtt`.
+    #[serde(default)]
+    pub rtt_tick_ns: u64,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     pub recovery: RecoveryKind,
@@ -443,6 +464,33 @@ impl SimConfig {
                     loss.validate(self.flows.len()).map_err(|e| format!("links[{i}].{d}.loss[{j}].{e}"))?;
                 }
             }
+            // Models sharing a Good/Bad timeline must describe the same process: at most one
+            // per key and direction, and the same parameters in both directions.
+            let shared = |dir: &DirectionConfig| -> Result<Vec<(u32, LossConfig)>, u32> {
+                let mut keyed: Vec<(u32, LossConfig)> = Vec::new();
+                for m in &dir.loss {
+                    if let LossConfig::GilbertElliott { shared_state: Some(k), .. } = m {
+                        if keyed.iter().any(|(key, _)| key == k) {
+                            return Err(*k);
+                        }
+                        keyed.push((*k, m.clone()));
+                    }
+                }
+                Ok(keyed)
+            };
+            let (ab, ba) = match (shared(&l.ab), shared(&l.ba)) {
+                (Ok(ab), Ok(ba)) => (ab, ba),
+                (Err(k), _) | (_, Err(k)) => {
+                    return Err(format!("links[{i}]: shared_state {k} appears twice in one direction"))
+                }
+            };
+            for (k, m) in &ab {
+                if let Some((_, other)) = ba.iter().find(|(key, _)| key == k) {
+                    if format!("{m:?}") != format!("{other:?}") {
+                        return Err(format!("links[{i}]: the two directions' models with shared_state {k} differ"));
+                    }
+                }
+            }
         }
         for (i, f) in self.flows.iter().enumerate() {
             if f.src >= n || f.dst >= n || f.src == f.dst {
@@ -462,6 +510,9 @@ impl SimConfig {
             }
             if t.min_rto_ns == 0 || t.min_rto_ns > t.max_rto_ns {
                 return Err(format!("flows[{i}].tcp.min_rto_ns: must be in (0, max_rto_ns]"));
+            }
+            if t.rtt_tick_ns > t.max_rto_ns {
+                return Err(format!("flows[{i}].tcp.rtt_tick_ns: must be <= max_rto_ns"));
             }
             t.cc.validate().map_err(|e| format!("flows[{i}].tcp.cc.{e}"))?;
         }

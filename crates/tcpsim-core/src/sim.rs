@@ -58,7 +58,10 @@ impl Sim {
                     .loss
                     .iter()
                     .enumerate()
-                    .map(|(j, m)| LossModel::from_config(m, &cfg.flows, seed, &format!("link:{}:{dir}:loss:{j}", link.name)))
+                    .map(|(j, m)| {
+                        let stream = format!("link:{}:{dir}:loss:{j}", link.name);
+                        LossModel::from_config(m, &cfg.flows, seed, &stream, &format!("link:{}", link.name))
+                    })
                     .collect();
                 channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, Queue::from_config(&d.queue), loss));
             }

@@ -42,20 +42,29 @@ pub enum LossModel {
 impl LossModel {
     /// Build a model; `stream_name` names its random stream (and, suffixed with `:state`, the
     /// stream of its Good/Bad timeline).
-    pub fn from_config(cfg: &LossConfig, flows: &[FlowConfig], seed: u64, stream_name: &str) -> Self {
+    ///
+    /// `stream_name` names the model's streams (`<stream_name>` per packet,
+    /// `<stream_name>:state` for the state timeline); a Gilbert–Elliott model with
+    /// `shared_state = k` takes its timeline from `<link_stream>:shared:<k>:state` instead, so
+    /// the models of both directions of the link with that key see the same Good/Bad periods.
+    pub fn from_config(cfg: &LossConfig, flows: &[FlowConfig], seed: u64, stream_name: &str, link_stream: &str) -> Self {
         let stream = || RandomStream::new(seed, stream_name);
         let state_stream = || RandomStream::new(seed, &format!("{stream_name}:state"));
         match cfg {
             LossConfig::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(*p, stream())),
             LossConfig::BitError { ber } => LossModel::BitError(BitError::new(*ber, stream())),
-            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, initial } => {
+            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, initial, shared_state } => {
+                let state_rng = match shared_state {
+                    None => state_stream(),
+                    Some(k) => RandomStream::new(seed, &format!("{link_stream}:shared:{k}:state")),
+                };
                 LossModel::GilbertElliott(GilbertElliott::new(
                     *good_mean_ns,
                     *bad_mean_ns,
                     *good_loss,
                     *bad_loss,
                     *initial,
-                    state_stream(),
+                    state_rng,
                     stream(),
                 ))
             }
@@ -189,6 +198,35 @@ mod tests {
         let state = validate(scenario(json!([{"kind": "two_state", "good_sojourn_ns": 1, "bad_sojourn_ns": 1, "good_loss": 0.0,
                                                "bad_loss": 1.0, "p_bad": 0.5, "initial": "ugly"}]), json!([]), &[(0, 1)]));
         assert!(state.unwrap_err().contains("unknown variant `ugly`"));
+    }
+
+    /// The Good/Bad state of a Gilbert–Elliott model at 1 ms steps over 60 s.
+    fn timeline(model: &Value, stream_name: &str) -> Vec<bool> {
+        let cfg: crate::config::LossConfig = serde_json::from_value(model.clone()).unwrap();
+        let super::LossModel::GilbertElliott(mut m) = super::LossModel::from_config(&cfg, &[], 3, stream_name, "link:l") else {
+            panic!("not a Gilbert–Elliott model")
+        };
+        (0..60_000u64).map(|t| m.is_bad_at(t * 1_000_000)).collect()
+    }
+
+    #[test]
+    fn a_shared_state_key_gives_both_directions_one_timeline() {
+        let ge = |shared: Value| {
+            json!({"kind": "gilbert_elliott", "good_mean_ns": 1_000_000_000u64, "bad_mean_ns": 100_000_000u64,
+                   "good_loss": 0.0, "bad_loss": 1.0, "initial": "stationary", "shared_state": shared})
+        };
+        let (ab, ba) = (timeline(&ge(json!(0)), "link:l:ab:loss:0"), timeline(&ge(json!(0)), "link:l:ba:loss:1"));
+        assert_eq!(ab, ba);
+        assert!(ab.iter().any(|&b| b) && ab.iter().any(|&b| !b));
+        let own = (timeline(&ge(Value::Null), "link:l:ab:loss:0"), timeline(&ge(Value::Null), "link:l:ba:loss:0"));
+        assert_ne!(own.0, own.1, "without a key each direction has its own timeline");
+        // Parameters must agree, and a key appears once per direction.
+        let mut v = scenario(json!([ge(json!(0))]), json!([]), &[(0, 1)]);
+        assert_eq!(validate(v.clone()), Ok(()));
+        v["links"][0]["ba"]["loss"][0]["bad_mean_ns"] = json!(200_000_000u64);
+        assert_eq!(validate(v), Err("links[0]: the two directions' models with shared_state 0 differ".to_string()));
+        let twice = scenario(json!([ge(json!(0)), ge(json!(0))]), json!([]), &[(0, 1)]);
+        assert_eq!(validate(twice), Err("links[0]: shared_state 0 appears twice in one direction".to_string()));
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub(crate) mod tests {
             min_rto_ns: 1_000_000_000,
             max_rto_ns: 60_000_000_000,
             clock_granularity_ns: 1_000_000,
+            rtt_tick_ns: 0,
             dupack_threshold: 3,
             recovery,
             avoid_repeated_fast_retransmit: true,

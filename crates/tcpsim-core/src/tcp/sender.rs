@@ -140,6 +140,8 @@ pub struct TcpSender {
     pub counters: SenderCounters,
     /// Smallest RTT sample inside the measurement window.
     pub window_min_rtt_ns: Option<u64>,
+    /// Tick of the RTT clock (0 = exact), `TcpConfig::rtt_tick_ns`.
+    rtt_tick_ns: u64,
 }
 
 impl TcpSender {
@@ -180,6 +182,7 @@ impl TcpSender {
             rto_timer: Timer::default(),
             counters: SenderCounters::default(),
             window_min_rtt_ns: None,
+            rtt_tick_ns: cfg.rtt_tick_ns,
         }
     }
 
@@ -370,12 +373,15 @@ impl TcpSender {
     fn on_new_ack(&mut self, ack: u64, ctx: &mut Ctx) {
         let now = ctx.now();
         let acked = ack - self.snd_una;
-        let rtt_ns = self.take_acked_segments(ack, now);
-        if let Some(r) = rtt_ns {
+        let exact_rtt_ns = self.take_acked_segments(ack, now);
+        // What the TCP's clock reads (`quantize_rtt`): the estimator, the controller and the
+        // RTT trace see it; the summary's RTT statistics keep the exact sample.
+        let rtt_ns = exact_rtt_ns.map(|r| quantize_rtt(r, self.rtt_tick_ns));
+        if let (Some(exact), Some(r)) = (exact_rtt_ns, rtt_ns) {
             self.rtt.sample(r);
             self.counters.rtt_samples += 1;
-            self.counters.rtt_sum_ns += r;
-            self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(r, |m| m.min(r)));
+            self.counters.rtt_sum_ns += exact;
+            self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(exact, |m| m.min(exact)));
             let srtt = self.rtt.srtt_ns.unwrap_or(r);
             ctx.trace.record_rtt(now, self.flow, r, srtt, self.rtt.rto_ns);
         }
@@ -466,5 +472,44 @@ impl TcpSender {
         if ctx.trace.cwnd_on && ctx.trace.on_change {
             self.record_cwnd(ctx);
         }
+    }
+}
+
+/// An RTT sample as read on a clock ticking every `tick_ns` (0: exact): the nearest whole
+/// number of ticks, at least one, i.e. max(1, ⌊r/T + ½⌋)·T.
+///
+/// This is ns-2's rule (`TcpAgent::rtt_update` in `tcp/tcp.cc`): the sample `tao` becomes
+/// `t_rtt_ = int(tao / tcp_tick_ + 0.5)`, raised to 1 if smaller, and the RFC 793/Jacobson
+/// estimator runs on `t_rtt_`. It is the whole rule in ns-2 releases up to 2.1b (2000–2001) and
+/// with the timestamp option later; without timestamps, later releases count the tick
+/// boundaries crossed since a random boot phase instead, `int((tao + tickoff) / tcp_tick_)`,
+/// which has the same floor of one tick and differs only in rounding. ns-2's TCPW agent
+/// (`tcp/tcp-westwood.cc`, UCLA, 2002) takes its RTTmin from the same reading,
+/// `rtt_estimate = t_rtt_ * tcp_tick_`, so with `tcp_tick_` = 100 ms (the default of that
+/// time) no TCPW RTTmin is below 100 ms, however short the path.
+pub(crate) fn quantize_rtt(rtt_ns: u64, tick_ns: u64) -> u64 {
+    if tick_ns == 0 {
+        return rtt_ns;
+    }
+    let ticks = (rtt_ns + tick_ns / 2) / tick_ns;
+    ticks.max(1) * tick_ns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quantize_rtt;
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn rtt_samples_round_to_whole_ticks_of_at_least_one() {
+        assert_eq!(quantize_rtt(12_345_678, 0), 12_345_678, "tick 0: exact");
+        let tick = 100 * MS;
+        assert_eq!(quantize_rtt(1, tick), 100 * MS, "never below one tick");
+        assert_eq!(quantize_rtt(45 * MS, tick), 100 * MS);
+        assert_eq!(quantize_rtt(149 * MS, tick), 100 * MS);
+        assert_eq!(quantize_rtt(150 * MS, tick), 200 * MS, "halves round up, as int(x + 0.5)");
+        assert_eq!(quantize_rtt(249 * MS, tick), 200 * MS);
+        assert_eq!(quantize_rtt(560 * MS, tick), 600 * MS);
     }
 }
