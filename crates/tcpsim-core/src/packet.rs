@@ -59,10 +59,6 @@ pub struct Packet {
     /// SACK blocks carried by an ACK, the first `sack_count` are valid.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     pub sack_count: u8,
-    /// ECN: congestion experienced, set by a marking queue (RFC 3168 §5).
-    pub ce: bool,
-    /// ECN-Echo on an ACK (RFC 3168 §6.1.3).
-    pub ece: bool,
 }
 
 impl Packet {
@@ -79,8 +75,6 @@ impl Packet {
             retransmission: Retransmission::No,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             sack_count: 0,
-            ce: false,
-            ece: false,
         }
     }
 
