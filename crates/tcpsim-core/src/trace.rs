@@ -105,10 +105,10 @@ impl Trace {
     /// Count `bytes` delivered to `flow`'s application at `now_ns`.
     #[inline]
     pub fn record_delivery(&mut self, now_ns: u64, flow: u32, bytes: u64) {
-        if self.throughput_bin_ns > 0 {
+        if let Some(bin) = now_ns.checked_div(self.throughput_bin_ns) {
             let bins = &mut self.delivered_bins[flow as usize];
-            let i = ((now_ns / self.throughput_bin_ns) as usize).min(bins.len() - 1);
-            bins[i] += bytes;
+            let last = bins.len() - 1;
+            bins[(bin as usize).min(last)] += bytes;
         }
     }
 }

@@ -53,6 +53,9 @@ impl Network {
         let now = sched.now();
         let ch = &mut self.channels[c as usize];
         let id = ch.finish_transmission();
+        // Every model is asked, even after one has dropped the packet, so that each model's
+        // random draws never depend on another model's outcome (`any` would short-circuit).
+        #[allow(clippy::unnecessary_fold)]
         let lost = {
             let p = pool.get(id);
             ch.loss.iter_mut().fold(false, |lost, m| m.is_lost(p, now) || lost)

@@ -19,6 +19,7 @@
 //! - NextSeg() (§4): rule 1, the lowest unSACKed lost segment above HighRxt and below the
 //!   highest SACK; rule 2, new data; rule 3, the lowest unSACKed segment above HighRxt below
 //!   the highest SACK. Rule 4 (the optional rescue retransmission) is not implemented.
+//!
 //! Timeouts are handled by the sender (go-back-N that skips SACKed segments).
 
 use crate::context::Ctx;
