@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from tcpsim.repro import casetti, select
+from tcpsim.repro import select
+from tcpsim.repro.casetti import common, fading, wired, wireless
 from tcpsim.repro.framework import execute
 from tcpsim.scenario import load_scenario
 
@@ -32,7 +33,7 @@ def test_quick_runs_are_valid_scenarios(experiment_id):
 
 
 def test_common_setup():
-    scenario = load_scenario(casetti.wireless_scenario("westwood", loss=casetti.bernoulli(0.01), duration_s=10,
+    scenario = load_scenario(common.wireless_scenario("westwood", loss=common.bernoulli(0.01), duration_s=10,
                                                        warmup_s=1))
     engine = scenario.to_engine()
     tcp = engine["flows"][0]["tcp"]
@@ -44,34 +45,34 @@ def test_common_setup():
     # BDP of 2 Mb/s × 90.02 ms in 400-byte packets, both directions lossy
     assert wireless["ab"]["queue"]["limit_packets"] == 56
     assert wireless["ab"]["loss"] and wireless["ba"]["loss"]
-    reno = load_scenario(casetti.wireless_scenario("reno", loss=[], duration_s=10, warmup_s=1)).to_engine()
+    reno = load_scenario(common.wireless_scenario("reno", loss=[], duration_s=10, warmup_s=1)).to_engine()
     assert reno["flows"][0]["tcp"]["avoid_repeated_fast_retransmit"] is True
 
 
 def test_fig3_plateaus_follow_the_schedule():
-    plateaus = casetti.Fig3().plateaus()
+    plateaus = wired.Fig3().plateaus()
     assert [c / 1e6 for _, _, c in plateaus] == [5, 4, 3, 4, 3, 4, 5]
     assert [a for a, _, _ in plateaus] == [0, 25, 50, 75, 125, 175, 200]
 
 
-def _short_fig3() -> casetti.Fig3:
-    fig3 = casetti.Fig3()
+def _short_fig3() -> wired.Fig3:
+    fig3 = wired.Fig3()
     fig3.duration_s = 100.0
     fig3.udp1_on = ((20.0, 80.0),)
     fig3.udp2_on = ((40.0, 60.0),)
     return fig3
 
 
-def _short_fig9() -> casetti.Fig9:
-    fig9 = casetti.Fig9()
+def _short_fig9() -> wireless.Fig9:
+    fig9 = wireless.Fig9()
     fig9.grid_quick = (0.0, 0.01)
     fig9.duration_quick_s = 40.0
     fig9.warmup_s = 5.0
     return fig9
 
 
-def _short_fig16() -> casetti.Fig16:
-    fig16 = casetti.Fig16()
+def _short_fig16() -> fading.Fig16:
+    fig16 = fading.Fig16()
     fig16.grid_quick = (1e6, 10e6)
     fig16.packet_grid_quick = (10e6,)
     fig16.duration_quick_s = 30.0
