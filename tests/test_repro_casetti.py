@@ -99,3 +99,19 @@ def test_shortened_experiments_run_end_to_end(tmp_path):
     assert any("sensitivity" in note for note in fig9["notes"])
     fig16 = by_id["casetti.fig16"]
     assert any("packets" in s["label"] for s in fig16["series"])
+
+
+def test_fig10_setup_buffer_floor_and_receiver_window():
+    fig10 = wireless.Fig10()
+    window = fig10.rwnd_pkts * common.MSS_BYTES
+    assert fig10.rwnd_pkts == 65535 // common.PACKET_BYTES  # 64 KB in 400-byte packets
+    short = load_scenario(fig10.scenario("reno", 0.0, True)).to_engine()
+    assert short["links"][1]["ab"]["queue"]["limit_packets"] == fig10.min_buffer_pkts == 50  # ns-2 limit_
+    assert short["flows"][0]["tcp"]["rwnd_bytes"] == window
+    long = load_scenario(fig10.scenario("westwood", 0.1, True)).to_engine()
+    assert long["links"][1]["ab"]["queue"]["limit_packets"] == 125  # BDP of 2 Mb/s × 200.02 ms, above the floor
+    unlimited = load_scenario(fig10.scenario("reno", 0.1, True, rwnd_pkts=None)).to_engine()
+    assert unlimited["flows"][0]["tcp"]["rwnd_bytes"] > 1e9
+    tags = {spec.key[1].partition("|")[2] for spec in fig10.runs(quick=True, seeds=1)}
+    assert {"buffer5", "tick", "nornwd", "window20"} <= tags
+
