@@ -20,14 +20,15 @@ EXPECTED_TCP = {
     "newreno": ("newreno", {"kind": "aimd"}),
     # The paper's ns-3 code: per-ACK samples, fixed-α Tustin filter, no null samples, Reno recovery.
     "westwood": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 0,
-                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "raise_cwnd_to_ssthresh": True}),
-    # One sample per RTT (no 50 ms floor), same filter, Reno recovery.
+                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": True}),
+    # One sample per RTT (no 50 ms floor), same filter, Reno recovery with the same ns-3 windows.
     "westwood_plus": ("reno", {"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9},
-                               "min_window_ns": 0, "min_decrease_half": False}),
+                               "min_window_ns": 0, "min_decrease_half": False, "ns3_fast_recovery": True}),
     "westwood_casetti": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2,
-                                  "filter": {"kind": "tustin"}, "raise_cwnd_to_ssthresh": False}),
+                                  "filter": {"kind": "tustin"}, "ns3_fast_recovery": False}),
     "westwood_plus_linux": ("newreno", {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"},
-                                        "min_window_ns": 50_000_000, "min_decrease_half": False}),
+                                        "min_window_ns": 50_000_000, "min_decrease_half": False,
+                                        "ns3_fast_recovery": False}),
 }
 NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes": 65535, "rwnd_bytes": 65535,
        "avoid_repeated_fast_retransmit": False, "header_bytes": 42, "mss_bytes": 400, "delack_timeout_ns": 200_000_000,
@@ -43,7 +44,7 @@ def intended_flavour(key):
     return "westwood"
 
 
-# fig11 sensitivities of Westwood's peak: (ca_increment, raise_cwnd_to_ssthresh) of both flows.
+# fig11 sensitivities of Westwood's peak: (ca_increment, ns3_fast_recovery) of both flows.
 FIG11_GROWTH = {"ca_exact": ("exact", True), "no_ns3_rules": ("exact", False)}
 
 
@@ -66,7 +67,7 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
             recovery = "newreno"
         growth = FIG11_GROWTH.get(spec.key[1]) if experiment_id == "gangadhar.fig11" else None
         if growth:
-            cc = {**cc, "raise_cwnd_to_ssthresh": growth[1]}
+            cc = {**cc, "ns3_fast_recovery": growth[1]}
         assert (tcp["recovery"], tcp["cc"]) == (recovery, cc), spec.key
         if spec.key[0] == "tcpsim_defaults":
             assert tcp["min_rto_ns"] == 1_000_000_000 and tcp["avoid_repeated_fast_retransmit"], spec.key

@@ -71,9 +71,9 @@ class Variant(NamedTuple):
 
 
 _WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2, "filter": {"kind": "tustin"},
-             "raise_cwnd_to_ssthresh": False}
+             "ns3_fast_recovery": False}
 _WESTWOOD_PLUS = {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50_000_000,
-                  "min_decrease_half": False}
+                  "min_decrease_half": False, "ns3_fast_recovery": False}
 
 VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
@@ -415,9 +415,10 @@ class WestwoodCc(_Model):
     null_sample_divisor: Annotated[int, Field(ge=0, le=U32_MAX)] = 2
     """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
     filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
-    raise_cwnd_to_ssthresh: Flag = False
-    """After n duplicate ACKs, cwnd = ssthresh even if smaller (the `gangadhar` ns-3 code);
-    false: only if larger (`casetti` Sec. 3.1)."""
+    ns3_fast_recovery: Flag = False
+    """ns-3 `TcpWestwood` fast recovery (the `gangadhar` code): start from min(cwnd, ssthresh)
+    without inflating it by the n duplicate ACKs, and leave with cwnd = ssthresh even if that
+    raises it; false: min(cwnd, ssthresh) at entry and exit, Reno-inflated (`casetti` Sec. 3.1)."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -436,6 +437,9 @@ class WestwoodPlusCc(_Model):
     """Shortest sampling interval (Linux: max(RTT, 50 ms)); 0 samples exactly once per RTT."""
     min_decrease_half: Flag = False
     """`moller` Sec. IV modified Westwood+: after a loss the window never drops below half."""
+    ns3_fast_recovery: Flag = False
+    """ns-3 `TcpWestwood` fast recovery (the `gangadhar` code): start from min(cwnd, ssthresh)
+    without the n-segment inflation, leave with cwnd = ssthresh; false: Reno's windows."""
 
 
 CcSpec = Annotated[

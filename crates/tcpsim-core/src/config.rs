@@ -259,10 +259,12 @@ pub enum CcConfig {
         null_sample_divisor: u32,
         /// The low-pass filter. Recommended `{kind = "tustin"}` (`casetti` Sec. 2.2).
         filter: WestwoodFilter,
-        /// After n duplicate ACKs: false (`casetti` Sec. 3.1) sets cwnd = ssthresh only if
-        /// cwnd > ssthresh; true (the `gangadhar` ns-3 `TcpWestwood`) sets cwnd = ssthresh
-        /// always, raising a smaller window. Recommended false.
-        raise_cwnd_to_ssthresh: bool,
+        /// After n duplicate ACKs: false (`casetti` Sec. 3.1) sets cwnd = min(cwnd, ssthresh),
+        /// then Reno fast recovery inflates it by n segments and deflates back to it; true
+        /// (the `gangadhar` ns-3 `TcpWestwood`: `DupAck`, `NewAck`) starts recovery from
+        /// min(cwnd, ssthresh) without the n-segment inflation and leaves it with cwnd =
+        /// ssthresh, raising a smaller window. Recommended false.
+        ns3_fast_recovery: bool,
     },
     /// TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per
     /// RTT; ssthresh = BWE·RTTmin after a loss; cwnd = ssthresh after 3 duplicate ACKs.
@@ -278,6 +280,10 @@ pub enum CcConfig {
         /// Modified Westwood+ (`moller` Sec. IV): after a loss the window never drops below
         /// half its previous value (New Reno's reduction). Recommended false (plain Westwood+).
         min_decrease_half: bool,
+        /// ns-3 `TcpWestwood`'s fast recovery (the class serves Westwood+ too, `gangadhar`):
+        /// start from min(cwnd, ssthresh) without the n-segment inflation, leave with cwnd =
+        /// ssthresh; false: Reno's ssthresh + n segments, then ssthresh. Recommended false.
+        ns3_fast_recovery: bool,
     },
 }
 

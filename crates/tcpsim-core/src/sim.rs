@@ -342,8 +342,8 @@ mod tests {
             )
         };
         let aimd = r#"{"kind": "aimd"}"#;
-        let westwood = r#"{"kind": "westwood", "tau_ns": 500000000, "null_sample_divisor": 2, "filter": {"kind": "tustin"}, "raise_cwnd_to_ssthresh": false}"#;
-        let westwood_plus = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50000000, "min_decrease_half": true}"#;
+        let westwood = r#"{"kind": "westwood", "tau_ns": 500000000, "null_sample_divisor": 2, "filter": {"kind": "tustin"}, "ns3_fast_recovery": false}"#;
+        let westwood_plus = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50000000, "min_decrease_half": true, "ns3_fast_recovery": false}"#;
         let queue = |packets: u32| format!(r#"{{"kind": "drop_tail", "limit_packets": {packets}, "limit_bytes": null}}"#);
         let json = format!(
             r#"{{"duration_ns": 40000000000, "warmup_ns": 5000000000, "nodes": ["s", "r1", "r2", "d"],

@@ -119,6 +119,9 @@ pub struct TcpSender {
     /// The window Reno/NewReno fast recovery inflates from and deflates back to, set at its
     /// entry from the congestion controller's `Reduction` (ssthresh unless it says otherwise).
     pub(crate) recovery_cwnd_bytes: u64,
+    /// The window Reno/NewReno fast recovery starts from when the controller sets it
+    /// (`Reduction::entry_cwnd_bytes`); `None`: `recovery_cwnd_bytes` + n segments.
+    pub(crate) recovery_entry_cwnd_bytes: Option<u64>,
     pub(crate) dupacks: u32,
     pub(crate) in_fast_recovery: bool,
     /// RFC 6582 `recover`, stored as one past the highest byte sent when it was set.
@@ -168,6 +171,7 @@ impl TcpSender {
                 ca_increment: cfg.ca_increment,
             },
             recovery_cwnd_bytes: cfg.init_ssthresh_bytes,
+            recovery_entry_cwnd_bytes: None,
             dupacks: 0,
             in_fast_recovery: false,
             recover: None,

@@ -63,6 +63,10 @@ pub struct Reduction {
     /// timeout restarts from it (default: one segment, RFC 5681 §3.1). Tahoe ignores it and
     /// always restarts from one segment (its defining rule).
     pub cwnd_bytes: Option<u64>,
+    /// The window Reno/NewReno fast recovery starts from, replacing "`cwnd_bytes` +
+    /// `dupack_threshold` segments" (RFC 5681 §3.2 step 3); `None`: that rule. ns-3's
+    /// `TcpWestwood::DupAck` starts from min(cwnd, ssthresh) with no inflation.
+    pub entry_cwnd_bytes: Option<u64>,
 }
 
 /// A congestion-control algorithm. Enum dispatch keeps the per-ACK call direct.
@@ -77,11 +81,11 @@ impl CongestionControl {
     pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
         match cfg {
             CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
-            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, raise_cwnd_to_ssthresh } => {
-                CongestionControl::Westwood(Westwood::new(*tau_ns, *null_sample_divisor, filter, mss_bytes, *raise_cwnd_to_ssthresh))
+            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, ns3_fast_recovery } => {
+                CongestionControl::Westwood(Westwood::new(*tau_ns, *null_sample_divisor, filter, mss_bytes, *ns3_fast_recovery))
             }
-            CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half } => {
-                CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, mss_bytes))
+            CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half, ns3_fast_recovery } => {
+                CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, *ns3_fast_recovery, mss_bytes))
             }
         }
     }
@@ -111,7 +115,7 @@ impl CongestionControl {
     pub fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal, now_ns: u64) -> Reduction {
         match self {
             CongestionControl::Aimd(a) => {
-                Reduction { ssthresh_bytes: a.ssthresh_after_loss(w, flight_bytes, signal), cwnd_bytes: None }
+                Reduction { ssthresh_bytes: a.ssthresh_after_loss(w, flight_bytes, signal), cwnd_bytes: None, entry_cwnd_bytes: None }
             }
             CongestionControl::Westwood(a) => a.on_loss(w, signal, now_ns),
             CongestionControl::WestwoodPlus(a) => a.on_loss(w, flight_bytes, signal),

@@ -19,11 +19,11 @@ const MSS: u64 = 1000;
 const PAYLOAD_BPS: f64 = 2_000_000.0 * 1000.0 / 1040.0;
 
 fn westwood() -> CcConfig {
-    CcConfig::Westwood { tau_ns: 500 * MS, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, raise_cwnd_to_ssthresh: false }
+    CcConfig::Westwood { tau_ns: 500 * MS, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, ns3_fast_recovery: false }
 }
 
 fn westwood_plus(min_decrease_half: bool) -> CcConfig {
-    CcConfig::WestwoodPlus { filter: WestwoodPlusFilter::TwoStageEwma {}, min_window_ns: 50 * MS, min_decrease_half }
+    CcConfig::WestwoodPlus { filter: WestwoodPlusFilter::TwoStageEwma {}, min_window_ns: 50 * MS, min_decrease_half, ns3_fast_recovery: false }
 }
 
 fn scenario(cc: CcConfig, delack_count: u32, loss_p: f64, duration_ns: u64, trace_interval_ns: u64) -> SimConfig {
@@ -247,18 +247,18 @@ fn westwood_grows_the_window_as_aimd_until_the_first_loss() {
 #[test]
 fn the_canonical_form_parses_and_is_checked() {
     let json = r#"{"kind": "westwood", "tau_ns": 500000000, "null_sample_divisor": 2, "filter": {"kind": "tustin"},
-                   "raise_cwnd_to_ssthresh": false}"#;
+                   "ns3_fast_recovery": false}"#;
     let cc: CcConfig = serde_json::from_str(json).unwrap();
     assert!(matches!(
         cc,
-        CcConfig::Westwood { tau_ns: 500_000_000, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, raise_cwnd_to_ssthresh: false }
+        CcConfig::Westwood { tau_ns: 500_000_000, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, ns3_fast_recovery: false }
     ));
     let json = r#"{"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window_ns": 0,
-                   "min_decrease_half": true}"#;
+                   "min_decrease_half": true, "ns3_fast_recovery": true}"#;
     let cc: CcConfig = serde_json::from_str(json).unwrap();
-    assert!(matches!(cc, CcConfig::WestwoodPlus { min_decrease_half: true, .. }));
+    assert!(matches!(cc, CcConfig::WestwoodPlus { min_decrease_half: true, ns3_fast_recovery: true, .. }));
     let unknown = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 0,
-                      "min_decrease_half": false, "tau_ns": 1}"#;
+                      "min_decrease_half": false, "ns3_fast_recovery": false, "tau_ns": 1}"#;
     assert!(serde_json::from_str::<CcConfig>(unknown).is_err());
 
     let mut cfg = scenario(westwood(), 1, 0.0, S, 0);
@@ -269,21 +269,21 @@ fn the_canonical_form_parses_and_is_checked() {
     };
     let tustin = WestwoodFilter::Tustin {};
     assert_eq!(
-        check(&mut cfg, CcConfig::Westwood { tau_ns: 0, null_sample_divisor: 2, filter: tustin, raise_cwnd_to_ssthresh: false }),
+        check(&mut cfg, CcConfig::Westwood { tau_ns: 0, null_sample_divisor: 2, filter: tustin, ns3_fast_recovery: false }),
         "flows[0].tcp.cc.tau_ns: must be > 0"
     );
     assert_eq!(
-        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 1, filter: tustin, raise_cwnd_to_ssthresh: false }),
+        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 1, filter: tustin, ns3_fast_recovery: false }),
         "flows[0].tcp.cc.null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2"
     );
     assert_eq!(
-        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: tustin, raise_cwnd_to_ssthresh: false }),
+        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: tustin, ns3_fast_recovery: false }),
         "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filter"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: WestwoodFilter::Ewma { alpha: 1.0 }, raise_cwnd_to_ssthresh: false }
+            CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: WestwoodFilter::Ewma { alpha: 1.0 }, ns3_fast_recovery: false }
         ),
         "flows[0].tcp.cc.filter.alpha: 1 must be in [0, 1)"
     );
@@ -293,7 +293,8 @@ fn the_canonical_form_parses_and_is_checked() {
             CcConfig::WestwoodPlus {
                 filter: WestwoodPlusFilter::TustinFixed { alpha: f64::NAN },
                 min_window_ns: 0,
-                min_decrease_half: false
+                min_decrease_half: false,
+                ns3_fast_recovery: false,
             }
         ),
         "flows[0].tcp.cc.filter.alpha: NaN must be in [0, 1)"

@@ -54,14 +54,15 @@ pub struct Westwood {
     pending_bytes: u64,
     /// RTTmin, the smallest RTT sample (ns).
     min_rtt_ns: Option<u64>,
-    /// cwnd = ssthresh after n duplicate ACKs even when smaller (ns-3 `TcpWestwood`).
-    raise_cwnd_to_ssthresh: bool,
+    /// ns-3 `TcpWestwood`'s fast recovery: from min(cwnd, ssthresh) uninflated, leaving at
+    /// ssthresh even when that raises the window (see `CcConfig`).
+    ns3_fast_recovery: bool,
 }
 
 impl Westwood {
     /// `tau_ns` τ, `null_sample_divisor` m (0: no virtual samples), `mss_bytes` seg_size,
-    /// `raise_cwnd_to_ssthresh` the ns-3 reading of faster recovery (see `CcConfig`).
-    pub fn new(tau_ns: u64, null_sample_divisor: u32, filter: &WestwoodFilter, mss_bytes: u64, raise_cwnd_to_ssthresh: bool) -> Self {
+    /// `ns3_fast_recovery` the ns-3 reading of faster recovery (see `CcConfig`).
+    pub fn new(tau_ns: u64, null_sample_divisor: u32, filter: &WestwoodFilter, mss_bytes: u64, ns3_fast_recovery: bool) -> Self {
         Westwood {
             mss_bytes,
             null_period_ns: (null_sample_divisor > 0).then(|| (tau_ns / null_sample_divisor as u64).max(1)),
@@ -71,7 +72,7 @@ impl Westwood {
             last_step_ns: 0,
             pending_bytes: 0,
             min_rtt_ns: None,
-            raise_cwnd_to_ssthresh,
+            ns3_fast_recovery,
         }
     }
 
@@ -128,15 +129,19 @@ impl Westwood {
     pub fn on_loss(&mut self, w: &Window, signal: LossSignal, now_ns: u64) -> Reduction {
         self.fold_in_silence(now_ns);
         let ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
-        let cwnd_bytes = match signal {
-            // ns-3: cwnd = ssthresh (the recovery default).
-            LossSignal::DuplicateAcks if self.raise_cwnd_to_ssthresh => None,
-            // "if (cwin > ssthresh) cwin = ssthresh"
-            LossSignal::DuplicateAcks => Some(w.cwnd_bytes.min(ssthresh)),
+        let clamped = w.cwnd_bytes.min(ssthresh);
+        match signal {
+            // ns-3 `TcpWestwood`: `DupAck` clamps cwnd to ssthresh only if larger and does not
+            // inflate it by the n duplicate ACKs; `NewAck` leaves recovery with cwnd =
+            // ssthresh (the recovery default), raising a smaller window.
+            LossSignal::DuplicateAcks if self.ns3_fast_recovery => {
+                Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: Some(clamped) }
+            }
+            // "if (cwin > ssthresh) cwin = ssthresh", then Reno's fast recovery from there.
+            LossSignal::DuplicateAcks => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: Some(clamped), entry_cwnd_bytes: None },
             // "cwin = 1": the sender's default after a timeout.
-            LossSignal::Timeout => None,
-        };
-        Reduction { ssthresh_bytes: ssthresh, cwnd_bytes }
+            LossSignal::Timeout => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: None },
+        }
     }
 }
 
@@ -252,7 +257,7 @@ mod tests {
         let decayed = (0.6 * b + B / 5.0) * 0.6;
         assert!(close(w.bwe_bytes_per_s(), decayed, 1e-12));
         // ⌊BWE·RTTmin/seg⌋ = ⌊0.48·125000·0.105/1250⌋ = ⌊5.04⌋ = 5 segments; cwnd = 1 (default).
-        assert_eq!(r, Reduction { ssthresh_bytes: 5 * 1250, cwnd_bytes: None });
+        assert_eq!(r, Reduction { ssthresh_bytes: 5 * 1250, cwnd_bytes: None, entry_cwnd_bytes: None });
     }
 
     #[test]
@@ -277,14 +282,17 @@ mod tests {
         let ideal = 10 * 1250;
         let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10_000 * MS);
-        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal) });
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal), entry_cwnd_bytes: None });
         let small = Window { cwnd_bytes: 4 * 1250, ..big };
         let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10_000 * MS);
-        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(4 * 1250) });
-        // The ns-3 reading raises the smaller window to ssthresh (the recovery default).
-        w.raise_cwnd_to_ssthresh = true;
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(4 * 1250), entry_cwnd_bytes: None });
+        // ns-3: recovery starts from the smaller window, uninflated, and ends at ssthresh
+        // (the recovery default), raising it.
+        w.ns3_fast_recovery = true;
         let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10 * MS);
-        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None });
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None, entry_cwnd_bytes: Some(4 * 1250) });
+        let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10 * MS);
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None, entry_cwnd_bytes: Some(ideal) });
     }
 
     #[test]

@@ -43,6 +43,8 @@ pub struct WestwoodPlus {
     min_window_ns: u64,
     /// `moller` Sec. IV: never reduce below what New Reno would.
     min_decrease_half: bool,
+    /// ns-3 `TcpWestwood`'s fast-recovery windows (see `CcConfig::WestwoodPlus`).
+    ns3_fast_recovery: bool,
     acked: AckedCount,
     filter: Filter,
     /// Opening time of the current sampling window (ns); None before the first ACK.
@@ -56,11 +58,13 @@ pub struct WestwoodPlus {
 }
 
 impl WestwoodPlus {
-    pub fn new(filter: &WestwoodPlusFilter, min_window_ns: u64, min_decrease_half: bool, mss_bytes: u64) -> Self {
+    pub fn new(filter: &WestwoodPlusFilter, min_window_ns: u64, min_decrease_half: bool, ns3_fast_recovery: bool,
+               mss_bytes: u64) -> Self {
         WestwoodPlus {
             mss_bytes,
             min_window_ns,
             min_decrease_half,
+            ns3_fast_recovery,
             acked: AckedCount::default(),
             filter: Filter::new(FilterKind::for_westwood_plus(filter)),
             window_start_ns: None,
@@ -109,7 +113,10 @@ impl WestwoodPlus {
         if self.min_decrease_half {
             ssthresh = ssthresh.max(Aimd.ssthresh_after_loss(w, flight_bytes, signal));
         }
-        Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None }
+        // ns-3 `TcpWestwood::DupAck`: cwnd = min(cwnd, ssthresh), uninflated.
+        let entry_cwnd_bytes =
+            (self.ns3_fast_recovery && signal == LossSignal::DuplicateAcks).then(|| w.cwnd_bytes.min(ssthresh));
+        Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes }
     }
 }
 
@@ -121,7 +128,7 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn linux(min_window_ns: u64) -> WestwoodPlus {
-        WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, min_window_ns, false, 1000)
+        WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, min_window_ns, false, false, 1000)
     }
 
     fn ack(w: &mut WestwoodPlus, now_ns: u64, acked_bytes: u64, rtt_ns: u64) {
@@ -189,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_ns3_filter_averages_the_last_two_samples_with_alpha_0_9() {
-        let mut w = WestwoodPlus::new(&WestwoodPlusFilter::TustinFixed { alpha: 0.9 }, 0, false, 1000);
+        let mut w = WestwoodPlus::new(&WestwoodPlusFilter::TustinFixed { alpha: 0.9 }, 0, false, false, 1000);
         for k in 0..=11u64 {
             ack(&mut w, k * 10 * MS, 1000, 100 * MS);
         }
@@ -205,15 +212,23 @@ mod tests {
         }
         // BWE 100 000 bytes/s · RTTmin 0.1 s = 10 segments.
         let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
-        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None });
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
         let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
-        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None });
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
+        // ns-3: fast recovery starts from min(cwnd, ssthresh), uninflated; a timeout is unchanged.
+        w.ns3_fast_recovery = true;
+        let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(10_000) });
+        let r = w.on_loss(&window(4), 4_000, LossSignal::DuplicateAcks);
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(4_000) });
+        let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
+        assert_eq!(r.entry_cwnd_bytes, None);
     }
 
     #[test]
     fn the_modified_decrease_never_goes_below_half_the_flight() {
         let mut plain = linux(50 * MS);
-        let mut modified = WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, 50 * MS, true, 1000);
+        let mut modified = WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, 50 * MS, true, false, 1000);
         for k in 0..=11u64 {
             ack(&mut plain, k * 10 * MS, 1000, 100 * MS);
             ack(&mut modified, k * 10 * MS, 1000, 100 * MS);

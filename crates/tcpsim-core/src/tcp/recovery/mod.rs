@@ -45,6 +45,7 @@ pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
     let r = s.cc.on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now());
     s.window.ssthresh_bytes = r.ssthresh_bytes;
     s.recovery_cwnd_bytes = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
+    s.recovery_entry_cwnd_bytes = r.entry_cwnd_bytes;
     s.window.ca_credit = 0;
     s.recover = Some(s.snd_max);
     match s.recovery_kind {

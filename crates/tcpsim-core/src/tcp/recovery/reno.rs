@@ -8,14 +8,17 @@
 //! The retransmission timer is restarted on entry, as in ns-2 and BSD.
 //! "ssthresh" in steps 3 and 6 is `recovery_cwnd_bytes`, the congestion controller's restart
 //! window: ssthresh for AIMD, min(cwnd, ssthresh) for Westwood (`casetti` Sec. 3.1, as ns-2's
-//! window `cwnd_ + dupwnd_` of TCP-Westwood-NR).
+//! window `cwnd_ + dupwnd_` of TCP-Westwood-NR). A controller may also set the entry window
+//! itself (`Reduction::entry_cwnd_bytes`: ns-3's `TcpWestwood` starts from min(cwnd,
+//! ssthresh) without the step 3 inflation).
 
 use crate::context::Ctx;
 use crate::tcp::sender::TcpSender;
 
 pub fn enter_fast_recovery(s: &mut TcpSender, ctx: &mut Ctx) {
     s.retransmit_first_unacked(ctx);
-    s.window.cwnd_bytes = s.recovery_cwnd_bytes + s.dupack_threshold as u64 * s.mss as u64;
+    s.window.cwnd_bytes =
+        s.recovery_entry_cwnd_bytes.unwrap_or(s.recovery_cwnd_bytes + s.dupack_threshold as u64 * s.mss as u64);
     s.in_fast_recovery = true;
     s.partial_ack_seen = false;
     s.restart_rto_timer(ctx);

@@ -213,3 +213,31 @@ fn sack_never_inflates_the_window_during_recovery() {
     assert_eq!(o.cwnd[14], 12_000);
     assert!(o.cwnd[14..20].iter().all(|&c| c < 12_500), "{:?}", &o.cwnd[14..20]);
 }
+
+/// ns-3 `TcpWestwood` over Reno recovery (`ns3_fast_recovery`), segment 15 lost. The
+/// third duplicate ACK sets ssthresh = BWE·RTTmin and cwnd = min(cwnd, ssthresh) with no
+/// three-segment inflation (`DupAck`); each of the 20 further duplicate ACKs adds one
+/// segment; the ACK of the retransmission sets cwnd = ssthresh (`NewAck`). The casetti
+/// reading instead inflates min(cwnd, ssthresh) by three segments and deflates back to it.
+#[test]
+fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
+    for ns3 in [true, false] {
+        let mut cfg = scenario(RecoveryKind::Reno, &[15], true);
+        cfg.flows[0].tcp.cc = CcConfig::Westwood {
+            tau_ns: 500 * MS,
+            null_sample_divisor: 0,
+            filter: WestwoodFilter::TustinFixed { alpha: 0.9 },
+            ns3_fast_recovery: ns3,
+        };
+        let mut sim = Sim::new(&cfg, 1).unwrap();
+        sim.run();
+        let (cwnd, ssthresh) = (&sim.trace.cwnd.cwnd_bytes, &sim.trace.cwnd.ssthresh_bytes);
+        assert_eq!(&cwnd[..14], &kb(&(11..=24).collect::<Vec<_>>())[..], "slow start");
+        let s = ssthresh[14];
+        let clamped = s.min(24_000);
+        let entry = if ns3 { clamped } else { clamped + 3000 };
+        let inflated: Vec<u64> = (0..=20).map(|k| entry + k * 1000).collect();
+        assert_eq!(&cwnd[14..35], &inflated[..], "ns3 = {ns3}, ssthresh {s}");
+        assert_eq!(cwnd[35], if ns3 { s } else { clamped }, "ns3 = {ns3}: the window after recovery");
+    }
+}
