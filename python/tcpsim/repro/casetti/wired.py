@@ -459,7 +459,7 @@ class Fig7(Experiment):
     the one number the paper gives: at 1 % loss 5 TCPW get only ~10 % more than 5 Reno, which
     needs 5 Reno flows (≈ 0.75–0.85 Mb/s each at 1 % loss, RTT 100 ms, 1500-byte packets) to
     nearly fill the link. Exploratory runs (5 seeds) of this model gave gains of +0 % at 2 and
-    3 Mb/s, +6 % at 4 Mb/s, +20 % at 5 Mb/s and +125 % at 10 Mb/s (10 Mb/s Ethernet): 4 Mb/s,
+    3 Mb/s, +6 % at 4 Mb/s, +20 % at 5 Mb/s and +117 % at 10 Mb/s (10 Mb/s Ethernet): 4 Mb/s,
     the closest. Sensitivity runs: 10 Mb/s Ethernet, a 64 KB window (Linux 2.4), SACK off
     (Linux's NewReno-style recovery), and the earlier ns-2-style set-up (2 Mb/s, 400-byte
     packets, ns-2 Reno recovery, TCPW reacting to every 3rd duplicate ACK)."""
