@@ -74,7 +74,7 @@ def _short_fig9() -> wireless.Fig9:
 def _short_fig16() -> fading.Fig16:
     fig16 = fading.Fig16()
     fig16.grid_quick = (1e6, 10e6)
-    fig16.packet_grid_quick = (10e6,)
+    fig16.alt_grid_quick = (10e6,)
     fig16.duration_quick_s = 30.0
     fig16.warmup_s = 5.0
     return fig16
@@ -98,7 +98,7 @@ def test_shortened_experiments_run_end_to_end(tmp_path):
     assert gains["TCPW gain over Reno at 1% (%)"]["measured"] > 100  # TCPW well above Reno at 1 % errors
     assert any("sensitivity" in note for note in fig9["notes"])
     fig16 = by_id["casetti.fig16"]
-    assert any("packets" in s["label"] for s in fig16["series"])
+    assert any("sojourns in seconds (sensitivity)" in s["label"] for s in fig16["series"])
 
 
 def test_fig10_setup_buffer_floor_and_receiver_window():
@@ -114,6 +114,30 @@ def test_fig10_setup_buffer_floor_and_receiver_window():
     assert unlimited["flows"][0]["tcp"]["rwnd_bytes"] > 1e9
     tags = {spec.key[1].partition("|")[2] for spec in fig10.runs(quick=True, seeds=1)}
     assert {"buffer5", "tick", "nornwd", "window20"} <= tags
+
+
+def _gilbert_elliott(scenario: dict) -> dict:
+    (model,) = load_scenario(scenario).to_engine()["links"][1]["ab"]["loss"]
+    assert model["kind"] == "gilbert_elliott"
+    return model
+
+
+def test_fading_sojourn_units():
+    """fig15/fig16 count the Good/Bad means 8 and 4 in packets (ns-2 MultiState, per-packet
+    transitions), emulated as multiples of the wireless link's 400-byte transmission time; the
+    seconds reading and, for fig17 (seconds), the packet reading are sensitivity runs."""
+    fig15, fig16, fig17 = fading.Fig15(), fading.Fig16(), fading.Fig17()
+    model = _gilbert_elliott(fig15.scenario("reno", 0.05, True))
+    assert (model["good_mean_ns"], model["bad_mean_ns"], model["bad_loss"]) == (8 * 1_600_000, 4 * 1_600_000, 0.05)
+    assert _gilbert_elliott(fig16.scenario("reno", 10e6, True))["bad_mean_ns"] == 4 * 320_000
+    seconds = _gilbert_elliott(fig15._scenario("reno", 0.05, True, "ab", fading.SEC))
+    assert (seconds["good_mean_ns"], seconds["bad_mean_ns"]) == (8_000_000_000, 4_000_000_000)
+    blackout = _gilbert_elliott(fig17.scenario("sack", 0.1, True))
+    assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (4_000_000_000, 100_000_000, 1.0)
+    for experiment, alt in ((fig15, "s"), (fig16, "s"), (fig17, "pkt")):
+        tags = {spec.key[1].partition("|")[2] for spec in experiment.runs(quick=True, seeds=1)}
+        assert {alt, "both"} <= tags
+    assert "corr" in {spec.key[1].partition("|")[2] for spec in fig17.runs(quick=True, seeds=1)}
 
 
 def test_fig7_models_the_linux_testbed():

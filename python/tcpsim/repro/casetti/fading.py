@@ -1,4 +1,48 @@
-"""Sec. 5.2 of `casetti`: correlated errors, two-state Markov fading and blackouts (fig15–fig17)."""
+"""Sec. 5.2 of `casetti`: correlated errors, two-state Markov fading and blackouts (fig15–fig17).
+
+The channel (Sec. 5.2, Fig. 14): the wireless link is Good or Bad, each state lasting an
+exponentially distributed time, with Bernoulli packet errors at a per-state rate. The paper's
+runs were made with ns-2 (Sec. 4, [19]). Which *unit* the state durations 8 and 4 (fading) are
+counted in decides the results, and the paper's text and its numbers point different ways:
+
+- **Fading (fig15, fig16): sojourns counted in packets (main reading).** Evidence:
+  1. ns-2 of 2000–2001 had no error model with exponential sojourns *in seconds* and a
+     Bernoulli loss in each state. `ErrorModel/MultiState` (Jianping Pan, ns-2 from Nov. 1999)
+     takes one error model per state (e.g. `ErrorModel/Uniform` with a rate) and, with its
+     default `sttype_ pkt`, makes a Markov transition per packet: memoryless sojourns counted in
+     packets (geometric, the discrete counterpart of the exponential). Its `time` mode uses
+     *fixed* state periods (not exponential), and until July 2001 kept `prevTime_` in a
+     function-static shared by every instance. `ErrorModel/Expo` (two-state, exponential)
+     only has an error-free and an all-errors state, and counts in packets by default (its
+     `time` unit is transmission time at `bandwidth_`, not wall-clock time).
+     `ErrorModel/TwoStateMarkov` with a `time` default only appeared in 2005.
+  2. The paper's fig15 statement "when the error rate [in Bad] is higher [than 5 %], all
+     protocols perform poorly" cannot hold with sojourns of seconds: Good periods of 8 s with
+     0.001 % loss then carry every variant near the link rate two thirds of the time. Runs
+     (600 s, 3 seeds, data direction): even with Bad = 100 % loss (4 s blackouts) TCPW, Reno
+     and SACK still get 0.86, 0.66 and 0.76 Mb/s (33–43 % of the link); at 30 % ~0.75 Mb/s for
+     all (the "seconds" sensitivity run below reports it each time).
+  3. With sojourns in packets the channel switches every few packets, the Bad state's errors
+     act like independent losses at about p_bad·π_B = p_bad/3, and the magnitudes follow:
+     (quick repro, 4 seeds) gain over Reno/SACK +354/+326 % at 5 % (paper +300 %), every variant
+     below 0.15 Mb/s at 30 % ("all poor"), +456/+435 % at 10 Mb/s in fig16 (paper +400 %); with
+     seconds the gains are about +45 % and +215 %. The paper's "+150 % below 5 %" is matched by
+     neither reading (packets about +270…+340 %, seconds about +65 %): that number stays off.
+  The reading is emulated with the engine's continuous-time channel: mean sojourns of 8 and 4
+  times the transmission time of a 400-byte packet on the wireless link (so the state changes
+  every few packets when the link is busy, as ns-2's per-packet chain does; unlike ns-2's chain
+  it also advances while the link is idle). The paper's literal reading (seconds) is kept as a
+  sensitivity run over the grid and reported in the notes and explanations.
+- **Blackouts (fig17): sojourns in seconds (main reading).** Means of 0.025–0.5 cannot be
+  packet counts (an ns-2 per-packet chain cannot stay less than one packet in a state), and a
+  blackout "where a base station becomes temporarily not visible" is a duration. The packet
+  reading is still run as a sensitivity (it does not give the paper's shape either).
+
+Other set-up: Fig. 8 topology (10 Mb/s 45 ms wired, 2 Mb/s 0.01 ms wireless), 400-byte
+packets, delayed ACKs, buffers = BDP (common.py). One channel process on the data direction
+of the wireless link (ns-2 attaches an error model to one simplex link); both directions
+(independent, and for blackouts one shared process) are sensitivity runs.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +53,6 @@ from tcpsim.repro import register
 from tcpsim.repro.casetti.common import (
     CONFIGS,
     MAIN,
-    MARKOV_CONTEXT,
     PACKET_BYTES,
     Sweep,
     explain_gain,
@@ -36,89 +79,108 @@ def gilbert_elliott(good_mean_s: float, bad_mean_s: float, good_loss: float, bad
             "good_loss": good_loss, "bad_loss": bad_loss, "initial": "stationary", "direction": direction}
 
 
+PKT = "pkt"
+SEC = "s"
+UNIT_TEXT = {PKT: "packets", SEC: "seconds"}
+
+PACKET_CONTEXT = (
+    "Main reading: Good/Bad sojourns counted in packets (ns-2's ErrorModel/MultiState, per-packet transitions by "
+    "default), so the channel switches every few packets and the Bad state's errors act almost like independent "
+    "losses at about a third of the Bad-state rate.")
+
+
 class _Markov(Sweep):
-    """Two-state Markov channel (exponential sojourns) on the Fig. 8 wireless link."""
+    """Two-state Markov channel (exponential sojourns) on the Fig. 8 wireless link; see the module
+    docstring for the unit of the sojourns (`unit`, the main reading; the other one is a
+    sensitivity run over `alt_grid`)."""
 
     good_mean_s: float
+    bad_mean_s: float
     good_loss = 1e-5
+    """Sec. 5.2.1: 0.001 % packet loss in the Good state."""
+    unit: str
+    """How the mean sojourns are counted in the main runs: PKT (mean × the wireless link's
+    400-byte transmission time) or SEC."""
     direction = "ab"
-    """One channel-state process: the model has one state for the link. Only the data direction
-    (base station → mobile) is modulated; "both" would give the ACK direction an independent
-    process (the engine has no correlated pair) and is a sensitivity run."""
+    """One channel-state process on the data direction (base station → mobile): ns-2 attaches an
+    error model to one simplex link. "both" (independent processes) is a sensitivity run."""
     duration_full_s = 2000.0
     duration_quick_s = 1000.0
     warmup_s = 20.0
     seeds_quick = 4
+    alt_grid_full: tuple[float, ...] = ()
+    alt_grid_quick: tuple[float, ...] = ()
+    """x values of the sensitivity run in the other unit (none: not run)."""
+
+    @property
+    def alt_unit(self) -> str:
+        return SEC if self.unit == PKT else PKT
 
     def channel(self, x: float) -> tuple[float, float]:
-        """(bad mean s, bad loss) at x."""
+        """(bad mean, bad loss) at x; the mean in `unit`s."""
         raise NotImplementedError
 
     def rate(self, x: float) -> float:
         return 2e6
 
-    def loss(self, x: float, direction: str | None = None) -> list[dict[str, Any]]:
+    def loss(self, x: float, direction: str, unit: str) -> list[dict[str, Any]]:
         bad_mean, bad_loss = self.channel(x)
-        return [gilbert_elliott(self.good_mean_s, bad_mean, self.good_loss, bad_loss, direction or self.direction)]
+        scale = PACKET_BYTES * 8 / self.rate(x) if unit == PKT else 1.0
+        return [gilbert_elliott(self.good_mean_s * scale, bad_mean * scale, self.good_loss, bad_loss, direction)]
 
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
-        return self._scenario(config, x, quick, self.direction)
+        return self._scenario(config, x, quick, self.direction, self.unit)
 
-    def _scenario(self, config: str, x: float, quick: bool, direction: str) -> dict[str, Any]:
-        return wireless_scenario(config, loss=self.loss(x, direction), wireless_rate_bps=self.rate(x),
-                                 duration_s=self.duration(quick), warmup_s=self.warmup_s)
-
-    packet_grid_full: tuple[float, ...] = ()
-    packet_grid_quick: tuple[float, ...] = ()
-    """x values of the sensitivity runs with sojourns counted in packets (none: not run)."""
-
-    def packet_grid(self, quick: bool) -> tuple[float, ...]:
-        return self.packet_grid_quick if quick else self.packet_grid_full
-
-    def packet_scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
-        """Sojourns of `good_mean_s` and `bad_mean_s` *packets* (ns-2's `ErrorModel/MultiState`
-        counts state durations in packets unless `sttype_` is set to time): emulated with the
-        time a 400-byte packet takes on the wireless link."""
-        t_pkt = PACKET_BYTES * 8 / self.rate(x)
-        bad_mean, bad_loss = self.channel(x)
-        loss = [gilbert_elliott(self.good_mean_s * t_pkt, bad_mean * t_pkt, self.good_loss, bad_loss, self.direction)]
+    def _scenario(self, config: str, x: float, quick: bool, direction: str, unit: str,
+                  correlated: bool = False) -> dict[str, Any]:
+        loss = self.loss(x, direction, unit)
+        if correlated:
+            loss = [{**item, "correlated": True} for item in loss]
         return wireless_scenario(config, loss=loss, wireless_rate_bps=self.rate(x), duration_s=self.duration(quick),
                                  warmup_s=self.warmup_s)
 
+    def alt_grid(self, quick: bool) -> tuple[float, ...]:
+        return self.alt_grid_quick if quick else self.alt_grid_full
+
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
+        sens = self.sensitivity_seeds(quick, seeds)
         specs = super().runs(quick, seeds)
         specs += [RunSpec(key=(self.headline_x, f"{config}|both", seed), seed=seed,
-                          scenario=self._scenario(config, self.headline_x, quick, "both"))
-                  for config in MAIN for seed in self.sensitivity_seeds(quick, seeds)]
-        specs += [RunSpec(key=(x, f"{config}|pkt", seed), seed=seed, scenario=self.packet_scenario(config, x, quick))
-                  for x in self.packet_grid(quick) for config in MAIN for seed in self.sensitivity_seeds(quick, seeds)]
+                          scenario=self._scenario(config, self.headline_x, quick, "both", self.unit))
+                  for config in MAIN for seed in sens]
+        specs += [RunSpec(key=(x, f"{config}|{self.alt_unit}", seed), seed=seed,
+                          scenario=self._scenario(config, x, quick, self.direction, self.alt_unit))
+                  for x in self.alt_grid(quick) for config in MAIN for seed in sens]
         return specs
 
-    PACKET_TAG = "sojourns in packets (sensitivity)"
+    @property
+    def alt_tag(self) -> str:
+        return f"sojourns in {UNIT_TEXT[self.alt_unit]} (sensitivity)"
 
-    def packet_series(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> list[Series]:
-        grid = list(self.packet_grid(quick))
+    def alt_series(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> list[Series]:
+        grid = list(self.alt_grid(quick))
         xs = [x * self.x_plot_scale for x in grid]
+        tag = f"|{self.alt_unit}"
         out = []
         for config in MAIN:
-            stats = [mean_ci(t[(x, f"{config}|pkt")]) for x in grid]
-            out.append(Series(f"{CONFIGS[config].label}, {self.PACKET_TAG}", xs, [v[0] for v in stats],
+            stats = [mean_ci(t[(x, config + tag)]) for x in grid]
+            out.append(Series(f"{CONFIGS[config].label}, {self.alt_tag}", xs, [v[0] for v in stats],
                               [v[1] for v in stats], [v[2] for v in stats]))
         for other in ("reno", "sack"):
-            stats = [mean_ci(paired_gains(t[(x, "westwood|pkt")], t[(x, f"{other}|pkt")])) for x in grid]
-            out.append(Series(f"gain over {CONFIGS[other].label} (%), {self.PACKET_TAG}", xs, [v[0] for v in stats],
+            stats = [mean_ci(paired_gains(t[(x, "westwood" + tag)], t[(x, other + tag)])) for x in grid]
+            out.append(Series(f"gain over {CONFIGS[other].label} (%), {self.alt_tag}", xs, [v[0] for v in stats],
                               [v[1] for v in stats], [v[2] for v in stats]))
         return out
 
-    def packet_note(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> str:
+    def alt_note(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> str:
+        tag = f"|{self.alt_unit}"
         parts = []
-        for x in self.packet_grid(quick):
-            w, r, sk = (t[(x, f"{c}|pkt")] for c in MAIN)
+        for x in self.alt_grid(quick):
+            w, r, sk = (t[(x, c + tag)] for c in MAIN)
             parts.append(f"{x * self.x_plot_scale:g}{self.x_unit}: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(sk)} "
                          f"Mb/s, gain over Reno {fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, sk))}")
-        return (f"sensitivity, Good/Bad sojourns of {self.good_mean_s:g}/{self.bad_mean_s:g} packets instead of seconds "
-                "(ns-2's ErrorModel/MultiState counts state durations in packets by default, sttype_ pkt): "
-                + "; ".join(parts))
+        return (f"sensitivity, Good/Bad sojourns counted in {UNIT_TEXT[self.alt_unit]} instead of "
+                f"{UNIT_TEXT[self.unit]}: " + "; ".join(parts))
 
     def both_note(self, t: Mapping[tuple[float, str], list[float]]) -> str:
         x = self.headline_x
@@ -132,17 +194,25 @@ class _Markov(Sweep):
 
     def markov_note(self) -> str:
         return (f"two-state Markov channel on the data direction of the wireless link (Fig. 8 topology): exponential "
-                f"sojourns, Good mean {self.good_mean_s:g} s with packet loss {self.good_loss:g}, state at t = 0 drawn "
-                "from the stationary distribution")
+                f"sojourns counted in {UNIT_TEXT[self.unit]}"
+                + (" (emulated: mean × the 400-byte transmission time on the wireless link, 1.6 ms at 2 Mb/s)"
+                   if self.unit == PKT else "")
+                + f", Good mean {self.good_mean_s:g} with packet loss {self.good_loss:g}, state at t = 0 drawn from "
+                "the stationary distribution")
 
 
 @register
 class Fig15(_Markov):
+    """Sec. 5.2.1, Fig. 15: Good mean 8, Bad mean 4 (packets: see the module docstring), Good
+    loss 0.001 %, Bad loss 0…30 %. Paper: TCPW up to +300 % over Reno/SACK at 5 %, +150 % below
+    5 %, all protocols poor above."""
+
     id = "casetti.fig15"
-    title = "fading (Good 8 s, 0.001 %; Bad 4 s): throughput vs Bad-state error rate"
+    title = "fading (Good 8, 0.001 %; Bad 4): throughput vs Bad-state error rate"
     xlabel = "packet error rate in the Bad state (%)"
     good_mean_s = 8.0
     bad_mean_s = 4.0
+    unit = PKT
     grid_full = (0.0, 0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3)
     grid_quick = (0.0, 0.01, 0.02, 0.05, 0.1, 0.3)
     headline_x = 0.05
@@ -150,8 +220,8 @@ class Fig15(_Markov):
     x_plot_scale = 100.0
     x_unit = "%"
     paper_gain = 300.0
-    packet_grid_full = (0.01, 0.02, 0.05, 0.1, 0.3)
-    packet_grid_quick = (0.02, 0.05, 0.3)
+    alt_grid_full = (0.01, 0.02, 0.05, 0.1, 0.3)
+    alt_grid_quick = (0.02, 0.05, 0.3)
     poor = 0.25
     """"All perform poorly" at 30 %: every variant below 25 % of the link."""
 
@@ -168,38 +238,55 @@ class Fig15(_Markov):
                                     ok, detail))
         worst = grid[-1]
         means = [mean_ci(t[(worst, c)])[0] for c in MAIN]
+        alt = f"|{self.alt_unit}"
         out.claims.append(Claim(f"all protocols perform poorly at the highest Bad-state error rate (< {self.poor:.0%} "
                                 "of the 2 Mb/s link)", max(means) < self.poor * 2.0,
-                                f"{worst:.0%}: {self.throughput_detail(t, worst)}"))
-        explain = explain_gain(self, t, MARKOV_CONTEXT + " " + self.packet_note(t, quick) + ".")
+                                f"{worst:.0%}: {self.throughput_detail(t, worst)}"
+                                + (f"; with sojourns in {UNIT_TEXT[self.alt_unit]} (sensitivity): "
+                                   + ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(worst, c + alt)])}" for c in MAIN)
+                                   + " Mb/s" if worst in self.alt_grid(quick) else "")))
+        alt_note = self.alt_note(t, quick)
+        explain = explain_gain(self, t, f"{PACKET_CONTEXT} {alt_note}.")
         out.numbers += [self.gain_number(t, "reno", 300.0, explain), self.gain_number(t, "sack", 300.0, explain)]
         below = paired_gains(t[(self.below_x, "westwood")], t[(self.below_x, "reno")])
         number = Number(f"TCPW gain over Reno below 5 % (at {self.below_x:.0%}) (%)", 150.0, mean_ci(below)[0])
         if not number.within_tolerance:
-            number.explanation = (f"{MARKOV_CONTEXT} At {self.below_x:.0%}: {self.throughput_detail(t, self.below_x)}. "
-                                  + self.packet_note(t, quick) + ".")
+            lows = [x for x in grid if x < self.headline_x]
+            main = ", ".join(f"{x:.0%}: {fmt_pct(paired_gains(t[(x, 'westwood')], t[(x, 'reno')]))}" for x in lows)
+            alts = ", ".join(f"{x:.0%}: {fmt_pct(paired_gains(t[(x, 'westwood' + alt)], t[(x, 'reno' + alt)]))}"
+                             for x in self.alt_grid(quick) if x < self.headline_x)
+            number.explanation = (
+                f"{PACKET_CONTEXT} Below 5 % the gain over Reno stays high in this reading ({main}); with sojourns in "
+                f"{UNIT_TEXT[self.alt_unit]} it is "
+                f"{alts}. The paper's +150 % lies between the two readings; no single set-up tried here gives both "
+                f"its +300 % at 5 % and +150 % below. At {self.below_x:.0%}: {self.throughput_detail(t, self.below_x)}.")
         out.numbers.append(number)
-        out.series += self.packet_series(t, quick)
-        out.notes += [self.markov_note() + f"; Bad mean {self.bad_mean_s:g} s", self.packet_note(t, quick)]
+        out.series += self.alt_series(t, quick)
+        out.notes += [self.markov_note() + f"; Bad mean {self.bad_mean_s:g}", alt_note]
         return out
 
 
 @register
 class Fig16(_Markov):
+    """Sec. 5.2.1, Fig. 16: the fig15 channel with 5 % Bad-state errors, wireless capacity
+    1…10 Mb/s (the wired link stays 10 Mb/s). Paper: the gain grows with capacity, +400 % at
+    10 Mb/s."""
+
     id = "casetti.fig16"
     title = "fading, Bad-state errors 5 %: throughput vs wireless capacity"
     xlabel = "wireless link capacity (Mb/s)"
     good_mean_s = 8.0
     bad_mean_s = 4.0
     bad_loss = 0.05
+    unit = PKT
     grid_full = (1e6, 2e6, 4e6, 6e6, 8e6, 10e6)
     grid_quick = (1e6, 2e6, 5e6, 10e6)
     headline_x = 10e6
     x_plot_scale = 1e-6
     x_unit = " Mb/s"
     paper_gain = 400.0
-    packet_grid_full = (1e6, 2e6, 4e6, 6e6, 8e6, 10e6)
-    packet_grid_quick = (1e6, 2e6, 10e6)
+    alt_grid_full = (1e6, 2e6, 4e6, 6e6, 8e6, 10e6)
+    alt_grid_quick = (1e6, 2e6, 10e6)
 
     def channel(self, x: float) -> tuple[float, float]:
         return self.bad_mean_s, self.bad_loss
@@ -218,44 +305,52 @@ class Fig16(_Markov):
             g = [mean_ci(v)[0] for v in self.gain_series(t, grid, other)]
             out.claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} increases with the wireless capacity",
                                     g[-1] > g[0] and g[-1] == max(g), self.peak(t, grid, other)[1]))
-        explain = explain_gain(self, t, MARKOV_CONTEXT + " " + self.packet_note(t, quick) + ".")
+        alt_note = self.alt_note(t, quick)
+        explain = explain_gain(self, t, f"{PACKET_CONTEXT} {alt_note}.")
         out.numbers += [self.gain_number(t, "reno", 400.0, explain), self.gain_number(t, "sack", 400.0, explain)]
-        out.series += self.packet_series(t, quick)
-        out.notes.append(self.packet_note(t, quick))
-        out.notes.append(self.markov_note() + f"; Bad mean {self.bad_mean_s:g} s, Bad loss {self.bad_loss:.0%}; the "
-                         "wired link stays 10 Mb/s (Fig. 8), so at 10 Mb/s both links have the same capacity")
+        out.series += self.alt_series(t, quick)
+        out.notes.append(alt_note)
+        out.notes.append(self.markov_note() + f"; Bad mean {self.bad_mean_s:g}, Bad loss {self.bad_loss:.0%}; in "
+                         "packets the sojourns scale with the capacity (a packet takes 1.6 ms at 2 Mb/s, 0.32 ms at "
+                         "10 Mb/s); the wired link stays 10 Mb/s (Fig. 8), so at 10 Mb/s both links have the same "
+                         "capacity")
         return out
 
 
 @register
 class Fig17(_Markov):
+    """Sec. 5.2.2, Fig. 17: blackouts, Good mean 4 s, Bad = every packet lost with mean 0…0.5 s
+    (seconds: see the module docstring). Paper: +167 % over Reno and SACK at 0.1 s; for longer
+    blackouts timeouts occur and all protocols are equally affected. Not reproduced (see the
+    claim detail and the numbers' explanation)."""
+
     id = "casetti.fig17"
     title = "blackouts (Good 4 s, Bad = 100 % loss): throughput vs mean blackout duration"
     xlabel = "mean blackout duration (s)"
     good_mean_s = 4.0
+    unit = SEC
     grid_full = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
     grid_quick = (0.0, 0.05, 0.1, 0.2, 0.5)
     headline_x = 0.1
     paper_gain = 167.0
+    alt_grid_full = (0.05, 0.1, 0.2, 0.5)
+    alt_grid_quick = (0.1, 0.5)
 
     def channel(self, x: float) -> tuple[float, float]:
         return x, 1.0
 
-    def loss(self, x: float, direction: str | None = None) -> list[dict[str, Any]]:
+    def loss(self, x: float, direction: str, unit: str) -> list[dict[str, Any]]:
         if x == 0:  # no blackouts: the Good state's errors only
-            return [{"kind": "bernoulli", "p": self.good_loss, "direction": direction or self.direction}]
-        return super().loss(x, direction)
-
-    def correlated_scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
-        """Sensitivity: one blackout process for both directions of the wireless link (data and
-        ACKs lost together, as in a physical blackout); per-packet draws stay per direction."""
-        loss = [{**item, "correlated": True} for item in self.loss(x, "both")]
-        return wireless_scenario(config, loss=loss, wireless_rate_bps=self.rate(x), duration_s=self.duration(quick),
-                                 warmup_s=self.warmup_s)
+            return [{"kind": "bernoulli", "p": self.good_loss, "direction": direction}]
+        return super().loss(x, direction, unit)
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
+        """Plus a sensitivity run with one blackout process for both directions of the wireless
+        link (data and ACKs lost together, as when the base station is not visible, Sec. 5.2.2);
+        per-packet draws stay per direction."""
         return super().runs(quick, seeds) + [
-            RunSpec(key=(x, f"{config}|corr", seed), seed=seed, scenario=self.correlated_scenario(config, x, quick))
+            RunSpec(key=(x, f"{config}|corr", seed), seed=seed,
+                    scenario=self._scenario(config, x, quick, "both", self.unit, correlated=True))
             for x in self.grid(quick) if x > 0 for config in MAIN for seed in self.sensitivity_seeds(quick, seeds)]
 
     def correlated_note(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> str:
@@ -264,34 +359,73 @@ class Fig17(_Markov):
             w, r, sk = (t[(x, f"{c}|corr")] for c in MAIN)
             parts.append(f"{x:g} s: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(sk)} Mb/s, gain over Reno "
                          f"{fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, sk))}")
-        return ("sensitivity, one blackout process for both directions (correlated: data and ACKs blacked out together; "
-                "ns-2 attaches an error model to one simplex link, so the paper's runs had either the data direction "
-                "alone or independent processes): " + "; ".join(parts))
+        return ("sensitivity, one blackout process for both directions (data and ACKs blacked out together): "
+                + "; ".join(parts))
+
+    def gain_trend(self, t: Mapping[tuple[float, str], list[float]], xs: list[float], tag: str) -> str:
+        return ", ".join(f"{x:g} s {mean_ci(paired_gains(t[(x, 'westwood' + tag)], t[(x, 'reno' + tag)]))[0]:+.0f}%"
+                         for x in xs)
+
+    def timeouts_per_blackout(self, results: Mapping[Any, RunResult], xs: list[float], quick: bool) -> str:
+        parts = []
+        for x in xs:
+            blackouts = self.duration(quick) / (self.good_mean_s + x)
+            per = {c: mean_ci([float(r.flows["timeouts"].sum()) for (kx, kc, _), r in results.items()
+                               if kx == x and kc == c])[0] / blackouts for c in MAIN}
+            parts.append(f"{x:g} s: " + ", ".join(f"{CONFIGS[c].label} {v:.2f}" for c, v in per.items()))
+        return "; ".join(parts)
 
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
         out = self.base_outcome(t, quick)
         grid = list(self.grid(quick))
         longest = grid[-1]
-        g_head = mean_ci(paired_gains(t[(self.headline_x, "westwood")], t[(self.headline_x, "reno")]))[0]
+        x = self.headline_x
+        g_head = mean_ci(paired_gains(t[(x, "westwood")], t[(x, "reno")]))[0]
         g_long = paired_gains(t[(longest, "westwood")], t[(longest, "reno")])
         fall = {c: mean_ci(t[(longest, c)])[0] / mean_ci(t[(grid[0], c)])[0] for c in MAIN}
-        out.claims.append(Claim("longer blackouts hurt all protocols: throughput falls for each, and TCPW's gain at the "
-                                "longest is below its gain at 0.1 s", mean_ci(g_long)[0] < g_head and
-                                all(v < 1 for v in fall.values()),
-                                f"throughput at {longest:g} s relative to no blackout: "
-                                + ", ".join(f"{CONFIGS[c].label} {v:.0%}" for c, v in fall.items())
-                                + f"; gain over Reno {g_head:+.0f}% at 0.1 s, {fmt_pct(g_long)} at {longest:g} s"))
-        # No explanation is attached: none of the sensitivity runs closes the gap (see the notes).
-        out.numbers += [self.gain_number(t, "reno", 167.0), self.gain_number(t, "sack", 167.0)]
-        out.notes.append("not reproduced: TCPW's gain at 0.1 s blackouts stays far below +167 % under every variation "
-                         "tried here (the sensitivity notes: recover guard, NewReno recovery, fixed filter, RTO floor, "
-                         "independent blackouts in both directions, one blackout process for both directions), and it "
-                         "grows rather than shrinks with the blackout length. "
-                         "A 0.1 s blackout erases about a window (62 packets at 2 Mb/s), so every variant times out "
-                         "and then regrows its window through most of the 4 s Good period; TCPW restarts from "
-                         "BWE·RTTmin, which its null samples have lowered during the blackout and the timeout")
+        blackouts = [v for v in grid if v > 0]
+        alt = f"|{self.alt_unit}"
+        out.claims.append(Claim(
+            "longer blackouts hurt all protocols: throughput falls for each, and TCPW's gain at the longest is below "
+            "its gain at 0.1 s", mean_ci(g_long)[0] < g_head and all(v < 1 for v in fall.values()),
+            f"throughput at {longest:g} s relative to no blackout: "
+            + ", ".join(f"{CONFIGS[c].label} {v:.0%}" for c, v in fall.items())
+            + f"; gain over Reno {g_head:+.0f}% at {x:g} s, {fmt_pct(g_long)} at {longest:g} s. Not reproduced under "
+            "any reading tried: the gain over Reno grows with the mean blackout in every one (data direction, "
+            f"seconds: {self.gain_trend(t, blackouts, '')}; one blackout process for both directions: "
+            f"{self.gain_trend(t, blackouts, '|corr')}; sojourns in packets: "
+            f"{self.gain_trend(t, list(self.alt_grid(quick)), alt)}). Timeouts per blackout (run length / (4 s + "
+            f"mean)): {self.timeouts_per_blackout(results, [x, longest], quick)}; TCPW's gain at 0.1 s stays far below "
+            "+167 % (see the numbers)"))
+        # The paper's +167 % needs Reno at or below the link's blackout-free share / 2.67: bound it with the runs.
+        pi_bad = x / (x + self.good_mean_s)
+        cap = 2.0 * (1 - pi_bad)
+        reno_max = cap / (1 + self.paper_gain / 100)
+        n = len(t[(x, "westwood[preset]")])
+
+        def pair(w: list[float], r: list[float]) -> str:
+            return f"{mean_ci(w)[0]:.2f}/{mean_ci(r)[0]:.2f} ({mean_ci(paired_gains(w, r))[0]:+.0f}%)"
+
+        readings = {"data direction": pair(t[(x, "westwood")], t[(x, "reno")]),
+                    "one blackout process for both directions": pair(t[(x, "westwood|corr")], t[(x, "reno|corr")]),
+                    "independent processes in both directions": pair(t[(x, "westwood|both")], t[(x, "reno|both")]),
+                    "RTO floor 1 s": pair(t[(x, "westwood[rto1s]")], t[(x, "reno[rto1s]")])}
+        readings.update({CONFIGS[c].label: pair(t[(x, c)][:n], t[(x, "reno")][:n])
+                         for c in ("westwood[preset]", "westwood[newreno]", "westwood[fixed]")})
+        explanation = (
+            f"Not reproduced. TCPW can carry at most {cap:.2f} Mb/s (the link outside blackouts), so "
+            f"+{self.paper_gain:g}% needs Reno at or below {reno_max:.2f} Mb/s, i.e. {1 - reno_max / 2:.0%} of the link lost to blackouts "
+            f"that take {pi_bad:.1%} of the time, while TCPW stays near the link. TCPW/Reno Mb/s (gain) at "
+            f"{x:g} s: " + "; ".join(f"{k} {v}" for k, v in readings.items())
+            + ". Only the packet reading gives gains this large (" + self.gain_trend(t, list(self.alt_grid(quick)), alt)
+            + "), where a 'blackout' shorter than one packet time is in effect a Bernoulli loss of a few %, and there "
+            "the gain stays large at 0.5 s instead of vanishing.")
+        out.numbers += [self.gain_number(t, "reno", 167.0, lambda other, paper: explanation),
+                        self.gain_number(t, "sack", 167.0, lambda other, paper: explanation)]
+        out.series += self.alt_series(t, quick)
         out.notes.append(self.correlated_note(t, quick))
+        out.notes.append(self.alt_note(t, quick))
         out.notes.append(self.markov_note() + "; Bad state = blackout (every packet lost), exponential with the mean "
                          "on the x axis (0: no Bad state). The Good state's packet loss is not given for blackouts: the "
                          "fading value 0.001 % is used")
