@@ -147,11 +147,13 @@ def test_fig7_models_the_linux_testbed():
 
     fig7 = wired.Fig7()
     specs = fig7.runs(quick=True, seeds=1)
-    assert {spec.key[0] for spec in specs} == {"main", "10M", "rwnd64K", "nosack", "ns2"}
+    assert {spec.key[0] for spec in specs} == {"main", "10M", "rwnd64K", "nosack", "ns2", "latest"}
     main = next(spec.scenario for spec in specs if spec.key == ("main", 0.01, 2, 1))
     assert main["tcp"]["mss"] == 1460 and main["tcp"]["rwnd"] == "32KB" and main["tcp"]["rtt_tick"] == "10ms"
     assert main["links"][0]["rate"] == "4000000bps" and main["links"][0]["loss"][0]["p"] == 0.01
     assert [f["variant"] for f in main["flows"]] == ["reno", "reno", "westwood", "westwood", "westwood"]
     assert all(f["tcp"] == {"recovery": "sack", "avoid_repeated_fast_retransmit": True} for f in main["flows"])
+    latest = next(spec.scenario for spec in specs if spec.key == ("latest", 0.0, 1, 1))
+    assert [f["tcp"].get("cc", {}).get("filter") for f in latest["flows"]] == [None] + [{"kind": "tustin_latest"}] * 4
     ns2 = next(spec.scenario for spec in specs if spec.key == ("ns2", 0.0, 1, 1))
     assert ns2["tcp"]["mss"] == 360 and ns2["links"][0]["rate"] == "2000000bps"

@@ -724,6 +724,16 @@ def test_a_cc_override_takes_human_units_and_named_filters():
                   "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": False}
 
 
+def test_the_latest_sample_ablation_filter_needs_null_samples_like_tustin():
+    scenario = minimal()
+    scenario["flows"] = [{"src": "x", "dst": "y", "variant": "westwood",
+                          "tcp": {"cc": {"kind": "westwood", "filter": "tustin_latest"}}}]
+    assert load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]["filter"] == {"kind": "tustin_latest"}
+    scenario["flows"][0]["tcp"]["cc"]["null_sample_divisor"] = 0
+    with pytest.raises(tcpsim.SimulationError, match=r"flows\[0\]\.tcp\.cc\.null_sample_divisor: 0 must be >= 2"):
+        tcpsim.run(scenario, seed=1)
+
+
 def test_bad_cc_parameters_name_their_path():
     scenario = minimal()
     scenario["flows"] = [{"src": "x", "dst": "y",

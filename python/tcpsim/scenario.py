@@ -376,6 +376,13 @@ class TustinFilter(_Model):
     kind: Literal["tustin"]
 
 
+class TustinLatestFilter(_Model):
+    """Ablation of `tustin`: the same time-varying α_k on the latest sample b_k alone, without the
+    trapezoid (b_k + b_{k−1})/2 that over-counts bunched ACKs. Not a paper's filter."""
+
+    kind: Literal["tustin_latest"]
+
+
 class TustinFixedFilter(_Model):
     """Tustin filter with a constant α: ns-2's TCPW code (α = 19/21) or the `gangadhar` ns-3
     code (α = 0.9 on the mean of the last two samples)."""
@@ -398,7 +405,8 @@ class TwoStageEwmaFilter(_Model):
 
 
 WestwoodFilterSpec = Annotated[
-    TustinFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"), BeforeValidator(_kind_shorthand)
+    TustinFilter | TustinLatestFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"),
+    BeforeValidator(_kind_shorthand),
 ]
 WestwoodPlusFilterSpec = Annotated[
     TwoStageEwmaFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"), BeforeValidator(_kind_shorthand)

@@ -294,6 +294,11 @@ pub enum WestwoodFilter {
     /// `casetti` Sec. 2.2: b̂_k = α_k·b̂_{k−1} + (1−α_k)·(b_k + b_{k−1})/2 with the
     /// time-varying α_k = (2τ − Δ_k)/(2τ + Δ_k) (Tustin discretisation of 1/(1 + sτ)).
     Tustin {},
+    /// Ablation of `tustin`: the same time-varying α_k on the latest sample only,
+    /// b̂_k = α_k·b̂_{k−1} + (1−α_k)·b_k. With bunched ACKs the trapezoid weighs a short gap's
+    /// large b_{k−1} by the next, long Δ_k and over-estimates; this form does not. Not a
+    /// paper's filter: a sensitivity tool.
+    TustinLatest {},
     /// b̂_k = α·b̂_{k−1} + (1−α)·(b_k + b_{k−1})/2 with a constant α in [0, 1): ns-2
     /// `tcp-westwood-nr.cc` filter type 1 (α = 19/21, i.e. weights 0.9047 and 0.0476: the
     /// paper's Δ = τ/10 example) and type 2 (α = 29/31), ns-3 (`gangadhar` eq. 1, α = 0.9).
@@ -422,10 +427,10 @@ impl CcConfig {
                 }
                 match filter {
                     // α_k > 0 needs Δ_k < 2τ, which the virtual samples guarantee.
-                    WestwoodFilter::Tustin {} if m < 2 => {
-                        Err(format!("null_sample_divisor: {m} must be >= 2 with the tustin filter"))
+                    WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} if m < 2 => {
+                        Err(format!("null_sample_divisor: {m} must be >= 2 with the tustin filters"))
                     }
-                    WestwoodFilter::Tustin {} => Ok(()),
+                    WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} => Ok(()),
                     WestwoodFilter::TustinFixed { alpha } | WestwoodFilter::Ewma { alpha } => alpha_ok(*alpha),
                 }
             }

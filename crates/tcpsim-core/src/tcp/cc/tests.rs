@@ -278,7 +278,7 @@ fn the_canonical_form_parses_and_is_checked() {
     );
     assert_eq!(
         check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: tustin, ns3_fast_recovery: false }),
-        "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filter"
+        "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filters"
     );
     assert_eq!(
         check(
