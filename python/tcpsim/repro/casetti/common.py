@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tcpsim.repro.framework import Experiment, Number, Outcome, Series
+from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.runner import RunSpec
 from tcpsim.stats import mean_ci
 
@@ -294,6 +294,12 @@ class Sweep(Experiment):
         ok = best == target or target_hi >= best_mean
         return ok, (f"largest mean gain over {CONFIGS[other].label} at {best * self.x_plot_scale:g}{self.x_unit}; "
                     f"gains (mean [95% CI]): {detail}")
+
+    def peak_claims(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], where: str) -> list[Claim]:
+        """The paper's "TCPW's gain over Reno and SACK peaks at the headline x" (`where` in words),
+        one claim per competitor, judged by :meth:`peaks_at`."""
+        return [Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at {where}",
+                      *self.peaks_at(t, grid, other, self.headline_x)) for other in ("reno", "sack")]
 
     def throughput_detail(self, t: Mapping[tuple[float, str], list[float]], x: float) -> str:
         return ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c)])}" for c in MAIN) + " Mb/s"

@@ -232,10 +232,7 @@ class Fig15(_Markov):
         t = self.table(results)
         out = self.base_outcome(t, quick)
         grid = [x for x in self.grid(quick) if x > 0]
-        for other in ("reno", "sack"):
-            ok, detail = self.peaks_at(t, grid, other, self.headline_x)
-            out.claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at 5 % Bad-state errors",
-                                    ok, detail))
+        out.claims += self.peak_claims(t, grid, "5 % Bad-state errors")
         worst = grid[-1]
         means = [mean_ci(t[(worst, c)])[0] for c in MAIN]
         alt = f"|{self.alt_unit}"

@@ -61,9 +61,7 @@ class Fig9(Sweep):
         t = self.table(results)
         out = self.base_outcome(t, quick)
         grid = [x for x in self.grid(quick) if x > 0]
-        for other in ("reno", "sack"):
-            ok, detail = self.peaks_at(t, grid, other, self.headline_x)
-            out.claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at 1 % errors", ok, detail))
+        out.claims += self.peak_claims(t, grid, "1 % errors")
         above = all(mean_ci(t[(x, "westwood")])[0] > max(mean_ci(t[(x, o)])[0] for o in ("reno", "sack")) for x in grid)
         out.claims.append(Claim("TCPW above Reno and SACK at every error rate > 0", above,
                                 "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid)))
@@ -213,9 +211,7 @@ class Fig10(Sweep):
         t = self.table(results)
         out = self.base_outcome(t, quick)
         grid = list(self.grid(quick))
-        for other in ("reno", "sack"):
-            ok, detail = self.peaks_at(t, grid, other, self.headline_x)
-            out.claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at about 100 ms", ok, detail))
+        out.claims += self.peak_claims(t, grid, "about 100 ms")
         small = self.small_grid(quick)
         spreads = []
         for x in small:
