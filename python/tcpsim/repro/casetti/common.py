@@ -275,6 +275,12 @@ class Sweep(Experiment):
             number.explanation = explain(other, paper)
         return number
 
+    def gain_numbers(self, t: Mapping[tuple[float, str], list[float]], paper: float, context: str) -> list[Number]:
+        """TCPW's gain over Reno and over SACK at the headline x against the paper's `paper` %,
+        each explained by :func:`explain_gain` with `context` when off by more than 15 %."""
+        explain = explain_gain(self, t, context)
+        return [self.gain_number(t, other, paper, explain) for other in ("reno", "sack")]
+
     def peak(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], other: str) -> tuple[float, str]:
         """(x of the largest mean gain, a description of every gain)."""
         gains = self.gain_series(t, grid, other)

@@ -55,7 +55,6 @@ from tcpsim.repro.casetti.common import (
     MAIN,
     PACKET_BYTES,
     Sweep,
-    explain_gain,
     fmt_ci,
     fmt_ms,
     fmt_pct,
@@ -243,8 +242,7 @@ class Fig15(_Markov):
                                    + ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(worst, c + alt)])}" for c in MAIN)
                                    + " Mb/s" if worst in self.alt_grid(quick) else "")))
         alt_note = self.alt_note(t, quick)
-        explain = explain_gain(self, t, f"{PACKET_CONTEXT} {alt_note}.")
-        out.numbers += [self.gain_number(t, "reno", 300.0, explain), self.gain_number(t, "sack", 300.0, explain)]
+        out.numbers += self.gain_numbers(t, 300.0, f"{PACKET_CONTEXT} {alt_note}.")
         below = paired_gains(t[(self.below_x, "westwood")], t[(self.below_x, "reno")])
         number = Number(f"TCPW gain over Reno below 5 % (at {self.below_x:.0%}) (%)", 150.0, mean_ci(below)[0])
         if not number.within_tolerance:
@@ -303,8 +301,7 @@ class Fig16(_Markov):
             out.claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} increases with the wireless capacity",
                                     g[-1] > g[0] and g[-1] == max(g), self.peak(t, grid, other)[1]))
         alt_note = self.alt_note(t, quick)
-        explain = explain_gain(self, t, f"{PACKET_CONTEXT} {alt_note}.")
-        out.numbers += [self.gain_number(t, "reno", 400.0, explain), self.gain_number(t, "sack", 400.0, explain)]
+        out.numbers += self.gain_numbers(t, 400.0, f"{PACKET_CONTEXT} {alt_note}.")
         out.series += self.alt_series(t, quick)
         out.notes.append(alt_note)
         out.notes.append(self.markov_note() + f"; Bad mean {self.bad_mean_s:g}, Bad loss {self.bad_loss:.0%}; in "

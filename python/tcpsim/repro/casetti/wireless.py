@@ -65,8 +65,7 @@ class Fig9(Sweep):
         above = all(mean_ci(t[(x, "westwood")])[0] > max(mean_ci(t[(x, o)])[0] for o in ("reno", "sack")) for x in grid)
         out.claims.append(Claim("TCPW above Reno and SACK at every error rate > 0", above,
                                 "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid)))
-        explain = explain_gain(self, t, GAIN_CONTEXT)
-        out.numbers += [self.gain_number(t, "reno", 394.0, explain), self.gain_number(t, "sack", 394.0, explain)]
+        out.numbers += self.gain_numbers(t, 394.0, GAIN_CONTEXT)
         return out
 
 
@@ -252,8 +251,7 @@ class Fig10(Sweep):
               "the paper's +567 %): " + self.tagged_detail(t, self.window20_grid(quick), "window20")
             + ". Sensitivity with RTT samples in 100 ms ticks: "
             + self.tagged_detail(t, [self.headline_x, beyond[-1]], "tick")))
-        explain = explain_gain(self, t, GAIN_CONTEXT)
-        out.numbers += [self.gain_number(t, "reno", 567.0, explain), self.gain_number(t, "sack", 567.0, explain)]
+        out.numbers += self.gain_numbers(t, 567.0, GAIN_CONTEXT)
         return out
 
 
@@ -291,8 +289,7 @@ class Fig11(Sweep):
             out.claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} increases with the wireless capacity",
                                     g[-1] > g[0] and rho > 0.5,
                                     f"Spearman ρ = {rho:.2f}; " + self.peak(t, grid, other)[1]))
-        explain = explain_gain(self, t, GAIN_CONTEXT)
-        out.numbers += [self.gain_number(t, "reno", 550.0, explain), self.gain_number(t, "sack", 550.0, explain)]
+        out.numbers += self.gain_numbers(t, 550.0, GAIN_CONTEXT)
         return out
 
 
