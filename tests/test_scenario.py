@@ -202,6 +202,18 @@ def test_rtt_tick_and_correlated_gilbert_elliott_reach_the_engine():
     assert "correlated" in str(error) and 'needs direction = "both"' in str(error)
 
 
+def test_gilbert_elliott_transmission_clock_reaches_the_engine_and_refuses_a_shared_timeline():
+    ge = {"kind": "gilbert_elliott", "good_mean": "4s", "bad_mean": "100ms", "bad_loss": 1.0, "clock_rate": "2Mbps"}
+    link = {"a": "x", "b": "y", "rate": "2Mbps", "delay": "1ms", "queue": "10pkt", "loss": [ge | {"direction": "ab"}]}
+    [engine_link] = load_scenario(minimal(links=[link])).to_engine()["links"]
+    assert engine_link["ab"]["loss"][0]["clock_rate_bps"] == 2_000_000
+    tcpsim.run(minimal(links=[link]) | {"duration": "2s"}, seed=1)  # the engine accepts it
+    error = errors_of(minimal(links=[link | {"loss": [ge | {"correlated": True}]}]))
+    assert "clock_rate" in str(error) and "correlated" in str(error)
+    error = errors_of(minimal(links=[link | {"loss": [ge | {"clock_rate": "0bps"}]}]))
+    assert "clock_rate" in str(error)
+
+
 def test_defaults_fill_every_engine_field():
     tcp = load_scenario(minimal()).to_engine()["flows"][0]["tcp"]
     assert tcp == {

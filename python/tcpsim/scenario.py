@@ -639,15 +639,23 @@ class GilbertElliottLoss(_Model):
     """With direction "both": one Good/Bad timeline for both directions (a fade or blackout
     hits data and ACKs at once); each direction still draws its own per-packet losses.
     False: each direction has its own independent timeline."""
+    clock_rate_bps: RateBps | None = Field(None, alias="clock_rate")
+    """Unset: sojourns are simulated time. A rate (e.g. "2Mbps"): ns-2's two-state clock of
+    2000 (`ErrorModel/TwoState`, `ErrorModel/Expo` with `unit time`), which advances only by
+    each packet's transmission time at this rate and stands still while the link is idle; a
+    packet whose transmission touches a Bad sojourn is judged by `bad_loss`."""
 
     @model_validator(mode="after")
     def _check_correlated(self) -> Self:
         if self.correlated and self.direction != "both":
             raise _Problems([(("correlated",), f'needs direction = "both" (got {self.direction!r}): it ties the two directions together')])
+        if self.correlated and self.clock_rate_bps is not None:
+            raise _Problems([(("clock_rate",), "cannot be combined with correlated = true: a transmission-time clock "
+                                               "counts one direction's packets, a shared timeline runs on time")])
         return self
 
     def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
-        return {
+        engine = {
             "kind": "gilbert_elliott",
             "good_mean_ns": self.good_mean_ns,
             "bad_mean_ns": self.bad_mean_ns,
@@ -655,6 +663,9 @@ class GilbertElliottLoss(_Model):
             "bad_loss": self.bad_loss,
             "initial": self.initial,
         }
+        if self.clock_rate_bps is not None:
+            engine["clock_rate_bps"] = self.clock_rate_bps
+        return engine
 
 
 class TwoStateLoss(_Model):
