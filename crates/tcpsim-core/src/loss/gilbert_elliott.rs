@@ -72,6 +72,7 @@ struct TransmissionClock {
 
 impl GilbertElliott {
     /// Means > 0 and losses in [0, 1] (checked by `SimConfig::validate`).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         good_mean_ns: u64,
         bad_mean_ns: u64,
