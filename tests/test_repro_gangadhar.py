@@ -20,12 +20,14 @@ EXPECTED_TCP = {
     "newreno": ("newreno", {"kind": "aimd"}),
     # The paper's ns-3 code: per-ACK samples, fixed-α Tustin filter, no null samples, Reno recovery.
     "westwood": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 0,
-                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": True}),
+                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": True,
+                          "sample_tick_ns": 0}),
     # One sample per RTT (no 50 ms floor), same filter, Reno recovery with the same ns-3 windows.
     "westwood_plus": ("reno", {"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9},
                                "min_window_ns": 0, "min_decrease_half": False, "ns3_fast_recovery": True}),
     "westwood_casetti": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2,
-                                  "filter": {"kind": "tustin"}, "ns3_fast_recovery": False}),
+                                  "filter": {"kind": "tustin"}, "ns3_fast_recovery": False,
+                                  "sample_tick_ns": 0}),
     "westwood_plus_linux": ("newreno", {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"},
                                         "min_window_ns": 50_000_000, "min_decrease_half": False,
                                         "ns3_fast_recovery": False}),

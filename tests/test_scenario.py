@@ -723,7 +723,7 @@ def test_westwood_presets_pair_their_estimators_with_reno_and_newreno_recovery()
     w, wp = (f["tcp"] for f in load_scenario(scenario).to_engine()["flows"])
     assert (w["recovery"], w["cc"]) == ("reno", {"kind": "westwood", "tau_ns": 500_000_000,
                                                  "null_sample_divisor": 2, "filter": {"kind": "tustin"},
-                                                 "ns3_fast_recovery": False})
+                                                 "ns3_fast_recovery": False, "sample_tick_ns": 0})
     assert (wp["recovery"], wp["cc"]["kind"], wp["cc"]["min_window_ns"]) == ("newreno", "westwood_plus", 50_000_000)
 
 
@@ -733,7 +733,9 @@ def test_a_cc_override_takes_human_units_and_named_filters():
                           "tcp": {"cc": {"kind": "westwood", "tau": "1s", "filter": {"kind": "tustin_fixed", "alpha": 0.9}}}}]
     cc = load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]
     assert cc == {"kind": "westwood", "tau_ns": 1_000_000_000, "null_sample_divisor": 2,
-                  "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": False}
+                  "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": False, "sample_tick_ns": 0}
+    scenario["flows"][0]["tcp"]["cc"]["sample_tick"] = "10ms"
+    assert load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]["sample_tick_ns"] == 10_000_000
 
 
 def test_the_latest_sample_ablation_filter_needs_null_samples_like_tustin():

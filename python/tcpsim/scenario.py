@@ -71,7 +71,7 @@ class Variant(NamedTuple):
 
 
 _WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2, "filter": {"kind": "tustin"},
-             "ns3_fast_recovery": False}
+             "ns3_fast_recovery": False, "sample_tick_ns": 0}
 _WESTWOOD_PLUS = {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50_000_000,
                   "min_decrease_half": False, "ns3_fast_recovery": False}
 
@@ -427,6 +427,10 @@ class WestwoodCc(_Model):
     """ns-3 `TcpWestwood` fast recovery (the `gangadhar` code): start from min(cwnd, ssthresh)
     without inflating it by the n duplicate ACKs, and leave with cwnd = ssthresh even if that
     raises it; false: min(cwnd, ssthresh) at entry and exit, Reno-inflated (`casetti` Sec. 3.1)."""
+    sample_tick_ns: DurationNs = Field("0s", alias="sample_tick", validate_default=True)
+    """Tick of the clock that times the ACKs of the bandwidth samples: 0 (exact, a simulator's
+    clock) or e.g. "10ms" (Linux 2.2 `jiffies`, the `casetti` Sec. 4.3 testbed); ACKs within
+    one tick join one sample."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:

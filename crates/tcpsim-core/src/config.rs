@@ -313,6 +313,12 @@ pub enum CcConfig {
         /// min(cwnd, ssthresh) without the n-segment inflation and leaves it with cwnd =
         /// ssthresh, raising a smaller window. Recommended false.
         ns3_fast_recovery: bool,
+        /// Granularity of the clock that timestamps ACKs for the bandwidth samples, ns; 0
+        /// (the default, a simulator's exact clock) or e.g. 10 ms for a Linux 2.2 kernel,
+        /// whose only TCP clock is `jiffies` (HZ = 100), as in the `casetti` Sec. 4.3 testbed.
+        /// ACKs within one tick count together: their AckedCounts join the next sample.
+        #[serde(default)]
+        sample_tick_ns: u64,
     },
     /// TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per
     /// RTT; ssthresh = BWE·RTTmin after a loss; cwnd = ssthresh after 3 duplicate ACKs.

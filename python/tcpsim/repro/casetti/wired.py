@@ -429,8 +429,14 @@ TCPW alike (TCPW changes only the congestion control):
 - `rwnd = 32KB`: Linux 2.2 advertises at most half of its 64 KB default receive buffer and
   uses no window scaling below 64 KB (2.4 advertises up to 64 KB: a sensitivity run);
 - timers in jiffies (HZ = 100 on i386): RTO and RTT samples (hence TCPW's RTTmin) in 10 ms
-  ticks; Linux's RTO floor is 200 ms (`TCP_RTO_MIN = HZ/5`, as in BASE_TCP);
+  ticks, and TCPW times its ACKs for the bandwidth samples on the same clock
+  (`TESTBED_TCPW_CC`); Linux's RTO floor is 200 ms (`TCP_RTO_MIN = HZ/5`, as in BASE_TCP);
 - delayed ACKs every second segment, 200 ms timer (BASE_TCP)."""
+
+
+TESTBED_TCPW_CC: dict[str, Any] = {"kind": "westwood", "sample_tick": "10ms"}
+"""The testbed's TCPW: the Sec. 2 estimator (the `westwood` preset) with ACKs timed in jiffies,
+the only clock of a Linux 2.2 kernel: ACKs within one 10 ms tick join one sample."""
 
 
 def testbed_scenario(configs: Sequence[str], *, capacity_bps: float, loss_p: float, duration_s: float,
@@ -444,6 +450,8 @@ def testbed_scenario(configs: Sequence[str], *, capacity_bps: float, loss_p: flo
     scenario["tcp"].update(host)
     for flow in scenario["flows"]:
         flow["tcp"] = {k: v for k, v in tcp.items() if k not in host}
+        if flow["variant"] == "westwood":
+            flow["tcp"]["cc"] = dict(TESTBED_TCPW_CC)
     return scenario
 
 
@@ -516,7 +524,7 @@ class Fig7(Experiment):
         if latest_filter:
             for flow in scenario["flows"]:
                 if flow["variant"] == "westwood":
-                    flow["tcp"]["cc"] = {"kind": "westwood", "filter": {"kind": "tustin_latest"}}
+                    flow["tcp"]["cc"] = {**TESTBED_TCPW_CC, "filter": {"kind": "tustin_latest"}}
         return scenario
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
@@ -630,7 +638,7 @@ class Fig7(Experiment):
             "the 1 % loss gain), RTT 100 ms, drop-tail buffer = BDP, 1 % Bernoulli loss in both directions, 1500-byte "
             "packets; every host runs Linux 2.2 TCP (SACK recovery without re-entry, 32 KB receive window, 10 ms "
             "timers, 200 ms RTO floor, delayed ACKs); TCPW = the same with faster recovery (Sec. 3) and the "
-            "Sec. 2.2 Tustin estimator (τ = 500 ms); starts uniform in [0, 5] s",
+            "Sec. 2.2 Tustin estimator (τ = 500 ms, ACKs timed in 10 ms jiffies); starts uniform in [0, 5] s",
             sensitivity,
         ])
 

@@ -86,12 +86,14 @@ impl CongestionControl {
                 null_sample_divisor,
                 filter,
                 ns3_fast_recovery,
+                sample_tick_ns,
             } => CongestionControl::Westwood(Westwood::new(
                 *tau_ns,
                 *null_sample_divisor,
                 filter,
                 mss_bytes,
                 *ns3_fast_recovery,
+                *sample_tick_ns,
             )),
             CcConfig::WestwoodPlus {
                 filter,

@@ -24,6 +24,7 @@ fn westwood() -> CcConfig {
         null_sample_divisor: 2,
         filter: WestwoodFilter::Tustin {},
         ns3_fast_recovery: false,
+        sample_tick_ns: 0,
     }
 }
 
@@ -341,7 +342,8 @@ fn the_canonical_form_parses_and_is_checked() {
             tau_ns: 500_000_000,
             null_sample_divisor: 2,
             filter: WestwoodFilter::Tustin {},
-            ns3_fast_recovery: false
+            ns3_fast_recovery: false,
+            sample_tick_ns: 0
         }
     ));
     let json = r#"{"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window_ns": 0,
@@ -373,7 +375,8 @@ fn the_canonical_form_parses_and_is_checked() {
                 tau_ns: 0,
                 null_sample_divisor: 2,
                 filter: tustin,
-                ns3_fast_recovery: false
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
             }
         ),
         "flows[0].tcp.cc.tau_ns: must be > 0"
@@ -385,7 +388,8 @@ fn the_canonical_form_parses_and_is_checked() {
                 tau_ns: S,
                 null_sample_divisor: 1,
                 filter: tustin,
-                ns3_fast_recovery: false
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
             }
         ),
         "flows[0].tcp.cc.null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2"
@@ -397,7 +401,8 @@ fn the_canonical_form_parses_and_is_checked() {
                 tau_ns: S,
                 null_sample_divisor: 0,
                 filter: tustin,
-                ns3_fast_recovery: false
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
             }
         ),
         "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filters"
@@ -409,7 +414,8 @@ fn the_canonical_form_parses_and_is_checked() {
                 tau_ns: S,
                 null_sample_divisor: 0,
                 filter: WestwoodFilter::Ewma { alpha: 1.0 },
-                ns3_fast_recovery: false
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
             }
         ),
         "flows[0].tcp.cc.filter.alpha: 1 must be in [0, 1)"

@@ -17,7 +17,8 @@
 //!
 //! State: `accounted_bytes` (bytes), filter estimate and last sample (bytes/s),
 //! `last_ack_ns` t_{k−1} and `last_step_ns` (time of the last real or virtual sample, ns),
-//! `pending_bytes` (bytes counted at an instant with Δ = 0), `min_rtt_ns`.
+//! `pending_bytes` (bytes counted at an instant with Δ = 0), `min_rtt_ns`; times are on the
+//! sampling clock.
 //!
 //! Deviations and interpretations:
 //! - The first ACK only starts the clock (Δ_1 is unknown), so it yields no sample.
@@ -34,6 +35,9 @@
 //!   duplicate ACK) and deflates back to at its end — ns-2's `cwnd_ + dupwnd_`.
 //! - `bandwidth_estimate_bps` reports the estimate as of the last ACK or loss (silence since
 //!   then is folded in only when the next one arrives).
+//! - ACKs are timed on the simulator's exact clock unless `sample_tick_ns` gives the tick of
+//!   a coarser one (Linux 2.2's 10 ms `jiffies`): times are rounded down to it, and ACKs
+//!   within one tick join one sample, as ACKs at one instant do (`pending_bytes`).
 
 use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
 use super::{AckSample, Aimd, LossSignal, Reduction, Window};
@@ -57,17 +61,21 @@ pub struct Westwood {
     /// ns-3 `TcpWestwood`'s fast recovery: from min(cwnd, ssthresh) uninflated, leaving at
     /// ssthresh even when that raises the window (see `CcConfig`).
     ns3_fast_recovery: bool,
+    /// Tick of the clock the samples are timed with (ns; 0: exact), see `CcConfig`.
+    sample_tick_ns: u64,
 }
 
 impl Westwood {
     /// `tau_ns` τ, `null_sample_divisor` m (0: no virtual samples), `mss_bytes` seg_size,
-    /// `ns3_fast_recovery` the ns-3 reading of faster recovery (see `CcConfig`).
+    /// `ns3_fast_recovery` the ns-3 reading of faster recovery, `sample_tick_ns` the sampling
+    /// clock's tick (see `CcConfig`).
     pub fn new(
         tau_ns: u64,
         null_sample_divisor: u32,
         filter: &WestwoodFilter,
         mss_bytes: u64,
         ns3_fast_recovery: bool,
+        sample_tick_ns: u64,
     ) -> Self {
         Westwood {
             mss_bytes,
@@ -80,6 +88,15 @@ impl Westwood {
             pending_bytes: 0,
             min_rtt_ns: None,
             ns3_fast_recovery,
+            sample_tick_ns,
+        }
+    }
+
+    /// `now_ns` as the sampling clock reads it: rounded down to its tick.
+    fn clock(&self, now_ns: u64) -> u64 {
+        match self.sample_tick_ns {
+            0 => now_ns,
+            tick => now_ns / tick * tick,
         }
     }
 
@@ -92,7 +109,7 @@ impl Westwood {
         if let Some(r) = ack.rtt_ns {
             self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
         }
-        let now = ack.now_ns;
+        let now = self.clock(ack.now_ns);
         let d = self.pending_bytes
             + self
                 .acked
@@ -139,7 +156,7 @@ impl Westwood {
 
     /// Faster recovery, Sec. 3.1 (n duplicate ACKs) and Sec. 3.2 (coarse timeout).
     pub fn on_loss(&mut self, w: &Window, signal: LossSignal, now_ns: u64) -> Reduction {
-        self.fold_in_silence(now_ns);
+        self.fold_in_silence(self.clock(now_ns));
         let ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
         let clamped = w.cwnd_bytes.min(ssthresh);
         match signal {
@@ -176,7 +193,7 @@ mod tests {
 
     fn tustin() -> Westwood {
         // τ = 0.5 s, m = 2 (null samples every 250 ms), 1250-byte segments.
-        Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250, false)
+        Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250, false, 0)
     }
 
     fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
@@ -321,6 +338,7 @@ mod tests {
             &WestwoodFilter::TustinFixed { alpha: 0.9 },
             1250,
             false,
+            0,
         );
         for k in 0..=300u64 {
             ack(&mut w, k * 10 * MS, 1250);
@@ -429,5 +447,32 @@ mod tests {
             ack(&mut carried, k * 10 * MS, if k == 6 { 2000 } else { 1250 });
         }
         assert_eq!(same_instant.bwe_bytes_per_s(), carried.bwe_bytes_per_s());
+    }
+
+    #[test]
+    fn a_ten_ms_sampling_clock_times_bunched_acks_together() {
+        // Two 1250-byte segments acknowledged 0.1 ms apart every 10 ms (a bunched ACK pair at
+        // 250 000 B/s on average), the pairs straddling no tick boundary. On the exact clock the
+        // trapezoid feeds the 12.5 MB/s sample of each pair's second ACK into the next step
+        // and over-counts; on a 10 ms clock (Linux 2.2 jiffies) both ACKs read the same tick,
+        // join one sample, and the estimate is the true rate.
+        let run = |tick_ns| {
+            let mut w = Westwood::new(
+                500 * MS,
+                2,
+                &WestwoodFilter::Tustin {},
+                1250,
+                false,
+                tick_ns,
+            );
+            for k in 0..=500u64 {
+                ack(&mut w, k * 10 * MS + MS, 1250);
+                ack(&mut w, k * 10 * MS + MS + MS / 10, 1250);
+            }
+            w.bwe_bytes_per_s()
+        };
+        let (exact, ticked) = (run(0), run(10 * MS));
+        assert!(exact > 3.0 * 250_000.0, "{exact}");
+        assert!(close(ticked, 250_000.0, 0.01), "{ticked}");
     }
 }

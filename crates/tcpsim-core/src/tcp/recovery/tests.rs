@@ -300,6 +300,7 @@ fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
             null_sample_divisor: 0,
             filter: WestwoodFilter::TustinFixed { alpha: 0.9 },
             ns3_fast_recovery: ns3,
+            sample_tick_ns: 0,
         };
         let mut sim = Sim::new(&cfg, 1).unwrap();
         sim.run();
