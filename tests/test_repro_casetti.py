@@ -152,8 +152,11 @@ def test_fig7_models_the_linux_testbed():
     assert main["tcp"]["mss"] == 1460 and main["tcp"]["rwnd"] == "32KB" and main["tcp"]["rtt_tick"] == "10ms"
     assert main["links"][0]["rate"] == "4000000bps" and main["links"][0]["loss"][0]["p"] == 0.01
     assert [f["variant"] for f in main["flows"]] == ["reno", "reno", "westwood", "westwood", "westwood"]
-    assert all(f["tcp"] == {"recovery": "sack", "avoid_repeated_fast_retransmit": True} for f in main["flows"])
+    linux = {"recovery": "sack", "avoid_repeated_fast_retransmit": True}
+    tcpw = {**linux, "cc": {"kind": "westwood", "sample_tick": "10ms"}}  # ACKs timed in jiffies
+    assert [f["tcp"] for f in main["flows"]] == [linux] * 2 + [tcpw] * 3
     latest = next(spec.scenario for spec in specs if spec.key == ("latest", 0.0, 1, 1))
     assert [f["tcp"].get("cc", {}).get("filter") for f in latest["flows"]] == [None] + [{"kind": "tustin_latest"}] * 4
+    assert all(f["tcp"]["cc"]["sample_tick"] == "10ms" for f in latest["flows"][1:])
     ns2 = next(spec.scenario for spec in specs if spec.key == ("ns2", 0.0, 1, 1))
     assert ns2["tcp"]["mss"] == 360 and ns2["links"][0]["rate"] == "2000000bps"
