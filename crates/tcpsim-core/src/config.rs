@@ -72,10 +72,7 @@ pub struct DirectionConfig {
 pub enum QueueConfig {
     /// FIFO that drops arrivals when full. At least one limit is set; with both, either
     /// one being reached drops.
-    DropTail {
-        limit_packets: Option<u64>,
-        limit_bytes: Option<u64>,
-    },
+    DropTail { limit_packets: Option<u64>, limit_bytes: Option<u64> },
 }
 
 /// A loss (packet error) model on one link direction, applied when a packet finishes
@@ -124,11 +121,7 @@ pub enum LossConfig {
     },
     /// Every packet lost during [offset + k·period, offset + k·period + duration), k ≥ 0
     /// (`casetti` Sec. 5.3: LEO hand-offs).
-    PeriodicOutage {
-        period_ns: u64,
-        duration_ns: u64,
-        offset_ns: u64,
-    },
+    PeriodicOutage { period_ns: u64, duration_ns: u64, offset_ns: u64 },
     /// Every packet lost during the listed windows [start_ns, end_ns), sorted and disjoint.
     OutageIntervals { intervals_ns: Vec<(u64, u64)> },
     /// Drop the first transmission of the listed data segments of one TCP flow.
@@ -177,15 +170,7 @@ impl LossConfig {
         match self {
             LossConfig::Bernoulli { p } => probability("p", *p),
             LossConfig::BitError { ber } => probability("ber", *ber),
-            LossConfig::GilbertElliott {
-                good_mean_ns,
-                bad_mean_ns,
-                good_loss,
-                bad_loss,
-                shared_state,
-                clock_rate_bps,
-                ..
-            } => {
+            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, shared_state, clock_rate_bps, .. } => {
                 positive("good_mean_ns", *good_mean_ns)?;
                 positive("bad_mean_ns", *bad_mean_ns)?;
                 probability("good_loss", *good_loss)?;
@@ -200,31 +185,18 @@ impl LossConfig {
                 }
                 Ok(())
             }
-            LossConfig::TwoState {
-                good_sojourn_ns,
-                bad_sojourn_ns,
-                good_loss,
-                bad_loss,
-                p_bad,
-                ..
-            } => {
+            LossConfig::TwoState { good_sojourn_ns, bad_sojourn_ns, good_loss, bad_loss, p_bad, .. } => {
                 positive("good_sojourn_ns", *good_sojourn_ns)?;
                 positive("bad_sojourn_ns", *bad_sojourn_ns)?;
                 probability("good_loss", *good_loss)?;
                 probability("bad_loss", *bad_loss)?;
                 probability("p_bad", *p_bad)
             }
-            LossConfig::PeriodicOutage {
-                period_ns,
-                duration_ns,
-                ..
-            } => {
+            LossConfig::PeriodicOutage { period_ns, duration_ns, .. } => {
                 positive("period_ns", *period_ns)?;
                 positive("duration_ns", *duration_ns)?;
                 if duration_ns > period_ns {
-                    return Err(format!(
-                        "duration_ns: {duration_ns} must be <= period_ns ({period_ns})"
-                    ));
+                    return Err(format!("duration_ns: {duration_ns} must be <= period_ns ({period_ns})"));
                 }
                 Ok(())
             }
@@ -232,9 +204,7 @@ impl LossConfig {
                 let mut previous_end_ns = 0;
                 for (k, &(start_ns, end_ns)) in intervals_ns.iter().enumerate() {
                     if start_ns >= end_ns {
-                        return Err(format!(
-                            "intervals_ns[{k}]: start {start_ns} must be < end {end_ns}"
-                        ));
+                        return Err(format!("intervals_ns[{k}]: start {start_ns} must be < end {end_ns}"));
                     }
                     if start_ns < previous_end_ns {
                         return Err(format!(
@@ -249,9 +219,7 @@ impl LossConfig {
                 Err(format!("flow: {flow} is not a flow index"))
             }
             LossConfig::Scripted { segments, .. } => match segments.iter().position(|&n| n == 0) {
-                Some(k) => Err(format!(
-                    "segments[{k}]: 0 is not a segment number; segments count from 1"
-                )),
+                Some(k) => Err(format!("segments[{k}]: 0 is not a segment number; segments count from 1")),
                 None => Ok(()),
             },
         }
@@ -468,42 +436,29 @@ impl CcConfig {
         }
         match self {
             CcConfig::Aimd {} => Ok(()),
-            CcConfig::Westwood {
-                tau_ns,
-                null_sample_divisor,
-                filter,
-                ..
-            } => {
+            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, .. } => {
                 if *tau_ns == 0 {
                     return Err("tau_ns: must be > 0".into());
                 }
                 let m = *null_sample_divisor;
                 if m == 1 {
-                    return Err(
-                        "null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2".into(),
-                    );
+                    return Err("null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2".into());
                 }
                 if m as u64 > *tau_ns {
-                    return Err(format!(
-                        "null_sample_divisor: {m} must be <= tau_ns ({tau_ns})"
-                    ));
+                    return Err(format!("null_sample_divisor: {m} must be <= tau_ns ({tau_ns})"));
                 }
                 match filter {
                     // α_k > 0 needs Δ_k < 2τ, which the virtual samples guarantee.
-                    WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} if m < 2 => Err(
-                        format!("null_sample_divisor: {m} must be >= 2 with the tustin filters"),
-                    ),
-                    WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} => Ok(()),
-                    WestwoodFilter::TustinFixed { alpha } | WestwoodFilter::Ewma { alpha } => {
-                        alpha_ok(*alpha)
+                    WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} if m < 2 => {
+                        Err(format!("null_sample_divisor: {m} must be >= 2 with the tustin filters"))
                     }
+                    WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} => Ok(()),
+                    WestwoodFilter::TustinFixed { alpha } | WestwoodFilter::Ewma { alpha } => alpha_ok(*alpha),
                 }
             }
             CcConfig::WestwoodPlus { filter, .. } => match filter {
                 WestwoodPlusFilter::TwoStageEwma {} => Ok(()),
-                WestwoodPlusFilter::TustinFixed { alpha } | WestwoodPlusFilter::Ewma { alpha } => {
-                    alpha_ok(*alpha)
-                }
+                WestwoodPlusFilter::TustinFixed { alpha } | WestwoodPlusFilter::Ewma { alpha } => alpha_ok(*alpha),
             },
         }
     }
@@ -515,10 +470,7 @@ impl SimConfig {
         let n = self.nodes.len() as u32;
         let most = crate::engine::MAX_COMPONENTS;
         if 2 * self.links.len() > most || self.flows.len() > most || self.udp_flows.len() > most {
-            return Err(format!(
-                "a scenario may have at most {} links and {most} flows of each kind",
-                most / 2
-            ));
+            return Err(format!("a scenario may have at most {} links and {most} flows of each kind", most / 2));
         }
         if self.duration_ns == 0 {
             return Err("duration_ns: must be > 0".into());
@@ -531,27 +483,18 @@ impl SimConfig {
         }
         for (i, l) in self.links.iter().enumerate() {
             if l.a >= n || l.b >= n || l.a == l.b {
-                return Err(format!(
-                    "links[{i}]: endpoints {} and {} must be two distinct nodes < {n}",
-                    l.a, l.b
-                ));
+                return Err(format!("links[{i}]: endpoints {} and {} must be two distinct nodes < {n}", l.a, l.b));
             }
             if l.rate_bps == 0 {
                 return Err(format!("links[{i}].rate_bps: must be > 0"));
             }
             for (d, dir) in [("ab", &l.ab), ("ba", &l.ba)] {
-                let QueueConfig::DropTail {
-                    limit_packets,
-                    limit_bytes,
-                } = &dir.queue;
+                let QueueConfig::DropTail { limit_packets, limit_bytes } = &dir.queue;
                 if limit_packets.is_none() && limit_bytes.is_none() {
-                    return Err(format!(
-                        "links[{i}].{d}.queue: needs limit_packets or limit_bytes"
-                    ));
+                    return Err(format!("links[{i}].{d}.queue: needs limit_packets or limit_bytes"));
                 }
                 for (j, loss) in dir.loss.iter().enumerate() {
-                    loss.validate(self.flows.len())
-                        .map_err(|e| format!("links[{i}].{d}.loss[{j}].{e}"))?;
+                    loss.validate(self.flows.len()).map_err(|e| format!("links[{i}].{d}.loss[{j}].{e}"))?;
                 }
             }
             // Models sharing a Good/Bad timeline must describe the same process: at most one
@@ -559,11 +502,7 @@ impl SimConfig {
             let shared = |dir: &DirectionConfig| -> Result<Vec<(u32, LossConfig)>, u32> {
                 let mut keyed: Vec<(u32, LossConfig)> = Vec::new();
                 for m in &dir.loss {
-                    if let LossConfig::GilbertElliott {
-                        shared_state: Some(k),
-                        ..
-                    } = m
-                    {
+                    if let LossConfig::GilbertElliott { shared_state: Some(k), .. } = m {
                         if keyed.iter().any(|(key, _)| key == k) {
                             return Err(*k);
                         }
@@ -575,27 +514,20 @@ impl SimConfig {
             let (ab, ba) = match (shared(&l.ab), shared(&l.ba)) {
                 (Ok(ab), Ok(ba)) => (ab, ba),
                 (Err(k), _) | (_, Err(k)) => {
-                    return Err(format!(
-                        "links[{i}]: shared_state {k} appears twice in one direction"
-                    ))
+                    return Err(format!("links[{i}]: shared_state {k} appears twice in one direction"))
                 }
             };
             for (k, m) in &ab {
                 if let Some((_, other)) = ba.iter().find(|(key, _)| key == k) {
                     if format!("{m:?}") != format!("{other:?}") {
-                        return Err(format!(
-                            "links[{i}]: the two directions' models with shared_state {k} differ"
-                        ));
+                        return Err(format!("links[{i}]: the two directions' models with shared_state {k} differ"));
                     }
                 }
             }
         }
         for (i, f) in self.flows.iter().enumerate() {
             if f.src >= n || f.dst >= n || f.src == f.dst {
-                return Err(format!(
-                    "flows[{i}]: src {} and dst {} must be two distinct nodes < {n}",
-                    f.src, f.dst
-                ));
+                return Err(format!("flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", f.src, f.dst));
             }
             let t = &f.tcp;
             if t.mss_bytes == 0 {
@@ -607,39 +539,24 @@ impl SimConfig {
                 ));
             }
             if t.rwnd_bytes < t.mss_bytes as u64 {
-                return Err(format!(
-                    "flows[{i}].tcp.rwnd_bytes: {} must be >= mss_bytes",
-                    t.rwnd_bytes
-                ));
+                return Err(format!("flows[{i}].tcp.rwnd_bytes: {} must be >= mss_bytes", t.rwnd_bytes));
             }
             if t.min_rto_ns == 0 || t.min_rto_ns > t.max_rto_ns {
-                return Err(format!(
-                    "flows[{i}].tcp.min_rto_ns: must be in (0, max_rto_ns]"
-                ));
+                return Err(format!("flows[{i}].tcp.min_rto_ns: must be in (0, max_rto_ns]"));
             }
             if t.rtt_tick_ns > t.max_rto_ns {
                 return Err(format!("flows[{i}].tcp.rtt_tick_ns: must be <= max_rto_ns"));
             }
-            t.cc.validate()
-                .map_err(|e| format!("flows[{i}].tcp.cc.{e}"))?;
+            t.cc.validate().map_err(|e| format!("flows[{i}].tcp.cc.{e}"))?;
         }
         for (i, u) in self.udp_flows.iter().enumerate() {
             if u.src >= n || u.dst >= n || u.src == u.dst {
-                return Err(format!(
-                    "udp_flows[{i}]: src {} and dst {} must be two distinct nodes < {n}",
-                    u.src, u.dst
-                ));
+                return Err(format!("udp_flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", u.src, u.dst));
             }
             if u.rate_bps == 0 || u.packet_bytes == 0 {
-                return Err(format!(
-                    "udp_flows[{i}]: rate_bps and packet_bytes must be > 0"
-                ));
+                return Err(format!("udp_flows[{i}]: rate_bps and packet_bytes must be > 0"));
             }
-            if let Some((j, _)) =
-                u.on.iter()
-                    .enumerate()
-                    .find(|(_, (start, end))| start > end)
-            {
+            if let Some((j, _)) = u.on.iter().enumerate().find(|(_, (start, end))| start > end) {
                 return Err(format!("udp_flows[{i}].on[{j}]: start must be <= end"));
             }
         }

@@ -24,7 +24,6 @@ impl Ctx<'_> {
     #[inline]
     pub fn transmit(&mut self, from: u32, p: Packet) {
         let id = self.pool.alloc(p);
-        self.net
-            .forward(from, id, self.pool, self.sched, self.trace);
+        self.net.forward(from, id, self.pool, self.sched, self.trace);
     }
 }

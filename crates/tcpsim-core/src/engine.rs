@@ -54,14 +54,8 @@ impl Event {
         match packed >> 56 {
             0 => Event::TxEnd { channel: id },
             1 => Event::PipeHead { channel: id },
-            2 => Event::Rto {
-                flow: id,
-                generation,
-            },
-            3 => Event::DelayedAck {
-                flow: id,
-                generation,
-            },
+            2 => Event::Rto { flow: id, generation },
+            3 => Event::DelayedAck { flow: id, generation },
             4 => Event::AppStart { flow: id },
             5 => Event::AppStop { flow: id },
             6 => Event::UdpSend { flow: id },
@@ -113,11 +107,7 @@ impl Scheduler {
     #[inline]
     pub fn at(&mut self, time_ns: u64, event: Event) {
         debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
-        let entry = Entry {
-            time_ns,
-            seq: self.next_seq,
-            event: event.pack(),
-        };
+        let entry = Entry { time_ns, seq: self.next_seq, event: event.pack() };
         self.next_seq += 1;
         let mut i = self.heap.len();
         self.heap.push(entry);
@@ -199,17 +189,9 @@ mod tests {
         let mut x: u64 = 12345;
         let mut expected = vec![];
         for i in 0..10_000u32 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let t = (x >> 33) % 500;
-            s.at(
-                t,
-                Event::Rto {
-                    flow: i,
-                    generation: i.wrapping_mul(7),
-                },
-            );
+            s.at(t, Event::Rto { flow: i, generation: i.wrapping_mul(7) });
             expected.push((t, i));
         }
         expected.sort(); // by time, then insertion index
@@ -225,17 +207,9 @@ mod tests {
     fn every_event_kind_survives_packing() {
         let all = [
             Event::TxEnd { channel: 5 },
-            Event::PipeHead {
-                channel: (1 << 24) - 1,
-            },
-            Event::Rto {
-                flow: 3,
-                generation: u32::MAX,
-            },
-            Event::DelayedAck {
-                flow: 9,
-                generation: 1,
-            },
+            Event::PipeHead { channel: (1 << 24) - 1 },
+            Event::Rto { flow: 3, generation: u32::MAX },
+            Event::DelayedAck { flow: 9, generation: 1 },
             Event::AppStart { flow: 1 },
             Event::AppStop { flow: 2 },
             Event::UdpSend { flow: 4 },

@@ -29,9 +29,7 @@ fn stream_seed(run_seed: u64, name: &str) -> u64 {
 impl RandomStream {
     /// The stream named `name` of the run seeded with `run_seed`.
     pub fn new(run_seed: u64, name: &str) -> Self {
-        RandomStream {
-            rng: Xoshiro256PlusPlus::seed_from_u64(stream_seed(run_seed, name)),
-        }
+        RandomStream { rng: Xoshiro256PlusPlus::seed_from_u64(stream_seed(run_seed, name)) }
     }
 
     /// Uniform in [0, 1) with 53 random bits.

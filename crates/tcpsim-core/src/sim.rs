@@ -6,7 +6,6 @@
 //! packet created was delivered, dropped (by a queue or a loss model) or is still inside the
 //! network.
 
-use crate::app::cbr::{CbrSource, UdpCounters};
 use crate::config::{AppConfig, SimConfig};
 use crate::context::Ctx;
 use crate::engine::{Event, Scheduler};
@@ -14,6 +13,7 @@ use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes};
 use crate::packet::{PacketKind, PacketPool};
 use crate::queue::{Occupancy, Queue};
+use crate::app::cbr::{CbrSource, UdpCounters};
 use crate::results::{ChannelResult, FlowResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
 use crate::tcp::receiver::ReceiverCounters;
@@ -53,53 +53,26 @@ impl Sim {
         cfg.validate()?;
         let mut channels = Vec::with_capacity(2 * cfg.links.len());
         for (l, link) in cfg.links.iter().enumerate() {
-            for (dir, from, to, d) in [
-                ("ab", link.a, link.b, &link.ab),
-                ("ba", link.b, link.a, &link.ba),
-            ] {
+            for (dir, from, to, d) in [("ab", link.a, link.b, &link.ab), ("ba", link.b, link.a, &link.ba)] {
                 let loss = d
                     .loss
                     .iter()
                     .enumerate()
                     .map(|(j, m)| {
                         let stream = format!("link:{}:{dir}:loss:{j}", link.name);
-                        LossModel::from_config(
-                            m,
-                            &cfg.flows,
-                            seed,
-                            &stream,
-                            &format!("link:{}", link.name),
-                        )
+                        LossModel::from_config(m, &cfg.flows, seed, &stream, &format!("link:{}", link.name))
                     })
                     .collect();
-                channels.push(Channel::new(
-                    l as u32,
-                    from,
-                    to,
-                    link.rate_bps,
-                    link.delay_ns,
-                    Queue::from_config(&d.queue),
-                    loss,
-                ));
+                channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, Queue::from_config(&d.queue), loss));
             }
         }
         let ends: Vec<(u32, u32)> = cfg.links.iter().map(|l| (l.a, l.b)).collect();
         let tcp_ends = cfg.flows.iter().map(|f| ("flows", f.src, f.dst));
-        let endpoints: Vec<(&str, u32, u32)> = tcp_ends
-            .chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst)))
-            .collect();
-        let routes = Routes::new(
-            cfg.nodes.len(),
-            &ends,
-            endpoints.iter().flat_map(|&(_, s, d)| [s, d]),
-        );
+        let endpoints: Vec<(&str, u32, u32)> = tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
+        let routes = Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]));
         for (i, &(kind, src, dst)) in endpoints.iter().enumerate() {
             if !routes.reachable(src, dst) {
-                let index = if kind == "flows" {
-                    i
-                } else {
-                    i - cfg.flows.len()
-                };
+                let index = if kind == "flows" { i } else { i - cfg.flows.len() };
                 return Err(format!(
                     "{kind}[{index}]: no route from node '{}' to node '{}'",
                     cfg.nodes[src as usize], cfg.nodes[dst as usize]
@@ -109,14 +82,8 @@ impl Sim {
         let mut sched = Scheduler::default();
         let mut flows = Vec::with_capacity(cfg.flows.len());
         for (i, f) in cfg.flows.iter().enumerate() {
-            let AppConfig::Bulk {
-                start_ns,
-                start_jitter_ns,
-                stop_ns,
-                bytes,
-            } = &f.app;
-            let jitter = RandomStream::new(seed, &format!("flow:{}:start", f.name))
-                .below_or_equal(*start_jitter_ns);
+            let AppConfig::Bulk { start_ns, start_jitter_ns, stop_ns, bytes } = &f.app;
+            let jitter = RandomStream::new(seed, &format!("flow:{}:start", f.name)).below_or_equal(*start_jitter_ns);
             let start = start_ns + jitter;
             if start < cfg.duration_ns {
                 sched.at(start, Event::AppStart { flow: i as u32 });
@@ -128,12 +95,7 @@ impl Sim {
             }
             flows.push(TcpFlow::new(i as u32, f, bytes.unwrap_or(u64::MAX)));
         }
-        let udp: Vec<CbrSource> = cfg
-            .udp_flows
-            .iter()
-            .enumerate()
-            .map(|(i, u)| CbrSource::new(i as u32, u))
-            .collect();
+        let udp: Vec<CbrSource> = cfg.udp_flows.iter().enumerate().map(|(i, u)| CbrSource::new(i as u32, u)).collect();
         for (i, source) in udp.iter().enumerate() {
             if let Some(t) = source.first_send_ns().filter(|t| *t < cfg.duration_ns) {
                 sched.at(t, Event::UdpSend { flow: i as u32 });
@@ -171,12 +133,7 @@ impl Sim {
 
     #[inline]
     fn dispatch(&mut self, ev: Event) {
-        let mut ctx = Ctx {
-            sched: &mut self.sched,
-            net: &mut self.net,
-            pool: &mut self.pool,
-            trace: &mut self.trace,
-        };
+        let mut ctx = Ctx { sched: &mut self.sched, net: &mut self.net, pool: &mut self.pool, trace: &mut self.trace };
         match ev {
             Event::TxEnd { channel } => ctx.net.on_tx_end(channel, ctx.pool, ctx.sched, ctx.trace),
             Event::PipeHead { channel } => {
@@ -190,11 +147,9 @@ impl Sim {
                 self.packets_delivered += 1;
                 match p.kind {
                     PacketKind::Data => self.flows[p.flow as usize].receiver.on_data(&p, &mut ctx),
-                    PacketKind::Ack => self.flows[p.flow as usize].sender.on_ack(
-                        p.ack,
-                        &p.sack[..p.sack_count as usize],
-                        &mut ctx,
-                    ),
+                    PacketKind::Ack => {
+                        self.flows[p.flow as usize].sender.on_ack(p.ack, &p.sack[..p.sack_count as usize], &mut ctx)
+                    }
                     PacketKind::Udp => {
                         let r = &mut self.udp_received[p.flow as usize];
                         r.packets_received += 1;
@@ -202,19 +157,14 @@ impl Sim {
                     }
                 }
             }
-            Event::Rto { flow, generation } => self.flows[flow as usize]
-                .sender
-                .on_rto_event(generation, &mut ctx),
-            Event::DelayedAck { flow, generation } => self.flows[flow as usize]
-                .receiver
-                .on_delack_event(generation, &mut ctx),
+            Event::Rto { flow, generation } => self.flows[flow as usize].sender.on_rto_event(generation, &mut ctx),
+            Event::DelayedAck { flow, generation } => {
+                self.flows[flow as usize].receiver.on_delack_event(generation, &mut ctx)
+            }
             Event::AppStart { flow } => self.flows[flow as usize].sender.start(&mut ctx),
             Event::AppStop { flow } => self.flows[flow as usize].sender.stop(),
             Event::UdpSend { flow } => {
-                if let Some(t) = self.udp[flow as usize]
-                    .send(&mut ctx)
-                    .filter(|t| *t < self.duration_ns)
-                {
+                if let Some(t) = self.udp[flow as usize].send(&mut ctx).filter(|t| *t < self.duration_ns) {
                     ctx.sched.at(t, Event::UdpSend { flow });
                 }
             }
@@ -228,14 +178,7 @@ impl Sim {
         if self.trace.cwnd_on {
             for f in &self.flows {
                 let s = &f.sender;
-                self.trace.record_cwnd(
-                    now,
-                    s.flow,
-                    s.cwnd(),
-                    s.ssthresh(),
-                    s.bwe_bps(),
-                    s.min_rtt_ns(),
-                );
+                self.trace.record_cwnd(now, s.flow, s.cwnd(), s.ssthresh(), s.bwe_bps(), s.min_rtt_ns());
             }
         }
         if self.trace.queue_on {
@@ -244,8 +187,7 @@ impl Sim {
                 self.trace.record_queue(now, c as u32, o.packets, o.bytes);
             }
         }
-        self.sched
-            .at(now + self.trace.interval_ns, Event::TraceSample);
+        self.sched.at(now + self.trace.interval_ns, Event::TraceSample);
     }
 
     fn take_snapshot(&mut self) {
@@ -260,22 +202,8 @@ impl Sim {
             senders: self.flows.iter().map(|f| f.sender.counters).collect(),
             receivers: self.flows.iter().map(|f| f.receiver.counters).collect(),
             channels: self.net.channels.iter().map(|c| c.counters).collect(),
-            queues: self
-                .net
-                .channels
-                .iter()
-                .map(|c| c.queue.occupancy().at(now))
-                .collect(),
-            udp: self
-                .udp
-                .iter()
-                .zip(&self.udp_received)
-                .map(|(s, r)| UdpCounters {
-                    packets_received: r.packets_received,
-                    bytes_received: r.bytes_received,
-                    ..s.counters
-                })
-                .collect(),
+            queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
+            udp: self.udp.iter().zip(&self.udp_received).map(|(s, r)| UdpCounters { packets_received: r.packets_received, bytes_received: r.bytes_received, ..s.counters }).collect(),
         };
     }
 
@@ -307,13 +235,10 @@ impl Sim {
                     goodput_bps: (sent - retx) as f64 * 8.0 / window_s,
                     timeouts: s.timeouts - s0.timeouts,
                     fast_retransmits: s.fast_retransmits - s0.fast_retransmits,
-                    fast_retransmitted_segments: s.fast_retransmitted_segments
-                        - s0.fast_retransmitted_segments,
-                    spurious_fast_retransmits: r.spurious_fast_retransmits
-                        - r0.spurious_fast_retransmits,
+                    fast_retransmitted_segments: s.fast_retransmitted_segments - s0.fast_retransmitted_segments,
+                    spurious_fast_retransmits: r.spurious_fast_retransmits - r0.spurious_fast_retransmits,
                     rtt_min_s: f.sender.window_min_rtt_ns.map(ns_to_s),
-                    rtt_mean_s: (samples > 0)
-                        .then(|| ns_to_s((s.rtt_sum_ns - s0.rtt_sum_ns) / samples)),
+                    rtt_mean_s: (samples > 0).then(|| ns_to_s((s.rtt_sum_ns - s0.rtt_sum_ns) / samples)),
                     final_cwnd_bytes: f.sender.cwnd(),
                     final_ssthresh_bytes: f.sender.ssthresh(),
                     final_rto_s: ns_to_s(f.sender.rtt.rto_ns),
@@ -347,16 +272,10 @@ impl Sim {
                 }
             })
             .collect();
-        let dropped: u64 = self
-            .net
-            .channels
-            .iter()
-            .map(|c| c.counters.drops_queue + c.counters.drops_error)
-            .sum();
+        let dropped: u64 = self.net.channels.iter().map(|c| c.counters.drops_queue + c.counters.drops_error).sum();
         let inside = self.net.packets_inside().count() as u64;
         let created = self.pool.created;
-        if created != self.packets_delivered + dropped + inside || inside != self.pool.live() as u64
-        {
+        if created != self.packets_delivered + dropped + inside || inside != self.pool.live() as u64 {
             return Err(format!(
                 "packet conservation violated: created {created}, delivered {}, dropped {dropped}, \
                  inside the network {inside}, live in the pool {}",
@@ -425,9 +344,7 @@ mod tests {
         let aimd = r#"{"kind": "aimd"}"#;
         let westwood = r#"{"kind": "westwood", "tau_ns": 500000000, "null_sample_divisor": 2, "filter": {"kind": "tustin"}, "ns3_fast_recovery": false}"#;
         let westwood_plus = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50000000, "min_decrease_half": true, "ns3_fast_recovery": false}"#;
-        let queue = |packets: u32| {
-            format!(r#"{{"kind": "drop_tail", "limit_packets": {packets}, "limit_bytes": null}}"#)
-        };
+        let queue = |packets: u32| format!(r#"{{"kind": "drop_tail", "limit_packets": {packets}, "limit_bytes": null}}"#);
         let json = format!(
             r#"{{"duration_ns": 40000000000, "warmup_ns": 5000000000, "nodes": ["s", "r1", "r2", "d"],
             "links": [
@@ -467,10 +384,7 @@ mod tests {
             assert_eq!(f.spurious_fast_retransmits, 0, "flow {}", f.id);
         }
         assert!(s.udp_flows[0].packets_received > 0);
-        assert!(
-            s.flows[1].bytes_delivered <= 2_000_000,
-            "a finite transfer stops at its size"
-        );
+        assert!(s.flows[1].bytes_delivered <= 2_000_000, "a finite transfer stops at its size");
     }
 
     #[test]
@@ -478,10 +392,7 @@ mod tests {
         let run = |seed| {
             let mut sim = Sim::new(&mixed(), seed).unwrap();
             sim.run();
-            (
-                serde_json::to_string(&sim.summary().unwrap()).unwrap(),
-                sim.trace.cwnd.cwnd_bytes.clone(),
-            )
+            (serde_json::to_string(&sim.summary().unwrap()).unwrap(), sim.trace.cwnd.cwnd_bytes.clone())
         };
         assert_eq!(run(3), run(3));
         assert_ne!(run(3).0, run(4).0);

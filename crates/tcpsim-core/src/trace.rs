@@ -55,11 +55,7 @@ pub struct Trace {
 
 impl Trace {
     pub fn new(cfg: &TraceConfig, flows: usize, duration_ns: u64) -> Self {
-        let bins = if cfg.throughput_bin_ns > 0 {
-            duration_ns.div_ceil(cfg.throughput_bin_ns) as usize
-        } else {
-            0
-        };
+        let bins = if cfg.throughput_bin_ns > 0 { duration_ns.div_ceil(cfg.throughput_bin_ns) as usize } else { 0 };
         Trace {
             cwnd_on: cfg.cwnd,
             rtt_on: cfg.rtt,
@@ -75,15 +71,7 @@ impl Trace {
     }
 
     #[inline]
-    pub fn record_cwnd(
-        &mut self,
-        now_ns: u64,
-        flow: u32,
-        cwnd: u64,
-        ssthresh: u64,
-        bwe_bps: f64,
-        min_rtt_ns: u64,
-    ) {
+    pub fn record_cwnd(&mut self, now_ns: u64, flow: u32, cwnd: u64, ssthresh: u64, bwe_bps: f64, min_rtt_ns: u64) {
         let t = &mut self.cwnd;
         t.time_ns.push(now_ns);
         t.flow.push(flow);

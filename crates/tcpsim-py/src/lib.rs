@@ -62,31 +62,14 @@ fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
         let r = &t.rtt;
         d.set_item(
             "rtt",
-            table(
-                py,
-                &[
-                    ("time_ns", &r.time_ns),
-                    ("flow", &r.flow),
-                    ("rtt_ns", &r.rtt_ns),
-                    ("srtt_ns", &r.srtt_ns),
-                    ("rto_ns", &r.rto_ns),
-                ],
-            )?,
+            table(py, &[("time_ns", &r.time_ns), ("flow", &r.flow), ("rtt_ns", &r.rtt_ns), ("srtt_ns", &r.srtt_ns), ("rto_ns", &r.rto_ns)])?,
         )?;
     }
     if t.queue_on {
         let q = &t.queue;
         d.set_item(
             "queue",
-            table(
-                py,
-                &[
-                    ("time_ns", &q.time_ns),
-                    ("channel", &q.channel),
-                    ("packets", &q.packets),
-                    ("bytes", &q.bytes),
-                ],
-            )?,
+            table(py, &[("time_ns", &q.time_ns), ("channel", &q.channel), ("packets", &q.packets), ("bytes", &q.bytes)])?,
         )?;
     }
     if t.throughput_bin_ns > 0 {
@@ -103,11 +86,7 @@ fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
 ///
 /// Raises ValueError if the canonical scenario is malformed or the run breaks an invariant.
 #[pyfunction]
-fn run<'py>(
-    py: Python<'py>,
-    config_json: &str,
-    seed: u64,
-) -> PyResult<(String, Bound<'py, PyDict>)> {
+fn run<'py>(py: Python<'py>, config_json: &str, seed: u64) -> PyResult<(String, Bound<'py, PyDict>)> {
     let outcome = py.detach(|| {
         let sim = tcpsim_core::run_json(config_json, seed)?;
         let summary = sim.summary()?;

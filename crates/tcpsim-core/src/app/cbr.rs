@@ -50,21 +50,12 @@ impl CbrSource {
 
     /// When the first packet leaves, if ever.
     pub fn first_send_ns(&self) -> Option<u64> {
-        self.on
-            .iter()
-            .find(|(start, end)| start < end)
-            .map(|(start, _)| *start)
+        self.on.iter().find(|(start, end)| start < end).map(|(start, _)| *start)
     }
 
     /// Send one packet now; returns when the next one leaves, if any.
     pub fn send(&mut self, ctx: &mut Ctx) -> Option<u64> {
-        let p = Packet::new(
-            PacketKind::Udp,
-            self.flow,
-            self.dst,
-            self.packet_bytes,
-            self.packet_bytes,
-        );
+        let p = Packet::new(PacketKind::Udp, self.flow, self.dst, self.packet_bytes, self.packet_bytes);
         ctx.transmit(self.src, p);
         self.counters.packets_sent += 1;
         self.counters.bytes_sent += self.packet_bytes as u64;
@@ -88,36 +79,15 @@ mod tests {
     const S: u64 = 1_000_000_000;
 
     fn scenario(on: Vec<(u64, u64)>) -> SimConfig {
-        let queue = QueueConfig::DropTail {
-            limit_packets: Some(100),
-            limit_bytes: None,
-        };
-        let dir = DirectionConfig {
-            queue,
-            loss: vec![],
-        };
+        let queue = QueueConfig::DropTail { limit_packets: Some(100), limit_bytes: None };
+        let dir = DirectionConfig { queue, loss: vec![] };
         SimConfig {
             duration_ns: 5 * S,
             warmup_ns: 0,
             nodes: vec!["a".into(), "b".into()],
-            links: vec![LinkConfig {
-                name: "l".into(),
-                a: 0,
-                b: 1,
-                rate_bps: 10_000_000,
-                delay_ns: S / 100,
-                ab: dir.clone(),
-                ba: dir,
-            }],
+            links: vec![LinkConfig { name: "l".into(), a: 0, b: 1, rate_bps: 10_000_000, delay_ns: S / 100, ab: dir.clone(), ba: dir }],
             flows: vec![],
-            udp_flows: vec![UdpFlowConfig {
-                name: "u".into(),
-                src: 0,
-                dst: 1,
-                rate_bps: 1_000_000,
-                packet_bytes: 1000,
-                on,
-            }],
+            udp_flows: vec![UdpFlowConfig { name: "u".into(), src: 0, dst: 1, rate_bps: 1_000_000, packet_bytes: 1000, on }],
             trace: TraceConfig::default(),
         }
     }

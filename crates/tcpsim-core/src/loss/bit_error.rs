@@ -31,10 +31,7 @@ pub struct BitError {
 impl BitError {
     /// `ber` in [0, 1] (checked by `SimConfig::validate`).
     pub fn new(ber: f64, rng: RandomStream) -> Self {
-        BitError {
-            ln_bit_survival: (-ber).ln_1p(),
-            rng,
-        }
+        BitError { ln_bit_survival: (-ber).ln_1p(), rng }
     }
 
     /// Probability that a packet of `wire_bytes` has at least one bit error.
@@ -68,10 +65,7 @@ mod tests {
         for wire_bytes in [40u32, 576, 1500, 65_536] {
             let expected = 1.0 - (1.0 - ber).powf(8.0 * wire_bytes as f64);
             let p = m.packet_loss_probability(wire_bytes);
-            assert!(
-                (p - expected).abs() < 1e-12,
-                "{wire_bytes} B: {p} vs {expected}"
-            );
+            assert!((p - expected).abs() < 1e-12, "{wire_bytes} B: {p} vs {expected}");
         }
         // One error per 64 KiB on average: a 64 KiB packet survives with (1 − 1/n)^n ≈ 1/e.
         assert!((m.packet_loss_probability(65_536) - (1.0 - (-1.0f64).exp())).abs() < 1e-6);
@@ -83,11 +77,7 @@ mod tests {
         assert!((p / 1.2e-8 - 1.0).abs() < 1e-6, "{p}");
         assert_eq!(model(0.0).packet_loss_probability(1500), 0.0);
         assert_eq!(model(1.0).packet_loss_probability(1), 1.0);
-        assert_eq!(
-            model(1.0).packet_loss_probability(0),
-            0.0,
-            "an empty packet has no bits to corrupt"
-        );
+        assert_eq!(model(1.0).packet_loss_probability(0), 0.0, "an empty packet has no bits to corrupt");
     }
 
     #[test]
@@ -98,11 +88,7 @@ mod tests {
             let p = m.packet_loss_probability(wire_bytes);
             let lost = (0..n).filter(|_| m.is_lost(wire_bytes)).count() as f64;
             let sd = (p * (1.0 - p) / n as f64).sqrt();
-            assert!(
-                (lost / n as f64 - p).abs() < 4.0 * sd,
-                "{wire_bytes} B: {} vs {p}",
-                lost / n as f64
-            );
+            assert!((lost / n as f64 - p).abs() < 4.0 * sd, "{wire_bytes} B: {} vs {p}", lost / n as f64);
         }
     }
 

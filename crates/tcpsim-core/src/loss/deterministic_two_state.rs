@@ -68,11 +68,7 @@ struct RunLengths {
 impl RunLengths {
     #[inline]
     fn sojourn_ns(&self, bad: bool) -> u64 {
-        if bad {
-            self.bad_sojourn_ns
-        } else {
-            self.good_sojourn_ns
-        }
+        if bad { self.bad_sojourn_ns } else { self.good_sojourn_ns }
     }
 
     /// How many more sojourns of a state follow the current one: Geometric on {0, 1, ...}
@@ -80,11 +76,7 @@ impl RunLengths {
     /// q = 1: the state never changes again).
     #[inline]
     fn repeats(&self, bad: bool, rng: &mut RandomStream) -> u64 {
-        let ln_q = if bad {
-            self.ln_bad_repeats
-        } else {
-            self.ln_good_repeats
-        };
+        let ln_q = if bad { self.ln_bad_repeats } else { self.ln_good_repeats };
         if ln_q == 0.0 {
             return u64::MAX;
         }
@@ -95,8 +87,7 @@ impl RunLengths {
     /// Length of a run of a state starting at a sojourn boundary.
     #[inline]
     fn run_ns(&self, bad: bool, rng: &mut RandomStream) -> u64 {
-        self.sojourn_ns(bad)
-            .saturating_mul(self.repeats(bad, rng).saturating_add(1))
+        self.sojourn_ns(bad).saturating_mul(self.repeats(bad, rng).saturating_add(1))
     }
 }
 
@@ -122,30 +113,18 @@ impl DeterministicTwoState {
         let timeline = match initial {
             InitialChannelState::Good | InitialChannelState::Bad => {
                 let bad = initial == InitialChannelState::Bad;
-                Timeline {
-                    bad,
-                    end_ns: runs.run_ns(bad, &mut state_rng),
-                }
+                Timeline { bad, end_ns: runs.run_ns(bad, &mut state_rng) }
             }
             InitialChannelState::Stationary => {
                 let (good_ns, bad_ns) = (good_sojourn_ns as f64, bad_sojourn_ns as f64);
-                let bad = state_rng
-                    .bernoulli(p_bad * bad_ns / (p_bad * bad_ns + (1.0 - p_bad) * good_ns));
+                let bad = state_rng.bernoulli(p_bad * bad_ns / (p_bad * bad_ns + (1.0 - p_bad) * good_ns));
                 let sojourn_ns = runs.sojourn_ns(bad);
                 let remaining_ns = sojourn_ns - state_rng.below_or_equal(sojourn_ns - 1);
-                let end_ns = remaining_ns
-                    .saturating_add(sojourn_ns.saturating_mul(runs.repeats(bad, &mut state_rng)));
+                let end_ns = remaining_ns.saturating_add(sojourn_ns.saturating_mul(runs.repeats(bad, &mut state_rng)));
                 Timeline { bad, end_ns }
             }
         };
-        DeterministicTwoState {
-            runs,
-            good_loss,
-            bad_loss,
-            timeline,
-            state_rng,
-            packet_rng,
-        }
+        DeterministicTwoState { runs, good_loss, bad_loss, timeline, state_rng, packet_rng }
     }
 
     /// Whether the channel is Bad at `now_ns`; `now_ns` never decreases between calls.
@@ -157,11 +136,7 @@ impl DeterministicTwoState {
 
     #[inline]
     pub fn is_lost(&mut self, now_ns: u64) -> bool {
-        let p = if self.is_bad_at(now_ns) {
-            self.bad_loss
-        } else {
-            self.good_loss
-        };
+        let p = if self.is_bad_at(now_ns) { self.bad_loss } else { self.good_loss };
         self.packet_rng.bernoulli(p)
     }
 }
@@ -172,15 +147,7 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
-    fn model(
-        good_ns: u64,
-        bad_ns: u64,
-        good_loss: f64,
-        bad_loss: f64,
-        p_bad: f64,
-        initial: InitialChannelState,
-        seed: u64,
-    ) -> DeterministicTwoState {
+    fn model(good_ns: u64, bad_ns: u64, good_loss: f64, bad_loss: f64, p_bad: f64, initial: InitialChannelState, seed: u64) -> DeterministicTwoState {
         let name = "link:l:ab:loss:0";
         DeterministicTwoState::new(
             good_ns,
@@ -213,21 +180,14 @@ mod tests {
         let (good_ns, bad_ns) = (1_000 * MS, 10 * MS);
         let mut m = model(good_ns, bad_ns, 0.0, 0.1, 0.5, InitialChannelState::Good, 1);
         let all = runs(&mut m, 40_000);
-        assert!(
-            !all[0].0 && all[0].1 == 0,
-            "starts with a Good sojourn at time 0"
-        );
-        let (mut good_sojourns, mut bad_sojourns, mut good_runs, mut bad_runs) =
-            (0u64, 0u64, 0u64, 0u64);
+        assert!(!all[0].0 && all[0].1 == 0, "starts with a Good sojourn at time 0");
+        let (mut good_sojourns, mut bad_sojourns, mut good_runs, mut bad_runs) = (0u64, 0u64, 0u64, 0u64);
         for pair in all.windows(2) {
             assert_ne!(pair[0].0, pair[1].0, "runs alternate");
         }
         for &(bad, start, end) in &all {
             let sojourn_ns = if bad { bad_ns } else { good_ns };
-            assert!(
-                end > start && (end - start) % sojourn_ns == 0,
-                "run [{start}, {end}) is not whole sojourns"
-            );
+            assert!(end > start && (end - start) % sojourn_ns == 0, "run [{start}, {end}) is not whole sojourns");
             let k = (end - start) / sojourn_ns;
             if bad {
                 bad_sojourns += k;
@@ -251,11 +211,7 @@ mod tests {
         let mut m = model(7, 3, 0.0, 1.0, 0.2, InitialChannelState::Good, 2);
         let all = runs(&mut m, 100_000);
         let mean = |bad: bool, sojourn: u64| {
-            let lengths: Vec<u64> = all
-                .iter()
-                .filter(|r| r.0 == bad)
-                .map(|r| (r.2 - r.1) / sojourn)
-                .collect();
+            let lengths: Vec<u64> = all.iter().filter(|r| r.0 == bad).map(|r| (r.2 - r.1) / sojourn).collect();
             lengths.iter().sum::<u64>() as f64 / lengths.len() as f64
         };
         // Geometric sds: sqrt(0.8) / 0.2 = 4.5 and sqrt(0.2) / 0.8 = 0.56, over 50 000 runs each.
@@ -277,15 +233,7 @@ mod tests {
     #[test]
     fn long_run_loss_rate_is_the_time_weighted_mix() {
         // p_bad = 0.5, Good 100 ms, Bad 20 ms: π_B = 20 / 120.
-        let mut m = model(
-            100 * MS,
-            20 * MS,
-            0.01,
-            0.5,
-            0.5,
-            InitialChannelState::Stationary,
-            3,
-        );
+        let mut m = model(100 * MS, 20 * MS, 0.01, 0.5, 0.5, InitialChannelState::Stationary, 3);
         let n = 2_000_000u64;
         let lost = (0..n).filter(|i| m.is_lost(i * MS)).count() as f64 / n as f64;
         let pi_bad = 20.0 / 120.0;
@@ -300,15 +248,7 @@ mod tests {
         let (seeds, pi_bad) = (20_000u64, 0.5 * 30.0 / (0.5 * 30.0 + 0.5 * 90.0));
         let (mut bad, mut phase_sum) = (0u64, 0.0);
         for s in 0..seeds {
-            let m = model(
-                90 * MS,
-                30 * MS,
-                0.0,
-                1.0,
-                0.5,
-                InitialChannelState::Stationary,
-                s,
-            );
+            let m = model(90 * MS, 30 * MS, 0.0, 1.0, 0.5, InitialChannelState::Stationary, s);
             bad += m.timeline.bad as u64;
             // The run ends after the rest of the current sojourn, in [1, sojourn] ns, plus
             // whole sojourns.
@@ -316,34 +256,15 @@ mod tests {
             phase_sum += ((m.timeline.end_ns - 1) % sojourn_ns + 1) as f64 / sojourn_ns as f64;
         }
         let frac = bad as f64 / seeds as f64;
-        assert!(
-            (frac - pi_bad).abs() < 4.0 * (pi_bad * (1.0 - pi_bad) / seeds as f64).sqrt(),
-            "{frac} vs {pi_bad}"
-        );
+        assert!((frac - pi_bad).abs() < 4.0 * (pi_bad * (1.0 - pi_bad) / seeds as f64).sqrt(), "{frac} vs {pi_bad}");
         // Uniform remaining fraction: mean 1/2, sd 0.29 / sqrt(20000) = 0.002.
         assert!((phase_sum / seeds as f64 - 0.5).abs() < 0.01);
     }
 
     #[test]
     fn state_timeline_depends_only_on_seed_name_and_time_not_on_queries() {
-        let mut dense = model(
-            5 * MS,
-            2 * MS,
-            0.0,
-            1.0,
-            0.5,
-            InitialChannelState::Stationary,
-            4,
-        );
-        let mut sparse = model(
-            5 * MS,
-            2 * MS,
-            0.0,
-            1.0,
-            0.5,
-            InitialChannelState::Stationary,
-            4,
-        );
+        let mut dense = model(5 * MS, 2 * MS, 0.0, 1.0, 0.5, InitialChannelState::Stationary, 4);
+        let mut sparse = model(5 * MS, 2 * MS, 0.0, 1.0, 0.5, InitialChannelState::Stationary, 4);
         for i in 0..1_000_000u64 {
             let t = i * MS / 100;
             let bad = dense.is_lost(t);
@@ -356,18 +277,8 @@ mod tests {
     #[test]
     fn same_seed_and_name_give_the_same_losses() {
         let pattern = |seed| {
-            let mut m = model(
-                50 * MS,
-                10 * MS,
-                0.01,
-                0.3,
-                0.5,
-                InitialChannelState::Good,
-                seed,
-            );
-            (0..20_000u64)
-                .map(|i| m.is_lost(i * MS))
-                .collect::<Vec<_>>()
+            let mut m = model(50 * MS, 10 * MS, 0.01, 0.3, 0.5, InitialChannelState::Good, seed);
+            (0..20_000u64).map(|i| m.is_lost(i * MS)).collect::<Vec<_>>()
         };
         assert_eq!(pattern(5), pattern(5));
         assert_ne!(pattern(5), pattern(6));

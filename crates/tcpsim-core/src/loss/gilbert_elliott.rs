@@ -87,9 +87,7 @@ impl GilbertElliott {
         let bad = match initial {
             InitialChannelState::Good => false,
             InitialChannelState::Bad => true,
-            InitialChannelState::Stationary => {
-                state_rng.bernoulli(bad_mean_ns / (good_mean_ns + bad_mean_ns))
-            }
+            InitialChannelState::Stationary => state_rng.bernoulli(bad_mean_ns / (good_mean_ns + bad_mean_ns)),
         };
         let end_ns = sojourn_ns(&mut state_rng, if bad { bad_mean_ns } else { good_mean_ns });
         GilbertElliott {
@@ -100,21 +98,15 @@ impl GilbertElliott {
             timeline: Timeline { bad, end_ns },
             state_rng,
             packet_rng,
-            clock: clock_rate_bps.map(|rate_bps| TransmissionClock {
-                rate_bps,
-                now_ns: 0,
-            }),
+            clock: clock_rate_bps.map(|rate_bps| TransmissionClock { rate_bps, now_ns: 0 }),
         }
     }
 
     /// Whether the channel is Bad at `now_ns`; `now_ns` never decreases between calls.
     #[inline]
     pub fn is_bad_at(&mut self, now_ns: u64) -> bool {
-        let (rng, good_mean_ns, bad_mean_ns) =
-            (&mut self.state_rng, self.good_mean_ns, self.bad_mean_ns);
-        self.timeline.is_bad_at(now_ns, |bad| {
-            sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns })
-        })
+        let (rng, good_mean_ns, bad_mean_ns) = (&mut self.state_rng, self.good_mean_ns, self.bad_mean_ns);
+        self.timeline.is_bad_at(now_ns, |bad| sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns }))
     }
 
     /// Whether a packet of `wire_bytes` that finishes serialization at `now_ns` is lost.
@@ -125,15 +117,11 @@ impl GilbertElliott {
             Some(clock) => {
                 let start_ns = clock.now_ns;
                 clock.now_ns += wire_bytes as u64 * 8_000_000_000 / clock.rate_bps;
-                let (rng, good_mean_ns, bad_mean_ns) =
-                    (&mut self.state_rng, self.good_mean_ns, self.bad_mean_ns);
-                self.timeline.is_bad_during(start_ns, clock.now_ns, |bad| {
-                    sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns })
-                })
+                let (rng, good_mean_ns, bad_mean_ns) = (&mut self.state_rng, self.good_mean_ns, self.bad_mean_ns);
+                self.timeline.is_bad_during(start_ns, clock.now_ns, |bad| sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns }))
             }
         };
-        self.packet_rng
-            .bernoulli(if bad { self.bad_loss } else { self.good_loss })
+        self.packet_rng.bernoulli(if bad { self.bad_loss } else { self.good_loss })
     }
 }
 
@@ -150,14 +138,7 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
-    fn model(
-        good_mean_ns: u64,
-        bad_mean_ns: u64,
-        good_loss: f64,
-        bad_loss: f64,
-        initial: InitialChannelState,
-        seed: u64,
-    ) -> GilbertElliott {
+    fn model(good_mean_ns: u64, bad_mean_ns: u64, good_loss: f64, bad_loss: f64, initial: InitialChannelState, seed: u64) -> GilbertElliott {
         let name = "link:l:ab:loss:0";
         GilbertElliott::new(
             good_mean_ns,
@@ -187,28 +168,15 @@ mod tests {
     #[test]
     fn sojourns_are_exponential_with_the_configured_means() {
         // casetti Sec. 5.2.1: Good 8 s, Bad 4 s.
-        let mut m = model(
-            8_000 * MS,
-            4_000 * MS,
-            0.0,
-            1.0,
-            InitialChannelState::Good,
-            1,
-        );
+        let mut m = model(8_000 * MS, 4_000 * MS, 0.0, 1.0, InitialChannelState::Good, 1);
         let n = 40_000;
         let (good, bad) = sojourns(&mut m, n);
         for (lengths, mean_ns) in [(&good[..n], 8e9), (&bad[..n], 4e9)] {
             let mean = lengths.iter().sum::<u64>() as f64 / n as f64;
             // Exponential: sd = mean, so the sample mean's sd is mean / sqrt(n).
-            assert!(
-                (mean / mean_ns - 1.0).abs() < 4.0 / (n as f64).sqrt(),
-                "{mean} vs {mean_ns}"
-            );
+            assert!((mean / mean_ns - 1.0).abs() < 4.0 / (n as f64).sqrt(), "{mean} vs {mean_ns}");
             let longer = lengths.iter().filter(|&&l| l as f64 > mean_ns).count() as f64 / n as f64;
-            assert!(
-                (longer - (-1.0f64).exp()).abs() < 0.01,
-                "P(sojourn > mean) = {longer}, exponential: 1/e"
-            );
+            assert!((longer - (-1.0f64).exp()).abs() < 0.01, "P(sojourn > mean) = {longer}, exponential: 1/e");
         }
     }
 
@@ -216,14 +184,7 @@ mod tests {
     fn long_run_loss_rate_is_the_stationary_mix_of_the_state_loss_rates() {
         // Probe at a constant rate (one packet per ms), as a saturated link would.
         let (good_mean_ns, bad_mean_ns, good_loss, bad_loss) = (80 * MS, 40 * MS, 0.01, 0.3);
-        let mut m = model(
-            good_mean_ns,
-            bad_mean_ns,
-            good_loss,
-            bad_loss,
-            InitialChannelState::Stationary,
-            2,
-        );
+        let mut m = model(good_mean_ns, bad_mean_ns, good_loss, bad_loss, InitialChannelState::Stationary, 2);
         let n = 2_000_000u64;
         let lost = (0..n).filter(|i| m.is_lost(400, i * MS)).count() as f64 / n as f64;
         let pi_bad = 40.0 / 120.0;
@@ -238,16 +199,9 @@ mod tests {
         assert!(!model(MS, MS, 0.0, 1.0, InitialChannelState::Good, 1).is_bad_at(0));
         assert!(model(MS, MS, 0.0, 1.0, InitialChannelState::Bad, 1).is_bad_at(0));
         let seeds = 20_000;
-        let bad = (0..seeds)
-            .filter(|&s| {
-                model(3 * MS, MS, 0.0, 1.0, InitialChannelState::Stationary, s).is_bad_at(0)
-            })
-            .count();
+        let bad = (0..seeds).filter(|&s| model(3 * MS, MS, 0.0, 1.0, InitialChannelState::Stationary, s).is_bad_at(0)).count();
         let frac = bad as f64 / seeds as f64;
-        assert!(
-            (frac - 0.25).abs() < 4.0 * (0.25 * 0.75 / seeds as f64).sqrt(),
-            "{frac}"
-        );
+        assert!((frac - 0.25).abs() < 4.0 * (0.25 * 0.75 / seeds as f64).sqrt(), "{frac}");
     }
 
     #[test]
@@ -263,22 +217,8 @@ mod tests {
     #[test]
     fn state_timeline_depends_only_on_seed_name_and_time_not_on_queries() {
         // One model asked every 0.1 ms, the other only every 7.3 ms: same state at shared times.
-        let mut dense = model(
-            50 * MS,
-            20 * MS,
-            0.0,
-            1.0,
-            InitialChannelState::Stationary,
-            9,
-        );
-        let mut sparse = model(
-            50 * MS,
-            20 * MS,
-            0.0,
-            1.0,
-            InitialChannelState::Stationary,
-            9,
-        );
+        let mut dense = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 9);
+        let mut sparse = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 9);
         let mut changes = 0;
         let mut last = false;
         for i in 0..1_000_000u64 {
@@ -290,27 +230,10 @@ mod tests {
                 assert_eq!(sparse.is_bad_at(t), bad, "at {t} ns");
             }
         }
-        assert!(
-            changes > 1000,
-            "the test must see many transitions ({changes})"
-        );
+        assert!(changes > 1000, "the test must see many transitions ({changes})");
         // A different seed gives a different timeline.
-        let mut other = model(
-            50 * MS,
-            20 * MS,
-            0.0,
-            1.0,
-            InitialChannelState::Stationary,
-            10,
-        );
-        let mut same = model(
-            50 * MS,
-            20 * MS,
-            0.0,
-            1.0,
-            InitialChannelState::Stationary,
-            9,
-        );
+        let mut other = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 10);
+        let mut same = model(50 * MS, 20 * MS, 0.0, 1.0, InitialChannelState::Stationary, 9);
         assert!((0..10_000u64).any(|i| other.is_bad_at(i * MS) != same.is_bad_at(i * MS)));
     }
 
@@ -318,9 +241,7 @@ mod tests {
     fn same_seed_and_name_give_the_same_losses() {
         let pattern = |seed| {
             let mut m = model(80 * MS, 40 * MS, 0.05, 0.5, InitialChannelState::Good, seed);
-            (0..20_000u64)
-                .map(|i| m.is_lost(400, i * MS))
-                .collect::<Vec<_>>()
+            (0..20_000u64).map(|i| m.is_lost(400, i * MS)).collect::<Vec<_>>()
         };
         assert_eq!(pattern(5), pattern(5));
         assert_ne!(pattern(5), pattern(6));
@@ -330,16 +251,8 @@ mod tests {
     /// 2 Mb/s: a 400-byte packet advances the clock 1.6 ms.
     fn clocked(seed: u64) -> GilbertElliott {
         let name = "link:l:ab:loss:0";
-        GilbertElliott::new(
-            4_000 * MS,
-            100 * MS,
-            0.0,
-            1.0,
-            InitialChannelState::Good,
-            Some(2_000_000),
-            RandomStream::new(seed, &format!("{name}:state")),
-            RandomStream::new(seed, name),
-        )
+        let streams = (RandomStream::new(seed, &format!("{name}:state")), RandomStream::new(seed, name));
+        GilbertElliott::new(4_000 * MS, 100 * MS, 0.0, 1.0, InitialChannelState::Good, Some(2_000_000), streams.0, streams.1)
     }
 
     #[test]
@@ -353,10 +266,7 @@ mod tests {
         assert_eq!(a, b);
         // The time-clocked model asked every 10 s sees the 4 s / 0.1 s process sampled, not a
         // blackout of about 62 consecutive packets.
-        assert!(
-            a.windows(40).any(|w| w.iter().all(|&lost| lost)),
-            "a blackout spans many packets on this clock"
-        );
+        assert!(a.windows(40).any(|w| w.iter().all(|&lost| lost)), "a blackout spans many packets on this clock");
     }
 
     #[test]
@@ -365,20 +275,13 @@ mod tests {
         // blackout's start (ns-2 loses every packet whose interval touches the Bad state).
         let mut m = clocked(5);
         let losses: Vec<bool> = (0..4_000_000u64).map(|_| m.is_lost(400, 0)).collect();
-        let bursts: Vec<usize> = losses
-            .split(|&lost| !lost)
-            .map(|b| b.len())
-            .filter(|&l| l > 0)
-            .collect();
+        let bursts: Vec<usize> = losses.split(|&lost| !lost).map(|b| b.len()).filter(|&l| l > 0).collect();
         let mean = bursts.iter().sum::<usize>() as f64 / bursts.len() as f64;
         // About 1 600 blackouts; the burst length has sd ≈ 62.5, so the mean's sd is ≈ 1.6.
         assert!(bursts.len() > 1_000, "{} blackouts", bursts.len());
         assert!((mean - 63.5).abs() < 6.0, "mean blackout {mean} packets");
         // Good sojourns of 4 s = 2 500 packet times between blackouts.
         let share = losses.iter().filter(|&&l| l).count() as f64 / losses.len() as f64;
-        assert!(
-            (share - 63.5 / (2_500.0 + 62.5)).abs() < 0.004,
-            "lost share {share}"
-        );
+        assert!((share - 63.5 / (2_500.0 + 62.5)).abs() < 0.004, "lost share {share}");
     }
 }

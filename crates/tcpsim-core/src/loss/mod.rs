@@ -47,27 +47,13 @@ impl LossModel {
     /// `<stream_name>:state` for the state timeline); a Gilbert–Elliott model with
     /// `shared_state = k` takes its timeline from `<link_stream>:shared:<k>:state` instead, so
     /// the models of both directions of the link with that key see the same Good/Bad periods.
-    pub fn from_config(
-        cfg: &LossConfig,
-        flows: &[FlowConfig],
-        seed: u64,
-        stream_name: &str,
-        link_stream: &str,
-    ) -> Self {
+    pub fn from_config(cfg: &LossConfig, flows: &[FlowConfig], seed: u64, stream_name: &str, link_stream: &str) -> Self {
         let stream = || RandomStream::new(seed, stream_name);
         let state_stream = || RandomStream::new(seed, &format!("{stream_name}:state"));
         match cfg {
             LossConfig::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(*p, stream())),
             LossConfig::BitError { ber } => LossModel::BitError(BitError::new(*ber, stream())),
-            LossConfig::GilbertElliott {
-                good_mean_ns,
-                bad_mean_ns,
-                good_loss,
-                bad_loss,
-                initial,
-                shared_state,
-                clock_rate_bps,
-            } => {
+            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, initial, shared_state, clock_rate_bps } => {
                 let state_rng = match shared_state {
                     None => state_stream(),
                     Some(k) => RandomStream::new(seed, &format!("{link_stream}:shared:{k}:state")),
@@ -83,28 +69,19 @@ impl LossModel {
                     stream(),
                 ))
             }
-            LossConfig::TwoState {
-                good_sojourn_ns,
-                bad_sojourn_ns,
-                good_loss,
-                bad_loss,
-                p_bad,
-                initial,
-            } => LossModel::TwoState(DeterministicTwoState::new(
-                *good_sojourn_ns,
-                *bad_sojourn_ns,
-                *good_loss,
-                *bad_loss,
-                *p_bad,
-                *initial,
-                state_stream(),
-                stream(),
-            )),
-            LossConfig::PeriodicOutage {
-                period_ns,
-                duration_ns,
-                offset_ns,
-            } => {
+            LossConfig::TwoState { good_sojourn_ns, bad_sojourn_ns, good_loss, bad_loss, p_bad, initial } => {
+                LossModel::TwoState(DeterministicTwoState::new(
+                    *good_sojourn_ns,
+                    *bad_sojourn_ns,
+                    *good_loss,
+                    *bad_loss,
+                    *p_bad,
+                    *initial,
+                    state_stream(),
+                    stream(),
+                ))
+            }
+            LossConfig::PeriodicOutage { period_ns, duration_ns, offset_ns } => {
                 LossModel::PeriodicOutage(PeriodicOutage::new(*period_ns, *duration_ns, *offset_ns))
             }
             LossConfig::OutageIntervals { intervals_ns } => {
@@ -161,9 +138,7 @@ mod tests {
     }
 
     fn validate(v: Value) -> Result<(), String> {
-        serde_json::from_value::<SimConfig>(v)
-            .map_err(|e| e.to_string())?
-            .validate()
+        serde_json::from_value::<SimConfig>(v).map_err(|e| e.to_string())?.validate()
     }
 
     /// (tx_packets, drops_error) of every direction of link x–y.
@@ -171,12 +146,7 @@ mod tests {
         let mut sim = Sim::new(&serde_json::from_value(v).unwrap(), seed).unwrap();
         sim.run();
         let summary = sim.summary().unwrap();
-        summary
-            .channels
-            .iter()
-            .filter(|c| c.link == 0)
-            .map(|c| (c.tx_packets, c.drops_error))
-            .collect()
+        summary.channels.iter().filter(|c| c.link == 0).map(|c| (c.tx_packets, c.drops_error)).collect()
     }
 
     fn every_model() -> Value {
@@ -194,10 +164,7 @@ mod tests {
 
     #[test]
     fn every_kind_parses_from_the_canonical_form_and_validates() {
-        assert_eq!(
-            validate(scenario(every_model(), json!([]), &[(0, 1)])),
-            Ok(())
-        );
+        assert_eq!(validate(scenario(every_model(), json!([]), &[(0, 1)])), Ok(()));
     }
 
     #[test]
@@ -234,33 +201,20 @@ mod tests {
             (json!({"kind": "scripted", "flow": 0, "segments": [3, 0]}), "links[0].ab.loss[0].segments[1]: 0 is not a segment number; segments count from 1"),
         ];
         for (model, message) in cases {
-            assert_eq!(
-                validate(scenario(json!([model]), json!([]), &[(0, 1)])),
-                Err(message.to_string())
-            );
+            assert_eq!(validate(scenario(json!([model]), json!([]), &[(0, 1)])), Err(message.to_string()));
         }
-        let unknown = validate(scenario(
-            json!([{"kind": "gilbert_elliott", "good_mean_ns": 1, "bad_mean_ns": 1, "good_loss": 0.0,
-                                                 "bad_loss": 1.0, "initial": "good", "burst": 3}]),
-            json!([]),
-            &[(0, 1)],
-        ));
+        let unknown = validate(scenario(json!([{"kind": "gilbert_elliott", "good_mean_ns": 1, "bad_mean_ns": 1, "good_loss": 0.0,
+                                                 "bad_loss": 1.0, "initial": "good", "burst": 3}]), json!([]), &[(0, 1)]));
         assert!(unknown.unwrap_err().contains("unknown field `burst`"));
-        let state = validate(scenario(
-            json!([{"kind": "two_state", "good_sojourn_ns": 1, "bad_sojourn_ns": 1, "good_loss": 0.0,
-                                               "bad_loss": 1.0, "p_bad": 0.5, "initial": "ugly"}]),
-            json!([]),
-            &[(0, 1)],
-        ));
+        let state = validate(scenario(json!([{"kind": "two_state", "good_sojourn_ns": 1, "bad_sojourn_ns": 1, "good_loss": 0.0,
+                                               "bad_loss": 1.0, "p_bad": 0.5, "initial": "ugly"}]), json!([]), &[(0, 1)]));
         assert!(state.unwrap_err().contains("unknown variant `ugly`"));
     }
 
     /// The Good/Bad state of a Gilbert–Elliott model at 1 ms steps over 60 s.
     fn timeline(model: &Value, stream_name: &str) -> Vec<bool> {
         let cfg: crate::config::LossConfig = serde_json::from_value(model.clone()).unwrap();
-        let super::LossModel::GilbertElliott(mut m) =
-            super::LossModel::from_config(&cfg, &[], 3, stream_name, "link:l")
-        else {
+        let super::LossModel::GilbertElliott(mut m) = super::LossModel::from_config(&cfg, &[], 3, stream_name, "link:l") else {
             panic!("not a Gilbert–Elliott model")
         };
         (0..60_000u64).map(|t| m.is_bad_at(t * 1_000_000)).collect()
@@ -272,33 +226,18 @@ mod tests {
             json!({"kind": "gilbert_elliott", "good_mean_ns": 1_000_000_000u64, "bad_mean_ns": 100_000_000u64,
                    "good_loss": 0.0, "bad_loss": 1.0, "initial": "stationary", "shared_state": shared})
         };
-        let (ab, ba) = (
-            timeline(&ge(json!(0)), "link:l:ab:loss:0"),
-            timeline(&ge(json!(0)), "link:l:ba:loss:1"),
-        );
+        let (ab, ba) = (timeline(&ge(json!(0)), "link:l:ab:loss:0"), timeline(&ge(json!(0)), "link:l:ba:loss:1"));
         assert_eq!(ab, ba);
         assert!(ab.iter().any(|&b| b) && ab.iter().any(|&b| !b));
-        let own = (
-            timeline(&ge(Value::Null), "link:l:ab:loss:0"),
-            timeline(&ge(Value::Null), "link:l:ba:loss:0"),
-        );
-        assert_ne!(
-            own.0, own.1,
-            "without a key each direction has its own timeline"
-        );
+        let own = (timeline(&ge(Value::Null), "link:l:ab:loss:0"), timeline(&ge(Value::Null), "link:l:ba:loss:0"));
+        assert_ne!(own.0, own.1, "without a key each direction has its own timeline");
         // Parameters must agree, and a key appears once per direction.
         let mut v = scenario(json!([ge(json!(0))]), json!([]), &[(0, 1)]);
         assert_eq!(validate(v.clone()), Ok(()));
         v["links"][0]["ba"]["loss"][0]["bad_mean_ns"] = json!(200_000_000u64);
-        assert_eq!(
-            validate(v),
-            Err("links[0]: the two directions' models with shared_state 0 differ".to_string())
-        );
+        assert_eq!(validate(v), Err("links[0]: the two directions' models with shared_state 0 differ".to_string()));
         let twice = scenario(json!([ge(json!(0)), ge(json!(0))]), json!([]), &[(0, 1)]);
-        assert_eq!(
-            validate(twice),
-            Err("links[0]: shared_state 0 appears twice in one direction".to_string())
-        );
+        assert_eq!(validate(twice), Err("links[0]: shared_state 0 appears twice in one direction".to_string()));
     }
 
     #[test]
@@ -308,14 +247,7 @@ mod tests {
         let alone = xy_counters(scenario(every_model(), json!([]), &[(0, 1)]), 7);
         let with_other = xy_counters(scenario(every_model(), every_model(), &[(0, 1), (2, 3)]), 7);
         assert_eq!(alone, with_other);
-        assert!(
-            alone.iter().all(|&(_, drops)| drops > 0),
-            "every direction loses packets: {alone:?}"
-        );
-        assert_ne!(
-            alone,
-            xy_counters(scenario(every_model(), json!([]), &[(0, 1)]), 8),
-            "another seed, other losses"
-        );
+        assert!(alone.iter().all(|&(_, drops)| drops > 0), "every direction loses packets: {alone:?}");
+        assert_ne!(alone, xy_counters(scenario(every_model(), json!([]), &[(0, 1)]), 8), "another seed, other losses");
     }
 }

@@ -27,11 +27,7 @@ pub struct PeriodicOutage {
 impl PeriodicOutage {
     /// `0 < duration_ns <= period_ns` (checked by `SimConfig::validate`).
     pub fn new(period_ns: u64, duration_ns: u64, offset_ns: u64) -> Self {
-        PeriodicOutage {
-            period_ns,
-            duration_ns,
-            offset_ns,
-        }
+        PeriodicOutage { period_ns, duration_ns, offset_ns }
     }
 
     #[inline]
@@ -50,10 +46,7 @@ pub struct OutageIntervals {
 impl OutageIntervals {
     /// Windows with `start < end`, sorted, not overlapping (checked by `SimConfig::validate`).
     pub fn new(intervals_ns: Vec<(u64, u64)>) -> Self {
-        OutageIntervals {
-            intervals_ns,
-            next: 0,
-        }
+        OutageIntervals { intervals_ns, next: 0 }
     }
 
     /// `now_ns` never decreases between calls.
@@ -62,9 +55,7 @@ impl OutageIntervals {
         while self.next < self.intervals_ns.len() && self.intervals_ns[self.next].1 <= now_ns {
             self.next += 1;
         }
-        self.intervals_ns
-            .get(self.next)
-            .is_some_and(|&(start_ns, _)| start_ns <= now_ns)
+        self.intervals_ns.get(self.next).is_some_and(|&(start_ns, _)| start_ns <= now_ns)
     }
 }
 
@@ -83,16 +74,11 @@ mod tests {
             assert!(!m.is_lost(start - 1), "just before window {k}");
             assert!(m.is_lost(start), "first ns of window {k}");
             assert!(m.is_lost(start + 100 * MS - 1), "last ns of window {k}");
-            assert!(
-                !m.is_lost(start + 100 * MS),
-                "the end of window {k} is outside it"
-            );
+            assert!(!m.is_lost(start + 100 * MS), "the end of window {k} is outside it");
         }
         assert!(!m.is_lost(0), "nothing before the offset");
         // One packet per ms over 400 s: exactly 100 of every 4000 lost.
-        let lost = (0..400_000u64)
-            .filter(|i| m.is_lost(1_000 * MS + i * MS))
-            .count();
+        let lost = (0..400_000u64).filter(|i| m.is_lost(1_000 * MS + i * MS)).count();
         assert_eq!(lost, 100 * 100);
     }
 
@@ -105,17 +91,9 @@ mod tests {
 
     #[test]
     fn packets_inside_listed_windows_are_lost_and_no_others() {
-        let windows = vec![
-            (10 * MS, 12 * MS),
-            (12 * MS, 13 * MS),
-            (20 * MS, 20 * MS + 1),
-        ];
+        let windows = vec![(10 * MS, 12 * MS), (12 * MS, 13 * MS), (20 * MS, 20 * MS + 1)];
         let mut m = OutageIntervals::new(windows.clone());
-        for t in (0..30 * MS)
-            .step_by(1000)
-            .chain([20 * MS, 20 * MS + 1])
-            .collect::<std::collections::BTreeSet<_>>()
-        {
+        for t in (0..30 * MS).step_by(1000).chain([20 * MS, 20 * MS + 1]).collect::<std::collections::BTreeSet<_>>() {
             let inside = windows.iter().any(|&(s, e)| s <= t && t < e);
             assert_eq!(m.is_lost(t), inside, "at {t} ns");
         }

@@ -11,18 +11,12 @@ pub struct Scripted {
 
 impl Scripted {
     pub fn new(flow: u32, seqs: impl Iterator<Item = u64>) -> Self {
-        Scripted {
-            flow,
-            pending: seqs.collect(),
-        }
+        Scripted { flow, pending: seqs.collect() }
     }
 
     #[inline]
     pub fn is_lost(&mut self, p: &Packet) -> bool {
-        if p.kind != PacketKind::Data
-            || p.flow != self.flow
-            || p.retransmission != Retransmission::No
-        {
+        if p.kind != PacketKind::Data || p.flow != self.flow || p.retransmission != Retransmission::No {
             return false;
         }
         match self.pending.iter().position(|&s| s == p.seq) {
@@ -48,10 +42,7 @@ mod tests {
         other.flow = 1;
         assert!(!m.is_lost(&other));
         assert!(m.is_lost(&p));
-        assert!(
-            !m.is_lost(&p),
-            "a second first-transmission copy is not in the script"
-        );
+        assert!(!m.is_lost(&p), "a second first-transmission copy is not in the script");
         let mut rtx = p;
         rtx.retransmission = Retransmission::Fast;
         assert!(!m.is_lost(&rtx));

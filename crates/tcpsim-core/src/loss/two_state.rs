@@ -14,11 +14,7 @@ impl Timeline {
     /// Whether the channel is Bad at `now_ns` (never decreasing between calls), entering each
     /// new state in turn and asking `next_duration_ns(bad)` how long it lasts.
     #[inline]
-    pub fn is_bad_at(
-        &mut self,
-        now_ns: u64,
-        mut next_duration_ns: impl FnMut(bool) -> u64,
-    ) -> bool {
+    pub fn is_bad_at(&mut self, now_ns: u64, mut next_duration_ns: impl FnMut(bool) -> u64) -> bool {
         while self.end_ns <= now_ns && self.end_ns != u64::MAX {
             self.bad = !self.bad;
             self.end_ns = self.end_ns.saturating_add(next_duration_ns(self.bad));
@@ -30,12 +26,7 @@ impl Timeline {
     /// decreasing between calls): Bad at `start_ns`, or a Bad state entered at or before
     /// `end_ns`. Afterwards the timeline stands at `end_ns`.
     #[inline]
-    pub fn is_bad_during(
-        &mut self,
-        start_ns: u64,
-        end_ns: u64,
-        mut next_duration_ns: impl FnMut(bool) -> u64,
-    ) -> bool {
+    pub fn is_bad_during(&mut self, start_ns: u64, end_ns: u64, mut next_duration_ns: impl FnMut(bool) -> u64) -> bool {
         let mut touched = self.is_bad_at(start_ns, &mut next_duration_ns);
         while self.end_ns <= end_ns && self.end_ns != u64::MAX {
             self.bad = !self.bad;
@@ -54,22 +45,13 @@ mod tests {
     fn bad_during_an_interval_counts_a_bad_state_begun_and_ended_inside_it() {
         // Good until 10, then Bad for 1 ns, Good for 100, Bad for 5, ...
         let mut durations = [1u64, 100, 5, 1000].into_iter();
-        let mut t = Timeline {
-            bad: false,
-            end_ns: 10,
-        };
+        let mut t = Timeline { bad: false, end_ns: 10 };
         let mut next = |_| durations.next().unwrap();
         assert!(!t.is_bad_during(0, 9, &mut next), "Good throughout [0, 9]");
-        assert!(
-            t.is_bad_during(9, 10, &mut next),
-            "a Bad state entered at the interval's end counts"
-        );
+        assert!(t.is_bad_during(9, 10, &mut next), "a Bad state entered at the interval's end counts");
         assert!(t.bad && t.end_ns == 11, "the 1-ns Bad state lasts until 11");
         assert!(!t.is_bad_during(11, 110, &mut next));
-        assert!(
-            t.is_bad_during(110, 200, &mut next),
-            "Bad from 111 to 116, inside the interval"
-        );
+        assert!(t.is_bad_during(110, 200, &mut next), "Bad from 111 to 116, inside the interval");
         assert!(!t.bad && t.end_ns == 1116);
     }
 }

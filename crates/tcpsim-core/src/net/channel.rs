@@ -38,15 +38,7 @@ pub struct Channel {
 }
 
 impl Channel {
-    pub fn new(
-        link: u32,
-        from: u32,
-        to: u32,
-        rate_bps: u64,
-        delay_ns: u64,
-        queue: Queue,
-        loss: Vec<LossModel>,
-    ) -> Self {
+    pub fn new(link: u32, from: u32, to: u32, rate_bps: u64, delay_ns: u64, queue: Queue, loss: Vec<LossModel>) -> Self {
         Channel {
             link,
             from,
@@ -80,9 +72,7 @@ impl Channel {
 
     #[inline]
     pub fn finish_transmission(&mut self) -> PacketId {
-        self.on_wire
-            .take()
-            .expect("TxEnd without a packet on the wire")
+        self.on_wire.take().expect("TxEnd without a packet on the wire")
     }
 
     /// Put `id` in the pipe; returns the arrival time to schedule if it is the new head.
@@ -101,9 +91,6 @@ impl Channel {
     }
 
     pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.queue
-            .waiting()
-            .chain(self.on_wire)
-            .chain(self.pipe.iter().map(|(_, id)| *id))
+        self.queue.waiting().chain(self.on_wire).chain(self.pipe.iter().map(|(_, id)| *id))
     }
 }

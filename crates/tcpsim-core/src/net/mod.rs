@@ -21,14 +21,7 @@ impl Network {
     /// Send packet `id`, now at `node`, one hop towards its destination: start serializing it
     /// if the outgoing channel is idle, else queue it (or drop it if the queue refuses).
     #[inline]
-    pub fn forward(
-        &mut self,
-        node: u32,
-        id: PacketId,
-        pool: &mut PacketPool,
-        sched: &mut Scheduler,
-        trace: &mut Trace,
-    ) {
+    pub fn forward(&mut self, node: u32, id: PacketId, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
         let p = pool.get(id);
         let c = self.routes.next_channel(node, p.dst);
         let wire = p.wire_bytes;
@@ -56,13 +49,7 @@ impl Network {
     /// Channel `c` finished serializing its packet: apply the loss models, put the packet in
     /// the propagation pipe, and start the next one.
     #[inline]
-    pub fn on_tx_end(
-        &mut self,
-        c: u32,
-        pool: &mut PacketPool,
-        sched: &mut Scheduler,
-        trace: &mut Trace,
-    ) {
+    pub fn on_tx_end(&mut self, c: u32, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
         let now = sched.now();
         let ch = &mut self.channels[c as usize];
         let id = ch.finish_transmission();
@@ -71,9 +58,7 @@ impl Network {
         #[allow(clippy::unnecessary_fold)]
         let lost = {
             let p = pool.get(id);
-            ch.loss
-                .iter_mut()
-                .fold(false, |lost, m| m.is_lost(p, now) || lost)
+            ch.loss.iter_mut().fold(false, |lost, m| m.is_lost(p, now) || lost)
         };
         if lost {
             ch.counters.drops_error += 1;

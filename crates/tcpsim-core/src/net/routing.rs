@@ -18,21 +18,13 @@ pub struct Routes {
 
 impl Routes {
     /// `links[l] = (a, b)`; channel `2l` goes a→b and `2l+1` goes b→a.
-    pub fn new(
-        n_nodes: usize,
-        links: &[(u32, u32)],
-        destinations: impl Iterator<Item = u32>,
-    ) -> Self {
+    pub fn new(n_nodes: usize, links: &[(u32, u32)], destinations: impl Iterator<Item = u32>) -> Self {
         let mut adjacent: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n_nodes]; // (neighbour, channel from neighbour to me)
         for (l, &(a, b)) in links.iter().enumerate() {
             adjacent[a as usize].push((b, 2 * l as u32 + 1));
             adjacent[b as usize].push((a, 2 * l as u32));
         }
-        let mut routes = Routes {
-            n_nodes,
-            row_of: vec![NONE; n_nodes],
-            next: Vec::new(),
-        };
+        let mut routes = Routes { n_nodes, row_of: vec![NONE; n_nodes], next: Vec::new() };
         for dst in destinations {
             if routes.row_of[dst as usize] != NONE {
                 continue;

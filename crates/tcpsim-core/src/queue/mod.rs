@@ -77,10 +77,9 @@ pub enum Queue {
 impl Queue {
     pub fn from_config(cfg: &QueueConfig) -> Queue {
         match cfg {
-            QueueConfig::DropTail {
-                limit_packets,
-                limit_bytes,
-            } => Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes)),
+            QueueConfig::DropTail { limit_packets, limit_bytes } => {
+                Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
+            }
         }
     }
 

@@ -12,10 +12,10 @@
 //! wire.
 
 use super::sender::Timer;
-use crate::config::RecoveryKind;
 use crate::config::TcpConfig;
 use crate::context::Ctx;
 use crate::engine::Event;
+use crate::config::RecoveryKind;
 use crate::packet::{Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
 
 /// Cumulative receiver counters (snapshotted at the start of the measurement window).
@@ -68,12 +68,7 @@ impl TcpReceiver {
 
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
         let (start, end) = (p.seq, p.end_seq());
-        if end <= self.rcv_nxt
-            || self
-                .out_of_order
-                .iter()
-                .any(|&(s, e)| s <= start && end <= e)
-        {
+        if end <= self.rcv_nxt || self.out_of_order.iter().any(|&(s, e)| s <= start && end <= e) {
             self.counters.duplicate_segments += 1;
             if p.retransmission == Retransmission::Fast {
                 self.counters.spurious_fast_retransmits += 1;
@@ -104,16 +99,8 @@ impl TcpReceiver {
         if filled_gap || self.unacked_segments >= self.delack_count {
             self.send_ack(ctx);
         } else if !self.delack_timer.is_armed() {
-            if let Some((at, generation)) =
-                self.delack_timer.arm(ctx.now() + self.delack_timeout_ns)
-            {
-                ctx.sched.at(
-                    at,
-                    Event::DelayedAck {
-                        flow: self.flow,
-                        generation,
-                    },
-                );
+            if let Some((at, generation)) = self.delack_timer.arm(ctx.now() + self.delack_timeout_ns) {
+                ctx.sched.at(at, Event::DelayedAck { flow: self.flow, generation });
             }
         }
     }
@@ -142,13 +129,7 @@ impl TcpReceiver {
                 }
             }
             Ok(false) => {}
-            Err(at) => ctx.sched.at(
-                at,
-                Event::DelayedAck {
-                    flow: self.flow,
-                    generation: self.delack_timer.generation(),
-                },
-            ),
+            Err(at) => ctx.sched.at(at, Event::DelayedAck { flow: self.flow, generation: self.delack_timer.generation() }),
         }
     }
 
@@ -201,10 +182,7 @@ mod sack_tests {
     use crate::config::RecoveryKind;
 
     fn blocks(r: &TcpReceiver) -> Vec<(u64, u64)> {
-        r.sack_recency
-            .iter()
-            .map(|&s| *r.out_of_order.iter().find(|b| b.0 == s).unwrap())
-            .collect()
+        r.sack_recency.iter().map(|&s| *r.out_of_order.iter().find(|b| b.0 == s).unwrap()).collect()
     }
 
     #[test]

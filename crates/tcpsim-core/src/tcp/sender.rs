@@ -176,12 +176,7 @@ impl TcpSender {
             in_fast_recovery: false,
             recover: None,
             partial_ack_seen: false,
-            rtt: RttEstimator::new(
-                cfg.initial_rto_ns,
-                cfg.min_rto_ns,
-                cfg.max_rto_ns,
-                cfg.clock_granularity_ns,
-            ),
+            rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             cc: CongestionControl::from_config(&cfg.cc, mss as u64),
             segments: VecDeque::new(),
             high_rxt: 0,
@@ -222,14 +217,7 @@ impl TcpSender {
     /// Record cwnd, ssthresh, the bandwidth estimate and RTTmin in the cwnd trace.
     fn record_cwnd(&self, ctx: &mut Ctx) {
         let (cwnd, ssthresh) = (self.window.cwnd_bytes, self.window.ssthresh_bytes);
-        ctx.trace.record_cwnd(
-            ctx.now(),
-            self.flow,
-            cwnd,
-            ssthresh,
-            self.bwe_bps(),
-            self.min_rtt_ns(),
-        );
+        ctx.trace.record_cwnd(ctx.now(), self.flow, cwnd, ssthresh, self.bwe_bps(), self.min_rtt_ns());
     }
 
     /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 FlightSize).
@@ -267,11 +255,7 @@ impl TcpSender {
             }
             let resend = self.snd_nxt < self.snd_max;
             if !(resend && self.segment_at(self.snd_nxt).sacked) {
-                let kind = if resend {
-                    Retransmission::GoBackN
-                } else {
-                    Retransmission::No
-                };
+                let kind = if resend { Retransmission::GoBackN } else { Retransmission::No };
                 self.send_segment(self.snd_nxt, kind, ctx);
             }
             self.snd_nxt += len;
@@ -331,11 +315,7 @@ impl TcpSender {
             s.retransmitted |= retransmitted;
         } else {
             debug_assert_eq!(index, self.segments.len(), "segments are sent in order");
-            self.segments.push_back(Segment {
-                sent_ns: now,
-                retransmitted,
-                sacked: false,
-            });
+            self.segments.push_back(Segment { sent_ns: now, retransmitted, sacked: false });
         }
         self.counters.bytes_sent += len as u64;
         if retransmitted {
@@ -344,13 +324,7 @@ impl TcpSender {
         if kind == Retransmission::Fast {
             self.counters.fast_retransmitted_segments += 1;
         }
-        let mut p = Packet::new(
-            PacketKind::Data,
-            self.flow,
-            self.peer,
-            len,
-            len + self.header_bytes,
-        );
+        let mut p = Packet::new(PacketKind::Data, self.flow, self.peer, len, len + self.header_bytes);
         p.seq = seq;
         p.retransmission = kind;
         ctx.transmit(self.node, p);
@@ -362,10 +336,7 @@ impl TcpSender {
     /// Retransmit the first unacknowledged segment (fast retransmit, NewReno partial ACK).
     pub(crate) fn retransmit_first_unacked(&mut self, ctx: &mut Ctx) {
         self.send_segment(self.snd_una, Retransmission::Fast, ctx);
-        self.snd_nxt = self
-            .snd_nxt
-            .max(self.snd_una + self.mss as u64)
-            .min(self.snd_max);
+        self.snd_nxt = self.snd_nxt.max(self.snd_una + self.mss as u64).min(self.snd_max);
     }
 
     fn segment_start(&self, seq: u64) -> u64 {
@@ -375,13 +346,7 @@ impl TcpSender {
     pub(crate) fn restart_rto_timer(&mut self, ctx: &mut Ctx) {
         let deadline = ctx.now() + self.rtt.rto_ns;
         if let Some((at, generation)) = self.rto_timer.arm(deadline) {
-            ctx.sched.at(
-                at,
-                Event::Rto {
-                    flow: self.flow,
-                    generation,
-                },
-            );
+            ctx.sched.at(at, Event::Rto { flow: self.flow, generation });
         }
     }
 
@@ -400,19 +365,11 @@ impl TcpSender {
         } else if ack == self.snd_una && self.snd_una < self.snd_max {
             self.dupacks += 1;
             let now = ctx.now();
-            self.cc.on_ack(&AckSample {
-                now_ns: now,
-                acked_bytes: 0,
-                duplicate: true,
-                rtt_ns: None,
-            });
+            self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: 0, duplicate: true, rtt_ns: None });
             recovery::on_duplicate_ack(self, ctx);
         }
         self.output(ctx);
-        if ctx.trace.cwnd_on
-            && ctx.trace.on_change
-            && before != (self.window.cwnd_bytes, self.window.ssthresh_bytes)
-        {
+        if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.window.cwnd_bytes, self.window.ssthresh_bytes) {
             self.record_cwnd(ctx);
         }
     }
@@ -430,17 +387,11 @@ impl TcpSender {
             self.counters.rtt_sum_ns += exact;
             self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(exact, |m| m.min(exact)));
             let srtt = self.rtt.srtt_ns.unwrap_or(r);
-            ctx.trace
-                .record_rtt(now, self.flow, r, srtt, self.rtt.rto_ns);
+            ctx.trace.record_rtt(now, self.flow, r, srtt, self.rtt.rto_ns);
         }
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
-        self.cc.on_ack(&AckSample {
-            now_ns: now,
-            acked_bytes: acked,
-            duplicate: false,
-            rtt_ns,
-        });
+        self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: acked, duplicate: false, rtt_ns });
         let reset_timer = if self.in_fast_recovery {
             recovery::on_new_ack_in_fast_recovery(self, acked, ctx)
         } else {
@@ -485,13 +436,7 @@ impl TcpSender {
         match self.rto_timer.fire(generation, ctx.now()) {
             Ok(true) => self.on_timeout(ctx),
             Ok(false) => {}
-            Err(at) => ctx.sched.at(
-                at,
-                Event::Rto {
-                    flow: self.flow,
-                    generation: self.rto_timer.generation(),
-                },
-            ),
+            Err(at) => ctx.sched.at(at, Event::Rto { flow: self.flow, generation: self.rto_timer.generation() }),
         }
     }
 
@@ -514,9 +459,7 @@ impl TcpSender {
         let mut restart_cwnd = None;
         if self.recover.is_none_or(|r| self.snd_una >= r) {
             let flight = self.flight_size();
-            let r = self
-                .cc
-                .on_loss(&self.window, flight, LossSignal::Timeout, ctx.now());
+            let r = self.cc.on_loss(&self.window, flight, LossSignal::Timeout, ctx.now());
             self.window.ssthresh_bytes = r.ssthresh_bytes;
             restart_cwnd = r.cwnd_bytes;
         }
@@ -569,11 +512,7 @@ mod tests {
         assert_eq!(quantize_rtt(1, tick), 100 * MS, "never below one tick");
         assert_eq!(quantize_rtt(45 * MS, tick), 100 * MS);
         assert_eq!(quantize_rtt(149 * MS, tick), 100 * MS);
-        assert_eq!(
-            quantize_rtt(150 * MS, tick),
-            200 * MS,
-            "halves round up, as int(x + 0.5)"
-        );
+        assert_eq!(quantize_rtt(150 * MS, tick), 200 * MS, "halves round up, as int(x + 0.5)");
         assert_eq!(quantize_rtt(249 * MS, tick), 200 * MS);
         assert_eq!(quantize_rtt(560 * MS, tick), 600 * MS);
     }

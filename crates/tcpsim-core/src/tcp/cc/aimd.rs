@@ -21,12 +21,7 @@ impl Aimd {
         }
     }
 
-    pub fn ssthresh_after_loss(
-        &mut self,
-        w: &Window,
-        flight_bytes: u64,
-        _signal: LossSignal,
-    ) -> u64 {
+    pub fn ssthresh_after_loss(&mut self, w: &Window, flight_bytes: u64, _signal: LossSignal) -> u64 {
         (flight_bytes / 2).max(2 * w.mss_bytes)
     }
 }
@@ -48,13 +43,7 @@ mod tests {
     use super::*;
 
     fn window(cwnd: u64, ssthresh: u64) -> Window {
-        Window {
-            cwnd_bytes: cwnd,
-            ssthresh_bytes: ssthresh,
-            mss_bytes: 100,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        }
+        Window { cwnd_bytes: cwnd, ssthresh_bytes: ssthresh, mss_bytes: 100, ca_credit: 0, ca_increment: CaIncrement::Exact }
     }
 
     #[test]
@@ -76,13 +65,7 @@ mod tests {
 
     #[test]
     fn tiny_segments_still_grow_the_window() {
-        let mut w = Window {
-            cwnd_bytes: 41_000,
-            ssthresh_bytes: 0,
-            mss_bytes: 41,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        };
+        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0, ca_increment: CaIncrement::Exact };
         for _ in 0..1000 {
             Aimd.increase_window(&mut w, 41);
         }
@@ -92,13 +75,7 @@ mod tests {
 
     #[test]
     fn ns3_increment_drops_fractions_but_adds_at_least_one_byte() {
-        let mut w = Window {
-            cwnd_bytes: 41_000,
-            ssthresh_bytes: 0,
-            mss_bytes: 41,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Ns3,
-        };
+        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0, ca_increment: CaIncrement::Ns3 };
         for _ in 0..1000 {
             Aimd.increase_window(&mut w, 41);
         }
@@ -112,10 +89,7 @@ mod tests {
     #[test]
     fn loss_halves_the_flight_but_not_below_two_segments() {
         let w = window(1000, 500);
-        assert_eq!(
-            Aimd.ssthresh_after_loss(&w, 1000, LossSignal::DuplicateAcks),
-            500
-        );
+        assert_eq!(Aimd.ssthresh_after_loss(&w, 1000, LossSignal::DuplicateAcks), 500);
         assert_eq!(Aimd.ssthresh_after_loss(&w, 100, LossSignal::Timeout), 200);
     }
 }

@@ -96,12 +96,8 @@ pub enum FilterKind {
 impl FilterKind {
     pub fn for_westwood(f: &WestwoodFilter, tau_ns: u64) -> Self {
         match *f {
-            WestwoodFilter::Tustin {} => FilterKind::Tustin {
-                tau_ns: tau_ns as f64,
-            },
-            WestwoodFilter::TustinLatest {} => FilterKind::TustinLatest {
-                tau_ns: tau_ns as f64,
-            },
+            WestwoodFilter::Tustin {} => FilterKind::Tustin { tau_ns: tau_ns as f64 },
+            WestwoodFilter::TustinLatest {} => FilterKind::TustinLatest { tau_ns: tau_ns as f64 },
             WestwoodFilter::TustinFixed { alpha } => FilterKind::TustinFixed { alpha },
             WestwoodFilter::Ewma { alpha } => FilterKind::Ewma { alpha },
         }
@@ -128,11 +124,7 @@ pub struct Filter {
 
 impl Filter {
     pub fn new(kind: FilterKind) -> Self {
-        Filter {
-            kind,
-            estimate: 0.0,
-            last_sample: 0.0,
-        }
+        Filter { kind, estimate: 0.0, last_sample: 0.0 }
     }
 
     /// The filtered estimate b̂, bytes per second.
@@ -183,10 +175,7 @@ impl Filter {
     /// geometrically, b̂_{k+h} = α^h·b̂_k (for the Tustin filter α = (2m−1)/(2m+1)).
     /// Closed form, so a long silence costs O(1).
     pub fn null_samples(&mut self, n: u64, interval_ns: u64) {
-        debug_assert!(
-            self.kind != FilterKind::TwoStage,
-            "the two-stage filter has no null samples"
-        );
+        debug_assert!(self.kind != FilterKind::TwoStage, "the two-stage filter has no null samples");
         if n == 0 {
             return;
         }

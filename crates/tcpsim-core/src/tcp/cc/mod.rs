@@ -81,32 +81,19 @@ impl CongestionControl {
     pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
         match cfg {
             CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
-            CcConfig::Westwood {
-                tau_ns,
-                null_sample_divisor,
-                filter,
-                ns3_fast_recovery,
-                sample_tick_ns,
-            } => CongestionControl::Westwood(Westwood::new(
-                *tau_ns,
-                *null_sample_divisor,
-                filter,
-                mss_bytes,
-                *ns3_fast_recovery,
-                *sample_tick_ns,
-            )),
-            CcConfig::WestwoodPlus {
-                filter,
-                min_window_ns,
-                min_decrease_half,
-                ns3_fast_recovery,
-            } => CongestionControl::WestwoodPlus(WestwoodPlus::new(
-                filter,
-                *min_window_ns,
-                *min_decrease_half,
-                *ns3_fast_recovery,
-                mss_bytes,
-            )),
+            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, ns3_fast_recovery, sample_tick_ns } => {
+                CongestionControl::Westwood(Westwood::new(
+                    *tau_ns,
+                    *null_sample_divisor,
+                    filter,
+                    mss_bytes,
+                    *ns3_fast_recovery,
+                    *sample_tick_ns,
+                ))
+            }
+            CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half, ns3_fast_recovery } => {
+                CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, *ns3_fast_recovery, mss_bytes))
+            }
         }
     }
 
@@ -132,19 +119,11 @@ impl CongestionControl {
 
     /// The reduction after a loss signal at `now_ns`, given the window and the bytes in
     /// flight before it.
-    pub fn on_loss(
-        &mut self,
-        w: &Window,
-        flight_bytes: u64,
-        signal: LossSignal,
-        now_ns: u64,
-    ) -> Reduction {
+    pub fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal, now_ns: u64) -> Reduction {
         match self {
-            CongestionControl::Aimd(a) => Reduction {
-                ssthresh_bytes: a.ssthresh_after_loss(w, flight_bytes, signal),
-                cwnd_bytes: None,
-                entry_cwnd_bytes: None,
-            },
+            CongestionControl::Aimd(a) => {
+                Reduction { ssthresh_bytes: a.ssthresh_after_loss(w, flight_bytes, signal), cwnd_bytes: None, entry_cwnd_bytes: None }
+            }
             CongestionControl::Westwood(a) => a.on_loss(w, signal, now_ns),
             CongestionControl::WestwoodPlus(a) => a.on_loss(w, flight_bytes, signal),
         }

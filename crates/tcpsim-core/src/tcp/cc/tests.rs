@@ -19,46 +19,19 @@ const MSS: u64 = 1000;
 const PAYLOAD_BPS: f64 = 2_000_000.0 * 1000.0 / 1040.0;
 
 fn westwood() -> CcConfig {
-    CcConfig::Westwood {
-        tau_ns: 500 * MS,
-        null_sample_divisor: 2,
-        filter: WestwoodFilter::Tustin {},
-        ns3_fast_recovery: false,
-        sample_tick_ns: 0,
-    }
+    CcConfig::Westwood { tau_ns: 500 * MS, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, ns3_fast_recovery: false, sample_tick_ns: 0 }
 }
 
 fn westwood_plus(min_decrease_half: bool) -> CcConfig {
-    CcConfig::WestwoodPlus {
-        filter: WestwoodPlusFilter::TwoStageEwma {},
-        min_window_ns: 50 * MS,
-        min_decrease_half,
-        ns3_fast_recovery: false,
-    }
+    CcConfig::WestwoodPlus { filter: WestwoodPlusFilter::TwoStageEwma {}, min_window_ns: 50 * MS, min_decrease_half, ns3_fast_recovery: false }
 }
 
-fn scenario(
-    cc: CcConfig,
-    delack_count: u32,
-    loss_p: f64,
-    duration_ns: u64,
-    trace_interval_ns: u64,
-) -> SimConfig {
+fn scenario(cc: CcConfig, delack_count: u32, loss_p: f64, duration_ns: u64, trace_interval_ns: u64) -> SimConfig {
     let mut tcp = tcp_config(RecoveryKind::Newreno, delack_count);
     tcp.cc = cc;
-    let queue = QueueConfig::DropTail {
-        limit_packets: Some(100),
-        limit_bytes: None,
-    };
-    let dir = |loss: Vec<LossConfig>| DirectionConfig {
-        queue: queue.clone(),
-        loss,
-    };
-    let bottleneck_loss = if loss_p > 0.0 {
-        vec![LossConfig::Bernoulli { p: loss_p }]
-    } else {
-        vec![]
-    };
+    let queue = QueueConfig::DropTail { limit_packets: Some(100), limit_bytes: None };
+    let dir = |loss: Vec<LossConfig>| DirectionConfig { queue: queue.clone(), loss };
+    let bottleneck_loss = if loss_p > 0.0 { vec![LossConfig::Bernoulli { p: loss_p }] } else { vec![] };
     SimConfig {
         duration_ns,
         warmup_ns: 0,
@@ -88,19 +61,10 @@ fn scenario(
             src: 0,
             dst: 2,
             tcp,
-            app: AppConfig::Bulk {
-                start_ns: 0,
-                start_jitter_ns: 0,
-                stop_ns: None,
-                bytes: None,
-            },
+            app: AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: None },
         }],
         udp_flows: vec![],
-        trace: TraceConfig {
-            cwnd: true,
-            interval_ns: trace_interval_ns,
-            ..Default::default()
-        },
+        trace: TraceConfig { cwnd: true, interval_ns: trace_interval_ns, ..Default::default() },
     }
 }
 
@@ -108,17 +72,8 @@ fn scenario(
 /// period, and the final value.
 fn estimate_after(sim: &Sim, from_ns: u64) -> (f64, f64) {
     let t = &sim.trace.cwnd;
-    let v: Vec<f64> = t
-        .time_ns
-        .iter()
-        .zip(&t.bwe_bps)
-        .filter(|(&at, _)| at >= from_ns)
-        .map(|(_, &b)| b)
-        .collect();
-    (
-        v.iter().sum::<f64>() / v.len() as f64,
-        *t.bwe_bps.last().unwrap(),
-    )
+    let v: Vec<f64> = t.time_ns.iter().zip(&t.bwe_bps).filter(|(&at, _)| at >= from_ns).map(|(_, &b)| b).collect();
+    (v.iter().sum::<f64>() / v.len() as f64, *t.bwe_bps.last().unwrap())
 }
 
 fn run(cfg: &SimConfig) -> Sim {
@@ -129,10 +84,7 @@ fn run(cfg: &SimConfig) -> Sim {
 
 #[test]
 fn westwood_and_westwood_plus_estimates_converge_to_the_bottleneck_payload_rate() {
-    for (name, cc) in [
-        ("westwood", westwood()),
-        ("westwood+", westwood_plus(false)),
-    ] {
+    for (name, cc) in [("westwood", westwood()), ("westwood+", westwood_plus(false))] {
         for delack in [1, 2] {
             let sim = run(&scenario(cc.clone(), delack, 0.0, 60 * S, 100 * MS));
             let s = sim.summary().unwrap();
@@ -148,11 +100,7 @@ fn westwood_and_westwood_plus_estimates_converge_to_the_bottleneck_payload_rate(
                 s.flows[0].timeouts
             );
             let err = (mean - PAYLOAD_BPS).abs() / PAYLOAD_BPS;
-            assert!(
-                err < 0.05,
-                "{name}, delayed ACK count {delack}: {mean} vs {PAYLOAD_BPS} ({:.1}%)",
-                100.0 * err
-            );
+            assert!(err < 0.05, "{name}, delayed ACK count {delack}: {mean} vs {PAYLOAD_BPS} ({:.1}%)", 100.0 * err);
             assert!(s.flows[0].timeouts <= 1, "{name}: {:?}", s.flows[0]);
         }
     }
@@ -216,12 +164,7 @@ fn westwood_faster_recovery_sets_the_window_to_bwe_times_rtt_min_under_random_lo
     let sim = run(&scenario(westwood(), 1, 0.01, 120 * S, 0));
     let s = sim.summary().unwrap();
     let entries = fast_retransmit_entries(&sim);
-    assert!(
-        entries.len() >= 20,
-        "{} episodes: {:?}",
-        entries.len(),
-        s.flows[0]
-    );
+    assert!(entries.len() >= 20, "{} episodes: {:?}", entries.len(), s.flows[0]);
     for e in &entries {
         // casetti Sec. 3.1: ssthresh = BWE·RTTmin/seg_size (≥ 2); cwnd = ssthresh if larger;
         // Reno/NewReno recovery then inflates by 3 segments.
@@ -230,18 +173,11 @@ fn westwood_faster_recovery_sets_the_window_to_bwe_times_rtt_min_under_random_lo
     }
     // Recovery ends at that window (the full ACK deflates to it), not at half the flight.
     let recovered: Vec<&Entry> = entries.iter().filter(|e| !e.timed_out()).collect();
-    assert!(
-        recovered.len() * 10 >= entries.len() * 8,
-        "{} of {} without a timeout",
-        recovered.len(),
-        entries.len()
-    );
+    assert!(recovered.len() * 10 >= entries.len() * 8, "{} of {} without a timeout", recovered.len(), entries.len());
     for e in &recovered {
         assert!(e.later.contains(&e.cwnd_before.min(e.ssthresh)), "{e:?}");
     }
-    let mean = |f: &dyn Fn(&Entry) -> u64| {
-        entries.iter().map(|e| f(e) as f64).sum::<f64>() / entries.len() as f64
-    };
+    let mean = |f: &dyn Fn(&Entry) -> u64| entries.iter().map(|e| f(e) as f64).sum::<f64>() / entries.len() as f64;
     let (ideal, before) = (mean(&|e| e.ideal), mean(&|e| e.cwnd_before));
     let pipe = PAYLOAD_BPS / 8.0 * 0.092 / MSS as f64;
     eprintln!(
@@ -256,29 +192,16 @@ fn westwood_faster_recovery_sets_the_window_to_bwe_times_rtt_min_under_random_lo
     );
     // With random losses the window rarely exceeds the pipe: BWE·RTTmin keeps it, where
     // halving would cut it.
-    assert!(
-        ideal > 0.75 * before,
-        "ssthresh {ideal} vs cwnd before {before}"
-    );
+    assert!(ideal > 0.75 * before, "ssthresh {ideal} vs cwnd before {before}");
     // And the estimate is close to the pipe (≈ 22 segments of 2 Mb/s × 92 ms).
     assert!(ideal / 1e3 > 0.6 * pipe, "ssthresh {ideal} vs pipe {pipe}");
 }
 
 #[test]
 fn westwood_outperforms_aimd_under_random_loss() {
-    let tput = |cc| {
-        run(&scenario(cc, 1, 0.01, 120 * S, 0))
-            .summary()
-            .unwrap()
-            .flows[0]
-            .throughput_bps
-    };
+    let tput = |cc| run(&scenario(cc, 1, 0.01, 120 * S, 0)).summary().unwrap().flows[0].throughput_bps;
     let (w, r) = (tput(westwood()), tput(CcConfig::Aimd {}));
-    eprintln!(
-        "1% loss: Westwood {:.3} Mb/s, NewReno {:.3} Mb/s",
-        w / 1e6,
-        r / 1e6
-    );
+    eprintln!("1% loss: Westwood {:.3} Mb/s, NewReno {:.3} Mb/s", w / 1e6, r / 1e6);
     assert!(w > 1.2 * r, "Westwood {w} vs NewReno {r}");
 }
 
@@ -302,10 +225,7 @@ fn modified_westwood_plus_never_cuts_below_half() {
             );
         }
         if !modified {
-            assert!(
-                entries.iter().any(|e| e.ssthresh < e.cwnd_before / 3),
-                "{entries:?}"
-            );
+            assert!(entries.iter().any(|e| e.ssthresh < e.cwnd_before / 3), "{entries:?}");
         }
     }
 }
@@ -315,14 +235,7 @@ fn westwood_grows_the_window_as_aimd_until_the_first_loss() {
     // Sec. 3: slow start and congestion avoidance are Reno's; only the reduction differs.
     let a = run(&scenario(CcConfig::Aimd {}, 2, 0.0, 3 * S, 0));
     let w = run(&scenario(westwood(), 2, 0.0, 3 * S, 0));
-    let first_cut = |sim: &Sim| {
-        sim.trace
-            .cwnd
-            .ssthresh_bytes
-            .iter()
-            .position(|&s| s < 1 << 30)
-            .unwrap()
-    };
+    let first_cut = |sim: &Sim| sim.trace.cwnd.ssthresh_bytes.iter().position(|&s| s < 1 << 30).unwrap();
     let n = first_cut(&a);
     assert!(n > 100);
     assert_eq!(first_cut(&w), n);
@@ -338,25 +251,12 @@ fn the_canonical_form_parses_and_is_checked() {
     let cc: CcConfig = serde_json::from_str(json).unwrap();
     assert!(matches!(
         cc,
-        CcConfig::Westwood {
-            tau_ns: 500_000_000,
-            null_sample_divisor: 2,
-            filter: WestwoodFilter::Tustin {},
-            ns3_fast_recovery: false,
-            sample_tick_ns: 0
-        }
+        CcConfig::Westwood { tau_ns: 500_000_000, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, ns3_fast_recovery: false, sample_tick_ns: 0 }
     ));
     let json = r#"{"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window_ns": 0,
                    "min_decrease_half": true, "ns3_fast_recovery": true}"#;
     let cc: CcConfig = serde_json::from_str(json).unwrap();
-    assert!(matches!(
-        cc,
-        CcConfig::WestwoodPlus {
-            min_decrease_half: true,
-            ns3_fast_recovery: true,
-            ..
-        }
-    ));
+    assert!(matches!(cc, CcConfig::WestwoodPlus { min_decrease_half: true, ns3_fast_recovery: true, .. }));
     let unknown = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 0,
                       "min_decrease_half": false, "ns3_fast_recovery": false, "tau_ns": 1}"#;
     assert!(serde_json::from_str::<CcConfig>(unknown).is_err());
@@ -369,54 +269,21 @@ fn the_canonical_form_parses_and_is_checked() {
     };
     let tustin = WestwoodFilter::Tustin {};
     assert_eq!(
-        check(
-            &mut cfg,
-            CcConfig::Westwood {
-                tau_ns: 0,
-                null_sample_divisor: 2,
-                filter: tustin,
-                ns3_fast_recovery: false,
-                sample_tick_ns: 0
-            }
-        ),
+        check(&mut cfg, CcConfig::Westwood { tau_ns: 0, null_sample_divisor: 2, filter: tustin, ns3_fast_recovery: false, sample_tick_ns: 0 }),
         "flows[0].tcp.cc.tau_ns: must be > 0"
     );
     assert_eq!(
-        check(
-            &mut cfg,
-            CcConfig::Westwood {
-                tau_ns: S,
-                null_sample_divisor: 1,
-                filter: tustin,
-                ns3_fast_recovery: false,
-                sample_tick_ns: 0
-            }
-        ),
+        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 1, filter: tustin, ns3_fast_recovery: false, sample_tick_ns: 0 }),
         "flows[0].tcp.cc.null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2"
     );
     assert_eq!(
-        check(
-            &mut cfg,
-            CcConfig::Westwood {
-                tau_ns: S,
-                null_sample_divisor: 0,
-                filter: tustin,
-                ns3_fast_recovery: false,
-                sample_tick_ns: 0
-            }
-        ),
+        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: tustin, ns3_fast_recovery: false, sample_tick_ns: 0 }),
         "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filters"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood {
-                tau_ns: S,
-                null_sample_divisor: 0,
-                filter: WestwoodFilter::Ewma { alpha: 1.0 },
-                ns3_fast_recovery: false,
-                sample_tick_ns: 0
-            }
+            CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: WestwoodFilter::Ewma { alpha: 1.0 }, ns3_fast_recovery: false, sample_tick_ns: 0 }
         ),
         "flows[0].tcp.cc.filter.alpha: 1 must be in [0, 1)"
     );

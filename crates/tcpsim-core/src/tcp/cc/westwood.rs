@@ -79,8 +79,7 @@ impl Westwood {
     ) -> Self {
         Westwood {
             mss_bytes,
-            null_period_ns: (null_sample_divisor > 0)
-                .then(|| (tau_ns / null_sample_divisor as u64).max(1)),
+            null_period_ns: (null_sample_divisor > 0).then(|| (tau_ns / null_sample_divisor as u64).max(1)),
             acked: AckedCount::default(),
             filter: Filter::new(FilterKind::for_westwood(filter, tau_ns)),
             last_ack_ns: None,
@@ -110,10 +109,7 @@ impl Westwood {
             self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
         }
         let now = self.clock(ack.now_ns);
-        let d = self.pending_bytes
-            + self
-                .acked
-                .count(ack.acked_bytes, ack.duplicate, self.mss_bytes);
+        let d = self.pending_bytes + self.acked.count(ack.acked_bytes, ack.duplicate, self.mss_bytes);
         let Some(prev) = self.last_ack_ns else {
             self.last_ack_ns = Some(now);
             self.last_step_ns = now;
@@ -135,9 +131,7 @@ impl Westwood {
     /// Virtual null samples for every τ/m that passed since the last sample (Sec. 2.2),
     /// leaving a remainder in (0, τ/m] for the next real sample.
     fn fold_in_silence(&mut self, now: u64) {
-        let Some(period) = self.null_period_ns else {
-            return;
-        };
+        let Some(period) = self.null_period_ns else { return };
         if self.last_ack_ns.is_none() {
             return;
         }
@@ -163,23 +157,13 @@ impl Westwood {
             // ns-3 `TcpWestwood`: `DupAck` clamps cwnd to ssthresh only if larger and does not
             // inflate it by the n duplicate ACKs; `NewAck` leaves recovery with cwnd =
             // ssthresh (the recovery default), raising a smaller window.
-            LossSignal::DuplicateAcks if self.ns3_fast_recovery => Reduction {
-                ssthresh_bytes: ssthresh,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: Some(clamped),
-            },
+            LossSignal::DuplicateAcks if self.ns3_fast_recovery => {
+                Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: Some(clamped) }
+            }
             // "if (cwin > ssthresh) cwin = ssthresh", then Reno's fast recovery from there.
-            LossSignal::DuplicateAcks => Reduction {
-                ssthresh_bytes: ssthresh,
-                cwnd_bytes: Some(clamped),
-                entry_cwnd_bytes: None,
-            },
+            LossSignal::DuplicateAcks => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: Some(clamped), entry_cwnd_bytes: None },
             // "cwin = 1": the sender's default after a timeout.
-            LossSignal::Timeout => Reduction {
-                ssthresh_bytes: ssthresh,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: None,
-            },
+            LossSignal::Timeout => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: None },
         }
     }
 }
@@ -197,21 +181,11 @@ mod tests {
     }
 
     fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
-        w.on_ack(&AckSample {
-            now_ns,
-            acked_bytes,
-            duplicate: false,
-            rtt_ns: Some(105 * MS),
-        });
+        w.on_ack(&AckSample { now_ns, acked_bytes, duplicate: false, rtt_ns: Some(105 * MS) });
     }
 
     fn dupack(w: &mut Westwood, now_ns: u64) {
-        w.on_ack(&AckSample {
-            now_ns,
-            acked_bytes: 0,
-            duplicate: true,
-            rtt_ns: None,
-        });
+        w.on_ack(&AckSample { now_ns, acked_bytes: 0, duplicate: true, rtt_ns: None });
     }
 
     /// One 1250-byte segment acknowledged every 10 ms: B = 125 000 bytes/s (1 Mb/s).
@@ -269,11 +243,7 @@ mod tests {
             }
         }
         assert_eq!(lossy.acked.accounted_bytes, 0);
-        assert!(close(
-            lossy.bwe_bytes_per_s(),
-            clean.bwe_bytes_per_s(),
-            1e-12
-        ));
+        assert!(close(lossy.bwe_bytes_per_s(), clean.bwe_bytes_per_s(), 1e-12));
     }
 
     #[test]
@@ -292,11 +262,7 @@ mod tests {
         let virtual_part = (0.6 * before + B / 5.0) * 0.6f64.powi(3);
         // (1 − α)/2·(b + 0) = b/11: the last "sample" before it was virtual (0).
         let expected = 9.0 / 11.0 * virtual_part + (1250.0 / 1.1) / 11.0;
-        assert!(
-            close(w.bwe_bytes_per_s(), expected, 1e-12),
-            "{} vs {expected}",
-            w.bwe_bytes_per_s()
-        );
+        assert!(close(w.bwe_bytes_per_s(), expected, 1e-12), "{} vs {expected}", w.bwe_bytes_per_s());
         assert!(w.bwe_bytes_per_s() < 0.2 * B);
     }
 
@@ -309,48 +275,22 @@ mod tests {
         let b = w.bwe_bytes_per_s();
         // A timeout 0.6 s after the last ACK: virtual samples at +0.25 and +0.5 s,
         // b̂ = (3/5·b̂ + B/5)·3/5 ≈ 0.48·B.
-        let win = Window {
-            cwnd_bytes: 50 * 1250,
-            ssthresh_bytes: 1 << 30,
-            mss_bytes: 1250,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        };
+        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         let r = w.on_loss(&win, LossSignal::Timeout, 10_600 * MS);
         let decayed = (0.6 * b + B / 5.0) * 0.6;
         assert!(close(w.bwe_bytes_per_s(), decayed, 1e-12));
         // ⌊BWE·RTTmin/seg⌋ = ⌊0.48·125000·0.105/1250⌋ = ⌊5.04⌋ = 5 segments; cwnd = 1 (default).
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: 5 * 1250,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: None
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: 5 * 1250, cwnd_bytes: None, entry_cwnd_bytes: None });
     }
 
     #[test]
     fn without_virtual_samples_silence_does_not_change_the_estimate() {
-        let mut w = Westwood::new(
-            500 * MS,
-            0,
-            &WestwoodFilter::TustinFixed { alpha: 0.9 },
-            1250,
-            false,
-            0,
-        );
+        let mut w = Westwood::new(500 * MS, 0, &WestwoodFilter::TustinFixed { alpha: 0.9 }, 1250, false, 0);
         for k in 0..=300u64 {
             ack(&mut w, k * 10 * MS, 1250);
         }
         let b = w.bwe_bytes_per_s();
-        let win = Window {
-            cwnd_bytes: 50 * 1250,
-            ssthresh_bytes: 1 << 30,
-            mss_bytes: 1250,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        };
+        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         w.on_loss(&win, LossSignal::Timeout, 100_000 * MS);
         assert_eq!(w.bwe_bytes_per_s(), b);
     }
@@ -363,76 +303,27 @@ mod tests {
         }
         // RTTmin = 105 ms: BWE·RTTmin ≈ 125 000·0.105 = 13 125 bytes = 10.5 segments → 10.
         let ideal = 10 * 1250;
-        let big = Window {
-            cwnd_bytes: 30 * 1250,
-            ssthresh_bytes: 1 << 30,
-            mss_bytes: 1250,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        };
+        let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
         let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10_000 * MS);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: ideal,
-                cwnd_bytes: Some(ideal),
-                entry_cwnd_bytes: None
-            }
-        );
-        let small = Window {
-            cwnd_bytes: 4 * 1250,
-            ..big
-        };
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal), entry_cwnd_bytes: None });
+        let small = Window { cwnd_bytes: 4 * 1250, ..big };
         let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10_000 * MS);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: ideal,
-                cwnd_bytes: Some(4 * 1250),
-                entry_cwnd_bytes: None
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(4 * 1250), entry_cwnd_bytes: None });
         // ns-3: recovery starts from the smaller window, uninflated, and ends at ssthresh
         // (the recovery default), raising it.
         w.ns3_fast_recovery = true;
         let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10 * MS);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: ideal,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: Some(4 * 1250)
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None, entry_cwnd_bytes: Some(4 * 1250) });
         let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10 * MS);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: ideal,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: Some(ideal)
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None, entry_cwnd_bytes: Some(ideal) });
     }
 
     #[test]
     fn without_an_estimate_ssthresh_is_two_segments() {
         let mut w = tustin();
-        let win = Window {
-            cwnd_bytes: 10 * 1250,
-            ssthresh_bytes: 1 << 30,
-            mss_bytes: 1250,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        };
-        assert_eq!(
-            w.on_loss(&win, LossSignal::Timeout, MS).ssthresh_bytes,
-            2 * 1250
-        );
-        assert_eq!(
-            w.on_loss(&win, LossSignal::DuplicateAcks, MS).cwnd_bytes,
-            Some(2 * 1250)
-        );
+        let win = Window { cwnd_bytes: 10 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
+        assert_eq!(w.on_loss(&win, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
+        assert_eq!(w.on_loss(&win, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
     }
 
     #[test]
@@ -457,14 +348,7 @@ mod tests {
         // and over-counts; on a 10 ms clock (Linux 2.2 jiffies) both ACKs read the same tick,
         // join one sample, and the estimate is the true rate.
         let run = |tick_ns| {
-            let mut w = Westwood::new(
-                500 * MS,
-                2,
-                &WestwoodFilter::Tustin {},
-                1250,
-                false,
-                tick_ns,
-            );
+            let mut w = Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250, false, tick_ns);
             for k in 0..=500u64 {
                 ack(&mut w, k * 10 * MS + MS, 1250);
                 ack(&mut w, k * 10 * MS + MS + MS / 10, 1250);

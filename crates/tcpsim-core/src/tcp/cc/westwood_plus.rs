@@ -58,13 +58,8 @@ pub struct WestwoodPlus {
 }
 
 impl WestwoodPlus {
-    pub fn new(
-        filter: &WestwoodPlusFilter,
-        min_window_ns: u64,
-        min_decrease_half: bool,
-        ns3_fast_recovery: bool,
-        mss_bytes: u64,
-    ) -> Self {
+    pub fn new(filter: &WestwoodPlusFilter, min_window_ns: u64, min_decrease_half: bool, ns3_fast_recovery: bool,
+               mss_bytes: u64) -> Self {
         WestwoodPlus {
             mss_bytes,
             min_window_ns,
@@ -90,9 +85,7 @@ impl WestwoodPlus {
             self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
         }
         let now = ack.now_ns;
-        let counted = self
-            .acked
-            .count(ack.acked_bytes, ack.duplicate, self.mss_bytes);
+        let counted = self.acked.count(ack.acked_bytes, ack.duplicate, self.mss_bytes);
         let Some(start) = self.window_start_ns else {
             self.window_start_ns = Some(now);
             self.window_bytes = counted;
@@ -101,8 +94,7 @@ impl WestwoodPlus {
         if let Some(rtt) = self.last_rtt_ns {
             let elapsed = now.saturating_sub(start);
             if elapsed > rtt.max(self.min_window_ns) {
-                self.filter
-                    .update(self.window_bytes as f64 * 1e9 / elapsed as f64, elapsed);
+                self.filter.update(self.window_bytes as f64 * 1e9 / elapsed as f64, elapsed);
                 self.window_start_ns = Some(now);
                 self.window_bytes = 0;
             }
@@ -117,19 +109,14 @@ impl WestwoodPlus {
 
     /// `macura` Sec. 2.1 steps 2–3, with `moller` Sec. IV's floor if enabled.
     pub fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal) -> Reduction {
-        let mut ssthresh =
-            bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
+        let mut ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
         if self.min_decrease_half {
             ssthresh = ssthresh.max(Aimd.ssthresh_after_loss(w, flight_bytes, signal));
         }
         // ns-3 `TcpWestwood::DupAck`: cwnd = min(cwnd, ssthresh), uninflated.
-        let entry_cwnd_bytes = (self.ns3_fast_recovery && signal == LossSignal::DuplicateAcks)
-            .then(|| w.cwnd_bytes.min(ssthresh));
-        Reduction {
-            ssthresh_bytes: ssthresh,
-            cwnd_bytes: None,
-            entry_cwnd_bytes,
-        }
+        let entry_cwnd_bytes =
+            (self.ns3_fast_recovery && signal == LossSignal::DuplicateAcks).then(|| w.cwnd_bytes.min(ssthresh));
+        Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes }
     }
 }
 
@@ -141,32 +128,15 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn linux(min_window_ns: u64) -> WestwoodPlus {
-        WestwoodPlus::new(
-            &WestwoodPlusFilter::TwoStageEwma {},
-            min_window_ns,
-            false,
-            false,
-            1000,
-        )
+        WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, min_window_ns, false, false, 1000)
     }
 
     fn ack(w: &mut WestwoodPlus, now_ns: u64, acked_bytes: u64, rtt_ns: u64) {
-        w.on_ack(&AckSample {
-            now_ns,
-            acked_bytes,
-            duplicate: false,
-            rtt_ns: Some(rtt_ns),
-        });
+        w.on_ack(&AckSample { now_ns, acked_bytes, duplicate: false, rtt_ns: Some(rtt_ns) });
     }
 
     fn window(cwnd_segments: u64) -> Window {
-        Window {
-            cwnd_bytes: cwnd_segments * 1000,
-            ssthresh_bytes: 1 << 30,
-            mss_bytes: 1000,
-            ca_credit: 0,
-            ca_increment: CaIncrement::Exact,
-        }
+        Window { cwnd_bytes: cwnd_segments * 1000, ssthresh_bytes: 1 << 30, mss_bytes: 1000, ca_credit: 0, ca_increment: CaIncrement::Exact }
     }
 
     #[test]
@@ -191,11 +161,7 @@ mod tests {
         let sample = 21_000.0 / 0.11;
         let stage1 = (7.0 * 100_000.0 + sample) / 8.0;
         let expected = (7.0 * 100_000.0 + stage1) / 8.0;
-        assert!(
-            (w.bwe_bytes_per_s() - expected).abs() < 1e-6,
-            "{} vs {expected}",
-            w.bwe_bytes_per_s()
-        );
+        assert!((w.bwe_bytes_per_s() - expected).abs() < 1e-6, "{} vs {expected}", w.bwe_bytes_per_s());
     }
 
     #[test]
@@ -221,12 +187,7 @@ mod tests {
         let mut w = linux(0);
         ack(&mut w, 0, 1000, 100 * MS);
         for k in 1..=3u64 {
-            w.on_ack(&AckSample {
-                now_ns: k * 10 * MS,
-                acked_bytes: 0,
-                duplicate: true,
-                rtt_ns: None,
-            });
+            w.on_ack(&AckSample { now_ns: k * 10 * MS, acked_bytes: 0, duplicate: true, rtt_ns: None });
         }
         // The cumulative ACK of 4 segments counts 1000 (3000 were counted by the duplicates).
         ack(&mut w, 40 * MS, 4000, 100 * MS);
@@ -235,13 +196,7 @@ mod tests {
 
     #[test]
     fn the_ns3_filter_averages_the_last_two_samples_with_alpha_0_9() {
-        let mut w = WestwoodPlus::new(
-            &WestwoodPlusFilter::TustinFixed { alpha: 0.9 },
-            0,
-            false,
-            false,
-            1000,
-        );
+        let mut w = WestwoodPlus::new(&WestwoodPlusFilter::TustinFixed { alpha: 0.9 }, 0, false, false, 1000);
         for k in 0..=11u64 {
             ack(&mut w, k * 10 * MS, 1000, 100 * MS);
         }
@@ -257,43 +212,15 @@ mod tests {
         }
         // BWE 100 000 bytes/s · RTTmin 0.1 s = 10 segments.
         let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: 10_000,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: None
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
         let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: 10_000,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: None
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
         // ns-3: fast recovery starts from min(cwnd, ssthresh), uninflated; a timeout is unchanged.
         w.ns3_fast_recovery = true;
         let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: 10_000,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: Some(10_000)
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(10_000) });
         let r = w.on_loss(&window(4), 4_000, LossSignal::DuplicateAcks);
-        assert_eq!(
-            r,
-            Reduction {
-                ssthresh_bytes: 10_000,
-                cwnd_bytes: None,
-                entry_cwnd_bytes: Some(4_000)
-            }
-        );
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(4_000) });
         let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
         assert_eq!(r.entry_cwnd_bytes, None);
     }
@@ -301,43 +228,17 @@ mod tests {
     #[test]
     fn the_modified_decrease_never_goes_below_half_the_flight() {
         let mut plain = linux(50 * MS);
-        let mut modified = WestwoodPlus::new(
-            &WestwoodPlusFilter::TwoStageEwma {},
-            50 * MS,
-            true,
-            false,
-            1000,
-        );
+        let mut modified = WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, 50 * MS, true, false, 1000);
         for k in 0..=11u64 {
             ack(&mut plain, k * 10 * MS, 1000, 100 * MS);
             ack(&mut modified, k * 10 * MS, 1000, 100 * MS);
         }
         // BWE·RTTmin = 10 segments. A large buffer let the flight grow to 40 segments:
         // Westwood+ would divide it by 4, the modified version by 2 (New Reno's cut).
-        assert_eq!(
-            plain
-                .on_loss(&window(40), 40_000, LossSignal::DuplicateAcks)
-                .ssthresh_bytes,
-            10_000
-        );
-        assert_eq!(
-            modified
-                .on_loss(&window(40), 40_000, LossSignal::DuplicateAcks)
-                .ssthresh_bytes,
-            20_000
-        );
-        assert_eq!(
-            modified
-                .on_loss(&window(40), 40_000, LossSignal::Timeout)
-                .ssthresh_bytes,
-            20_000
-        );
+        assert_eq!(plain.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks).ssthresh_bytes, 10_000);
+        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks).ssthresh_bytes, 20_000);
+        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::Timeout).ssthresh_bytes, 20_000);
         // With a small buffer (flight 14 segments) BWE·RTTmin is already above half: unchanged.
-        assert_eq!(
-            modified
-                .on_loss(&window(14), 14_000, LossSignal::DuplicateAcks)
-                .ssthresh_bytes,
-            10_000
-        );
+        assert_eq!(modified.on_loss(&window(14), 14_000, LossSignal::DuplicateAcks).ssthresh_bytes, 10_000);
     }
 }

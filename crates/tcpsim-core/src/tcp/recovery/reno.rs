@@ -17,9 +17,8 @@ use crate::tcp::sender::TcpSender;
 
 pub fn enter_fast_recovery(s: &mut TcpSender, ctx: &mut Ctx) {
     s.retransmit_first_unacked(ctx);
-    s.window.cwnd_bytes = s
-        .recovery_entry_cwnd_bytes
-        .unwrap_or(s.recovery_cwnd_bytes + s.dupack_threshold as u64 * s.mss as u64);
+    s.window.cwnd_bytes =
+        s.recovery_entry_cwnd_bytes.unwrap_or(s.recovery_cwnd_bytes + s.dupack_threshold as u64 * s.mss as u64);
     s.in_fast_recovery = true;
     s.partial_ack_seen = false;
     s.restart_rto_timer(ctx);

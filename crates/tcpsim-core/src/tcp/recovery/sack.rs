@@ -82,13 +82,10 @@ fn retransmit(s: &mut TcpSender, seq: u64, ctx: &mut Ctx) {
 /// SACKed segments strictly above each segment, by index (one backward pass).
 fn sacked_above(s: &TcpSender) -> impl Iterator<Item = (usize, usize)> + '_ {
     let total = s.segments.iter().filter(|g| g.sacked).count();
-    s.segments
-        .iter()
-        .enumerate()
-        .scan(total, |remaining, (i, g)| {
-            *remaining -= g.sacked as usize;
-            Some((i, *remaining))
-        })
+    s.segments.iter().enumerate().scan(total, |remaining, (i, g)| {
+        *remaining -= g.sacked as usize;
+        Some((i, *remaining))
+    })
 }
 
 /// RFC 6675 §4 SetPipe(), in bytes.
@@ -109,9 +106,9 @@ fn set_pipe(s: &TcpSender) -> u64 {
 fn next_seg(s: &TcpSender) -> Option<(u64, bool)> {
     let threshold = s.dupack_threshold as usize;
     let candidates = || {
-        sacked_above(s)
-            .map(|(i, above)| (s.segment_seq(i), above, s.segments[i].sacked))
-            .filter(|&(seq, _, sacked)| !sacked && seq >= s.high_rxt && seq < s.high_sacked)
+        sacked_above(s).map(|(i, above)| (s.segment_seq(i), above, s.segments[i].sacked)).filter(|&(seq, _, sacked)| {
+            !sacked && seq >= s.high_rxt && seq < s.high_sacked
+        })
     };
     if let Some((seq, _, _)) = candidates().find(|&(_, above, _)| above >= threshold) {
         return Some((seq, true)); // rule 1

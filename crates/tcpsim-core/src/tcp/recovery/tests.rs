@@ -21,10 +21,7 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
     let mut tcp = tcp_config(recovery, 1);
     tcp.init_cwnd_segments = 10;
     tcp.avoid_repeated_fast_retransmit = avoid_repeated;
-    let queue = QueueConfig::DropTail {
-        limit_packets: Some(1000),
-        limit_bytes: None,
-    };
+    let queue = QueueConfig::DropTail { limit_packets: Some(1000), limit_bytes: None };
     SimConfig {
         duration_ns: 3000 * MS,
         warmup_ns: 0,
@@ -37,33 +34,19 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
             delay_ns: 10 * MS,
             ab: DirectionConfig {
                 queue: queue.clone(),
-                loss: vec![LossConfig::Scripted {
-                    flow: 0,
-                    segments: lost_segments.to_vec(),
-                }],
+                loss: vec![LossConfig::Scripted { flow: 0, segments: lost_segments.to_vec() }],
             },
-            ba: DirectionConfig {
-                queue,
-                loss: vec![],
-            },
+            ba: DirectionConfig { queue, loss: vec![] },
         }],
         flows: vec![FlowConfig {
             name: "f".into(),
             src: 0,
             dst: 1,
             tcp,
-            app: AppConfig::Bulk {
-                start_ns: 0,
-                start_jitter_ns: 0,
-                stop_ns: None,
-                bytes: Some(200_000),
-            },
+            app: AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(200_000) },
         }],
         udp_flows: vec![],
-        trace: TraceConfig {
-            cwnd: true,
-            ..Default::default()
-        },
+        trace: TraceConfig { cwnd: true, ..Default::default() },
     }
 }
 
@@ -111,15 +94,7 @@ fn newreno_single_loss_follows_the_hand_worked_sequence() {
     let expected = reno_family_single_loss_prefix();
     assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
     assert_eq!(o.ssthresh[14], 12_000);
-    assert_eq!(
-        (
-            o.timeouts,
-            o.fast_retransmits,
-            o.retransmitted_bytes,
-            o.spurious
-        ),
-        (0, 1, 1000, 0)
-    );
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
     assert_eq!(o.delivered, 200_000);
 }
 
@@ -128,10 +103,7 @@ fn reno_single_loss_follows_the_same_sequence_as_newreno() {
     let o = run(RecoveryKind::Reno, &[15], true);
     let expected = reno_family_single_loss_prefix();
     assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
-    assert_eq!(
-        (o.timeouts, o.fast_retransmits, o.retransmitted_bytes),
-        (0, 1, 1000)
-    );
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000));
 }
 
 #[test]
@@ -152,17 +124,9 @@ fn newreno_recovers_two_and_three_losses_in_one_window_without_a_timeout() {
         let o = run(RecoveryKind::Newreno, lost, true);
         assert_eq!(o.timeouts, 0, "losses {lost:?}");
         assert_eq!(o.fast_retransmits, 1, "one recovery episode for {lost:?}");
-        assert_eq!(
-            o.retransmitted_bytes,
-            1000 * lost.len() as u64,
-            "each loss resent once: {lost:?}"
-        );
+        assert_eq!(o.retransmitted_bytes, 1000 * lost.len() as u64, "each loss resent once: {lost:?}");
         assert_eq!(o.spurious, 0);
-        assert_eq!(
-            *o.ssthresh.iter().min().unwrap(),
-            12_000,
-            "the window is halved once"
-        );
+        assert_eq!(*o.ssthresh.iter().min().unwrap(), 12_000, "the window is halved once");
         assert_eq!(o.delivered, 200_000);
     }
 }
@@ -179,8 +143,7 @@ fn reno_with_two_losses_times_out_when_repeated_fast_retransmit_is_avoided() {
 fn reno_with_two_losses_halves_twice_without_the_recover_check() {
     let o = run(RecoveryKind::Reno, &[15, 17], false);
     assert_eq!(o.fast_retransmits, 2);
-    let distinct: std::collections::BTreeSet<_> =
-        o.ssthresh.iter().filter(|&&s| s < 1 << 30).collect();
+    let distinct: std::collections::BTreeSet<_> = o.ssthresh.iter().filter(|&&s| s < 1 << 30).collect();
     assert_eq!(distinct.len(), 2, "two reductions: {distinct:?}");
     assert_eq!(o.delivered, 200_000);
 }
@@ -203,25 +166,14 @@ fn newreno_never_fast_retransmits_data_that_had_arrived() {
     cfg.duration_ns = 60_000 * MS;
     cfg.links[0].rate_bps = 2_000_000;
     cfg.links[0].delay_ns = 125 * MS;
-    cfg.links[0].ab.queue = QueueConfig::DropTail {
-        limit_packets: None,
-        limit_bytes: Some(62_500),
-    };
+    cfg.links[0].ab.queue = QueueConfig::DropTail { limit_packets: None, limit_bytes: Some(62_500) };
     cfg.flows[0].tcp.init_cwnd_segments = 2;
     cfg.flows[0].tcp.delack_count = 2;
-    cfg.flows[0].app = AppConfig::Bulk {
-        start_ns: 0,
-        start_jitter_ns: 0,
-        stop_ns: None,
-        bytes: None,
-    };
+    cfg.flows[0].app = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: None };
     let mut sim = Sim::new(&cfg, 1).unwrap();
     sim.run();
     let f = &sim.summary().unwrap().flows[0];
-    assert!(
-        f.fast_retransmitted_segments > 0 && f.timeouts > 0,
-        "the scenario exercises both: {f:?}"
-    );
+    assert!(f.fast_retransmitted_segments > 0 && f.timeouts > 0, "the scenario exercises both: {f:?}");
     assert_eq!(f.spurious_fast_retransmits, 0, "{f:?}");
 }
 
@@ -238,15 +190,7 @@ fn sack_single_loss_follows_the_hand_worked_sequence() {
     let mut expected = kb(&(11..=24).collect::<Vec<_>>());
     expected.extend([12_000, 12_083]);
     assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
-    assert_eq!(
-        (
-            o.timeouts,
-            o.fast_retransmits,
-            o.retransmitted_bytes,
-            o.spurious
-        ),
-        (0, 1, 1000, 0)
-    );
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
     assert_eq!(o.delivered, 200_000);
 }
 
@@ -254,21 +198,9 @@ fn sack_single_loss_follows_the_hand_worked_sequence() {
 fn sack_recovers_two_and_three_losses_in_one_episode_resending_only_the_holes() {
     for lost in [&[15, 17][..], &[15, 17, 19][..]] {
         let o = run(RecoveryKind::Sack, lost, true);
-        assert_eq!(
-            (o.timeouts, o.fast_retransmits, o.spurious),
-            (0, 1, 0),
-            "losses {lost:?}"
-        );
-        assert_eq!(
-            o.retransmitted_bytes,
-            1000 * lost.len() as u64,
-            "each hole resent once: {lost:?}"
-        );
-        assert_eq!(
-            *o.ssthresh.iter().min().unwrap(),
-            12_000,
-            "the window is halved once"
-        );
+        assert_eq!((o.timeouts, o.fast_retransmits, o.spurious), (0, 1, 0), "losses {lost:?}");
+        assert_eq!(o.retransmitted_bytes, 1000 * lost.len() as u64, "each hole resent once: {lost:?}");
+        assert_eq!(*o.ssthresh.iter().min().unwrap(), 12_000, "the window is halved once");
         assert_eq!(o.delivered, 200_000);
     }
 }
@@ -279,11 +211,7 @@ fn sack_never_inflates_the_window_during_recovery() {
     // Slow start takes 14 values (11 000 … 24 000); recovery starts at 12 000 and the window
     // only grows again by congestion avoidance after it.
     assert_eq!(o.cwnd[14], 12_000);
-    assert!(
-        o.cwnd[14..20].iter().all(|&c| c < 12_500),
-        "{:?}",
-        &o.cwnd[14..20]
-    );
+    assert!(o.cwnd[14..20].iter().all(|&c| c < 12_500), "{:?}", &o.cwnd[14..20]);
 }
 
 /// ns-3 `TcpWestwood` over Reno recovery (`ns3_fast_recovery`), segment 15 lost. The
@@ -305,20 +233,12 @@ fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
         let mut sim = Sim::new(&cfg, 1).unwrap();
         sim.run();
         let (cwnd, ssthresh) = (&sim.trace.cwnd.cwnd_bytes, &sim.trace.cwnd.ssthresh_bytes);
-        assert_eq!(
-            &cwnd[..14],
-            &kb(&(11..=24).collect::<Vec<_>>())[..],
-            "slow start"
-        );
+        assert_eq!(&cwnd[..14], &kb(&(11..=24).collect::<Vec<_>>())[..], "slow start");
         let s = ssthresh[14];
         let clamped = s.min(24_000);
         let entry = if ns3 { clamped } else { clamped + 3000 };
         let inflated: Vec<u64> = (0..=20).map(|k| entry + k * 1000).collect();
         assert_eq!(&cwnd[14..35], &inflated[..], "ns3 = {ns3}, ssthresh {s}");
-        assert_eq!(
-            cwnd[35],
-            if ns3 { s } else { clamped },
-            "ns3 = {ns3}: the window after recovery"
-        );
+        assert_eq!(cwnd[35], if ns3 { s } else { clamped }, "ns3 = {ns3}: the window after recovery");
     }
 }
