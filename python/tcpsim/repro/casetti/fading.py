@@ -41,7 +41,8 @@ counted in decides the results, and the paper's text and its numbers point diffe
   `ErrorModel/Expo` with `unit time`), which advances only by the transmission time of the
   packets sent into it: a blackout then ends only after its mean's worth of packets has been
   lost, one per retransmission timeout once the window is gone, so every variant stalls under
-  exponential backoff (throughput near 0 from 0.025 s on), which the paper's figure does not show.
+  exponential backoff (0.1–0.2 Mb/s of the 2 Mb/s link at 0.025 s, near 0 at 0.1 s), which
+  the paper's figure does not show.
 
 Other set-up: Fig. 8 topology (10 Mb/s 45 ms wired, 2 Mb/s 0.01 ms wireless), 400-byte
 packets, delayed ACKs, buffers = BDP (common.py). One channel process on the data direction
