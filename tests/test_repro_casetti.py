@@ -142,13 +142,15 @@ def test_fading_sojourn_units():
 
 def test_fig7_models_the_linux_testbed():
     """fig7: 1500-byte packets, Linux TCP (SACK, no re-entry, 32 KB window, 10 ms timers) for
-    Reno and TCPW alike, 4 Mb/s; the sensitivity set-ups are all present."""
+    Reno and TCPW alike, 4 Mb/s, a 100-packet emulator queue; the sensitivity set-ups are all present."""
     from tcpsim.repro.casetti import wired
 
     fig7 = wired.Fig7()
     specs = fig7.runs(quick=True, seeds=1)
-    assert {spec.key[0] for spec in specs} == {"main", "10M", "rwnd64K", "nosack", "ns2", "latest"}
+    assert {spec.key[0] for spec in specs} == {"main", "bdp", "q50", "10M", "rwnd64K", "nosack", "ns2", "latest"}
     main = next(spec.scenario for spec in specs if spec.key == ("main", 0.01, 2, 1))
+    assert main["links"][0]["queue"] == "100pkt"  # the emulator's own queue, not the simulations' BDP rule
+    assert next(spec.scenario for spec in specs if spec.key == ("bdp", 0.01, 1, 1))["links"][0]["queue"] == "1BDP"
     assert main["tcp"]["mss"] == 1460 and main["tcp"]["rwnd"] == "32KB" and main["tcp"]["rtt_tick"] == "10ms"
     assert main["links"][0]["rate"] == "4000000bps" and main["links"][0]["loss"][0]["p"] == 0.01
     assert [f["variant"] for f in main["flows"]] == ["reno", "reno", "westwood", "westwood", "westwood"]
@@ -157,6 +159,7 @@ def test_fig7_models_the_linux_testbed():
     assert [f["tcp"] for f in main["flows"]] == [linux] * 2 + [tcpw] * 3
     latest = next(spec.scenario for spec in specs if spec.key == ("latest", 0.0, 1, 1))
     assert [f["tcp"].get("cc", {}).get("filter") for f in latest["flows"]] == [None] + [{"kind": "tustin_latest"}] * 4
+    assert latest["links"][0]["queue"] == "1BDP"
     assert all(f["tcp"]["cc"]["sample_tick"] == "10ms" for f in latest["flows"][1:])
     ns2 = next(spec.scenario for spec in specs if spec.key == ("ns2", 0.0, 1, 1))
     assert ns2["tcp"]["mss"] == 360 and ns2["links"][0]["rate"] == "2000000bps"
