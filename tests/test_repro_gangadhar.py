@@ -40,7 +40,8 @@ NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes"
 def intended_flavour(key):
     if key[0] in gangadhar.FLAVOURS:
         return key[0]
-    if key[0] in ("tcpsim_defaults", "rwnd_unlimited", "newreno_recovery", "data_errors_only", "max_rto_ns3"):
+    if key[0] in ("tcpsim_defaults", "rwnd_unlimited", "newreno_recovery", "data_errors_only", "max_rto_ns3",
+                  "ns3_device_queue"):
         return key[1]
     assert key[0] == "diag", key
     return "westwood"
@@ -87,6 +88,8 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
             if experiment_id != "gangadhar.fig11":
                 directions = {loss["direction"] for loss in spec.scenario["links"][1]["loss"]}
                 assert directions == ({"ab"} if spec.key[0] == "data_errors_only" else {"both"}), spec.key
+                source_queue = "100pkt" if spec.key[0] == "ns3_device_queue" else "1000pkt"  # ns-3's default, or large
+                assert spec.scenario["links"][0]["queue"] == source_queue, spec.key
         if experiment_id == "gangadhar.fig11":
             assert engine["duration_ns"] == 20 * 10**9
             assert len(engine["flows"]) == 2 and engine["flows"][1]["app"]["start_ns"] == 2 * 10**9
