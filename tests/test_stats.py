@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcpsim.stats import jain_index, mean_ci, summarize
+from tcpsim.stats import jain_index, mean_ci, means_differ, summarize
 
 
 def test_mean_ci_uses_student_t():
@@ -79,3 +79,21 @@ def test_summarize_accepts_a_single_column_name():
     out = summarize(df, "x", "y")
     assert out["x"].tolist() == [1, 2]
     assert out["mean"].tolist() == pytest.approx([2.0, 5.0])
+
+
+def test_means_differ_is_welch_t_test():
+    # Hand-worked: means 10 and 13, variances 1 and 4 with 5 values each: se² = 0.2 + 0.8 = 1,
+    # t = 3, df = 1 / (0.04/4 + 0.64/4) = 5.88; t_0.975(5.88) ≈ 2.45 < 3 < t_0.995(5.88) ≈ 3.72.
+    a = [10 + d for d in (-1.0, -0.5, 0.0, 0.5, 1.0)]
+    a = [10 + (v - 10) * (1 / np.std(a, ddof=1)) for v in a]  # variance 1
+    b = [13 + (v - 10) * 2 for v in a]  # variance 4
+    assert means_differ(a, b, 0.95)
+    assert not means_differ(a, b, 0.99)
+    assert not means_differ(a, a)
+
+
+def test_means_differ_without_spread_compares_means_exactly():
+    assert means_differ([1.0], [1.5]) and not means_differ([2.0], [2.0, 2.0])
+    assert means_differ([1.0, 1.0], [2.0, 2.0, float("nan")])
+    with pytest.raises(ValueError):
+        means_differ([], [1.0])

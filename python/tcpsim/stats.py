@@ -1,8 +1,9 @@
 """Statistics for replicated simulation runs.
 
 EXPERIMENTS.md asks for the mean of several replications with a 95% confidence interval and
-for Jain's fairness index; these are the only two estimators the experiments need, so they
-live here once instead of being re-derived (slightly differently) in every paper module.
+for Jain's fairness index; with the Welch test that tells a sweep's peak from a tie, these are
+the estimators the experiments need, so they live here once instead of being re-derived
+(slightly differently) in every paper module.
 """
 
 from __future__ import annotations
@@ -43,6 +44,31 @@ def mean_ci(values: Iterable[float], confidence: float = 0.95) -> tuple[float, f
     quantile = float(stdtrit(array.size - 1, (1.0 + confidence) / 2.0))
     half = quantile * float(array.std(ddof=1)) / np.sqrt(array.size)
     return mean, mean - half, mean + half
+
+
+def means_differ(a: Iterable[float], b: Iterable[float], confidence: float = 0.95) -> bool:
+    """Whether the means of two independent sets of replications differ at `confidence`
+    (two-sided Welch t-test: unequal variances, Welch–Satterthwaite degrees of freedom).
+
+    Used to tell a real peak from a statistical tie between two points of a sweep, where each
+    point has its own spread. With fewer than two values on a side there is no spread to test
+    against, and only exactly equal means count as the same. NaNs are ignored.
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    x, y = _finite_array(a), _finite_array(b)
+    if x.size == 0 or y.size == 0:
+        raise ValueError("means_differ needs at least one value on each side")
+    diff = abs(float(x.mean()) - float(y.mean()))
+    if x.size < 2 or y.size < 2:
+        return diff > 0.0
+    vx, vy = float(x.var(ddof=1)) / x.size, float(y.var(ddof=1)) / y.size
+    if vx + vy == 0.0:
+        return diff > 0.0
+    df = (vx + vy) ** 2 / (vx**2 / (x.size - 1) + vy**2 / (y.size - 1))
+    from scipy.special import stdtrit
+
+    return diff / np.sqrt(vx + vy) > float(stdtrit(df, (1.0 + confidence) / 2.0))
 
 
 def jain_index(x: Iterable[float]) -> float:
