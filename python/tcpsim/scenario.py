@@ -499,10 +499,15 @@ class TcpOptions(_Model):
     cc: CcSpec | None = None
     """Override of the variant's congestion-control half: "aimd" or {kind = "aimd"}."""
     avoid_repeated_fast_retransmit: Flag = True
+    """No new fast retransmit for duplicate ACKs below `recover` (RFC 6582 §3.2 step 1)."""
+    timeout_ssthresh: Literal["first_of_episode", "every"] = "first_of_episode"
+    """Which retransmission timeouts reduce ssthresh: "first_of_episode" (RFC 5681 §3.1: not a
+    back-off of the same loss, nor one during fast recovery; from FlightSize) or "every"
+    (4.4BSD and ns-2's `TcpAgent::timeout`: each expiry, from the un-inflated min(cwnd, rwnd),
+    so a retransmission's own timeout leaves ssthresh at 2 segments)."""
     ca_increment: Literal["exact", "ns3"] = "exact"
     """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
     "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""
-    """No new fast retransmit for duplicate ACKs below `recover` (RFC 6582 §3.2 step 1)."""
 
 
 class DropTailQueue(_Model):

@@ -242,6 +242,24 @@ pub enum RecoveryKind {
     Sack,
 }
 
+/// Which retransmission timeouts reduce ssthresh.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutSsthresh {
+    /// RFC 5681 §3.1: only a timeout that starts a loss episode (its segment not yet resent by
+    /// the timer; extended to timeouts in fast recovery, as Linux's `tcp_enter_loss`), with
+    /// FlightSize as the base of eq. (4).
+    #[default]
+    FirstOfEpisode,
+    /// Every expiry, back-off and in-recovery ones included, halving the window then in use
+    /// (min(cwnd, rwnd), un-inflated in fast recovery), at least 2 segments: 4.4BSD's
+    /// `tcp_timers` and ns-2's `TcpAgent::timeout` (`slowdown(CLOSE_SSTHRESH_HALF)`, after
+    /// `RenoTcpAgent::timeout` has dropped the fast-recovery inflation `dupwnd_`). A loss that
+    /// fast retransmit halved and a timeout then ends is halved twice; a timeout of the
+    /// retransmission itself sets ssthresh to 2 segments.
+    Every,
+}
+
 /// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -377,6 +395,9 @@ pub struct TcpConfig {
     /// Do not enter fast retransmit again for duplicate ACKs that do not cover `recover`
     /// (RFC 6582 §3.2 step 1; ns-2's `bug_fix_`), applied to every recovery algorithm.
     pub avoid_repeated_fast_retransmit: bool,
+    /// Which retransmission timeouts reduce ssthresh, and from what.
+    #[serde(default)]
+    pub timeout_ssthresh: TimeoutSsthresh,
     pub cc: CcConfig,
     /// How congestion avoidance adds SMSS·SMSS/cwnd bytes per ACK (RFC 5681 eq. 3).
     pub ca_increment: CaIncrement,

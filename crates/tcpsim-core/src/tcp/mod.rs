@@ -28,7 +28,7 @@ impl TcpFlow {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use crate::config::{CaIncrement, CcConfig, RecoveryKind, TcpConfig};
+    use crate::config::{CaIncrement, CcConfig, RecoveryKind, TcpConfig, TimeoutSsthresh};
 
     /// A TCP configuration for tests: 1000-byte segments, 40-byte headers.
     pub fn tcp_config(recovery: RecoveryKind, delack_count: u32) -> TcpConfig {
@@ -46,6 +46,7 @@ pub(crate) mod tests {
             dupack_threshold: 3,
             recovery,
             avoid_repeated_fast_retransmit: true,
+            timeout_ssthresh: TimeoutSsthresh::FirstOfEpisode,
             cc: CcConfig::Aimd {},
             ca_increment: CaIncrement::Exact,
             delack_count,

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use super::cc::{AckSample, CongestionControl, LossSignal, Window};
 use super::recovery;
 use super::rtt::RttEstimator;
-use crate::config::{RecoveryKind, TcpConfig};
+use crate::config::{RecoveryKind, TcpConfig, TimeoutSsthresh};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::{Packet, PacketKind, Retransmission, SackBlock};
@@ -111,6 +111,7 @@ pub struct TcpSender {
     pub(crate) dupack_threshold: u32,
     pub(crate) recovery_kind: RecoveryKind,
     pub(crate) avoid_repeated_fast_retransmit: bool,
+    timeout_ssthresh: TimeoutSsthresh,
 
     pub snd_una: u64,
     pub snd_nxt: u64,
@@ -160,6 +161,7 @@ impl TcpSender {
             dupack_threshold: cfg.dupack_threshold,
             recovery_kind: cfg.recovery,
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
+            timeout_ssthresh: cfg.timeout_ssthresh,
             snd_una: 0,
             snd_nxt: 0,
             snd_max: 0,
@@ -444,22 +446,27 @@ impl TcpSender {
     /// cwnd = 1 segment (go-back-N), ssthresh from the congestion controller, RTO doubled;
     /// RFC 6582 §3.2: recover = highest sent.
     ///
-    /// ssthresh is reduced only if this timeout starts a new loss episode (`snd_una` has
-    /// passed `recover`). RFC 5681 §3.1 holds it constant across repeated timeouts of one
-    /// segment; we extend that to a timeout during fast recovery, as Linux's
-    /// `tcp_enter_loss` does, because FlightSize is then inflated by the data sent during
-    /// recovery and halving it would undo the reduction fast retransmit already made.
-    /// A restart window proposed by the controller with that reduction
-    /// (`Reduction::cwnd_bytes`) replaces the one segment.
+    /// With `TimeoutSsthresh::FirstOfEpisode` ssthresh is reduced only if this timeout starts
+    /// a new loss episode (`snd_una` has passed `recover`). RFC 5681 §3.1 holds it constant
+    /// across repeated timeouts of one segment; we extend that to a timeout during fast
+    /// recovery, as Linux's `tcp_enter_loss` does, because FlightSize is then inflated by the
+    /// data sent during recovery and halving it would undo the reduction fast retransmit
+    /// already made. With `Every` (4.4BSD, ns-2) each expiry reduces it from the window in
+    /// use (see `timeout_base_bytes`). A restart window proposed by the controller with the
+    /// reduction (`Reduction::cwnd_bytes`) replaces the one segment.
     fn on_timeout(&mut self, ctx: &mut Ctx) {
         if self.snd_una >= self.snd_max {
             return;
         }
         self.counters.timeouts += 1;
         let mut restart_cwnd = None;
-        if self.recover.is_none_or(|r| self.snd_una >= r) {
-            let flight = self.flight_size();
-            let r = self.cc.on_loss(&self.window, flight, LossSignal::Timeout, ctx.now());
+        let reduce = match self.timeout_ssthresh {
+            TimeoutSsthresh::FirstOfEpisode => self.recover.is_none_or(|r| self.snd_una >= r),
+            TimeoutSsthresh::Every => true,
+        };
+        if reduce {
+            let base = self.timeout_base_bytes();
+            let r = self.cc.on_loss(&self.window, base, LossSignal::Timeout, ctx.now());
             self.window.ssthresh_bytes = r.ssthresh_bytes;
             restart_cwnd = r.cwnd_bytes;
         }
@@ -475,6 +482,24 @@ impl TcpSender {
         self.output(ctx);
         if ctx.trace.cwnd_on && ctx.trace.on_change {
             self.record_cwnd(ctx);
+        }
+    }
+
+    /// The window a timeout's ssthresh is computed from (the `flight_bytes` of
+    /// `CongestionControl::on_loss`): FlightSize (RFC 5681 eq. 4) or, with
+    /// `TimeoutSsthresh::Every`, the window in use as ns-2's `window()` reads it:
+    /// min(cwnd, rwnd), with cwnd taken before fast-recovery inflation.
+    fn timeout_base_bytes(&self) -> u64 {
+        match self.timeout_ssthresh {
+            TimeoutSsthresh::FirstOfEpisode => self.flight_size(),
+            TimeoutSsthresh::Every => {
+                let cwnd = if self.in_fast_recovery {
+                    self.window.cwnd_bytes.min(self.recovery_cwnd_bytes)
+                } else {
+                    self.window.cwnd_bytes
+                };
+                cwnd.min(self.rwnd_bytes)
+            }
         }
     }
 }

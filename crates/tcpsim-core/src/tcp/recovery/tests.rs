@@ -61,7 +61,11 @@ struct Outcome {
 }
 
 fn run(recovery: RecoveryKind, lost: &[u64], avoid_repeated: bool) -> Outcome {
-    let mut sim = Sim::new(&scenario(recovery, lost, avoid_repeated), 1).unwrap();
+    run_config(&scenario(recovery, lost, avoid_repeated))
+}
+
+fn run_config(cfg: &SimConfig) -> Outcome {
+    let mut sim = Sim::new(cfg, 1).unwrap();
     sim.run();
     let s = sim.summary().unwrap();
     let f = &s.flows[0];
@@ -145,6 +149,68 @@ fn reno_with_two_losses_halves_twice_without_the_recover_check() {
     assert_eq!(o.fast_retransmits, 2);
     let distinct: std::collections::BTreeSet<_> = o.ssthresh.iter().filter(|&&s| s < 1 << 30).collect();
     assert_eq!(distinct.len(), 2, "two reductions: {distinct:?}");
+    assert_eq!(o.delivered, 200_000);
+}
+
+/// Reno, segments 15 and 17 lost, `recover` guard on: fast retransmit halves the window
+/// (ssthresh 12 000, see the module docs); the partial ACK for 15 ends recovery with cwnd =
+/// 12 000 and the duplicate ACKs for 17 are ignored, so 17 times out with cwnd still 12 000.
+fn reno_two_losses_timeout_ssthresh(rule: TimeoutSsthresh) -> Outcome {
+    let mut cfg = scenario(RecoveryKind::Reno, &[15, 17], true);
+    cfg.flows[0].tcp.timeout_ssthresh = rule;
+    run_config(&cfg)
+}
+
+fn reductions(o: &Outcome) -> Vec<u64> {
+    let mut out: Vec<u64> = o.ssthresh.iter().copied().filter(|&s| s < 1 << 30).collect();
+    out.dedup();
+    out
+}
+
+#[test]
+fn rfc5681_timeout_after_fast_retransmit_keeps_ssthresh() {
+    let o = reno_two_losses_timeout_ssthresh(TimeoutSsthresh::FirstOfEpisode);
+    assert_eq!((o.fast_retransmits, o.timeouts), (1, 1));
+    assert_eq!(reductions(&o), vec![12_000], "one reduction per loss episode");
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn ns2_timeout_after_fast_retransmit_halves_the_window_again() {
+    let o = reno_two_losses_timeout_ssthresh(TimeoutSsthresh::Every);
+    assert_eq!((o.fast_retransmits, o.timeouts), (1, 1));
+    assert_eq!(reductions(&o), vec![12_000, 6_000], "the timeout halves cwnd = 12 000 again");
+    assert_eq!(o.delivered, 200_000);
+}
+
+/// An outage of [30 ms, 1.5 s) swallows the window and the first retransmission (RTO 1 s after
+/// the last ACK near 40 ms); the backed-off one (2 s later) gets through.
+fn outage_timeouts(rule: TimeoutSsthresh) -> Outcome {
+    let mut cfg = scenario(RecoveryKind::Newreno, &[], true);
+    cfg.links[0].ab.loss = vec![LossConfig::OutageIntervals { intervals_ns: vec![(30 * MS, 1500 * MS)] }];
+    cfg.duration_ns = 10_000 * MS;
+    cfg.flows[0].tcp.timeout_ssthresh = rule;
+    run_config(&cfg)
+}
+
+#[test]
+fn rfc5681_back_off_timeout_keeps_ssthresh() {
+    let o = outage_timeouts(TimeoutSsthresh::FirstOfEpisode);
+    assert_eq!(o.timeouts, 2);
+    let r = reductions(&o);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(r[0] > 2000, "{r:?}");
+    assert_eq!(o.delivered, 200_000);
+}
+
+#[test]
+fn ns2_back_off_timeout_leaves_ssthresh_at_two_segments() {
+    let o = outage_timeouts(TimeoutSsthresh::Every);
+    assert_eq!(o.timeouts, 2);
+    let r = reductions(&o);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(r[0] > 2000, "{r:?}");
+    assert_eq!(r[1], 2000, "the second expiry halves cwnd = 1 segment, floored at 2");
     assert_eq!(o.delivered, 200_000);
 }
 
