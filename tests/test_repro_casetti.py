@@ -40,6 +40,7 @@ def test_common_setup():
     assert tcp["mss_bytes"] + tcp["header_bytes"] == 400
     assert tcp["delack_count"] == 2 and tcp["min_rto_ns"] == 200_000_000
     assert tcp["avoid_repeated_fast_retransmit"] is False  # TCPW: faster recovery on every 3 dupacks
+    assert tcp["timeout_ssthresh"] == "every"  # ns-2's TcpAgent::timeout halves on every expiry
     assert tcp["cc"]["kind"] == "westwood" and tcp["cc"]["tau_ns"] == 500_000_000 and tcp["recovery"] == "reno"
     wireless = engine["links"][1]
     # BDP of 2 Mb/s × 90.02 ms in 400-byte packets, both directions lossy
@@ -136,8 +137,20 @@ def test_fading_sojourn_units():
     assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (4_000_000_000, 100_000_000, 1.0)
     for experiment, alt in ((fig15, "s"), (fig16, "s"), (fig17, "pkt")):
         tags = {spec.key[1].partition("|")[2] for spec in experiment.runs(quick=True, seeds=1)}
-        assert {alt, "both"} <= tags
+        assert {alt, fading.DATA_ONLY} <= tags
     assert "corr" in {spec.key[1].partition("|")[2] for spec in fig17.runs(quick=True, seeds=1)}
+
+
+def test_markov_channel_errs_in_both_directions():
+    """Sec. 5: errors in both directions of the wireless link, one independent channel process per
+    direction; the data-direction-only runs are the sensitivity."""
+    engine = load_scenario(fading.Fig17().scenario("reno", 0.1, True)).to_engine()
+    wireless = engine["links"][1]
+    assert [m["kind"] for m in wireless["ab"]["loss"]] == ["gilbert_elliott"]
+    assert [m["kind"] for m in wireless["ba"]["loss"]] == ["gilbert_elliott"]
+    assert wireless["ab"]["loss"][0].get("shared_state") is None
+    data_only = load_scenario(fading.Fig15()._scenario("reno", 0.05, True, fading.DATA_ONLY, fading.PKT)).to_engine()
+    assert data_only["links"][1]["ab"]["loss"] and not data_only["links"][1]["ba"]["loss"]
 
 
 def test_fig7_models_the_linux_testbed():
@@ -154,7 +167,7 @@ def test_fig7_models_the_linux_testbed():
     assert main["tcp"]["mss"] == 1460 and main["tcp"]["rwnd"] == "32KB" and main["tcp"]["rtt_tick"] == "10ms"
     assert main["links"][0]["rate"] == "4000000bps" and main["links"][0]["loss"][0]["p"] == 0.01
     assert [f["variant"] for f in main["flows"]] == ["reno", "reno", "westwood", "westwood", "westwood"]
-    linux = {"recovery": "sack", "avoid_repeated_fast_retransmit": True}
+    linux = {"recovery": "sack", "avoid_repeated_fast_retransmit": True, "timeout_ssthresh": "first_of_episode"}
     tcpw = {**linux, "cc": {"kind": "westwood", "sample_tick": "10ms"}}  # ACKs timed in jiffies
     assert [f["tcp"] for f in main["flows"]] == [linux] * 2 + [tcpw] * 3
     latest = next(spec.scenario for spec in specs if spec.key == ("latest", 0.0, 1, 1))

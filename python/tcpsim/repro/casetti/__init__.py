@@ -26,8 +26,11 @@ Common set-up (paper Sec. 4: "packet size 400 bytes", buffers = BDP, delayed ACK
   ``MIN_BUFFER_PKTS`` (fig10's short delays would otherwise give less than one packet).
 - Delayed ACKs at every receiver: one ACK per two segments, 200 ms timeout (Sec. 2.3).
 - RTO as in ns-2 of the paper's time: `tcpTick_` = 100 ms and no `minrto_` (the defaults until
-  2002 and 2004), so the floor is two ticks: min RTO 200 ms, clock granularity 100 ms. Initial
-  window 1 segment (`windowInit_` 1). Receiver window unlimited.
+  2002 and 2004), so the floor is two ticks: min RTO 200 ms, clock granularity 100 ms. Every
+  timeout halves the window in use (`timeout_ssthresh = "every"`: ns-2's `TcpAgent::timeout`
+  calls `slowdown(CLOSE_SSTHRESH_HALF)` on each expiry, back-offs and timeouts after a fast
+  retransmit included, where RFC 5681 reduces once per loss); TCPW sets BWE·RTTmin on each.
+  Initial window 1 segment (`windowInit_` 1). Receiver window unlimited.
 - TCPW = the `westwood` preset (Tustin filter, τ = 500 ms, null samples every τ/2, Reno fast
   recovery) **reacting to every n duplicate ACKs** (`avoid_repeated_fast_retransmit = false`):
   the pseudocode of Sec. 3.1 has no `recover` guard, and neither has the ns-2 TCPW agent
@@ -47,9 +50,10 @@ bottleneck (the one of Fig. 3), buffer = BDP at the mean RTT; friendliness and f
 a 2 Mb/s, 10 ms bottleneck (fig7's testbed capacity is unknown; 1500-byte packets at 2 and 5 Mb/s
 are a sensitivity run); fig11 RTT 45 ms as the text says (wired one-way 22.49 ms); fig12 0.5 %
 errors; snoop/batcp the Fig. 8 topology with the wired delay set for the RTT, "64 KB" and
-"100 KB" read as KiB; fig15–17 one Good/Bad process on the data direction of the wireless link
-(both directions, independent, is a sensitivity run; so are sojourns counted in packets, ns-2's
-default unit; fig17 also runs one blackout process for both directions), fig17's Good state
+"100 KB" read as KiB; fig15–17 one Good/Bad process per direction of the wireless link, independent
+(Sec. 5's errors in both directions; the data direction alone is a sensitivity run, and so is the
+other unit of the sojourns, packets or seconds; fig17 also runs one blackout process for both
+directions), fig17's Good state
 0.001 % loss as in fading; fig10 exact RTT samples (ns-2's 100 ms RTT ticks, which also set
 ns-2 TCPW's RTTmin, are a sensitivity run); fig18 one gateway–terminal link,
 hand-offs starting at 2 s. Durations and seeds: `duration_*_s`, `seeds_*` per class.

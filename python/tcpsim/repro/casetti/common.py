@@ -42,6 +42,7 @@ BASE_TCP: dict[str, Any] = {
     "min_rto": "200ms",
     "clock_granularity": "100ms",
     "init_cwnd": 1,
+    "timeout_ssthresh": "every",
 }
 RFC_RTO = {"min_rto": "1s", "clock_granularity": "1ms"}
 NS2_RTT_TICK = {"rtt_tick": "100ms"}
@@ -236,8 +237,8 @@ class Sweep(Experiment):
                 f"{self.sensitivity_seeds_quick if quick else self.seeds_full}); {self.duration(quick):g} s runs, "
                 f"first {self.warmup_s:g} s excluded; throughput = delivered 400-byte packets (360 B payload + "
                 f"40 B headers) as ns-2 counts them; buffers = BDP (≥ {MIN_BUFFER_PKTS} packets); delayed ACKs; "
-                "min RTO 200 ms (ns-2 2-tick floor); TCPW reacts to every 3 duplicate ACKs (paper Sec. 3.1, "
-                "ns-2 TCPW agent)")
+                "min RTO 200 ms (ns-2 2-tick floor); every timeout halves the window (ns-2); TCPW reacts to every 3 "
+                "duplicate ACKs (paper Sec. 3.1, ns-2 TCPW agent)")
 
     def sensitivity_lines(self, t: Mapping[tuple[float, str], list[float]]) -> list[str]:
         x = self.headline_x

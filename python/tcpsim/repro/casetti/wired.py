@@ -420,6 +420,7 @@ LINUX_TCP: dict[str, Any] = {
     "rwnd": "32KB",
     "clock_granularity": "10ms",
     "rtt_tick": "10ms",
+    "timeout_ssthresh": "first_of_episode",
 }
 """Per-flow TCP of a Linux 2.2 host of 2000–2001 (the `casetti` Sec. 4.3 testbed), for Reno and
 TCPW alike (TCPW changes only the congestion control):
