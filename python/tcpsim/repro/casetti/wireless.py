@@ -108,7 +108,8 @@ class Fig10(Sweep):
       packets), so their ratio does not fall; with it, the tail of TCPW's window, which may
       reach pipe + buffer = 2 × BDP (250 packets at 100 ms, 625 at 250 ms), is clipped more on
       the longer paths. Sensitivities: no receiver window, and ns-2's default of 20. Exploratory
-      runs (4 seeds, 100 → 250 ms gain over Reno) bracket the choice: window_ 100 gives
+      runs (4 seeds, 100 → 250 ms gain over Reno, made before ns-2's timeout rule was adopted,
+      which moves these gains by a few %) bracket the choice: window_ 100 gives
       +461 % → +386 %, 128 gives +532 % → +459 %, 163 gives +581 % → +503 %, 256 gives
       +587 % → +625 % (no shrink), unlimited +589 % → +606 %: the shrink needs a window of at
       most about 200 packets, and +567 % at 100 ms (± 15 %) one of at least about 115.
