@@ -32,7 +32,7 @@ EXPECTED_TCP = {
                                         "min_window_ns": 50_000_000, "min_decrease_half": False,
                                         "ns3_fast_recovery": False}),
 }
-NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes": 65535, "rwnd_bytes": 65535,
+NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes": 65535, "rwnd_bytes": 131072,
        "avoid_repeated_fast_retransmit": False, "header_bytes": 42, "mss_bytes": 400, "delack_timeout_ns": 200_000_000,
        "ca_increment": "ns3"}
 
@@ -40,8 +40,8 @@ NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes"
 def intended_flavour(key):
     if key[0] in gangadhar.FLAVOURS:
         return key[0]
-    if key[0] in ("tcpsim_defaults", "rwnd_unlimited", "newreno_recovery", "data_errors_only", "max_rto_ns3",
-                  "ns3_device_queue"):
+    if key[0] in ("tcpsim_defaults", "ns3_rwnd_cap", "ns3_literal", "newreno_recovery", "data_errors_only",
+                  "max_rto_ns3"):
         return key[1]
     assert key[0] == "diag", key
     return "westwood"
@@ -76,8 +76,9 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
             assert tcp["min_rto_ns"] == 1_000_000_000 and tcp["avoid_repeated_fast_retransmit"], spec.key
         else:
             expected = dict(NS3)
-            if spec.key[0] == "rwnd_unlimited":
-                expected["rwnd_bytes"] = 2**30
+            if spec.key[0] in ("ns3_rwnd_cap", "ns3_literal") or (experiment_id, spec.key[0]) == ("gangadhar.fig7", "diag"):
+                # ns-3.17's 16-bit advertised window
+                expected["rwnd_bytes"] = 65535
             if experiment_id == "gangadhar.fig9":
                 expected["mss_bytes"] = spec.key[1] if spec.key[0] in gangadhar.FLAVOURS else tcp["mss_bytes"]
             if growth:
@@ -88,7 +89,7 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
             if experiment_id != "gangadhar.fig11":
                 directions = {loss["direction"] for loss in spec.scenario["links"][1]["loss"]}
                 assert directions == ({"ab"} if spec.key[0] == "data_errors_only" else {"both"}), spec.key
-                source_queue = "100pkt" if spec.key[0] == "ns3_device_queue" else "1000pkt"  # ns-3's default, or large
+                source_queue = "100pkt" if spec.key[0] == "ns3_literal" else "1000pkt"  # ns-3's default, or large
                 assert spec.scenario["links"][0]["queue"] == source_queue, spec.key
         if experiment_id == "gangadhar.fig11":
             assert engine["duration_ns"] == 20 * 10**9
