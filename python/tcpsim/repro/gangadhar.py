@@ -107,7 +107,8 @@ NS3_TCP: dict[str, Any] = {
     "header": 42,
     "ca_increment": "ns3",
 }
-"""The ns-3 (2013) defaults of the parameters the paper does not state (module docstring)."""
+"""The ns-3 (2013) defaults of the parameters the paper does not state, except the advertised window:
+ns-3's receive buffer, not ns-3.17's 16-bit cap (module docstring)."""
 NS3_RWND_CAP = "65535B"
 """ns-3.17's largest advertised window (`MaxWindowSize`, 16 bits, no window scaling). The main runs
 advertise the receive buffer instead (module docstring); a sensitivity run of fig6 and fig7."""
