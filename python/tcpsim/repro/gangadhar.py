@@ -45,7 +45,7 @@ most 65 535 bytes (`TcpSocketBase::MaxWindowSize`, no window scaling until ns-3.
 `NS3_RWND_CAP`). Under that cap Westwood's throughput falls from 6 to 8 Mb/s in fig7 (Reno-style
 fast recovery cannot send while the flight already fills the window, so every loss costs an idle
 RTT), while the paper reports Westwood rising with bandwidth and comparable to casetti's Fig. 11
-(ns-2, no such cap). The main runs advertise ns-3's default receive buffer instead
+(ns-2, RTT 45 ms: its 64 KB window never binds up to 8 Mb/s). The main runs advertise ns-3's default receive buffer instead
 (`TcpSocket::RcvBufSize`, 131 072 bytes: what ns-3 advertises once the window may scale), large
 enough for every path of fig7 and still a bound on the flight: without any bound, NewReno's
 window inflation through a long recovery runs away (cwnd of megabytes, thousands of drops at
@@ -680,8 +680,8 @@ class Fig7(_Sweep):
             "window, ssthresh = BWE·RTTmin ends above it, cwnd sits at or above the window, and Reno's fast-recovery "
             "inflation cannot release new segments while the retransmission is outstanding, so every loss costs an "
             f"idle RTT (Westwood, seed 1: {self._cap_diagnostic(results)}). The paper reports a rise, and Westwood "
-            "comparable to casetti's Fig. 11 (ns-2, no such cap), so the main runs advertise ns-3's 128 KB receive "
-            "buffer instead")
+            "comparable to casetti's Fig. 11 (ns-2, RTT 45 ms, where a 64 KB window never binds), so the main runs "
+            "advertise ns-3's 128 KB receive buffer instead")
         literal_note = (
             f"sensitivity with both ns-3.17 limits, the window cap and the default {NS3_DEVICE_QUEUE} queue on the "
             "source's 10 Mb/s device (ns-3 of 2013 had no flow control between TCP and the device, so the burst that "
