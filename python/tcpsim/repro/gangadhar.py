@@ -71,7 +71,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -1042,15 +1042,21 @@ class Fig9(_Family):
         return specs
 
     @staticmethod
-    def _data_only(results: Mapping[Any, RunResult], name: str, per: float) -> str:
+    def _size_spread(results: Mapping[Any, RunResult], selected: Callable[[tuple[Any, ...]], bool]) -> str:
+        """Mean throughput at 1460 B minus that at 41 B over the runs whose key is `selected`
+        (key[2] is the payload size)."""
         by_size: dict[int, list[float]] = {}
         for key, r in results.items():
-            if key[0] == "data_errors_only" and key[1] == name and key[3] == per:
+            if selected(key):
                 by_size.setdefault(key[2], []).append(_throughput_mbps(r))
         if set(by_size) != {41, 1460}:
             return "not run"
         big, tiny = float(np.mean(by_size[1460])), float(np.mean(by_size[41]))
         return f"1460 B {big:.3f} − 41 B {tiny:.3f} = {big - tiny:.3f} Mb/s"
+
+    @staticmethod
+    def _data_only(results: Mapping[Any, RunResult], name: str, per: float) -> str:
+        return Fig9._size_spread(results, lambda k: k[0] == "data_errors_only" and k[1] == name and k[3] == per)
 
     @staticmethod
     def _mean_of(results: Mapping[Any, RunResult], name: str, size: int, per: float, column: str) -> float:
@@ -1084,14 +1090,7 @@ class Fig9(_Family):
 
     @staticmethod
     def _reno_sensitivity(results: Mapping[Any, RunResult]) -> str:
-        by_size: dict[int, list[float]] = {}
-        for key, r in results.items():
-            if key[0] == "tcpsim_defaults":
-                by_size.setdefault(key[2], []).append(_throughput_mbps(r))
-        if set(by_size) != {41, 1460}:
-            return "not run"
-        big, tiny = float(np.mean(by_size[1460])), float(np.mean(by_size[41]))
-        return f"1460 B {big:.3f} − 41 B {tiny:.3f} = {big - tiny:.3f} Mb/s"
+        return Fig9._size_spread(results, lambda k: k[0] == "tcpsim_defaults")
 
     @staticmethod
     def _small_windows(results: Mapping[Any, RunResult]) -> dict[tuple[str, float], tuple[float, float]]:
