@@ -5,7 +5,6 @@ The fake stands in for the compiled core (``tcpsim.runner._run_one``) and the sc
 """
 
 import json
-import pickle
 import sys
 import time
 
@@ -13,7 +12,8 @@ import pandas as pd
 import pytest
 
 import tcpsim
-from tcpsim import runner
+from tcpsim import cache, runner
+from tcpsim.result import RunResult
 from tcpsim.runner import RunFailed, RunSpec, run_many, sweep
 
 SCENARIO = {"flows": [{"name": "a"}, {"name": "b"}]}
@@ -22,15 +22,7 @@ REAL_SCENARIO_HASH = runner._scenario_hash
 REAL_VERSION = runner._version
 
 
-class FakeResult:
-    """Picklable stand-in for RunResult."""
-
-    def __init__(self, flows: pd.DataFrame, meta: dict):
-        self.flows = flows
-        self.meta = meta
-
-
-def fake_run(spec: RunSpec) -> FakeResult:
+def fake_run(spec: RunSpec) -> RunResult:
     """Deterministic in (overrides, seed); first spec of a batch is slowest (see ordering test)."""
     CALLS.append(spec.key)
     params = dict(spec.overrides)
@@ -45,7 +37,7 @@ def fake_run(spec: RunSpec) -> FakeResult:
             "goodput_bps": [rate * spec.seed, rate * spec.seed / 2],
         }
     )
-    return FakeResult(flows, {"seed": spec.seed, "wall_s": 0.01})
+    return RunResult(flows=flows, links=pd.DataFrame(), meta={"seed": spec.seed, "wall_s": 0.01})
 
 
 def fake_hash(spec: RunSpec) -> str:
@@ -146,14 +138,16 @@ def test_failed_runs_are_reported_after_the_others_finish_and_are_cached(tmp_pat
     assert len(cache_files(tmp_path / "c")) == 2
 
 
-def test_unreadable_cache_entry_is_recomputed(tmp_path):
+def test_unreadable_cache_entry_is_reported_recomputed_and_healed(tmp_path, capsys):
     run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
     (entry,) = cache_files(tmp_path / "c")
-    entry.write_bytes(b"not a pickle")
+    entry.write_bytes(b"not an entry")
     result = run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
     assert len(CALLS) == 2
-    assert isinstance(pickle.loads(entry.read_bytes()), FakeResult)
+    assert f"warning: cache entry {entry} is not a tcpsim cache entry" in capsys.readouterr().err
     assert result[("rate", 0)].flows["goodput_bps"].tolist() == [1.0, 0.5]
+    run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert len(CALLS) == 2 and capsys.readouterr().err == ""  # the rewritten entry is used
 
 
 def test_cache_location_defaults_to_cwd_and_honours_the_environment(tmp_path, monkeypatch):

@@ -1,7 +1,8 @@
 """The result of one run: per-flow and per-link tables, time series, and run metadata.
 
-Everything is held in pandas DataFrames and plain dicts so that a result pickles (for the
-parallel runner and its cache) and converts to JSON, CSV and Parquet without the engine.
+Everything is held in pandas DataFrames and plain dicts so that a result travels between
+processes (the parallel runner's workers), is cached as data (``tcpsim.cache``) and converts to
+JSON, CSV and Parquet without the engine.
 """
 
 from __future__ import annotations

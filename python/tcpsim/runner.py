@@ -17,14 +17,14 @@ import hashlib
 import itertools
 import json
 import os
-import pickle
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tcpsim import cache
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -127,37 +127,6 @@ def run_digest(spec: RunSpec) -> str:
 def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Explicit argument, else ``$TCPSIM_CACHE``, else ``.tcpsim-cache`` in the working directory."""
     return Path(cache_dir or os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR)
-
-
-def _entry(root: Path, digest: str) -> Path:
-    # Two-level fan-out keeps directories small for sweeps of tens of thousands of runs.
-    return root / digest[:2] / f"{digest}.pkl"
-
-
-def _load(path: Path) -> RunResult | None:
-    try:
-        with path.open("rb") as f:
-            return pickle.load(f)
-    except FileNotFoundError:
-        return None
-    except Exception:  # noqa: BLE001
-        # An unreadable entry (pickled by an older RunResult layout, or damaged outside our
-        # atomic write) is a miss: recompute it rather than fail the whole sweep.
-        return None
-
-
-def _store(path: Path, result: RunResult) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 Completion = tuple[str, "RunResult | BaseException"]
@@ -263,13 +232,14 @@ def run_many(
         raise ValueError(f"jobs must be >= 1, got {jobs}")
 
     root = cache_root(cache_dir)
+    keep = cache.writable_root(root)
     digests = [run_digest(spec) for spec in specs]
     by_digest: dict[str, RunResult] = {}
     work: dict[str, RunSpec] = {}
     for digest, spec in zip(digests, specs):
         if digest in by_digest or digest in work:
             continue
-        cached = _load(_entry(root, digest))
+        cached = cache.load(cache.entry_path(root, digest), digest)
         if cached is None:
             work[digest] = spec
         else:
@@ -291,7 +261,8 @@ def run_many(
             if isinstance(outcome, BaseException):
                 errors[digest] = f"{type(outcome).__name__}: {outcome}"
             else:
-                _store(_entry(root, digest), outcome)
+                if keep:
+                    cache.store(cache.entry_path(root, digest), digest, outcome)
                 by_digest[digest] = outcome
             bar.advance(task)
 
