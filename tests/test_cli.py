@@ -332,7 +332,7 @@ def test_sweep_writes_csv_and_summarizes(scenario_file, tmp_path):
     [
         (["--grid", "links[1].rate"], "expected PATH=VALUES"),
         (["--grid", "links[1].rate=1Mbps,,2Mbps"], "empty value"),
-        (["--grid", "links[1].rate=1Mbps", "--out", "x.xlsx"], ".csv or .parquet"),
+        (["--grid", "links[1].rate=1Mbps", "--out", "x.xlsx"], "ending in .csv, .parquet"),
         (["--grid", "links[1].ratee=1Mbps"], "ratee"),
     ],
 )

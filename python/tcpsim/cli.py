@@ -65,6 +65,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         CliError,
         _loaded_class("tcpsim.repro", "UnknownExperiment"),
         _loaded_class("tcpsim.runner", "DaskUnavailable"),
+        _loaded_class("tcpsim.outpaths", "OutputPathError"),
     )
     return [str(error)] if isinstance(error, user_errors) else None
 
@@ -134,11 +135,26 @@ def _parse_grid(items: Iterable[str]) -> dict[str, list[Any]]:
     return grid
 
 
+SEED_MAX = 2**64 - 1
+
+
+def _parse_seed(text: str) -> int:
+    """``--seed``: a whole number in [0, 2^64 − 1], the engine's u64 (ASCII digits only)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or int(digits) > SEED_MAX:
+        raise CliError(f"--seed: {text!r} is not a seed; use a whole number from 0 to {SEED_MAX}, e.g. --seed 2")
+    return int(digits)
+
+
 def _unit(parse: Callable[[str], int], text: str, option: str) -> int:
     try:
         return parse(text)
     except ValueError as error:
         raise CliError(f"{option}: {error}") from None
+
+
+MAX_BUFFER_POINTS = 10_000
+"""Most buffer sizes one `model moller` call evaluates: each is a table row (and a plot point)."""
 
 
 def _parse_buffers(text: str) -> list[float]:
@@ -152,9 +168,13 @@ def _parse_buffers(text: str) -> list[float]:
             if step <= 0 or stop < start:
                 raise CliError(f"--buffers {text!r}: need A <= B and STEP > 0")
             count = int((stop - start) / step + 1e-9) + 1
+            if count > MAX_BUFFER_POINTS:
+                raise CliError(f"--buffers {text!r}: {count} buffer sizes; at most {MAX_BUFFER_POINTS} are allowed, use a larger STEP")
             values = [start + i * step for i in range(count)]
         else:
             values = [float(p) for p in text.split(",")]
+            if len(values) > MAX_BUFFER_POINTS:
+                raise CliError(f"--buffers: {len(values)} buffer sizes; at most {MAX_BUFFER_POINTS} are allowed")
     except ValueError:
         raise CliError(f"--buffers {text!r}: use A:B, A:B:STEP or a comma list of packet counts") from None
     if any(v <= 0 for v in values):
@@ -310,22 +330,33 @@ def _root(
 @_reports_errors
 def run(
     file: FileArg,
-    seed: Annotated[int, typer.Option(min=0, metavar="N", help="Run seed; the same seed always gives the same result.")] = 1,
+    seed: Annotated[
+        str, typer.Option(metavar="N", help="Run seed, 0 to 2^64-1; the same seed always gives the same result.")
+    ] = "1",
     set_: SetOpt = None,
     out: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Also save flows, links and traces (CSV/Parquet) into this directory.", show_default=False)
+        str | None,
+        typer.Option(
+            metavar="DIR",
+            help="Also save flows, links and traces (CSV/Parquet) into this directory; a previous run's files there are replaced.",
+            show_default=False,
+        ),
     ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Run one scenario and print per-flow and per-link results."""
     from tcpsim.scenario import load_scenario
 
+    from tcpsim.outpaths import output_dir
+
+    run_seed = _parse_seed(seed)
+    out_dir = None if out is None else output_dir(out, "--out")
     scenario = load_scenario(file, set_ or ())
     from tcpsim.api import run as simulate
 
-    result = simulate(scenario, seed=seed)
-    if out is not None:
-        result.save(out)
+    result = simulate(scenario, seed=run_seed)
+    if out_dir is not None:
+        result.save(out_dir)
     if json_:
         _print_json(result.to_json_dict())
         return
@@ -333,8 +364,8 @@ def run(
     console.print(_flows_table(result.flows))
     console.print(_links_table(result.links))
     console.print(_meta_line(result.meta))
-    if out is not None:
-        console.print(f"saved to {out}/")
+    if out_dir is not None:
+        console.print(f"saved to {out_dir}/")
 
 
 @app.command()
@@ -400,7 +431,13 @@ def repro(
         int | None, typer.Option(min=1, metavar="N", help="Replications per point.", show_default="the experiment's own")
     ] = None,
     jobs: JobsOpt = None,
-    out: Annotated[Path, typer.Option(metavar="DIR", help="Directory for figures (PNG, SVG), per-experiment JSON, summary.json and summary.md.")] = Path("results"),
+    out: Annotated[
+        str,
+        typer.Option(
+            metavar="DIR",
+            help="Directory for figures (PNG, SVG), per-experiment JSON, summary.json and summary.md; the experiments' previous files there are replaced.",
+        ),
+    ] = "results",
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 unless every claim holds and every number is within tolerance or explained.")] = False,
     json_: JsonOpt = False,
 ) -> None:
@@ -412,10 +449,12 @@ def repro(
     id. Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE), so an interrupted or
     repeated reproduction does not recompute them.
     """
+    from tcpsim.outpaths import output_dir
     from tcpsim.repro import execute, select
 
+    out_dir = output_dir(out, "--out")
     experiments = select(ids)
-    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out, progress=True)
+    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True)
     if json_:
         _print_json(reports)
     else:
@@ -423,13 +462,14 @@ def repro(
         for report in reports:
             _print_report(console, report)
         matched = sum(r["ok"] for r in reports)
-        console.print(f"{matched}/{len(reports)} experiments reproduced; figures and summary in {out}/")
+        console.print(f"{matched}/{len(reports)} experiments reproduced; figures and summary in {out_dir}/")
     if not all(r["completed"] and (r["ok"] or not strict) for r in reports):
         raise typer.Exit(EXIT_MISMATCH)
 
 
 def _write_table(df: pd.DataFrame, out: Path) -> None:
-    if out.suffix == ".parquet":
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".parquet":
         df.to_parquet(out, index=False)
     else:
         df.to_csv(out, index=False)
@@ -455,7 +495,7 @@ def sweep(
     seeds: Annotated[int, typer.Option(min=1, metavar="N", help="Replications (seeds 1..N) per combination.")] = 1,
     jobs: JobsOpt = None,
     out: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="Write all rows to FILE.csv or FILE.parquet.", show_default=False)
+        str | None, typer.Option(metavar="FILE", help="Write all rows to FILE.csv or FILE.parquet.", show_default=False)
     ] = None,
     dask: Annotated[
         str | None,
@@ -467,15 +507,16 @@ def sweep(
 
     Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed.
     """
+    from tcpsim.outpaths import output_file
+
     axes = _parse_grid(grid)
-    if out is not None and out.suffix not in (".csv", ".parquet"):
-        raise CliError(f"--out {out}: use a .csv or .parquet file name")
+    out_file = None if out is None else output_file(out, "--out", (".csv", ".parquet"))
     from tcpsim.runner import sweep as run_sweep
     from tcpsim.stats import summarize
 
     df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask)
-    if out is not None:
-        _write_table(df, out)
+    if out_file is not None:
+        _write_table(df, out_file)
     if json_:
         _print_json(df.to_dict("records"))
         return
@@ -488,8 +529,8 @@ def sweep(
     )
     console = _stdout()
     console.print(_table("goodput per flow (mean over seeds)", columns, rows))
-    if out is not None:
-        console.print(f"{len(df)} rows written to {out}")
+    if out_file is not None:
+        console.print(f"{len(df)} rows written to {out_file}")
 
 
 @app.command()
@@ -523,6 +564,9 @@ def bench(
     )
 
 
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
 @model_app.command("moller")
 @_reports_errors
 def model_moller(
@@ -537,7 +581,7 @@ def model_moller(
     ] = False,
     json_: JsonOpt = False,
     plot: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="Also draw the shares vs B to FILE (.png, .svg, .pdf).", show_default=False)
+        str | None, typer.Option(metavar="FILE", help="Also draw the shares vs B to FILE (.png, .svg, .pdf).", show_default=False)
     ] = None,
 ) -> None:
     """Fluid model of NewReno vs Westwood+ at a drop-tail bottleneck (Möller et al., Sec. III).
@@ -545,8 +589,10 @@ def model_moller(
     Prints the normalized throughput of each flow and their sum for each buffer size. The
     defaults are the paper's scenario 1 (C·T = 42 packets, B up to 2·C·T).
     """
+    from tcpsim.outpaths import output_file
     from tcpsim.units import parse_duration_ns, parse_rate_bps, parse_size_bytes
 
+    plot_file = None if plot is None else output_file(plot, "--plot", PLOT_SUFFIXES)
     capacity_bps = _unit(parse_rate_bps, capacity, "--capacity")
     rtt_s = _unit(parse_duration_ns, rtt, "--rtt") / 1e9
     packet_bytes = _unit(parse_size_bytes, packet, "--packet")
@@ -558,8 +604,8 @@ def model_moller(
     except ValueError as error:
         raise CliError(str(error)) from None
     bdp_pkts = capacity_bps / 8 * rtt_s / packet_bytes
-    if plot is not None:
-        _plot_moller(df, bdp_pkts, plot)
+    if plot_file is not None:
+        _plot_moller(df, bdp_pkts, plot_file)
     if json_:
         columns = ["buffer_pkts", "buffer_over_bdp", "newreno", "westwood_plus", "utilization"]
         _print_json(
@@ -577,8 +623,8 @@ def model_moller(
               _num(r["westwood_plus"]), _num(r["utilization"])) for r in df.to_dict("records")),
         )
     )
-    if plot is not None:
-        console.print(f"figure written to {plot}")
+    if plot_file is not None:
+        console.print(f"figure written to {plot_file}")
 
 
 def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
@@ -593,6 +639,7 @@ def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
     ax.set(xlabel="buffer B (packets)", ylabel="normalized throughput", ylim=(0, 1.05))
     ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=150)
 
 

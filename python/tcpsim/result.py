@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 
 TRACE_KINDS = ("cwnd", "rtt", "queue", "throughput")
+SAVED_FILES = ("flows.csv", "links.csv", "udp.csv", "meta.json", *(f"trace_{kind}.parquet" for kind in TRACE_KINDS))
+"""Every file :meth:`RunResult.save` may write."""
 
 FLOW_JSON_COLUMNS = [
     "id", "name", "variant", "src", "dst", "throughput_bps", "goodput_bps", "bytes_delivered",
@@ -62,9 +64,13 @@ class RunResult:
 
     def save(self, directory: str | Path) -> Path:
         """Write flows.csv, links.csv, udp.csv (if any), meta.json and one Parquet file per
-        recorded trace."""
+        recorded trace. A previous save's files in ``directory`` are removed first, so none of
+        them lingers beside this result's (a trace or UDP table it did not record); other files
+        are left alone."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
+        for name in SAVED_FILES:
+            (out / name).unlink(missing_ok=True)
         self.flows.to_csv(out / "flows.csv", index=False)
         if not self.udp.empty:
             self.udp.to_csv(out / "udp.csv", index=False)

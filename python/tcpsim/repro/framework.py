@@ -242,11 +242,13 @@ def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | Non
     # A bare Figure renders through Agg on savefig without touching pyplot's global state,
     # which is unsafe in a library and pointless without a display.
     fig = Figure(figsize=(7, 4.5), layout="constrained")
-    png = out_dir / f"{experiment.id}.png"
+    png, svg = out_dir / f"{experiment.id}.png", out_dir / f"{experiment.id}.svg"
+    for previous in (png, svg):
+        previous.unlink(missing_ok=True)  # a figure that fails now must not leave the old one
     try:
         experiment.plot(outcome, fig)
         fig.savefig(png, dpi=150)
-        fig.savefig(out_dir / f"{experiment.id}.svg", metadata={"Date": None})
+        fig.savefig(svg, metadata={"Date": None})
     except Exception as error:  # noqa: BLE001 - the numbers are still worth reporting
         outcome.claims.append(Claim("figure is drawn", False, _describe(error)))
         return None

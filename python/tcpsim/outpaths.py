@@ -1,0 +1,63 @@
+"""Checks on where a command will write, made before any simulation starts, so a bad `--out`
+or `--plot` costs nothing: an empty path, a file where a directory is needed (or the reverse),
+a path below a file, an unwritable place, an unknown file extension.
+
+Policy for an existing output directory: it is reused; tcpsim replaces the files it writes
+itself (``RunResult.save`` removes a previous save's tables and traces first; a reproduction
+rewrites its experiments' figures and reports) and never touches other files.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class OutputPathError(ValueError):
+    """A path a command cannot write to; the message starts with the option's name."""
+
+
+def output_dir(text: str, option: str) -> Path:
+    """A directory that exists or can be created, and can be written."""
+    path = _non_empty(text, option, "a directory, e.g. results")
+    if path.exists() and not path.is_dir():
+        raise OutputPathError(f"{option} {text}: is an existing file, not a directory; give a directory")
+    _writable_place(path, text, option)
+    return path
+
+
+def output_file(text: str, option: str, suffixes: Sequence[str]) -> Path:
+    """A file with one of ``suffixes`` whose directory exists or can be created, and can be written."""
+    allowed = ", ".join(suffixes)
+    path = _non_empty(text, option, f"a file name ending in {allowed}")
+    if path.suffix.lower() not in suffixes:
+        shown = f"extension {path.suffix!r}" if path.suffix else "no extension"
+        raise OutputPathError(f"{option} {text}: {shown} is not supported; use a file name ending in {allowed}")
+    if path.is_dir():
+        raise OutputPathError(f"{option} {text}: is an existing directory; give a file name, e.g. {path / ('out' + suffixes[0])}")
+    _writable_place(path.parent, text, option)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OutputPathError(f"{option} {text}: the file exists and is not writable")
+    return path
+
+
+def _non_empty(text: str, option: str, wanted: str) -> Path:
+    if not text.strip():
+        raise OutputPathError(f"{option}: the path is empty; give {wanted}")
+    return Path(text)
+
+
+def _writable_place(directory: Path, text: str, option: str) -> None:
+    """``directory`` is, or can be created as, a writable directory: its nearest existing
+    ancestor is a directory we may write in."""
+    existing = directory
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputPathError(f"{option} {text}: {existing} is a file, so no directory can be made below it")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        where = "the directory" if existing == directory else f"{existing}, where it would be created,"
+        raise OutputPathError(f"{option} {text}: {where} is not writable")
