@@ -110,7 +110,7 @@ def _parse_value(text: str) -> Any:
 
     try:
         return tomllib.loads(f"value = {text}")["value"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # nested too deeply for the parser: text too
         return text
 
 

@@ -95,8 +95,8 @@ def _scenario_hash(spec: RunSpec) -> str:
         return load()  # a file may change between calls; files are small, so just reload
     try:
         text = json.dumps([spec.scenario, spec.overrides], sort_keys=True)
-    except (TypeError, ValueError):
-        return load()  # values JSON cannot spell (e.g. a Path): no memo
+    except (TypeError, ValueError, RecursionError):
+        return load()  # values JSON cannot spell (e.g. a Path), or absurdly deep ones: no memo
     key = hashlib.sha256(text.encode()).hexdigest()
     if key not in _canonical_hashes:
         _canonical_hashes[key] = load()

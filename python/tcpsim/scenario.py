@@ -12,12 +12,14 @@ stays an implementation detail. Checks that need the whole scenario (node names,
 BDP limits, packet sizes against queue sizes) run once every field is individually valid.
 """
 
+import codecs
 import copy
 import difflib
 import hashlib
 import json
 import os
 import re
+import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -420,7 +422,11 @@ class WestwoodCc(_Model):
     kind: Literal["westwood"]
     tau_ns: PositiveDurationNs = Field("500ms", alias="tau", validate_default=True)
     """Filter time constant τ (casetti Sec. 4: 500 ms)."""
-    null_sample_divisor: Annotated[int, Field(ge=0, le=U32_MAX)] = 2
+    null_sample_divisor: Annotated[
+        int,
+        PlainValidator(_whole_number("a divisor", minimum=0, maximum=U32_MAX, example=2)),
+        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": U32_MAX}),
+    ] = 2
     """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
     filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
     ns3_fast_recovery: Flag = False
@@ -644,7 +650,7 @@ class GilbertElliottLoss(_Model):
     """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B)."""
     direction: Direction = "both"
     """Which direction of the link: "ab", "ba" or "both"."""
-    correlated: bool = False
+    correlated: Flag = False
     """With direction "both": one Good/Bad timeline for both directions (a fade or blackout
     hits data and ACKs at once); each direction still draws its own per-packet losses.
     False: each direction has its own independent timeline."""
@@ -977,8 +983,8 @@ class _FlowInstance(NamedTuple):
 class Scenario(_Model):
     """A simulation set-up: topology, flows, run length and what to trace."""
 
-    name: str | None = None
-    description: str | None = None
+    name: Annotated[str, Field(strict=True)] | None = None
+    description: Annotated[str, Field(strict=True)] | None = None
     duration_ns: PositiveDurationNs = Field(alias="duration")
     warmup_ns: DurationNs = Field("0s", alias="warmup", validate_default=True)
     """Start of the measurement window; summaries cover [warmup, duration]."""
@@ -1331,7 +1337,7 @@ def _describe(error: Mapping[str, Any]) -> list[Problem]:
 def validate_scenario(raw: Mapping[str, Any]) -> Scenario:
     """Validate a raw scenario dict, reporting every problem as one :class:`ScenarioError`."""
     try:
-        return Scenario.model_validate(raw)
+        return Scenario.model_validate(plain_data(raw))
     except ValidationError as error:
         problems = [problem for item in error.errors() for problem in _describe(item)]
         raise ScenarioError([(format_path(loc), message) for loc, message in problems]) from None
@@ -1339,7 +1345,7 @@ def validate_scenario(raw: Mapping[str, Any]) -> Scenario:
 
 # --- overrides -----------------------------------------------------------------------------
 
-_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|\d+|\*)((?:\[(?:\d+|\*)\])*)")
+_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|\d+|\*)((?:\[(?:\d+|\*)\])*)", re.ASCII)
 
 
 class _OverrideError(Exception):
@@ -1356,7 +1362,7 @@ def _parse_path(path: str) -> list[str | int]:
         if match is None:
             raise _OverrideError((), f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate' or 'flows[*].variant'")
         head, brackets = match.groups()
-        for segment in (head, *re.findall(r"\[(\d+|\*)\]", brackets)):
+        for segment in (head, *re.findall(r"\[(\d+|\*)\]", brackets, re.ASCII)):
             segments.append(int(segment) if segment.isdigit() else segment)
     return segments
 
@@ -1366,7 +1372,7 @@ def _parse_value(text: str) -> Any:
     text itself, so `rate=5Mbps` needs no quotes."""
     try:
         return tomllib.loads(f"value = {text}")["value"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # nested too deeply for the parser: text too
         return text
 
 
@@ -1413,7 +1419,7 @@ def apply_overrides(raw: Mapping[str, Any], overrides: Sequence[str] | Mapping[s
     when it is valid TOML, else taken as a string) or a {path: value} dict (values used as is).
     Paths: `duration`, `tcp.mss`, `links[1].rate` or `links.1.rate`, `flows[*].variant`.
     """
-    data = copy.deepcopy(dict(raw))
+    data = plain_data(raw)
     if isinstance(overrides, str):
         overrides = [overrides]
     entries = overrides.items() if isinstance(overrides, Mapping) else overrides
@@ -1421,7 +1427,8 @@ def apply_overrides(raw: Mapping[str, Any], overrides: Sequence[str] | Mapping[s
     for entry in entries:
         try:
             path, value = _split_override(entry) if isinstance(entry, str) else entry
-            _assign(data, Scenario, _parse_path(path.strip()), value, ())
+            segments = _parse_path(path.strip())
+            _assign(data, Scenario, segments, plain_data(value, tuple(s for s in segments if s != "*")), ())
         except _OverrideError as error:
             source = entry if isinstance(entry, str) else entry[0]
             problems.append((format_path(error.loc), f"{error.message} (override {source!r})"))
@@ -1441,16 +1448,66 @@ def _split_override(text: str) -> tuple[str, Any]:
 
 
 def _read(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[str, Any]:
+    """The raw scenario: the dict itself, or a TOML file's contents (UTF-8, a leading
+    byte-order mark allowed, as editors on Windows write it)."""
     if isinstance(source, Mapping):
         return source
+    if not isinstance(source, str | os.PathLike):
+        raise TypeError(
+            f"a scenario is a TOML file path (str or pathlib.Path), a dict or a loaded Scenario, not {type(source).__name__}"
+        )
     path = Path(source)
     try:
-        with path.open("rb") as file:
-            return tomllib.load(file)
+        data = path.read_bytes()
     except OSError as error:
         raise ScenarioError([("", f"cannot read scenario {str(path)!r}: {error.strerror}")]) from None
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        offset = bom + error.start
+        raise ScenarioError(
+            [("", f"{path}: not UTF-8 text: byte {offset} is 0x{data[offset]:02x}; save the file as UTF-8")]
+        ) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError([("", f"{path}: not valid TOML: {error}")]) from None
+    except RecursionError:
+        raise ScenarioError([("", f"{path}: arrays or tables nested too deeply to read (a scenario needs a few levels)")]) from None
+
+
+MAX_DEPTH = 32
+"""Deepest nesting of tables and lists accepted; a scenario's deepest value,
+links[i].loss[j].intervals[k][0], is 6 levels down."""
+
+
+def plain_data(value: Any, loc: Loc = ()) -> Any:
+    """A copy of user data as plain Python: dicts, lists (tuples become lists) and scalars,
+    numpy scalars as their Python equivalents (np.int64 → int, np.float64 → float, np.bool_ →
+    bool, np.str_ → str). Walks without recursion and refuses anything nested deeper than
+    :data:`MAX_DEPTH`, so hostile input cannot exhaust the stack."""
+    numpy = sys.modules.get("numpy")  # no numpy loaded: no numpy scalars to convert
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, Loc]] = [(value, root, 0, loc)]
+    while stack:
+        item, parent, slot, where = stack.pop()
+        if len(where) - len(loc) > MAX_DEPTH:
+            raise ScenarioError([(format_path(where[: len(loc) + MAX_DEPTH]),
+                                  f"nested more than {MAX_DEPTH} levels deep; scenarios are a few tables and lists deep")])
+        if isinstance(item, Mapping):
+            copied: Any = dict.fromkeys(item)
+            stack += [(sub, copied, key, (*where, key if isinstance(key, str | int) else repr(key)))
+                      for key, sub in item.items()]
+        elif isinstance(item, list | tuple):
+            copied = [None] * len(item)
+            stack += [(sub, copied, index, (*where, index)) for index, sub in enumerate(item)]
+        elif numpy is not None and isinstance(item, numpy.generic):
+            copied = item.item()
+        else:
+            copied = item
+        parent[slot] = copied
+    return root[0]
 
 
 def load_scenario(

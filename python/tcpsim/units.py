@@ -21,6 +21,7 @@ Every parser raises ``ValueError`` whose message quotes the value and states wha
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,10 +64,10 @@ PACKET_UNITS = ("pkt", "pkts", "p")
 BDP_UNIT = "BDP"
 
 _QUANTITY = re.compile(
-    r"\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?)\s*(?P<unit>[^\s\d.+-]\S*)?\s*"
+    r"\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?)\s*(?P<unit>[^\s\d.+-]\S*)?\s*", re.ASCII
 )
 """A number (exponent limited to three digits so "1e999999999s" cannot stall the parser),
-optional spaces, and a unit."""
+optional spaces, and a unit. ASCII digits only: a full-width "１０s" is a typo, not ten seconds."""
 
 _DURATION_HELP = "use a non-negative number with ns, us, ms, s or min, e.g. '45ms'"
 _RATE_HELP = "use a positive number with bps, kbps, Mbps or Gbps, e.g. '10Mbps'"
@@ -193,10 +194,13 @@ def _match_quantity(value: object) -> re.Match[str] | None:
 
 
 def _is_bare_number(value: object) -> bool:
-    """An int, float or numeric string without a unit (bools are not numbers here)."""
+    """An int, finite float or numeric string without a unit (bools are not numbers here;
+    NaN and infinities are no amount of anything)."""
     if isinstance(value, bool):
         return False
-    if isinstance(value, int | float):
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, int):
         return True
     match = _match_quantity(value)
     return match is not None and match["unit"] is None
