@@ -59,10 +59,10 @@ def load(path: Path, key: str) -> RunResult | None:
     if path.is_dir():
         warn(f"cache entry {path} is a directory, not a file; recomputing the run")
         return None
+    if not path.exists():
+        return None
     try:
         return _read(path, key)
-    except FileNotFoundError:
-        return None
     except BadEntry as error:
         warn(f"cache entry {path} {error}; recomputing the run")
     except Exception as error:  # noqa: BLE001 - any damage to an entry means: recompute it
