@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 import tcpsim
-from tcpsim.paths import scenario_path
+from tcpsim.paths import builtin_scenario
 
-LOSSY = scenario_path("lossy_link")
+LOSSY = builtin_scenario("lossy_link")
 
 
 def short_lossy(**overrides):
@@ -38,7 +38,7 @@ def test_bernoulli_errors_hit_the_configured_fraction_of_packets():
 
 
 def test_throughput_never_exceeds_the_bottleneck_payload_rate():
-    r = tcpsim.run(scenario_path("single_flow"), seed=1, duration="100s")
+    r = tcpsim.run(builtin_scenario("single_flow"), seed=1, duration="100s")
     flow = r.flows.iloc[0]
     assert flow["throughput_bps"] <= 2e6 * 1460 / 1500
     assert 0 < r.links["utilization"].max() <= 1

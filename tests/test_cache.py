@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from tcpsim import cache, runner
-from tcpsim.paths import scenario_path
+from tcpsim.paths import builtin_scenario
 from tcpsim.result import RunResult
 from tcpsim.runner import RunSpec, run_many
 
@@ -20,7 +20,7 @@ UDP = ("udp", [{"src": "source", "dst": "sink", "rate": "100kbps"}])
 
 
 def spec(seed: int = 1) -> RunSpec:
-    return RunSpec(key=(seed,), scenario=str(scenario_path("lossy_link")), seed=seed,
+    return RunSpec(key=(seed,), scenario=builtin_scenario("lossy_link"), seed=seed,
                    overrides=(("duration", "5s"), *TRACES, UDP))
 
 

@@ -10,13 +10,13 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .paths import scenario_path
+from .paths import builtin_scenario
 
 
 def _lossy_link() -> Any:
     from .scenario import load_scenario
 
-    return load_scenario(scenario_path("lossy_link"), overrides=["links[*].loss=[]", "flows[*].variant=newreno"])
+    return load_scenario(builtin_scenario("lossy_link"), overrides=["links[*].loss=[]", "flows[*].variant=newreno"])
 
 
 def _dumbbell() -> Any:

@@ -1,11 +1,12 @@
-"""Where the ready-made scenarios live: `scenarios/` of the source checkout (the package is
-installed in editable mode by `scripts/setup.sh`)."""
+"""The ready-made scenarios, shipped inside the package (`tcpsim/scenarios/*.toml`) and read
+with importlib.resources, so a wheel install has them as a source checkout does (where the
+top-level `scenarios` is a link to the same directory)."""
 
-from pathlib import Path
+import tomllib
+from importlib.resources import files
+from typing import Any
 
-SCENARIO_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 
-
-def scenario_path(name: str) -> Path:
-    """The ready-made scenario `name` (file name without `.toml`)."""
-    return SCENARIO_DIR / f"{name}.toml"
+def builtin_scenario(name: str) -> dict[str, Any]:
+    """The ready-made scenario `name` (file name without `.toml`) as a raw scenario dict."""
+    return tomllib.loads((files("tcpsim") / "scenarios" / f"{name}.toml").read_text(encoding="utf-8"))

@@ -70,7 +70,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -78,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tcpsim.paths import scenario_path
+from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.runner import RunSpec
@@ -191,8 +190,7 @@ NOT_MODELLED_NOTE = (
 
 @cache
 def _lossy_link_template() -> dict[str, Any]:
-    with scenario_path("lossy_link").open("rb") as file:
-        return tomllib.load(file)
+    return builtin_scenario("lossy_link")
 
 
 def lossy_link(

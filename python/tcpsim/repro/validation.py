@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.models.padhye import mathis, padhye_full
-from tcpsim.paths import scenario_path
+from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.runner import RunSpec
@@ -42,7 +42,7 @@ class SingleFlow(Experiment):
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         # The scenario has no randomness: one run is exact, replications would be identical.
-        return [RunSpec(key=("newreno",), scenario=str(scenario_path("single_flow")), seed=1,
+        return [RunSpec(key=("newreno",), scenario=builtin_scenario("single_flow"), seed=1,
                         overrides=(("trace.throughput_bin", "5s"),))]
 
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
