@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite: Rust unit tests of the core, then pytest against the built package.
+# The whole test suite: Rust unit tests of the core, pytest against the built package, then the
+# wheel, installed in a fresh venv and run from outside the source tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 cargo test --release -p tcpsim-core --quiet
 .venv/bin/python -m pytest
+./scripts/test-wheel.sh

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A plain install works: build the wheel with maturin, install it into a fresh venv (its declared
+# dependencies, pinned by requirements.lock; pip's cache makes this quick), then, from a
+# directory outside the source tree, run a benchmark and a quick reproduction that read the
+# scenarios shipped in the package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$PWD"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+PATH="$repo/.venv/bin:$PATH" maturin build --quiet --release --out "$tmp/dist" >/dev/null
+python3 -m venv "$tmp/venv"
+"$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    --constraint "$repo/requirements.lock" "$tmp/dist"/tcpsim-*.whl
+
+cd "$tmp"
+export TCPSIM_CACHE="$tmp/cache"
+"$tmp/venv/bin/tcpsim" bench --json > bench.json
+"$tmp/venv/bin/python" - <<'PY'
+import json
+rows = json.load(open("bench.json"))["workloads"]
+assert {r["name"] for r in rows} == {"lossy_link", "dumbbell"} and all(r["events"] > 0 for r in rows), rows
+PY
+"$tmp/venv/bin/tcpsim" repro validation.single_flow --quick --out "$tmp/out" > /dev/null
+test -s "$tmp/out/summary.json" && test -s "$tmp/out/validation.single_flow.png"
+echo "wheel test: tcpsim bench and repro validation.single_flow ran from a fresh install"
