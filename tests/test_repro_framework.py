@@ -12,21 +12,18 @@ import tcpsim.repro as repro
 from tcpsim import runner
 from tcpsim.repro import UnknownExperiment, register, select
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series, execute, jsonable
+from tcpsim.result import RunResult
 from tcpsim.runner import RunSpec
 from tcpsim.stats import mean_ci
 
 
-class FakeResult:
-    def __init__(self, goodput: float, seed: int):
-        self.flows = pd.DataFrame({"name": ["a"], "goodput_bps": [goodput]})
-        self.meta = {"seed": seed, "wall_s": 0.5}
-
-
-def fake_run(spec: RunSpec) -> FakeResult:
+def fake_run(spec: RunSpec) -> RunResult:
     params = dict(spec.overrides)
     if params.get("fail"):
         raise RuntimeError("engine exploded")
-    return FakeResult(params["x"] * 1e6 + spec.seed * 1e4, spec.seed)
+    goodput = params["x"] * 1e6 + spec.seed * 1e4
+    return RunResult(flows=pd.DataFrame({"name": ["a"], "goodput_bps": [goodput]}), links=pd.DataFrame(),
+                     meta={"seed": spec.seed, "wall_s": 0.5})
 
 
 @pytest.fixture(autouse=True)
