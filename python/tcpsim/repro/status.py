@@ -86,10 +86,14 @@ def _row(name: str, s: Mapping[str, int]) -> str:
 
 
 def status_table(reports: Sequence[Report]) -> str:
-    """One row per paper (in the order met) and a total: experiments reproduced, claims held,
-    numbers matched and missed, model checks matched, alternative readings. Deterministic in
-    the reports' verdicts only (no times, no paths), so it can be compared across runs."""
-    papers = list(dict.fromkeys(r["paper"] for r in reports))
+    """One row per paper (in the order of ``PAPERS``) and a total: experiments reproduced, claims
+    held, numbers matched and missed, model checks matched, alternative readings. Deterministic
+    in the reports' verdicts only (no times, paths or registration order), so it can be compared
+    across runs."""
+    from tcpsim.repro.framework import PAPERS  # framework imports this module
+
+    met = {r["paper"] for r in reports}
+    papers = [p for p in PAPERS if p in met] + sorted(met - set(PAPERS))
     lines = [
         "| paper | experiments reproduced | claims held | numbers matched | numbers missed | model checks matched "
         "| alternative readings |",
