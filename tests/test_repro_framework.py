@@ -253,7 +253,7 @@ def test_number_json_has_kind_bounds_precision_and_status():
     assert n.to_dict() == {
         "name": "rate", "kind": "point", "paper": 1.0, "paper_high": None, "measured": 1.05, "tolerance": 0.1,
         "precision": "read off a plot to ±0.1 Mb/s", "rel_error": pytest.approx(0.05), "status": "matched",
-        "explanation": None,
+        "ok": True, "explanation": None,
     }
 
 

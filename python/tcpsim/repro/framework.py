@@ -145,6 +145,7 @@ class Number:
                 "precision": self.precision,
                 "rel_error": self.rel_error,
                 "status": self.status,
+                "ok": self.matched,  # alias of status == "matched", for readers written before statuses
                 "explanation": self.explanation,
             }
         )
