@@ -287,14 +287,6 @@ class Sweep(Experiment):
         explain = explain_gain(self, t, context)
         return [self.gain_number(t, other, paper, explain) for other in ("reno", "sack")]
 
-    def peak(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], other: str) -> tuple[float, str]:
-        """(x of the largest mean gain, a description of every gain)."""
-        gains = self.gain_series(t, grid, other)
-        means = [mean_ci(g)[0] for g in gains]
-        best = grid[int(np.nanargmax(means))]
-        detail = ", ".join(f"{x * self.x_plot_scale:g}{self.x_unit}: {fmt_pct(g)}" for x, g in zip(grid, gains))
-        return best, detail
-
     def label(self, x: float) -> str:
         return f"{x * self.x_plot_scale:g}{self.x_unit}"
 
@@ -407,13 +399,6 @@ def explain_gain(experiment: Sweep, t: Mapping[tuple[float, str], list[float]], 
 
     return explain
 
-
-MARKOV_CONTEXT = (
-    "With sojourns of seconds the long, almost loss-free Good periods (mean 8 s) dominate the average: every variant "
-    "regrows its window in them and reaches the link rate (TCPW from BWE·RTTmin, Reno from the small ssthresh its "
-    "Bad-state timeouts left), so the ratio stays modest and nobody is 'poor' at 30 %. The paper's large gains and its "
-    "'all poor above 5 %' appear when the channel switches every few packets, as it does if the durations 8 and 4 "
-    "were counted in packets.")
 
 GAIN_CONTEXT = (
     "The gain is a ratio of two throughputs that details the paper leaves to ns-2 set (TCPW's and Reno's reaction "
