@@ -75,7 +75,6 @@ def _short_fig9() -> wireless.Fig9:
 def _short_fig16() -> fading.Fig16:
     fig16 = fading.Fig16()
     fig16.grid_quick = (1e6, 10e6)
-    fig16.alt_grid_quick = (10e6,)
     fig16.duration_quick_s = 30.0
     fig16.warmup_s = 5.0
     return fig16
@@ -99,22 +98,30 @@ def test_shortened_experiments_run_end_to_end(tmp_path):
     assert gains["TCPW gain over Reno at 1% (%)"]["measured"] > 100  # TCPW well above Reno at 1 % errors
     assert any("sensitivity" in note for note in fig9["notes"])
     fig16 = by_id["casetti.fig16"]
-    assert any("sojourns in seconds (sensitivity)" in s["label"] for s in fig16["series"])
+    assert fig16["main_reading"] == "paper: sojourns in seconds"
+    (packets,) = fig16["readings"]
+    assert packets["name"] == fading.PACKET_READING and packets["hypothesis"]
+    assert len(packets["claims"]) == 2 and len(packets["numbers"]) == 2
+    assert {s["label"] for s in packets["series"]} >= {"TCPW", "gain over Reno (%)"}
+    assert all(n["status"] in ("matched", "missed") for r in reports for n in r["numbers"])
 
 
 def test_fig10_setup_buffer_floor_and_receiver_window():
     fig10 = wireless.Fig10()
-    window = fig10.rwnd_pkts * common.MSS_BYTES
-    assert fig10.rwnd_pkts == 65535 // common.PACKET_BYTES  # 64 KB in 400-byte packets
     short = load_scenario(fig10.scenario("reno", 0.0, True)).to_engine()
     assert short["links"][1]["ab"]["queue"]["limit_packets"] == fig10.min_buffer_pkts == 50  # ns-2 limit_
-    assert short["flows"][0]["tcp"]["rwnd_bytes"] == window
+    assert short["flows"][0]["tcp"]["rwnd_bytes"] > 1e9  # main reading: no receiver window, as in every casetti run
     long = load_scenario(fig10.scenario("westwood", 0.1, True)).to_engine()
     assert long["links"][1]["ab"]["queue"]["limit_packets"] == 125  # BDP of 2 Mb/s × 200.02 ms, above the floor
-    unlimited = load_scenario(fig10.scenario("reno", 0.1, True, rwnd_pkts=None)).to_engine()
-    assert unlimited["flows"][0]["tcp"]["rwnd_bytes"] > 1e9
-    tags = {spec.key[1].partition("|")[2] for spec in fig10.runs(quick=True, seeds=1)}
-    assert {"buffer5", "tick", "nornwd", "window20"} <= tags
+    assert fig10.windows["64 KB window"][0] == 65535 // common.PACKET_BYTES
+    windowed = load_scenario(fig10.scenario("reno", 0.1, True, rwnd_pkts=163)).to_engine()
+    assert windowed["flows"][0]["tcp"]["rwnd_bytes"] == 163 * common.MSS_BYTES
+    specs = fig10.runs(quick=True, seeds=1)
+    tags = {spec.key[1].partition("|")[2] for spec in specs}
+    assert {"buffer5", "tick", "64 KB window", "ns-2 default window_ 20"} <= tags
+    # each alternative reading runs the whole grid, like the main one
+    for name in fig10.windows:
+        assert {spec.key[0] for spec in specs if spec.key[1] == f"reno|{name}"} == set(fig10.grid(True))
 
 
 def _gilbert_elliott(scenario: dict) -> dict:
@@ -124,20 +131,27 @@ def _gilbert_elliott(scenario: dict) -> dict:
 
 
 def test_fading_sojourn_units():
-    """fig15/fig16 count the Good/Bad means 8 and 4 in packets (ns-2 MultiState, per-packet
-    transitions), emulated as multiples of the wireless link's 400-byte transmission time; the
-    seconds reading and, for fig17 (seconds), the packet reading are sensitivity runs."""
+    """fig15/fig16 count the Good/Bad means 8 and 4 in seconds as Sec. 5.2.1 says (main reading);
+    sojourns in packets (multiples of the wireless link's 400-byte transmission time) are the
+    alternative reading, run over the whole grid; fig17 (seconds) keeps packets as a sensitivity."""
     fig15, fig16, fig17 = fading.Fig15(), fading.Fig16(), fading.Fig17()
     model = _gilbert_elliott(fig15.scenario("reno", 0.05, True))
-    assert (model["good_mean_ns"], model["bad_mean_ns"], model["bad_loss"]) == (8 * 1_600_000, 4 * 1_600_000, 0.05)
-    assert _gilbert_elliott(fig16.scenario("reno", 10e6, True))["bad_mean_ns"] == 4 * 320_000
-    seconds = _gilbert_elliott(fig15._scenario("reno", 0.05, True, "ab", fading.SEC))
-    assert (seconds["good_mean_ns"], seconds["bad_mean_ns"]) == (8_000_000_000, 4_000_000_000)
+    assert (model["good_mean_ns"], model["bad_mean_ns"], model["bad_loss"]) == (8_000_000_000, 4_000_000_000, 0.05)
+    assert _gilbert_elliott(fig16.scenario("reno", 10e6, True))["bad_mean_ns"] == 4_000_000_000
+    packets = _gilbert_elliott(fig15._scenario("reno", 0.05, True, "ab", fading.PKT))
+    assert (packets["good_mean_ns"], packets["bad_mean_ns"]) == (8 * 1_600_000, 4 * 1_600_000)
+    assert _gilbert_elliott(fig16._scenario("reno", 10e6, True, "ab", fading.PKT))["bad_mean_ns"] == 4 * 320_000
     blackout = _gilbert_elliott(fig17.scenario("sack", 0.1, True))
     assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (4_000_000_000, 100_000_000, 1.0)
-    for experiment, alt in ((fig15, "s"), (fig16, "s"), (fig17, "pkt")):
-        tags = {spec.key[1].partition("|")[2] for spec in experiment.runs(quick=True, seeds=1)}
+    for experiment, alt in ((fig15, "pkt"), (fig16, "pkt"), (fig17, "pkt")):
+        specs = experiment.runs(quick=True, seeds=None)
+        tags = {spec.key[1].partition("|")[2] for spec in specs}
         assert {alt, fading.DATA_ONLY} <= tags
+    for experiment in (fig15, fig16):
+        specs = experiment.runs(quick=True, seeds=None)
+        alt_keys = {(x, seed) for x, c, seed in (spec.key for spec in specs) if c == "reno|pkt"}
+        main_keys = {(x, seed) for x, c, seed in (spec.key for spec in specs) if c == "reno"}
+        assert alt_keys == main_keys  # the reading runs the same grid and seeds as the main one
     assert "corr" in {spec.key[1].partition("|")[2] for spec in fig17.runs(quick=True, seeds=1)}
 
 
@@ -149,30 +163,113 @@ def test_markov_channel_errs_in_both_directions():
     assert [m["kind"] for m in wireless["ab"]["loss"]] == ["gilbert_elliott"]
     assert [m["kind"] for m in wireless["ba"]["loss"]] == ["gilbert_elliott"]
     assert wireless["ab"]["loss"][0].get("shared_state") is None
-    data_only = load_scenario(fading.Fig15()._scenario("reno", 0.05, True, fading.DATA_ONLY, fading.PKT)).to_engine()
+    data_only = load_scenario(fading.Fig15()._scenario("reno", 0.05, True, fading.DATA_ONLY, fading.SEC)).to_engine()
     assert data_only["links"][1]["ab"]["loss"] and not data_only["links"][1]["ba"]["loss"]
 
 
 def test_fig7_models_the_linux_testbed():
-    """fig7: 1500-byte packets, Linux TCP (SACK, no re-entry, 32 KB window, 10 ms timers) for
-    Reno and TCPW alike, 4 Mb/s, a 100-packet emulator queue; the sensitivity set-ups are all present."""
-    from tcpsim.repro.casetti import wired
-
+    """fig7 main reading: 1500-byte packets, Linux TCP (SACK, no re-entry, 32 KB window, 10 ms timers)
+    for Reno and TCPW alike, the lab's 10 Mb/s Ethernet, a BDP queue; the alternative readings
+    (4 Mb/s emulator with a 100-packet queue, the ns-2 set-up) run every mix k = 0…5."""
     fig7 = wired.Fig7()
     specs = fig7.runs(quick=True, seeds=1)
-    assert {spec.key[0] for spec in specs} == {"main", "bdp", "q50", "10M", "rwnd64K", "nosack", "ns2", "latest"}
+    readings = set(fig7.readings)
+    assert {spec.key[0] for spec in specs} == {"main", *readings, "q100", "q50", "rwnd64K", "nosack", "latest"}
+    for kind in ("main", *readings):
+        assert {spec.key[2] for spec in specs if spec.key[0] == kind} == set(range(6))
     main = next(spec.scenario for spec in specs if spec.key == ("main", 0.01, 2, 1))
-    assert main["links"][0]["queue"] == "100pkt"  # the emulator's own queue, not the simulations' BDP rule
-    assert next(spec.scenario for spec in specs if spec.key == ("bdp", 0.01, 1, 1))["links"][0]["queue"] == "1BDP"
+    assert main["links"][0]["queue"] == "1BDP" and main["links"][0]["rate"] == "10000000bps"
     assert main["tcp"]["mss"] == 1460 and main["tcp"]["rwnd"] == "32KB" and main["tcp"]["rtt_tick"] == "10ms"
-    assert main["links"][0]["rate"] == "4000000bps" and main["links"][0]["loss"][0]["p"] == 0.01
+    assert main["links"][0]["loss"][0]["p"] == 0.01
     assert [f["variant"] for f in main["flows"]] == ["reno", "reno", "westwood", "westwood", "westwood"]
     linux = {"recovery": "sack", "avoid_repeated_fast_retransmit": True, "timeout_ssthresh": "first_of_episode"}
     tcpw = {**linux, "cc": {"kind": "westwood", "sample_tick": "10ms"}}  # ACKs timed in jiffies
     assert [f["tcp"] for f in main["flows"]] == [linux] * 2 + [tcpw] * 3
+    emulator = next(spec.scenario for spec in specs if spec.key == ("emulator 4 Mb/s, 100-packet queue", 0.0, 1, 1))
+    assert emulator["links"][0]["queue"] == "100pkt" and emulator["links"][0]["rate"] == "4000000bps"
     latest = next(spec.scenario for spec in specs if spec.key == ("latest", 0.0, 1, 1))
     assert [f["tcp"].get("cc", {}).get("filter") for f in latest["flows"]] == [None] + [{"kind": "tustin_latest"}] * 4
-    assert latest["links"][0]["queue"] == "1BDP"
     assert all(f["tcp"]["cc"]["sample_tick"] == "10ms" for f in latest["flows"][1:])
-    ns2 = next(spec.scenario for spec in specs if spec.key == ("ns2", 0.0, 1, 1))
+    ns2 = next(spec.scenario for spec in specs if spec.key == ("ns-2 simulation set-up", 0.0, 1, 1))
     assert ns2["tcp"]["mss"] == 360 and ns2["links"][0]["rate"] == "2000000bps"
+
+
+# --- claim checks on synthetic data: each holds on agreeing data and fails on contradicting data
+
+
+def test_peak_at_needs_the_paper_x_to_be_the_peak_or_a_close_tie():
+    from tcpsim.repro.casetti import checks
+
+    peak_at_5 = {0.01: [100, 110, 105, 95], 0.05: [300, 310, 290, 305], 0.3: [50, 60, 55, 45]}
+    assert checks.peak_at(peak_at_5, 0.05)[0]
+    assert not checks.peak_at(peak_at_5, 0.01)[0]  # the paper's x clearly below the peak
+    # noisy tie: not significant, but 28 % below the argmax: the effect-size bound rejects it
+    noisy = {0.01: [20, 130, 70, 70], 0.05: [40, 60, 50, 50]}
+    assert not checks.peak_at(noisy, 0.05)[0]
+    close = {0.1: [500, 560, 530, 520], 0.15: [540, 560, 520, 560]}  # within 4 %, not significant
+    ok, detail = checks.peak_at(close, 0.1)
+    assert ok and "Welch" in detail and "15%" in detail
+
+
+def test_increases_needs_a_significant_rise_and_no_higher_point():
+    from tcpsim.repro.casetti import checks
+
+    assert checks.increases({1: [30, 35, 32], 5: [120, 110, 130], 10: [230, 220, 240]})[0]
+    assert not checks.increases({1: [30, 35, 32], 5: [400, 410, 420], 10: [230, 220, 240]})[0]  # peak in the middle
+    assert not checks.increases({1: [30, 35, 32], 10: [30, 36, 31]})[0]  # flat
+    assert not checks.increases({1: [300, 350, 320], 10: [30, 36, 31]})[0]  # falls
+
+
+def test_falls_beyond_needs_a_significant_fall():
+    from tcpsim.repro.casetti import checks
+
+    assert checks.falls_beyond({0.1: [560, 570, 580], 0.25: [480, 490, 500]}, 0.1)[0]
+    assert not checks.falls_beyond({0.1: [560, 570, 580], 0.25: [600, 610, 620]}, 0.1)[0]
+    assert not checks.falls_beyond({0.1: [560, 700, 420], 0.25: [540, 400, 650]}, 0.1)[0]  # not significant
+
+
+def test_equal_within_all_below_and_gain_near_zero():
+    from tcpsim.repro.casetti import checks
+
+    assert checks.equal_within({"TCPW": 1.9, "Reno": 1.8, "SACK": 1.85}, 0.15)[0]
+    assert not checks.equal_within({"TCPW": 1.9, "Reno": 1.2, "SACK": 1.85}, 0.15)[0]
+    assert checks.all_below({"TCPW": 0.07, "Reno": 0.03}, 0.5, "25 % of the link")[0]
+    assert not checks.all_below({"TCPW": 0.54, "Reno": 0.35}, 0.5, "25 % of the link")[0]
+    assert checks.gain_near_zero({"Reno": [5, -3, 8], "SACK": [2, 0, -4]}, 15)[0]
+    assert not checks.gain_near_zero({"Reno": [64, 50, 78], "SACK": [2, 0, -4]}, 15)[0]  # fig17's +64 %
+
+
+def test_share_ordering_and_keeps_share_at_the_papers_precision():
+    from tcpsim.repro.casetti import checks
+
+    floor = 0.85 * 0.0913
+    assert checks.share_ordering([0.108, 0.107], [0.091, 0.092], 0.1, floor)[0]  # the paper's own values
+    assert not checks.share_ordering([0.134, 0.133], [0.058, 0.059], 0.1, floor)[0]  # +34 % / −42 %
+    assert not checks.share_ordering([0.095, 0.096], [0.104, 0.105], 0.1, floor)[0]  # order reversed
+    assert checks.keeps_share({"clean, k=1": 0.97, "1% loss, k=1": 0.9}, 0.85)[0]
+    assert not checks.keeps_share({"clean, k=1": 0.97, "1% loss, k=1": 0.57}, 0.85)[0]
+
+
+def test_between_needs_the_whole_interval_inside():
+    from tcpsim.repro.casetti import checks
+
+    assert checks.between([150, 160, 170, 155], 0, 202)[0]
+    assert not checks.between([150, 260, 170, 155], 0, 202)[0]  # CI reaches above BA-TCP's +202 %
+    assert not checks.between([-10, 5, 20], 0, 202)[0]
+
+
+def test_fig7_judge_fails_when_reno_is_squeezed():
+    """The fig7 claims and number, computed from synthetic per-flow throughputs."""
+    fig7 = wired.Fig7()
+
+    def values(reno_share, gain):
+        def v(p, k, variant):
+            if variant == "reno":
+                return [1.0 * (reno_share if k < 5 else 1.0)] * 3
+            return [1.0 + gain / 100 + d for d in (0.0, 0.01, -0.01)]
+        return v
+
+    claims, number = fig7.judge(values(0.95, 10), range(6))
+    assert [c.ok for c in claims] == [True, True] and number.status == "matched"
+    claims, number = fig7.judge(values(0.6, -5), range(6))
+    assert [c.ok for c in claims] == [False, False] and number.status == "missed"

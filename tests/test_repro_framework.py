@@ -11,7 +11,7 @@ import pytest
 import tcpsim.repro as repro
 from tcpsim import runner
 from tcpsim.repro import UnknownExperiment, register, select
-from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series, execute, jsonable
+from tcpsim.repro.framework import Claim, Experiment, ModelCheck, Number, Outcome, Reading, Series, execute, jsonable
 from tcpsim.result import RunResult
 from tcpsim.runner import RunSpec
 from tcpsim.stats import mean_ci
@@ -190,16 +190,68 @@ def test_modules_are_imported_lazily_and_missing_ones_skipped(monkeypatch, tmp_p
 # --- numbers, series, json ------------------------------------------------------------------
 
 
-def test_number_ok_within_tolerance_or_explained():
-    assert Number("n", paper=1.0, measured=1.14).ok
-    assert not Number("n", paper=1.0, measured=1.16).ok
-    assert Number("n", paper=1.0, measured=1.16, tolerance=0.2).ok
-    explained = Number("n", paper=1.0, measured=2.0, explanation="the paper omits the buffer size")
-    assert explained.ok and not explained.within_tolerance
-    assert not Number("n", paper=1.0, measured=float("nan")).ok
-    assert Number("n", paper=0.0, measured=0.0).ok
-    assert not Number("n", paper=0.0, measured=0.1).ok
+def test_point_number_is_matched_only_within_its_tolerance():
+    assert Number("n", paper=1.0, measured=1.14).status == "matched"
+    assert Number("n", paper=1.0, measured=1.16).status == "missed"
+    assert Number("n", paper=1.0, measured=1.16, tolerance=0.2).matched
+    assert not Number("n", paper=1.0, measured=float("nan")).matched
+    assert Number("n", paper=0.0, measured=0.0).matched
+    assert not Number("n", paper=0.0, measured=0.1).matched
     assert Number("n", paper=-2.0, measured=-2.2).rel_error == pytest.approx(-0.1)
+
+
+def test_an_explanation_never_makes_a_number_matched():
+    explained = Number("n", paper=1.0, measured=2.0, explanation="the paper omits the buffer size")
+    assert explained.status == "missed"
+    assert not explained.matched and not explained.ok and not explained.within_tolerance
+    as_json = explained.to_dict()
+    assert as_json["status"] == "missed" and as_json["explanation"] == "the paper omits the buffer size"
+    for kind, paper, high in (("upper", 1.0, None), ("lower", 3.0, None), ("range", 0.0, 1.0)):
+        assert Number("n", paper, 2.0, kind=kind, paper_high=high, explanation="because").status == "missed"
+    check = ModelCheck("identity", paper=0.5, measured=0.6, explanation="rounding")
+    assert check.status == "missed"
+
+
+def test_an_upper_bound_is_checked_as_a_bound():
+    # "Westwood's spread < 0.4 Mb/s": 0.426 is within 15 % of 0.4 but above the bound.
+    assert Number("spread", paper=0.4, measured=0.426, kind="upper").status == "missed"
+    assert Number("spread", paper=0.4, measured=0.399, kind="upper").matched
+    assert not Number("spread", paper=0.4, measured=0.4, kind="upper").matched  # strict
+    assert Number("spread", paper=0.4, measured=0.01, kind="upper", tolerance=0.0).matched  # tolerance ignored
+    assert not Number("spread", paper=0.4, measured=float("nan"), kind="upper").matched
+
+
+def test_a_lower_bound_is_checked_as_a_bound():
+    assert Number("rate", paper=500.0, measured=501.0, kind="lower").matched
+    assert not Number("rate", paper=500.0, measured=499.0, kind="lower").matched
+    assert not Number("rate", paper=500.0, measured=float("nan"), kind="lower").matched
+
+
+def test_a_range_is_checked_as_a_range():
+    inside = Number("share", paper=0.88, measured=0.9, kind="range", paper_high=0.96)
+    assert inside.matched and inside.rel_error == 0.0
+    below = Number("share", paper=0.88, measured=0.8, kind="range", paper_high=0.96)
+    assert not below.matched and below.rel_error == pytest.approx(-0.08 / 0.88)
+    above = Number("share", paper=0.88, measured=1.2, kind="range", paper_high=0.96)
+    assert not above.matched and above.rel_error == pytest.approx(0.24 / 0.96)
+    assert Number("share", paper=0.88, measured=0.96, kind="range", paper_high=0.96).matched  # ends included
+    with pytest.raises(ValueError, match="paper_high"):
+        Number("share", paper=0.88, measured=0.9, kind="range")
+    with pytest.raises(ValueError, match="paper_high"):
+        Number("share", paper=0.88, measured=0.9, paper_high=1.0)
+    with pytest.raises(ValueError, match="empty"):
+        Number("share", paper=1.0, measured=0.9, kind="range", paper_high=0.5)
+    with pytest.raises(ValueError, match="kind"):
+        Number("share", paper=1.0, measured=0.9, kind="about")
+
+
+def test_number_json_has_kind_bounds_precision_and_status():
+    n = Number("rate", paper=1.0, measured=1.05, tolerance=0.1, precision="read off a plot to ±0.1 Mb/s")
+    assert n.to_dict() == {
+        "name": "rate", "kind": "point", "paper": 1.0, "paper_high": None, "measured": 1.05, "tolerance": 0.1,
+        "precision": "read off a plot to ±0.1 Mb/s", "rel_error": pytest.approx(0.05), "status": "matched",
+        "ok": True, "explanation": None,
+    }
 
 
 def test_series_lengths_must_agree():
@@ -231,10 +283,11 @@ def test_execute_writes_figures_and_summaries(tmp_path):
     (claim,) = sweep_report["claims"]
     assert claim["text"] == "goodput grows with x" and claim["ok"] is True and claim["detail"].startswith("means [")
     first, second = sweep_report["numbers"]
-    assert set(first) >= {"name", "paper", "measured", "ok", "explanation"}
-    assert first["ok"] and first["within_tolerance"] and first["explanation"] is None
-    assert second["ok"] and not second["within_tolerance"]
-    assert sweep_report["ok"] and reports[1]["ok"]
+    assert set(first) >= {"name", "kind", "paper", "measured", "status", "explanation"}
+    assert first["status"] == "matched" and first["explanation"] is None
+    assert second["status"] == "missed" and second["explanation"] == "paper used 2x the rate"
+    assert not sweep_report["ok"] and sweep_report["status"] == "not reproduced"  # the explained miss counts
+    assert reports[1]["ok"] and reports[1]["status"] == "reproduced"
     assert sweep_report["wall_s"] >= 9 * 0.5  # nine runs of 0.5 s each, plus analysis
     assert sweep_report["notes"] == ["x is fake"]
 
@@ -245,8 +298,10 @@ def test_execute_writes_figures_and_summaries(tmp_path):
     assert sweep_report["figure"] == str(out / "casetti.fig9.png")
     assert json.loads((out / "summary.json").read_text()) == reports
     summary = (out / "summary.md").read_text()
-    assert "| casetti.fig9 | claim | goodput grows with x |" in summary
-    assert "explained" in summary and "x is fake" in summary
+    assert "| casetti.fig9 | main | claim | goodput grows with x |" in summary
+    assert "numbers: 1 matched, 1 missed" in summary
+    assert "| casetti | 0/1 | 1/1 | 1 | 1 |" in summary
+    assert "paper used 2x the rate" in summary and "x is fake" in summary
 
 
 def test_one_failing_experiment_does_not_lose_the_others(tmp_path):
@@ -260,7 +315,7 @@ def test_one_failing_experiment_does_not_lose_the_others(tmp_path):
     assert "ZeroDivisionError: boom" in broken["claims"][0]["detail"]
     assert "test_repro_framework.py" in broken["claims"][0]["detail"]
 
-    assert by_id["casetti.fig9"]["ok"]
+    assert by_id["casetti.fig9"]["completed"]
     assert len(by_id["casetti.fig9"]["series"][0]["x"]) == 3
 
     bad_plot = by_id["moller.fig5"]
@@ -273,7 +328,7 @@ def test_one_failing_experiment_does_not_lose_the_others(tmp_path):
     assert "engine exploded" in failing["claims"][0]["detail"]
 
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert [r["ok"] for r in summary] == [False, True, False, False]
+    assert [r["completed"] for r in summary] == [False, True, False, False]
     assert "FAILED" in (tmp_path / "summary.md").read_text()
 
 
@@ -286,7 +341,7 @@ def test_an_experiment_with_an_invalid_scenario_fails_alone(tmp_path, monkeypatc
     monkeypatch.setattr(runner, "_scenario_hash", strict_hash)
     reports = execute([FailingRuns(), Sweep()], quick=True, seeds=1, jobs=1, out_dir=tmp_path, progress=False)
     assert "flows[0].rate: missing" in reports[0]["claims"][0]["detail"]
-    assert reports[1]["ok"]
+    assert reports[1]["completed"]
 
 
 def test_nan_results_are_written_as_null(tmp_path):
@@ -301,7 +356,7 @@ def test_nan_results_are_written_as_null(tmp_path):
 
     (report,) = execute([NaNs()], out_dir=tmp_path, progress=False)
     assert report["series"][0]["y"] == [None, 1.0]
-    assert report["numbers"][0]["measured"] is None and not report["numbers"][0]["ok"]
+    assert report["numbers"][0]["measured"] is None and report["numbers"][0]["status"] == "missed"
     assert (tmp_path / "moller.limits.png").exists()
     assert math.isfinite(report["wall_s"])
 
@@ -317,3 +372,91 @@ def test_an_experiment_that_checks_nothing_does_not_pass(tmp_path):
     assert not report["ok"]
     assert report["notes"] == ["only a picture"]
     assert report["figure"] is not None
+
+
+# --- readings, model checks, status ---------------------------------------------------------
+
+
+class WithReadings(Model):
+    """A main reading that holds, a model check apart, and two alternative readings."""
+
+    id = "moller.fig7"
+
+    def analyze(self, results, quick):
+        return Outcome(
+            series=[Series("main", [1, 2], [1.0, 2.0])],
+            claims=[Claim("grows", True, "1 < 2")],
+            numbers=[Number("at 2", paper=2.0, measured=2.0), Number("bound", paper=3.0, measured=2.5, kind="upper")],
+            model_checks=[ModelCheck("β at B = CT", paper=0.5, measured=0.5)],
+            readings=[
+                Reading(
+                    "packet times",
+                    "the sojourns are in packet times (ns-2 unit_), because the text says so elsewhere",
+                    claims=[Claim("grows", False, "3 > 1")],
+                    numbers=[Number("at 2", paper=2.0, measured=1.0, explanation="halved")],
+                    series=[Series("main", [1, 2], [3.0, 1.0])],
+                    notes="an alternative note",
+                ),
+                Reading("other", "another hypothesis", numbers=[Number("at 2", paper=2.0, measured=2.1)]),
+            ],
+            main_reading="paper: sojourns in seconds",
+        )
+
+
+def test_alternative_readings_are_scored_apart_and_drawn_dashed(tmp_path):
+    (report,) = execute([WithReadings()], out_dir=tmp_path, progress=False)
+    assert report["ok"] and report["status"] == "reproduced"  # the failing reading does not count
+    assert report["main_reading"] == "paper: sojourns in seconds"
+    assert [m["status"] for m in report["model_checks"]] == ["matched"]
+    assert len(report["numbers"]) == 2  # model checks are not paper numbers
+    packet, other = report["readings"]
+    assert packet["name"] == "packet times" and packet["status"] == "not reproduced" and not packet["ok"]
+    assert packet["hypothesis"].startswith("the sojourns are in packet times")
+    assert packet["numbers"][0]["status"] == "missed" and packet["claims"][0]["ok"] is False
+    assert packet["notes"] == ["an alternative note"] and packet["series"][0]["y"] == [3.0, 1.0]
+    assert other["status"] == "reproduced"
+
+    svg = (tmp_path / "moller.fig7.svg").read_text()
+    assert "packet times: main" in svg and "stroke-dasharray" in svg
+
+    summary = (tmp_path / "summary.md").read_text()
+    assert "1/1 experiments reproduced; claims: 1/1 hold; numbers: 2 matched, 0 missed; model checks: 1/1 matched" in summary
+    assert "alternative readings (not counted above): 1/2 reproduced; claims 0/1, numbers 1 matched / 1 missed" in summary
+    assert "| moller.fig7 | main: paper: sojourns in seconds | reproduced | 1/1 | 2 | 0 |" in summary
+    assert "| moller.fig7 | alt: packet times | not reproduced | 0/1 | 0 | 1 |" in summary
+    assert "| moller.fig7 | packet times | number | at 2 | 2 | 1 | -50.0% | missed | halved |" in summary
+    assert "| moller.fig7 | main | number | bound | < 3 | 2.5 |" in summary
+
+
+def test_status_table_counts_main_readings_per_paper():
+    from tcpsim.repro.status import status_table
+
+    def report(paper, ok, claims, numbers, readings=()):
+        return {
+            "paper": paper, "ok": ok, "claims": [{"ok": c} for c in claims],
+            "numbers": [{"status": s} for s in numbers], "model_checks": [], "readings": list(readings),
+        }
+
+    alt = {"ok": True, "claims": [{"ok": True}], "numbers": [{"status": "missed"}]}
+    table = status_table([
+        report("casetti", True, [True], ["matched"]),
+        report("casetti", False, [True, False], ["missed", "matched"], [alt]),
+        report("moller", True, [], ["matched"]),
+    ])
+    rows = table.splitlines()
+    # papers in the fixed order of PAPERS, whatever order the reports come in
+    assert rows[2] == "| moller | 1/1 | 0/0 | 1 | 0 | – | – |"
+    assert rows[3] == "| casetti | 1/2 | 2/3 | 2 | 1 | – | 1/1 reproduced; claims 1/1, numbers 0 matched / 1 missed |"
+    assert rows[4].startswith("| **all** | 2/3 | 2/3 | 3 | 1 |")
+
+
+def test_status_block_is_replaced_between_its_markers_only():
+    from tcpsim.repro.status import replace_status_block, status_block
+
+    text = "intro\n<!-- status:quick:begin -->\nold\n<!-- status:quick:end -->\n<!-- status:full:begin -->\nkeep\n<!-- status:full:end -->\n"
+    assert status_block(text, "quick") == "old"
+    updated = replace_status_block(text, "quick", "| new |")
+    assert status_block(updated, "quick") == "| new |" and status_block(updated, "full") == "keep"
+    assert updated.startswith("intro\n")
+    with pytest.raises(ValueError, match="status:quick:begin"):
+        replace_status_block("no markers", "quick", "x")

@@ -403,14 +403,34 @@ def _mark(ok: bool) -> Text:
     return Text("✓", style="green") if ok else Text("✗", style="red")
 
 
+def _paper_bound(number: dict[str, Any]) -> str:
+    prefix = {"upper": "< ", "lower": "> "}.get(number["kind"], "")
+    if number["kind"] == "range":
+        return f"[{_sig(number['paper'])}, {_sig(number['paper_high'])}]"
+    return prefix + _sig(number["paper"])
+
+
+def _report_rows(group: dict[str, Any], reading: str) -> list[tuple[Any, ...]]:
+    """Table rows of one reading of a report: its claims, numbers and model checks."""
+    rows = [(_mark(c["ok"]), reading, "claim", c["text"], "", "", c["detail"]) for c in group["claims"]]
+    checks = [("number", n) for n in group["numbers"]] + [("model check", m) for m in group.get("model_checks", [])]
+    for kind, n in checks:
+        error = "" if n["rel_error"] is None or n["kind"] != "point" else f" ({n['rel_error']:+.1%})"
+        gap = "" if n["status"] == "matched" else "missed: " + (f"outside ±{n['tolerance']:.0%}" if n["kind"] == "point" else "bound not met")
+        detail = "; ".join(t for t in (gap, n["precision"], n["explanation"]) if t)
+        rows.append((_mark(n["status"] == "matched"), reading, kind, n["name"], _paper_bound(n), _sig(n["measured"]) + error, detail))
+    return rows
+
+
 def _print_report(console: Console, report: dict[str, Any]) -> None:
-    rows = [(_mark(c["ok"]), "claim", c["text"], "", "", c["detail"]) for c in report["claims"]]
-    for n in report["numbers"]:
-        error = "" if n["rel_error"] is None else f" ({n['rel_error']:+.1%})"
-        detail = n["explanation"] or ("" if n["within_tolerance"] else f"outside ±{n['tolerance']:.0%}")
-        rows.append((_mark(n["ok"]), "number", n["name"], _sig(n["paper"]), _sig(n["measured"]) + error, detail))
-    title = _mark(report["ok"]) + f" {report['id']}: {report['title']}"
-    console.print(_table(title, ["", "kind", "item", "paper", "measured", "detail"], rows))
+    """The main reading's claims and numbers, then each alternative reading's, in one table."""
+    rows = _report_rows(report, "main")
+    for reading in report["readings"]:
+        rows += _report_rows(reading, reading["name"])
+    title = _mark(report["ok"]) + f" {report['id']}: {report['title']} (main reading: {report['main_reading']})"
+    console.print(_table(title, ["", "reading", "kind", "item", "paper", "measured", "detail"], rows))
+    for reading in report["readings"]:
+        console.print(f"  reading {reading['name']} ({reading['status']}): {reading['hypothesis']}")
     for note in report["notes"]:
         console.print(f"  note: {note}")
 
@@ -438,7 +458,16 @@ def repro(
             help="Directory for figures (PNG, SVG), per-experiment JSON, summary.json and summary.md; the experiments' previous files there are replaced.",
         ),
     ] = "results",
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 unless every claim holds and every number is within tolerance or explained.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 unless every claim of every main reading holds and every number matches.")] = False,
+    status: Annotated[bool, typer.Option("--status", help="Print only the per-paper status table (markdown), as the README includes it.")] = False,
+    update_readme: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Rewrite the status table of FILE between its '<!-- status:quick:begin/end -->' markers (with --quick; 'status:full' without).",
+            show_default=False,
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Reproduce figures and tables of the papers and check their claims and numbers.
@@ -451,20 +480,39 @@ def repro(
     """
     from tcpsim.outpaths import output_dir
     from tcpsim.repro import execute, select
+    from tcpsim.repro.status import replace_status_block, status_table, totals_line
 
     out_dir = output_dir(out, "--out")
+    readme_text = _read_readme(update_readme, quick) if update_readme is not None else None
     experiments = select(ids)
     reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True)
+    if update_readme is not None:
+        update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
     if json_:
         _print_json(reports)
+    elif status:
+        typer.echo(status_table(reports))
     else:
         console = _stdout()
         for report in reports:
             _print_report(console, report)
-        matched = sum(r["ok"] for r in reports)
-        console.print(f"{matched}/{len(reports)} experiments reproduced; figures and summary in {out_dir}/")
+        console.print(f"{totals_line(reports)} Figures and summary in {out_dir}/")
     if not all(r["completed"] and (r["ok"] or not strict) for r in reports):
         raise typer.Exit(EXIT_MISMATCH)
+
+
+def _read_readme(path: Path, quick: bool) -> str:
+    """The README whose status block ``repro --update-readme`` rewrites, checked before any run."""
+    from tcpsim.repro.status import status_block
+
+    mode = "quick" if quick else "full"
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise CliError(f"{path}: cannot read ({error.strerror})") from error
+    if status_block(text, mode) is None:
+        raise CliError(f"{path}: no '<!-- status:{mode}:begin -->' … '<!-- status:{mode}:end -->' block to rewrite")
+    return text
 
 
 def _write_table(df: pd.DataFrame, out: Path) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.repro.status import cell, paper_value, readings_table, status_table, totals_line
 from tcpsim.runner import RunFailed, RunSpec, run_digest, run_many
 
 if TYPE_CHECKING:
@@ -62,56 +63,155 @@ class Claim:
         return {"text": self.text, "ok": bool(self.ok), "detail": self.detail}
 
 
+NUMBER_KINDS = ("point", "upper", "lower", "range")
+
+
 @dataclass
 class Number:
-    """A number the paper reports next to ours. It is ok when within ``tolerance`` (relative) or
-    when an explanation of the gap is given; both facts are reported, so an explained miss is
-    never mistaken for a match."""
+    """A number the paper reports, next to ours; ``status`` is "matched" or "missed", nothing else.
+
+    ``kind`` says what the paper states: "point" (≈ ``paper``; matched within ``tolerance``,
+    relative), "upper" (a bound "below ``paper``"), "lower" ("above ``paper``") or "range"
+    (``paper`` ≤ x ≤ ``paper_high``); bounds ignore ``tolerance``. ``precision`` says, in one
+    sentence, why the tolerance is not the default 15 % when it is not. ``explanation`` is text
+    about a gap (its cause, evidence): it never makes a number matched.
+    """
 
     name: str
     paper: float
     measured: float
     tolerance: float = 0.15
     explanation: str | None = None
+    kind: str = "point"
+    paper_high: float | None = None
+    precision: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in NUMBER_KINDS:
+            raise ValueError(f"number {self.name!r}: kind {self.kind!r} is not one of {', '.join(NUMBER_KINDS)}")
+        if (self.kind == "range") != (self.paper_high is not None):
+            raise ValueError(f"number {self.name!r}: paper_high is given exactly when kind is 'range'")
+        if self.kind == "range" and not self.paper <= self.paper_high:
+            raise ValueError(f"number {self.name!r}: range [{self.paper}, {self.paper_high}] is empty")
 
     @property
     def rel_error(self) -> float:
-        """(measured − paper) / |paper|; for a paper value of 0, 0 if we also measure 0, else ±inf."""
-        if self.paper == 0:
+        """(measured − paper) / |paper|; for a range, the gap to the nearer end (0 inside); for a
+        paper value of 0, 0 if we also measure 0, else ±inf."""
+        reference = self.paper
+        if self.kind == "range":
+            if self.paper <= self.measured <= self.paper_high:
+                return 0.0
+            if self.measured > self.paper_high:
+                reference = self.paper_high
+        if reference == 0:
             return 0.0 if self.measured == 0 else math.copysign(math.inf, self.measured)
-        return (self.measured - self.paper) / abs(self.paper)
+        return (self.measured - reference) / abs(reference)
+
+    @property
+    def matched(self) -> bool:
+        """Within tolerance (point) or on the paper's side of the bound; False for NaN."""
+        if self.kind == "upper":
+            return self.measured < self.paper
+        if self.kind == "lower":
+            return self.measured > self.paper
+        if self.kind == "range":
+            return self.paper <= self.measured <= self.paper_high
+        return abs(self.rel_error) <= self.tolerance
+
+    @property
+    def status(self) -> str:
+        return "matched" if self.matched else "missed"
 
     @property
     def within_tolerance(self) -> bool:
-        return abs(self.rel_error) <= self.tolerance  # False for NaN
+        """Alias of ``matched``, for callers written before bounds and statuses."""
+        return self.matched
 
     @property
     def ok(self) -> bool:
-        return self.within_tolerance or bool(self.explanation)
+        """Alias of ``matched``: an explanation does not make a number ok."""
+        return self.matched
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(
             {
                 "name": self.name,
+                "kind": self.kind,
                 "paper": self.paper,
+                "paper_high": self.paper_high,
                 "measured": self.measured,
                 "tolerance": self.tolerance,
+                "precision": self.precision,
                 "rel_error": self.rel_error,
-                "within_tolerance": self.within_tolerance,
-                "ok": self.ok,
+                "status": self.status,
+                "ok": self.matched,  # alias of status == "matched", for readers written before statuses
                 "explanation": self.explanation,
             }
         )
 
 
+class ModelCheck(Number):
+    """An identity of an analytical model checked numerically (e.g. β = CT/(CT+B) at B = CT): the
+    same fields and verdicts as a Number, but reported apart, because it tests our code against
+    the model, not our results against the paper."""
+
+
+@dataclass
+class Reading:
+    """An alternative reading of an experiment: a named set-up, different from the paper's own
+    (the main reading), that someone believes the authors used; ``hypothesis`` gives it and its
+    evidence in one sentence. Its claims and numbers are scored apart from the main reading's
+    and never change the experiment's status."""
+
+    name: str
+    hypothesis: str
+    claims: list[Claim] = field(default_factory=list)
+    numbers: list[Number] = field(default_factory=list)
+    series: list[Series] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.notes, str):
+            self.notes = [self.notes]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.claims) and all(n.matched for n in self.numbers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return jsonable(
+            {
+                "name": self.name,
+                "hypothesis": self.hypothesis,
+                "ok": self.ok,
+                "status": _verdict(self.ok),
+                "claims": [c.to_dict() for c in self.claims],
+                "numbers": [n.to_dict() for n in self.numbers],
+                "series": [s.to_dict() for s in self.series],
+                "notes": list(self.notes),
+            }
+        )
+
+
+def _verdict(ok: bool) -> str:
+    return "reproduced" if ok else "not reproduced"
+
+
 @dataclass
 class Outcome:
-    """Everything an experiment concluded; ``notes`` record choices the paper left open."""
+    """Everything an experiment concluded. ``claims``, ``numbers`` and ``model_checks`` belong to
+    the main reading (the paper's own set-up, named ``main_reading``), which alone decides the
+    experiment's status; ``readings`` are alternatives scored apart. ``notes`` record choices
+    the paper left open."""
 
     series: list[Series] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     numbers: list[Number] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    model_checks: list[ModelCheck] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+    main_reading: str = "paper"
 
     def __post_init__(self) -> None:
         if isinstance(self.notes, str):  # one note given as a string, not split into characters
@@ -169,6 +269,19 @@ class Experiment:
         if any(series.label for series in outcome.series):
             ax.legend(fontsize="small")
         ax.grid(alpha=0.3)
+
+    def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
+        """Draw the alternative readings' series as dashed lines labelled with the reading's name
+        on the figure's first axes, after ``plot``. Override when a reading's series belong on
+        other axes."""
+        drawn = [(reading.name, series) for reading in outcome.readings for series in reading.series]
+        if not drawn or not fig.axes:
+            return
+        ax = fig.axes[0]
+        for name, series in drawn:
+            label = f"{name}: {series.label}" if series.label else name
+            ax.plot(series.x, series.y, linestyle="--", marker="x", markersize=3, label=label)
+        ax.legend(fontsize="small")
 
 
 def jsonable(value: Any) -> Any:
@@ -247,6 +360,7 @@ def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | Non
         previous.unlink(missing_ok=True)  # a figure that fails now must not leave the old one
     try:
         experiment.plot(outcome, fig)
+        experiment.plot_readings(outcome, fig)
         fig.savefig(png, dpi=150)
         fig.savefig(svg, metadata={"Date": None})
     except Exception as error:  # noqa: BLE001 - the numbers are still worth reporting
@@ -258,18 +372,28 @@ def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | Non
 def _report(
     experiment: Experiment, outcome: Outcome, figure: Path | None, quick: bool, wall_s: float
 ) -> dict[str, Any]:
+    ok = (
+        all(c.ok for c in outcome.claims)
+        and all(n.matched for n in outcome.numbers)
+        and all(m.matched for m in outcome.model_checks)
+    )
     return jsonable({
         "id": experiment.id,
         "title": experiment.title,
         "paper": experiment.paper,
         "quick": quick,
-        "ok": all(c.ok for c in outcome.claims) and all(n.ok for n in outcome.numbers),
+        # The main reading's verdict alone: alternative readings never change it.
+        "ok": ok,
+        "status": _verdict(ok),
         # Every run, the analysis and the figure succeeded (claims may still fail: that is a
         # result, not a breakdown).
         "completed": figure is not None,
+        "main_reading": outcome.main_reading,
         "series": [s.to_dict() for s in outcome.series],
         "claims": [c.to_dict() for c in outcome.claims],
         "numbers": [n.to_dict() for n in outcome.numbers],
+        "model_checks": [m.to_dict() for m in outcome.model_checks],
+        "readings": [r.to_dict() for r in outcome.readings],
         "notes": list(outcome.notes),
         "figure": str(figure) if figure else None,
         "wall_s": wall_s,
@@ -329,38 +453,50 @@ def execute(
     return reports
 
 
-def _cell(value: Any) -> str:
-    text = "" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
-    return text.replace("|", r"\|").replace("\n", " ")
-
-
 def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
-    """One table of every claim and number of every experiment, then the notes."""
-    claims = [c for r in reports for c in r["claims"]]
-    numbers = [n for r in reports for n in r["numbers"]]
-    explained = sum(1 for n in numbers if n["ok"] and not n["within_tolerance"])
+    """The status table per paper, one row per reading per experiment, every claim and number
+    (main reading first, then each alternative reading), then the notes."""
     lines = [
         "# tcpsim repro summary",
         "",
-        f"{len(reports)} experiment(s); claims: {sum(c['ok'] for c in claims)}/{len(claims)} hold; "
-        f"numbers: {sum(n['ok'] for n in numbers)}/{len(numbers)} ok ({explained} of them explained rather than matched).",
+        totals_line(reports),
         "",
-        "| experiment | kind | item | paper | measured | rel. error | status | detail |",
-        "|---|---|---|---|---|---|---|---|",
+        status_table(reports),
+        "",
+        "## Readings",
+        "",
+        readings_table(reports),
+        "",
+        "## Claims and numbers",
+        "",
+        "| experiment | reading | kind | item | paper | measured | rel. error | status | detail |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
-        for c in report["claims"]:
-            status = "ok" if c["ok"] else "FAILED"
-            lines.append(f"| {report['id']} | claim | {_cell(c['text'])} |  |  |  | {status} | {_cell(c['detail'])} |")
-        for n in report["numbers"]:
-            status = "ok" if n["within_tolerance"] else "explained" if n["ok"] else "FAILED"
-            error = "" if n["rel_error"] is None else f"{n['rel_error']:+.1%}"
-            lines.append(
-                f"| {report['id']} | number | {_cell(n['name'])} | {_cell(n['paper'])} | {_cell(n['measured'])} "
-                f"| {error} | {status} | {_cell(n['explanation'])} |"
-            )
-    noted = [r for r in reports if r["notes"]]
+        groups = [("main", report)] + [(r["name"], r) for r in report["readings"]]
+        for reading, group in groups:
+            for c in group["claims"]:
+                status = "holds" if c["ok"] else "FAILED"
+                lines.append(
+                    f"| {report['id']} | {cell(reading)} | claim | {cell(c['text'])} |  |  |  | {status} | {cell(c['detail'])} |"
+                )
+            checks = [("number", n) for n in group["numbers"]]
+            checks += [("model check", m) for m in group.get("model_checks", [])]
+            for kind, n in checks:
+                error = "" if n["rel_error"] is None else f"{n['rel_error']:+.1%}"
+                detail = "; ".join(cell(t) for t in (n["precision"], n["explanation"]) if t)
+                lines.append(
+                    f"| {report['id']} | {cell(reading)} | {kind} | {cell(n['name'])} | {cell(paper_value(n))} "
+                    f"| {cell(n['measured'])} | {error} | {n['status']} | {detail} |"
+                )
+    noted = [(r["id"], note) for r in reports for note in r["notes"]]
+    noted += [(f"{r['id']} [{g['name']}]", note) for r in reports for g in r["readings"] for note in g["notes"]]
+    hypotheses = [(f"{r['id']} [{g['name']}]", g["hypothesis"]) for r in reports for g in r["readings"]]
+    if hypotheses:
+        lines += ["", "## Alternative readings", ""]
+        lines += [f"- **{where}**: {cell(text)}" for where, text in hypotheses]
     if noted:
         lines += ["", "## Notes", ""]
-        lines += [f"- **{r['id']}**: {_cell(note)}" for r in noted for note in r["notes"]]
+        lines += [f"- **{where}**: {cell(note)}" for where, note in noted]
     return "\n".join(lines) + "\n"
+

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.runner import RunSpec
-from tcpsim.stats import mean_ci, means_differ
+from tcpsim.stats import mean_ci
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -218,7 +219,10 @@ class Sweep(Experiment):
     def gain_series(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], other: str) -> list[list[float]]:
         return [paired_gains(t[(x, "westwood")], t[(x, other)]) for x in grid]
 
-    def base_outcome(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> Outcome:
+    def base_outcome(self, t: Mapping[tuple[float, str], list[float]], quick: bool,
+                     sensitivity: bool = True) -> Outcome:
+        """Series of throughput and gains over the grid, the set-up note and (with `sensitivity`)
+        the sensitivity runs' note."""
         grid = list(self.grid(quick))
         xs = [x * self.x_plot_scale for x in grid]
         series = []
@@ -230,7 +234,8 @@ class Sweep(Experiment):
             stats = [mean_ci(g) for g in self.gain_series(t, grid, other)]
             series.append(Series(f"gain over {CONFIGS[other].label} (%)", xs, [s[0] for s in stats],
                                  [s[1] for s in stats], [s[2] for s in stats]))
-        return Outcome(series=series, notes=[self.setup_note(quick), self.sensitivity_note(t)])
+        notes = [self.setup_note(quick)] + ([self.sensitivity_note(t)] if sensitivity else [])
+        return Outcome(series=series, notes=notes)
 
     def setup_note(self, quick: bool) -> str:
         return (f"{len(self.replications(quick, None))} seeds per point (sensitivity runs: "
@@ -282,32 +287,21 @@ class Sweep(Experiment):
         explain = explain_gain(self, t, context)
         return [self.gain_number(t, other, paper, explain) for other in ("reno", "sack")]
 
-    def peak(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], other: str) -> tuple[float, str]:
-        """(x of the largest mean gain, a description of every gain)."""
-        gains = self.gain_series(t, grid, other)
-        means = [mean_ci(g)[0] for g in gains]
-        best = grid[int(np.nanargmax(means))]
-        detail = ", ".join(f"{x * self.x_plot_scale:g}{self.x_unit}: {fmt_pct(g)}" for x, g in zip(grid, gains))
-        return best, detail
-
-    def peaks_at(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], other: str,
-                 target: float) -> tuple[bool, str]:
-        """Whether the gain peaks at `target`: it has the largest mean gain, or its mean is not
-        significantly below the largest (a statistical tie: two-sided Welch t-test at 95 %, both
-        points having their own spread)."""
-        best, detail = self.peak(t, grid, other)
-        gains = dict(zip(grid, self.gain_series(t, grid, other)))
-        tied = best != target and not means_differ(gains[best], gains[target])
-        ok = best == target or tied
-        return ok, (f"largest mean gain over {CONFIGS[other].label} at {best * self.x_plot_scale:g}{self.x_unit}"
-                    + (f", tied with {target * self.x_plot_scale:g}{self.x_unit} (Welch t-test, 95 %)" if tied else "")
-                    + f"; gains (mean [95% CI]): {detail}")
+    def label(self, x: float) -> str:
+        return f"{x * self.x_plot_scale:g}{self.x_unit}"
 
     def peak_claims(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], where: str) -> list[Claim]:
         """The paper's "TCPW's gain over Reno and SACK peaks at the headline x" (`where` in words),
-        one claim per competitor, judged by :meth:`peaks_at`."""
+        one claim per competitor, judged by :func:`checks.peak_at`."""
         return [Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at {where}",
-                      *self.peaks_at(t, grid, other, self.headline_x)) for other in ("reno", "sack")]
+                      *checks.peak_at(dict(zip(grid, self.gain_series(t, grid, other))), self.headline_x, self.label))
+                for other in ("reno", "sack")]
+
+    def increase_claims(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], what: str) -> list[Claim]:
+        """The paper's "TCPW's gain grows with `what`", per competitor, by :func:`checks.increases`."""
+        return [Claim(f"TCPW's gain over {CONFIGS[other].label} increases with {what}",
+                      *checks.increases(dict(zip(grid, self.gain_series(t, grid, other))), self.label))
+                for other in ("reno", "sack")]
 
     def throughput_detail(self, t: Mapping[tuple[float, str], list[float]], x: float) -> str:
         return ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c)])}" for c in MAIN) + " Mb/s"
@@ -336,6 +330,20 @@ class Sweep(Experiment):
             ax.grid(alpha=0.3)
             ax.legend(fontsize="x-small")
         fig.suptitle(f"{self.id}: {self.title}", fontsize="medium")
+
+    def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
+        """Alternative readings' series dashed, labelled with the reading: throughputs on the left
+        axes, gains on the right."""
+        if not outcome.readings or len(fig.axes) < 2:
+            return
+        left, right = fig.axes[:2]
+        for reading in outcome.readings:
+            for s in reading.series:
+                ax = right if s.label.startswith("gain") else left
+                ax.plot(s.x, s.y, linestyle="--", marker="x", markersize=4, color=color_of(s.label),
+                        label=f"{reading.name}: {s.label}")
+        for ax in (left, right):
+            ax.legend(fontsize="x-small")
 
 
 COLORS = {"TCPW": "tab:blue", "Reno": "tab:red", "SACK": "tab:green", "gain over Reno": "tab:purple",
@@ -391,13 +399,6 @@ def explain_gain(experiment: Sweep, t: Mapping[tuple[float, str], list[float]], 
 
     return explain
 
-
-MARKOV_CONTEXT = (
-    "With sojourns of seconds the long, almost loss-free Good periods (mean 8 s) dominate the average: every variant "
-    "regrows its window in them and reaches the link rate (TCPW from BWE·RTTmin, Reno from the small ssthresh its "
-    "Bad-state timeouts left), so the ratio stays modest and nobody is 'poor' at 30 %. The paper's large gains and its "
-    "'all poor above 5 %' appear when the channel switches every few packets, as it does if the durations 8 and 4 "
-    "were counted in packets.")
 
 GAIN_CONTEXT = (
     "The gain is a ratio of two throughputs that details the paper leaves to ns-2 set (TCPW's and Reno's reaction "

@@ -65,10 +65,7 @@ class Fig18(Sweep):
         out.claims.append(Claim("TCPW far above Reno and SACK (above at every capacity, ≥ 2× at the highest)",
                                 above and all(r >= 1 + self.far_above for r in ratios.values()),
                                 "; ".join(f"{x / 1e6:g} Mb/s: {self.throughput_detail(t, x)}" for x in grid)))
-        for other in ("reno", "sack"):
-            g = [mean_ci(v)[0] for v in self.gain_series(t, grid, other)]
-            out.claims.append(Claim(f"the gain over {CONFIGS[other].label} grows with the capacity (more so at high speed)",
-                                    g[-1] > g[0] and g[-1] == max(g), self.peak(t, grid, other)[1]))
+        out.claims += self.increase_claims(t, grid, "the capacity (more so at high speed)")
         out.notes.append(f"one satellite link gateway → terminal of the given capacity, one-way {self.one_way_s * 1e3:g} ms, "
                          f"buffer = BDP (RTT 200 ms); {self.error_p:.1%} Bernoulli packet errors and a "
                          f"{self.handoff_s * 1e3:g} ms total outage every {self.handoff_period_s:g} s (first at 2 s) in both "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,7 +26,8 @@ from tcpsim.repro.casetti.common import (
     fmt_pct,
     paired_gains,
 )
-from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
+from tcpsim.repro.casetti import checks
+from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
 from tcpsim.runner import RunSpec
 from tcpsim.stats import mean_ci
 from tcpsim.topologies import dumbbell
@@ -311,9 +312,11 @@ class Friendliness(Experiment):
     duration_quick_s = 300.0
     warmup_s = 100.0
     same_tolerance = 0.10
-    """"The same results for the two schemes": all-TCPW and all-Reno per-flow throughput within 10 %."""
-    starved = 0.5
-    """Reno counts as starved below half of the fair share."""
+    """"The same results for the two schemes" (0.0994 and 0.0992 Mb/s): all-TCPW and all-Reno
+    per-flow throughput within 10 % of each other."""
+    reno_tolerance = 0.15
+    """Reno in the mix is "not starved" at the paper's precision: at least its 0.0913 Mb/s less
+    the default 15 %."""
     paper_values = {"all TCPW": 0.0994, "all Reno": 0.0992, "mix: TCPW": 0.1078, "mix: Reno": 0.0913}
     mixes = {"all TCPW": ("westwood",) * 20, "all Reno": ("reno",) * 20,
              "mix": ("westwood",) * 10 + ("reno",) * 10,
@@ -376,17 +379,14 @@ class Friendliness(Experiment):
             if not n.within_tolerance and key.startswith("mix"):
                 n.explanation = explanation
             numbers.append(n)
-        same = abs(stats["all TCPW"][0] - stats["all Reno"][0]) / stats["all Reno"][0]
         claims = [
-            Claim(f"all TCPW and all Reno get the same per-flow throughput (within {self.same_tolerance:.0%})",
-                  same <= self.same_tolerance,
-                  f"all TCPW {fmt_ci(got['all TCPW'], 4)}, all Reno {fmt_ci(got['all Reno'], 4)} Mb/s ({same:.1%} apart); "
-                  f"fair share {fair:.3f}"),
-            Claim("in the 10 + 10 mix TCPW gets more than the fair share and Reno less, without starving Reno "
-                  f"(Reno ≥ {self.starved:.0%} of the fair share)",
-                  stats["mix: TCPW"][0] > fair > stats["mix: Reno"][0] >= self.starved * fair,
-                  f"TCPW {fmt_ci(got['mix: TCPW'], 4)}, Reno {fmt_ci(got['mix: Reno'], 4)} Mb/s, fair share {fair:.3f} "
-                  f"(TCPW {stats['mix: TCPW'][0] / fair - 1:+.0%}, Reno {stats['mix: Reno'][0] / fair - 1:+.0%}; paper +8 %, −8 %)"),
+            Claim("all TCPW and all Reno get the same per-flow throughput",
+                  *checks.equal_within({"all TCPW": stats["all TCPW"][0], "all Reno": stats["all Reno"][0]},
+                                       self.same_tolerance)),
+            Claim("in the 10 + 10 mix TCPW gets more than the fair share and Reno less, Reno not starved (at least "
+                  "the paper's 0.0913 Mb/s less 15 %)",
+                  *checks.share_ordering(got["mix: TCPW"], got["mix: Reno"], fair,
+                                         (1 - self.reno_tolerance) * self.paper_values["mix: Reno"])),
         ]
         return Outcome(series=series, claims=claims, numbers=numbers, notes=[
             f"{len(got['all Reno'])} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; "
@@ -441,16 +441,13 @@ the only clock of a Linux 2.2 kernel: ACKs within one 10 ms tick join one sample
 
 
 TESTBED_QUEUE = "100pkt"
-"""The link emulator's drop-tail queue, which the paper does not give. The paper's rule "buffer =
-bandwidth-delay product" is stated for its ns-2 simulations (Sec. 4), not for the lab's emulator,
-a PC whose queue is its own: 100 packets is Linux's default interface queue (`txqueuelen`) and,
-with five 32 KB windows (110 packets, 33 of them in the 4 Mb/s pipe), behaves like an emulator
-that never drops for queueing. Smaller queues are sensitivity runs (`Fig7.sensitivities`)."""
+"""A queue of 100 packets, Linux's default interface queue (`txqueuelen`): an emulator PC's own
+queue, as the alternative reading of fig7 and a sensitivity run of its main reading have it."""
 
 
 def testbed_scenario(configs: Sequence[str], *, capacity_bps: float, loss_p: float, duration_s: float,
-                     warmup_s: float, tcp: Mapping[str, Any] = LINUX_TCP, rtt_s: float = 0.100,
-                     queue: str = TESTBED_QUEUE) -> dict[str, Any]:
+                     warmup_s: float, queue: str, tcp: Mapping[str, Any] = LINUX_TCP,
+                     rtt_s: float = 0.100) -> dict[str, Any]:
     """The Fig. 6 testbed as a dumbbell: 5 Linux senders, a link emulator (capacity
     `capacity_bps`, RTT 100 ms, Bernoulli loss `loss_p` in both directions, drop-tail `queue`),
     1500-byte packets; every flow runs `tcp` (TCPW only changes the congestion control)."""
@@ -472,75 +469,86 @@ class Fig7(Experiment):
     implementation (Fig. 6: hosts, a link emulator setting propagation time and errors), 5
     connections, RTT 100 ms, k Reno + (5 − k) TCPW, on a good link and with 1 % loss.
 
-    Modelled as that testbed rather than as the ns-2 simulations: 1500-byte packets, Linux 2.2
-    TCP for both kinds of flow (`LINUX_TCP`: SACK-based recovery without re-entry, 32 KB
-    receive window, 10 ms timers, delayed ACKs). The paper gives neither the emulator's capacity
-    nor its queue:
-    - capacity: chosen from the one number the paper gives: at 1 % loss 5 TCPW get only ~10 %
-      more than 5 Reno, which needs 5 Reno flows (≈ 0.75–0.85 Mb/s each at 1 % loss, RTT
-      100 ms, 1500-byte packets) to nearly fill the link. Exploratory runs (3–5 seeds) gave
-      gains of +0 % at 2 and 3 Mb/s, +7 % at 4 Mb/s, +21 % at 5 Mb/s and +114 % at 10 Mb/s
-      (10 Mb/s Ethernet), whatever the queue: 4 Mb/s, the closest;
-    - queue: `TESTBED_QUEUE` (100 packets, an emulator PC's own queue). The queue decides
-      friendliness, so the smaller ones are sensitivity runs: dummynet's default 50 packets
-      and the BDP rule of the paper's simulations, under which TCPW's over-estimating per-ACK
-      filter starves Reno (exploratory, 5 seeds × 600 s, Reno's share at k = 1 and 1 % loss:
-      35 % with a BDP queue, 51 % with 50 packets, 57 % with 100 packets or more).
-    Other sensitivity runs: 10 Mb/s Ethernet, a 64 KB window (Linux 2.4), SACK off (Linux's
-    NewReno-style recovery), the earlier ns-2-style set-up (2 Mb/s, 400-byte packets, ns-2 Reno
-    recovery, TCPW reacting to every 3rd duplicate ACK, BDP buffer); and one ablation, TCPW's
-    filter fed the latest sample instead of the Sec. 2.2 trapezoid (`tustin_latest`) with a BDP
-    queue, which isolates the over-estimate's part in Reno's starvation there."""
+    Modelled as that testbed: 1500-byte packets, Linux 2.2 TCP for both kinds of flow
+    (`LINUX_TCP`: SACK-based recovery without re-entry, 32 KB receive window, 10 ms timers,
+    delayed ACKs). The paper gives neither the capacity nor the queue. **Main reading**, decided
+    from the text and not from the results:
+    - capacity 10 Mb/s: the emulator "is used to vary the link propagation time and error
+      characteristics" (Sec. 4.3), not the rate, so the bottleneck is the lab's Ethernet, 10 Mb/s
+      in 2000 (100 Mb/s would leave five 32 KB windows, 13 Mb/s at most, unconstrained);
+    - queue = bandwidth-delay product (83 packets): the one buffer rule the paper states ("always
+      set equal to the bandwidth-delay product", Sec. 4) and the catalog assumes for every
+      casetti experiment.
+    **Alternative readings**, scored apart: the emulator as a 4 Mb/s bottleneck with a 100-packet
+    queue (Linux's `txqueuelen` of an emulator PC; the capacity was the one of 2, 3, 4, 5 and
+    10 Mb/s whose 1 %-loss gain came closest to the paper's ~10 %, i.e. chosen after the
+    results), and the simulations' set-up (ns-2 TCPs, 2 Mb/s as in the friendliness experiment,
+    400-byte packets, BDP buffer). Sensitivity runs on the main reading at k = 0, 1, 5: 100- and
+    50-packet queues, a 64 KB window (Linux 2.4), SACK off, and TCPW's filter fed the latest
+    sample instead of the Sec. 2.2 trapezoid (`tustin_latest`, an ablation)."""
 
     id = "casetti.fig7"
     title = "5 flows, RTT 100 ms: k Reno + (5 − k) TCPW, clean and 1 % loss (Linux testbed model)"
     paper = "casetti"
     xlabel = "number of Reno connections k (of 5)"
-    ylabel = "mean per-flow throughput (Mb/s, 1500-byte packets)"
+    ylabel = "mean per-flow throughput (Mb/s, whole packets)"
     seeds_full = 10
     seeds_quick = 3
-    capacity_bps = 4e6
-    """Not given by the paper: the capacity whose 1 %-loss gain is closest to the paper's ~10 %
-    (see the class docstring)."""
+    capacity_bps = 10e6
+    """The lab's Ethernet (see the class docstring)."""
+    queue = "1BDP"
     losses = (0.0, 0.01)
     duration_full_s = 600.0
     duration_quick_s = 200.0
     warmup_s = 50.0
-    starved = 0.5
-    """Reno counts as starved below half of its per-flow throughput among 5 Reno flows."""
+    minimal = 0.85
+    """"Reduces the average throughput of a Reno connection only by a minimal amount": a Reno
+    flow keeps ≥ 85 % of its throughput among 5 Reno flows (the default 15 % precision)."""
     paper_gain = 10.0
+    gain_tolerance = 0.5
     sensitivity_ks = (0, 1, 5)
+    readings = {
+        "emulator 4 Mb/s, 100-packet queue": (
+            "The emulator limited the rate to about 4 Mb/s and queued in its own 100-packet interface queue (Linux "
+            "txqueuelen): 4 Mb/s is the capacity of those tried whose 1 %-loss gain is closest to the paper's ~10 % "
+            "(chosen after the results), and a large queue never drops on the clean link.",
+            {"capacity_bps": 4e6, "queue": TESTBED_QUEUE}),
+        "ns-2 simulation set-up": (
+            "Fig. 7 behaves like the paper's simulations: ns-2 Reno and TCPW (every 3rd duplicate ACK), 400-byte "
+            "packets, BDP buffer, on the 2 Mb/s bottleneck of the friendliness simulation of the same section.",
+            {"ns2": True}),
+    }
 
     def duration(self, quick: bool) -> float:
         return self.duration_quick_s if quick else self.duration_full_s
 
     def sensitivities(self) -> dict[str, tuple[str, dict[str, Any]]]:
-        """name → (description, testbed_scenario keyword overrides or {"ns2": True})."""
+        """name → (description, testbed_scenario keyword overrides of the main reading)."""
         return {
-            "bdp": ("drop-tail queue = BDP (33 packets, the rule of the paper's simulations)", {"queue": "1BDP"}),
+            "q100": ("100-packet queue (Linux txqueuelen)", {"queue": TESTBED_QUEUE}),
             "q50": ("50-packet queue (FreeBSD dummynet's default)", {"queue": "50pkt"}),
-            "10M": ("10 Mb/s Ethernet", {"capacity_bps": 10e6}),
             "rwnd64K": ("64 KB receive window (Linux 2.4)", {"tcp": {**LINUX_TCP, "rwnd": "64KB"}}),
             "nosack": ("SACK off (Linux's NewReno-style recovery)", {"tcp": {**LINUX_TCP, "recovery": "newreno"}}),
-            "ns2": ("ns-2-style set-up (2 Mb/s, 400-byte packets, Reno recovery, TCPW on every 3rd dup ACK)",
-                    {"ns2": True}),
-            "latest": ("BDP queue, TCPW's filter on the latest sample b_k instead of the trapezoid "
-                       "(b_k + b_{k−1})/2 (filter tustin_latest, an ablation, not the paper's)",
-                       {"latest_filter": True, "queue": "1BDP"}),
+            "latest": ("TCPW's filter on the latest sample b_k instead of the trapezoid (b_k + b_{k−1})/2 (filter "
+                       "tustin_latest, an ablation, not the paper's)", {"latest_filter": True}),
         }
 
-    def scenario(self, kind: str, p: float, k: int, quick: bool) -> dict[str, Any]:
+    def options(self, kind: str) -> dict[str, Any]:
         if kind == "main":
-            options: dict[str, Any] = {}
-        else:
-            options = dict(self.sensitivities()[kind][1])
+            return {}
+        if kind in self.readings:
+            return dict(self.readings[kind][1])
+        return dict(self.sensitivities()[kind][1])
+
+    def scenario(self, kind: str, p: float, k: int, quick: bool) -> dict[str, Any]:
+        options = self.options(kind)
         if options.pop("ns2", False):
             configs = ("reno",) * k + ("westwood",) * (5 - k)
             return shared_scenario(configs, capacity_bps=2e6, rtt_s=0.100, loss_p=p, duration_s=self.duration(quick),
                                    warmup_s=self.warmup_s)
         latest_filter = options.pop("latest_filter", False)
         configs = ("reno",) * k + ("westwood[preset]",) * (5 - k)
-        kwargs: dict[str, Any] = {"capacity_bps": self.capacity_bps, **options}
+        kwargs: dict[str, Any] = {"capacity_bps": self.capacity_bps, "queue": self.queue, **options}
         scenario = testbed_scenario(configs, loss_p=p, duration_s=self.duration(quick), warmup_s=self.warmup_s, **kwargs)
         if latest_filter:
             for flow in scenario["flows"]:
@@ -550,119 +558,98 @@ class Fig7(Experiment):
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         specs = []
-        for kind in ("main", *self.sensitivities()):
-            ks = range(6) if kind == "main" else self.sensitivity_ks
+        for kind in ("main", *self.readings, *self.sensitivities()):
+            ks = self.sensitivity_ks if kind in self.sensitivities() else range(6)
             for p in self.losses:
                 for k in ks:
                     scenario = self.scenario(kind, p, k, quick)
                     if kind == "main" and k == 0:
-                        scenario["trace"] = {"cwnd": True, "interval": "1s"}  # TCPW's estimate, for the explanation
+                        scenario["trace"] = {"cwnd": True, "interval": "1s"}  # TCPW's estimate, for the notes
                     specs += [RunSpec(key=(kind, p, k, seed), seed=seed, scenario=scenario)
                               for seed in self.replications(quick, seeds)]
         return specs
 
+    @staticmethod
+    def tag(p: float) -> str:
+        return "clean" if p == 0 else f"{p:.0%} loss"
+
+    def judge(self, values: Callable[[float, int, str], list[float]], ks: Sequence[int]) -> tuple[list[Claim], Number]:
+        """Claims and the gain number of one reading; `values(p, k, variant)` gives per-seed
+        per-flow Mb/s."""
+        def mean(p: float, k: int, variant: str) -> float:
+            return mean_ci(values(p, k, variant))[0]
+
+        shares = {f"{self.tag(p)}, k={k}": mean(p, k, "reno") / mean(p, 5, "reno")
+                  for p in self.losses for k in ks if 0 < k < 5}
+        w5, r5 = values(0.01, 0, "westwood"), values(0.01, 5, "reno")
+        gains = paired_gains(w5, r5)
+        g, low, _ = mean_ci(gains)
+        claims = [
+            Claim("Reno is not starved: adding TCPW flows reduces a Reno flow's throughput only by a minimal amount "
+                  "(relative to 5 Reno flows)", *checks.keeps_share(shares, self.minimal)),
+            Claim("at 1 % loss 5 TCPW flows get more than 5 Reno flows", low > 0,
+                  f"test: the 95 % CI of the per-seed gain above 0; 5 TCPW {fmt_ci(w5)} vs 5 Reno {fmt_ci(r5)} Mb/s per "
+                  f"flow: {fmt_pct(gains)}"),
+        ]
+        number = Number("at 1 % loss, 5 TCPW vs 5 Reno throughput gain (%)", self.paper_gain, g,
+                        tolerance=self.gain_tolerance,
+                        precision="the paper's '10 % more' is a round figure: read as 5–15 %")
+        return claims, number
+
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         def mss(kind: str) -> int:
-            return MSS_BYTES if kind == "ns2" else TESTBED_MSS_BYTES
+            return MSS_BYTES if self.options(kind).get("ns2") else TESTBED_MSS_BYTES
 
-        def values(kind: str, p: float, k: int, variant: str) -> list[float]:
-            return [per_variant_mbps(r, variant, mss(kind)) for (kk, q, j, _), r in
-                    sorted(results.items(), key=lambda kv: kv[0][3]) if kk == kind and q == p and j == k]
+        def values_of(kind: str) -> Callable[[float, int, str], list[float]]:
+            def values(p: float, k: int, variant: str) -> list[float]:
+                return [per_variant_mbps(r, variant, mss(kind)) for (kk, q, j, _), r in
+                        sorted(results.items(), key=lambda kv: kv[0][3]) if kk == kind and q == p and j == k]
+            return values
 
-        def mean(kind: str, p: float, k: int, variant: str) -> float:
-            return mean_ci(values(kind, p, k, variant))[0]
+        def series_of(kind: str) -> list[Series]:
+            out = []
+            for p in self.losses:
+                for variant, ks in (("westwood", range(0, 5)), ("reno", range(1, 6))):
+                    stats = [mean_ci(values_of(kind)(p, k, variant)) for k in ks]
+                    out.append(Series(f"{CONFIGS[variant].label}, {self.tag(p)}", list(ks), [s[0] for s in stats],
+                                      [s[1] for s in stats], [s[2] for s in stats]))
+            return out
 
-        def tag(p: float) -> str:
-            return "clean" if p == 0 else f"{p:.0%} loss"
+        claims, number = self.judge(values_of("main"), range(6))
+        readings = []
+        for kind, (hypothesis, _) in self.readings.items():
+            alt_claims, alt_number = self.judge(values_of(kind), range(6))
+            readings.append(Reading(kind, hypothesis, claims=alt_claims, numbers=[alt_number], series=series_of(kind)))
 
-        def shares(kind: str, ks: Sequence[int]) -> list[tuple[str, int, float]]:
-            return [(tag(p), k, mean(kind, p, k, "reno") / mean(kind, p, 5, "reno"))
-                    for p in self.losses for k in ks if 0 < k < 5]
-
-        def gain(kind: str) -> list[float]:
-            return paired_gains(values(kind, 0.01, 0, "westwood"), values(kind, 0.01, 5, "reno"))
-
-        series = []
-        for p in self.losses:
-            for variant, ks in (("westwood", range(0, 5)), ("reno", range(1, 6))):
-                stats = [mean_ci(values("main", p, k, variant)) for k in ks]
-                series.append(Series(f"{CONFIGS[variant].label}, {tag(p)}", list(ks), [s[0] for s in stats],
-                                     [s[1] for s in stats], [s[2] for s in stats]))
-
-        # TCPW's estimate against its throughput among 5 TCPW flows (main set-up).
+        # TCPW's estimate against its throughput among 5 TCPW flows (main reading).
         ratios = {}
         for p in self.losses:
-            out = []
-            for (kind, q, k, _), r in results.items():
-                if kind != "main" or q != p or k != 0 or "cwnd" not in r.traces:
-                    continue
-                trace = r.trace("cwnd")
-                out.append(float(trace.loc[trace["time_s"] >= self.warmup_s, "bwe_bps"].mean()
-                                 / r.flows["throughput_bps"].mean()))
-            ratios[tag(p)] = mean_ci(out)[0] if out else math.nan
-
-        main = shares("main", range(1, 5))
-        starve_ok = all(x >= self.starved for _, _, x in main)
+            out = [float(r.trace("cwnd").loc[r.trace("cwnd")["time_s"] >= self.warmup_s, "bwe_bps"].mean()
+                         / r.flows["throughput_bps"].mean())
+                   for (kind, q, k, _), r in results.items() if kind == "main" and q == p and k == 0 and "cwnd" in r.traces]
+            ratios[self.tag(p)] = mean_ci(out)[0] if out else math.nan
         sens_lines = []
         for kind, (label, _) in self.sensitivities().items():
-            sh = ", ".join(f"{t} k={k}: {x:.0%}" for t, k, x in shares(kind, self.sensitivity_ks))
-            sens_lines.append(f"{label}: Reno keeps {sh}; 1 % loss gain {fmt_pct(gain(kind))}")
-        sensitivity = f"Sensitivity ({len(values('10M', 0.0, 5, 'reno'))} seeds): " + "; ".join(sens_lines)
-
-        def lowest(kind: str) -> float:
-            return min(x for _, _, x in shares(kind, self.sensitivity_ks))
-
-        def queue_drops(kind: str, p: float | None = None, k: int | None = None) -> list[int]:
-            """Bottleneck queue drops per run of `kind` (all loss rates and mixes unless given)."""
-            return [int(r.links.loc[r.links["name"] == "bottleneck", "drops_queue"].sum())
-                    for (kk, q, j, _), r in results.items() if kk == kind and p in (None, q) and k in (None, j)]
-
-        main_drops = queue_drops("main")
-        queue = (
-            f"The emulator's queue decides it (the paper gives none; {TESTBED_QUEUE} here, see the notes). With "
-            f"{TESTBED_QUEUE} the five 32 KB windows (at most 110 packets, 33 of them in the pipe) "
-            + ("never overflow it (no queue drop in any run)" if not any(main_drops)
-               else f"seldom overflow it ({sum(main_drops)} queue drops in {len(main_drops)} runs)")
-            + ": the clean link loses nothing, and at 1 % loss Reno loses share only to the random losses and the "
-            "queueing delay of TCPW's larger windows. With a BDP queue, the rule of the paper's simulations, it "
-            f"overflows ({mean_ci(queue_drops('bdp', 0.01, 1))[0]:.0f} queue drops per run at k = 1, 1 % loss) and "
-            f"Reno's lowest share is {lowest('bdp'):.0%} ({lowest('q50'):.0%} with dummynet's 50 packets): TCPW's "
-            f"per-ACK estimate runs {ratios['clean']:.1f}× (clean) and {ratios['1% loss']:.1f}× (1 % loss) its own "
-            f"throughput among 5 TCPW flows (measured with {TESTBED_QUEUE}), so after a congestion loss "
-            "ssthresh = BWE·RTTmin stays above cwnd and faster recovery leaves cwnd as it is (Sec. 3.1: 'only if cwin > ssthresh') while Reno halves. The "
-            "over-estimate is the paper's own filter (Sec. 2.2), implemented as written: its trapezoid "
-            "(b_k + b_{k−1})/2 weights the previous sample by the current gap, so with bunched ACKs a short-gap "
-            "sample is multiplied by the following long gap; fed the latest sample b_k instead (an ablation), TCPW "
-            f"leaves Reno ≥ {lowest('latest'):.0%} even with a BDP queue")
-        claims = [
-            Claim(f"Reno is never starved: with any number of TCPW flows a Reno flow keeps ≥ {self.starved:.0%} "
-                  "of its throughput among 5 Reno flows", starve_ok,
-                  "Reno per-flow throughput relative to k = 5: " + ", ".join(f"{t}, k={k}: {x:.0%}" for t, k, x in main)
-                  + ". " + queue + ". " + sensitivity),
-        ]
-        w5, r5 = values("main", 0.01, 0, "westwood"), values("main", 0.01, 5, "reno")
-        gains = gain("main")
-        g = mean_ci(gains)[0]
-        claims.append(Claim("at 1 % loss 5 TCPW flows get more than 5 Reno flows", g > 0,
-                            f"5 TCPW {fmt_ci(w5)} vs 5 Reno {fmt_ci(r5)} Mb/s per flow: {fmt_pct(gains)}"))
-        number = Number("at 1 % loss, 5 TCPW vs 5 Reno throughput gain (%)", self.paper_gain, g)
-        if not number.within_tolerance:
-            number.explanation = (
-                "the testbed's capacity is not given and the gain is set by it: TCPW's edge is the capacity 5 Reno flows "
-                f"leave unused at 1 % loss (here they fill {5 * mean_ci(r5)[0] / (self.capacity_bps / 1e6):.0%} of "
-                f"{self.capacity_bps / 1e6:g} Mb/s). {self.capacity_bps / 1e6:g} Mb/s is the capacity of those tried "
-                "(2, 3, 4, 5, 10 Mb/s) closest to the paper's ~10 %; 10 Mb/s Ethernet gives "
-                f"{fmt_pct(gain('10M'))}.")
-        n = len(w5)
-        return Outcome(series=series, claims=claims, numbers=[number], notes=[
+            v = values_of(kind)
+            sh = ", ".join(f"{self.tag(p)} k=1: {mean_ci(v(p, 1, 'reno'))[0] / mean_ci(v(p, 5, 'reno'))[0]:.0%}"
+                           for p in self.losses)
+            sens_lines.append(f"{label}: Reno keeps {sh}; 1 % loss gain "
+                              f"{fmt_pct(paired_gains(v(0.01, 0, 'westwood'), v(0.01, 5, 'reno')))}")
+        drops = [int(r.links.loc[r.links["name"] == "bottleneck", "drops_queue"].sum())
+                 for (kind, _, _, _), r in results.items() if kind == "main"]
+        n = len(values_of("main")(0.01, 0, "westwood"))
+        return Outcome(series=series_of("main"), claims=claims, numbers=[number], readings=readings,
+                       main_reading="testbed: 10 Mb/s Ethernet, BDP queue", notes=[
             f"{n} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; the Fig. 6 testbed as a "
-            f"dumbbell: {self.capacity_bps / 1e6:g} Mb/s link emulator (capacity not given by the paper; chosen from "
-            f"the 1 % loss gain), RTT 100 ms, drop-tail queue {TESTBED_QUEUE} (not given either: an "
-            "emulator PC's own queue, Linux's default; the paper's BDP rule is for its simulations), 1 % Bernoulli "
-            "loss in both directions, 1500-byte packets; every host runs Linux 2.2 TCP (SACK recovery without re-entry, 32 KB receive window, 10 ms "
-            "timers, 200 ms RTO floor, delayed ACKs); TCPW = the same with faster recovery (Sec. 3) and the "
-            "Sec. 2.2 Tustin estimator (τ = 500 ms, ACKs timed in 10 ms jiffies); starts uniform in [0, 5] s",
-            sensitivity,
+            f"dumbbell: {self.capacity_bps / 1e6:g} Mb/s (the lab's Ethernet: the emulator sets delay and errors only), "
+            "RTT 100 ms, drop-tail queue = BDP (the paper's and the catalog's buffer rule), 1 % Bernoulli loss in both "
+            "directions, 1500-byte packets; every host runs Linux 2.2 TCP (SACK recovery without re-entry, 32 KB "
+            "receive window, 10 ms timers, 200 ms RTO floor, delayed ACKs); TCPW = the same with faster recovery "
+            "(Sec. 3) and the Sec. 2.2 Tustin estimator (τ = 500 ms, ACKs timed in 10 ms jiffies); starts uniform in "
+            "[0, 5] s",
+            f"main reading: {sum(drops)} bottleneck queue drops in {len(drops)} runs; TCPW's mean estimate is "
+            f"{ratios['clean']:.1f}× (clean) and {ratios['1% loss']:.1f}× (1 % loss) its throughput among 5 TCPW flows",
+            "sensitivity of the main reading (k = 1): " + "; ".join(sens_lines),
         ])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
