@@ -130,6 +130,6 @@ def curves(table: pd.DataFrame, x: str, metric: str, by: str | Sequence[str], va
     columns = [by] if isinstance(by, str) else list(by)
     out = {}
     for group, part in table.groupby(columns, sort=False):
-        name = group[0] if isinstance(by, str) else tuple(group)
-        out[name] = curve(part, x, metric, valid)
+        values = tuple(v.item() if hasattr(v, "item") else v for v in group)  # numpy scalars as Python values
+        out[values[0] if isinstance(by, str) else values] = curve(part, x, metric, valid)
     return out

@@ -146,18 +146,41 @@ def finish_axes(ax: Axes, xlabel: str = "", ylabel: str = "", xscale: str | None
 
 
 def plot_lines(fig: Figure, series: Sequence[Series], title: str, xlabel: str = "", ylabel: str = "",
-               xscale: str | None = None) -> Axes:
-    """The default figure: one panel, every series with its 95 % CI, the paper's title."""
+               xscale: str | None = None, **style: Any) -> Axes:
+    """The default figure: one panel, every series with its 95 % CI, the paper's title; ``style``
+    goes to ``draw_series``."""
     ax = fig.add_subplot()
-    draw_series(ax, series)
+    draw_series(ax, series, **style)
     finish_axes(ax, xlabel, ylabel, xscale, legend=any(s.label for s in series))
     ax.set_title(title)
     return ax
 
 
+def _colors_by_label(ax: Axes) -> dict[str, str]:
+    """The colour of each labelled line or error-bar series already on ``ax``."""
+    colors = {str(line.get_label()): line.get_color() for line in ax.get_lines()}
+    for container in ax.containers:
+        lines = getattr(container, "lines", None)
+        if lines and lines[0] is not None:
+            colors[str(container.get_label())] = lines[0].get_color()
+    return colors
+
+
 def draw_readings(ax: Axes, series: Sequence[tuple[str, Series]]) -> None:
-    """Alternative readings' series, (reading name, series), dashed with × markers, labelled
-    "<reading>: <label>", after the main reading's on the same axes."""
+    """Alternative readings' series, (reading name, series), as thin dashed lines with × markers
+    in the colour of the main reading's series of the same label, after the main reading's on the
+    same axes; the legend names each reading once, "<reading> (dashed)"."""
+    colors = _colors_by_label(ax)
+    named: set[str] = set()
     for i, (name, s) in enumerate(series):
-        label = f"{name}: {s.label}" if s.label else name
-        ax.plot(s.x, s.y, linestyle="--", marker="x", color=PALETTE[i % len(PALETTE)], label=label)
+        label = "_nolegend_" if name in named else f"{name} (dashed)"
+        named.add(name)
+        color = colors.get(s.label, PALETTE[i % len(PALETTE)])
+        ax.plot(s.x, s.y, linestyle="--", marker="x", markersize=2.5, linewidth=0.8, color=color, label=label)
+
+
+def figure_legend(fig: Figure, ax: Axes, columns: int = 4) -> None:
+    """One legend for the whole figure, below its panels, from the handles of ``ax``."""
+    handles, labels = ax.get_legend_handles_labels()
+    if labels:
+        fig.legend(handles, labels, loc="outside lower center", ncol=columns)
