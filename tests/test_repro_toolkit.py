@@ -104,13 +104,13 @@ def test_sweep_declares_named_runs_over_axes_and_seeds():
         built.append((flavour, per))
         return {"name": f"{flavour} {per}"}
 
-    specs = sweep.specs(scenario, quick=True, seeds=[1, 2], condition="main")
+    specs = sweep.specs(scenario, True, [1, 2], condition="main")
     assert [s.key for s in specs] == [RunKey(condition="main", flavour=f, per=0.01, seed=s)
                                       for f in ("reno", "westwood") for s in (1, 2)]
     assert [s.seed for s in specs] == [1, 2, 1, 2] and built == [("reno", 0.01), ("westwood", 0.01)]
-    assert len(sweep.specs(scenario, quick=False, seeds=[1])) == 6
+    assert len(sweep.specs(scenario, False, [1])) == 6
     keyed = Sweep(Axis("flavour", (SimpleNamespace(name="reno"),), key=lambda f: f.name))
-    assert keyed.specs(lambda flavour: {}, quick=False, seeds=[3])[0].key == RunKey(flavour="reno", seed=3)
+    assert keyed.specs(lambda flavour: {}, False, [3])[0].key == RunKey(flavour="reno", seed=3)
     with pytest.raises(ValueError, match="distinct and not 'seed'"):
         Sweep(Axis("seed", (1,)))
     with pytest.raises(ValueError, match="no values"):

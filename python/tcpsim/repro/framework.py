@@ -341,7 +341,7 @@ def _analyze(experiment: Experiment, inputs: _Inputs, quick: bool) -> tuple[Outc
 def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | None:
     """Figure to ``<id>.png``, ``<id>.svg`` and ``<id>.pdf`` in the shared publication style
     (``tcpsim.repro.plotting``); a plotting error becomes a failed claim."""
-    from tcpsim.repro.plotting import new_figure, save, style
+    from tcpsim.repro.plotting import fit_titles, new_figure, save, style
 
     try:
         with style():
@@ -350,6 +350,7 @@ def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | Non
             fig = new_figure()
             experiment.plot(outcome, fig)
             experiment.plot_readings(outcome, fig)
+            fit_titles(fig)
             png = save(fig, out_dir, experiment.id)
     except Exception as error:  # noqa: BLE001 - the numbers are still worth reporting
         outcome.claims.append(Claim("figure is drawn", False, _describe(error)))

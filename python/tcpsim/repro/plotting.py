@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+import textwrap
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,18 @@ def new_figure(width: float = COLUMN_IN, height: float = HEIGHT_IN) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def fit_titles(fig: Figure) -> None:
+    """Wrap the figure's title and every panel title to the width they have (about 15 characters
+    per inch at 8 pt), so a long paper caption never runs off a column-wide figure."""
+    width_in = fig.get_size_inches()[0]
+    if fig.get_suptitle():
+        fig.suptitle(textwrap.fill(fig.get_suptitle(), int(width_in * 15)))
+    for ax in fig.axes:
+        title = ax.title.get_text()
+        if title:
+            ax.set_title(textwrap.fill(title, max(20, int(width_in * ax.get_position().width * 15))))
+
+
 def save(fig: Figure, out_dir: Path, name: str) -> Path:
     """``<name>.png`` (200 dpi), ``.svg`` and ``.pdf`` in ``out_dir``, reproducible (no dates);
     returns the PNG's path."""
@@ -118,20 +131,23 @@ def draw_series(
     markers: Sequence[str] | None = MARKERS,
     linestyle: str = "-",
     alpha: float = 1.0,
+    style_of: Callable[[Series], Mapping[str, Any]] | None = None,
 ) -> None:
     """Each series as a line with markers; one with CI bounds gets its (clipped) 95 % CI as error
-    bars. Colours and markers cycle through ``colors`` (default ``PALETTE``) and ``markers``."""
+    bars. Colours and markers cycle through ``colors`` (default ``PALETTE``) and ``markers``;
+    ``style_of(series)`` may override any line property per series (e.g. a paper's own markers)."""
     colors = colors or PALETTE
     for i, s in enumerate(series):
-        color = colors[i % len(colors)]
-        marker = markers[i % len(markers)] if markers else None
+        style = {"color": colors[i % len(colors)], "marker": markers[i % len(markers)] if markers else None,
+                 "linestyle": linestyle, "alpha": alpha}
+        if style_of is not None:
+            style.update(style_of(s))
         bars = error_bars(s)
         if bars is not None:
             y, below, above = bars
-            ax.errorbar(s.x, y, yerr=[below, above], color=color, marker=marker, linestyle=linestyle,
-                        elinewidth=0.7, label=s.label, alpha=alpha)
+            ax.errorbar(s.x, y, yerr=[below, above], elinewidth=0.7, label=s.label, **style)
         else:
-            ax.plot(s.x, s.y, color=color, marker=marker, linestyle=linestyle, label=s.label, alpha=alpha)
+            ax.plot(s.x, s.y, label=s.label, **style)
 
 
 def finish_axes(ax: Axes, xlabel: str = "", ylabel: str = "", xscale: str | None = None, legend: bool = True,
@@ -166,15 +182,19 @@ def _colors_by_label(ax: Axes) -> dict[str, str]:
     return colors
 
 
-def draw_readings(ax: Axes, series: Sequence[tuple[str, Series]]) -> None:
+def draw_readings(ax: Axes, series: Sequence[tuple[str, Series]], compact: bool = False) -> None:
     """Alternative readings' series, (reading name, series), as thin dashed lines with × markers
     in the colour of the main reading's series of the same label, after the main reading's on the
-    same axes; the legend names each reading once, "<reading> (dashed)"."""
+    same axes, labelled "<reading>: <label>"; ``compact`` names each reading once instead,
+    "<reading> (dashed)", for figures with many series."""
     colors = _colors_by_label(ax)
     named: set[str] = set()
     for i, (name, s) in enumerate(series):
-        label = "_nolegend_" if name in named else f"{name} (dashed)"
-        named.add(name)
+        if compact:
+            label = "_nolegend_" if name in named else f"{name} (dashed)"
+            named.add(name)
+        else:
+            label = f"{name}: {s.label}" if s.label else name
         color = colors.get(s.label, PALETTE[i % len(PALETTE)])
         ax.plot(s.x, s.y, linestyle="--", marker="x", markersize=2.5, linewidth=0.8, color=color, label=label)
 

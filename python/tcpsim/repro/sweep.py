@@ -2,7 +2,7 @@
 experiment's seeds, giving ``RunSpec``s with named keys (``tcpsim.repro.table.RunKey``).
 
     SWEEP = Sweep(Axis("flavour", FIVE), Axis("per", PER_FULL, quick=PER_QUICK))
-    SWEEP.specs(lambda flavour, per: lossy_link(flavour, per=per), quick, seeds)
+    SWEEP.specs(lambda flavour, per: lossy_link(flavour, per=per), quick, seeds)  # build, quick, seeds
 
 gives one run per (flavour, per, seed), keyed ``RunKey(flavour=..., per=..., seed=...)`` in
 that order (the first axis varies slowest, the seed fastest).
@@ -57,16 +57,16 @@ class Sweep:
         grids = [axis.grid(quick) for axis in self.axes]
         return [dict(zip((a.name for a in self.axes), combo)) for combo in itertools.product(*grids)]
 
-    def key(self, point: dict[str, Any], seed: int, **extra: Any) -> RunKey:
+    def key(self, point: dict[str, Any], seed: int, /, **extra: Any) -> RunKey:
         """The run key of one point and seed; ``extra`` parameters come first (e.g. a condition)."""
         values = {axis.name: axis.key_of(point[axis.name]) for axis in self.axes}
         return RunKey(**extra, **values, seed=seed)
 
-    def specs(self, scenario: Callable[..., Any], quick: bool, seeds: Sequence[int], **extra: Any) -> list[RunSpec]:
-        """One RunSpec per point and seed: ``scenario(**point)`` built once per point, keyed by
-        ``extra``, the axes and the seed."""
+    def specs(self, build: Callable[..., Any], quick: bool, seeds: Sequence[int], /, **extra: Any) -> list[RunSpec]:
+        """One RunSpec per point and seed: the scenario ``build(**point)``, made once per point,
+        keyed by the ``extra`` parameters (fixed for the whole sweep), the axes and the seed."""
         specs = []
         for point in self.points(quick):
-            built = scenario(**point)
+            built = build(**point)
             specs += [RunSpec(key=self.key(point, seed, **extra), scenario=built, seed=seed) for seed in seeds]
         return specs

@@ -179,7 +179,7 @@ class _Family(_TwoWindows):
         for ax, f in zip(fig.axes, THREE):
             draw_readings(ax, [(reading.name, Series(s.label.split(", ", 1)[1], s.x, s.y))
                                for reading in outcome.readings for s in reading.series
-                               if s.label.startswith(f.label + ",")])
+                               if s.label.startswith(f.label + ",")], compact=True)
         figure_legend(fig, fig.axes[0], columns=5)
 
 

@@ -16,7 +16,7 @@ from tcpsim.repro.gangadhar.common import (
     NS3_TCP, PER_FULL, PER_QUICK, THROUGHPUT, WESTWOOD, WESTWOOD_PLUS, Flavour, _error_bar_note, _fmt, _ge,
     _non_increasing, _throughput_mbps, _tolerance, _TwoWindows, draw_throughput, duration_s, lossy_link,
     throughput_table, MSS_BYTES)
-from tcpsim.repro.plotting import DOUBLE_IN, figure_title, finish_axes
+from tcpsim.repro.plotting import DOUBLE_IN, draw_readings, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
@@ -207,8 +207,10 @@ class _Sweep(_TwoWindows):
         ax.set_title(figure_title(self))
 
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
-        super().plot_readings(outcome, fig)
-        fig.axes[0].legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+        """The alternative reading dashed, in the colours of the main curves; the legend outside."""
+        ax = fig.axes[0]
+        draw_readings(ax, [(reading.name, s) for reading in outcome.readings for s in reading.series], compact=True)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
 
 
 @register
