@@ -420,7 +420,7 @@ def repro(
         int | None, typer.Option(min=1, metavar="N", help="Replications per point.", show_default="the experiment's own")
     ] = None,
     jobs: JobsOpt = None,
-    out: Annotated[Path, typer.Option(metavar="DIR", help="Directory for figures (PNG, SVG), per-experiment JSON, summary.json and summary.md.")] = Path("results"),
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Directory for figures (PNG, SVG, PDF), per-experiment JSON, summary.json and summary.md.")] = Path("results"),
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 unless every claim of every main reading holds and every number matches.")] = False,
     status: Annotated[bool, typer.Option("--status", help="Print only the per-paper status table (markdown), as the README includes it.")] = False,
     update_readme: Annotated[
