@@ -10,7 +10,9 @@ import pytest
 from matplotlib.figure import Figure
 
 import tcpsim.scenario
-from tcpsim.repro import moller, select
+from tcpsim.repro import select
+from tcpsim.repro.moller import common as moller
+from tcpsim.repro.table import RunKey
 from tcpsim.repro.framework import execute
 from tcpsim.scenario import load_scenario
 
@@ -27,10 +29,12 @@ def test_analytical_experiments_pass(tmp_path):
     reports = execute(select(ANALYTICAL), quick=True, out_dir=tmp_path, progress=False, cache_dir=tmp_path / "cache")
     assert [r["id"] for r in reports] == ANALYTICAL
     for report in reports:
-        failed = [c for c in report["claims"] if not c["ok"]] + [n for n in report["numbers"] if not n["ok"]]
+        failed = [c for c in report["claims"] if not c["ok"]] + [
+            n for n in report["model_checks"] if n["status"] != "matched"]
         assert not failed, (report["id"], failed)
-        assert report["claims"] and all(c["detail"] for c in report["claims"])
-        assert report["numbers"]
+        assert report["claims"] and all(c["detail"].startswith("test: ") for c in report["claims"])
+        # The model's identities are model checks, not paper numbers.
+        assert report["model_checks"] and not report["numbers"]
         assert (tmp_path / f"{report['id']}.png").stat().st_size > 10_000
         assert json.loads((tmp_path / f"{report['id']}.json").read_text())["ok"]
     fig3 = reports[0]
@@ -39,7 +43,7 @@ def test_analytical_experiments_pass(tmp_path):
         "Westwood+ larger for B < CT, NewReno larger for B > CT",
         "sum ≈ 1",
     ]
-    limits = {n["name"]: n for n in reports[2]["numbers"]}
+    limits = {n["name"]: n for n in reports[2]["model_checks"]}
     assert limits["NewReno share, B → ∞ (B/CT = 1e6)"]["paper"] == 0.75
     assert math.isclose(limits["eq. (35) ratio, B → ∞ (B/CT = 1e6)"]["measured"], 1 / math.sqrt(2), rel_tol=1e-3)
 
@@ -118,7 +122,8 @@ class FakeResult:
         self.meta = {"wall_s": 0.0}
 
 
-def _model_results(setting, buffers, tag=None, shift=0.0, second="westwood_plus", modified=False):
+def _model_results(setting, buffers, condition=None, shift=0.0, second="westwood_plus", modified=False,
+                   delayed=False):
     out = {}
     for buffer in buffers:
         row = setting.model([buffer], modified).iloc[0]
@@ -126,44 +131,60 @@ def _model_results(setting, buffers, tag=None, shift=0.0, second="westwood_plus"
         if second == "newreno":
             first = second_share = setting.newreno_pair_model([buffer])["per_flow"].iloc[0]
         for seed, noise in ((1, -0.005), (2, 0.0), (3, 0.005)):
-            key = (buffer, seed) if tag is None else (tag, buffer, seed)
+            key = RunKey(**(condition or {}), buffer=buffer, seed=seed)
             out[key] = FakeResult(setting, first - noise + shift, second_share + noise - shift, buffer / 2,
-                                  rtt_min_s=0.0514 + 0.0004 * buffer * (tag == "delayed"))
+                                  rtt_min_s=0.0514 + 0.0004 * buffer * delayed)
     return out
 
 
 def test_fig5_model_as_simulation_passes():
     setting = moller.TABLE_II[1]
     buffers = moller.buffer_grid(setting, quick=True)
-    results = {(1, *key): r for key, r in _model_results(setting, buffers).items()}
+    results = _model_results(setting, buffers, {"scenario": 1})
     (fig5,) = select(["moller.fig5"])
     outcome = fig5.analyze(results, quick=True)
     assert all(c.ok for c in outcome.claims), [(c.text, c.detail) for c in outcome.claims if not c.ok]
-    assert len(outcome.claims) == 3
+    # One claim per catalog statement: the model match (once) and the ratio.
+    assert [c.text.split(": ", 1)[-1][:30] for c in outcome.claims] == [
+        "simulation matches the model e", "W+/NR ratio falls with B, towa"]
     ratio = outcome.numbers[-1]
-    assert not ratio.within_tolerance and ratio.explanation and "B → ∞" in ratio.explanation
+    # An explanation sits beside a missed number; it never makes it matched.
+    assert ratio.status == "missed" and ratio.explanation and "B → ∞" in ratio.explanation
     fig5.plot(outcome, Figure())
 
 
 def test_fig5_shifted_simulation_fails_the_match():
     setting = moller.TABLE_II[1]
     buffers = moller.buffer_grid(setting, quick=True)
-    results = {(1, *key): r for key, r in _model_results(setting, buffers, shift=0.08).items()}
+    results = _model_results(setting, buffers, {"scenario": 1}, shift=0.08)
     (fig5,) = select(["moller.fig5"])
     outcome = fig5.analyze(results, quick=True)
-    assert [c.ok for c in outcome.claims[:2]] == [False, False]
+    assert not outcome.claims[0].ok and "test: |simulation mean − model| ≤ 0.05" in outcome.claims[0].detail
+
+
+def test_fig5_ratio_claim_fails_when_the_ratio_rises_with_the_buffer():
+    setting = moller.TABLE_II[1]
+    buffers = moller.buffer_grid(setting, quick=True)
+    results = {}
+    for buffer in buffers:  # Westwood+ gaining with B: the opposite of the paper's trend
+        share = 0.3 + 0.4 * buffer / max(buffers)
+        for seed in (1, 2, 3):
+            results[RunKey(scenario=1, buffer=buffer, seed=seed)] = FakeResult(setting, 1 - share, share, buffer / 2)
+    (fig5,) = select(["moller.fig5"])
+    ratio_claim = fig5.analyze(results, quick=True).claims[-1]
+    assert ratio_claim.text.startswith("W+/NR ratio falls") and not ratio_claim.ok
 
 
 def test_fig6_fig7_fig8_analyze_and_plot():
     setting = moller.TABLE_II[1]
     buffers = moller.buffer_grid(setting, quick=True)
     experiments = dict((e.id, e) for e in select(SIMULATION))
-    fig6 = {**_model_results(setting, buffers, "delayed", shift=-0.02),
-            **_model_results(setting, buffers, "together")}
-    fig7 = {**_model_results(setting, buffers, "modified", modified=True),
-            **_model_results(setting, buffers, "unmodified")}
-    fig8 = {**_model_results(setting, buffers, "newreno", second="newreno"),
-            **_model_results(setting, buffers, "westwood_plus")}
+    fig6 = {**_model_results(setting, buffers, {"start": "delayed"}, shift=-0.02, delayed=True),
+            **_model_results(setting, buffers, {"start": "together"})}
+    fig7 = {**_model_results(setting, buffers, {"westwood": "modified"}, modified=True),
+            **_model_results(setting, buffers, {"westwood": "unmodified"})}
+    fig8 = {**_model_results(setting, buffers, {"competitor": "newreno"}, second="newreno"),
+            **_model_results(setting, buffers, {"competitor": "westwood_plus"})}
     for experiment_id, results in (("moller.fig6", fig6), ("moller.fig7", fig7), ("moller.fig8", fig8)):
         outcome = experiments[experiment_id].analyze(results, quick=True)
         assert outcome.claims and all(c.detail for c in outcome.claims)
@@ -175,3 +196,22 @@ def test_fig6_fig7_fig8_analyze_and_plot():
     outcome6 = experiments["moller.fig6"].analyze(fig6, quick=True)
     assert [c.ok for c in outcome6.claims] == [True, True]  # fake RTTmin 68–85 ms for B ≥ CT, delayed share +0.02
     assert np.isclose(outcome6.numbers[0].measured, 0.0514 + 0.0004 * 83)
+
+
+def test_fig6_fig7_fig8_claims_fail_on_data_that_contradict_the_paper():
+    setting = moller.TABLE_II[1]
+    buffers = moller.buffer_grid(setting, quick=True)
+    experiments = dict((e.id, e) for e in select(SIMULATION))
+    # fig6: a delayed start that changes nothing (RTTmin at the base RTT, same shares).
+    fig6 = {**{k.replace(start="delayed"): r for k, r in _model_results(setting, buffers, {"start": "together"}).items()},
+            **_model_results(setting, buffers, {"start": "together"})}
+    assert [c.ok for c in experiments["moller.fig6"].analyze(fig6, quick=True).claims] == [False, False]
+    # fig7: the "modified" Westwood+ is the unmodified one: shares stay unequal for B > CT.
+    fig7 = {**{k.replace(westwood="modified"): r for k, r in _model_results(setting, buffers, {"westwood": "unmodified"}).items()},
+            **_model_results(setting, buffers, {"westwood": "unmodified"})}
+    assert not experiments["moller.fig7"].analyze(fig7, quick=True).claims[0].ok
+    # fig8: NewReno against Westwood+ doing the same as against NewReno everywhere, full utilization.
+    fig8 = {**_model_results(setting, buffers, {"competitor": "newreno"}, second="newreno"),
+            **{k.replace(competitor="westwood_plus"): r
+               for k, r in _model_results(setting, buffers, {"competitor": "x"}, second="newreno").items()}}
+    assert [c.ok for c in experiments["moller.fig8"].analyze(fig8, quick=True).claims] == [False, False]

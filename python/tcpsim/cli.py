@@ -455,7 +455,7 @@ def repro(
         str,
         typer.Option(
             metavar="DIR",
-            help="Directory for figures (PNG, SVG), per-experiment JSON, summary.json and summary.md; the experiments' previous files there are replaced.",
+            help="Directory for figures (PNG, SVG, PDF), per-experiment JSON, summary.json and summary.md; the experiments' previous files there are replaced.",
         ),
     ] = "results",
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 unless every claim of every main reading holds and every number matches.")] = False,

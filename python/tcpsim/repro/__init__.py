@@ -1,6 +1,6 @@
 """Registry of paper reproductions (``tcpsim repro ID``).
 
-Each paper has a module here (``moller.py``, the ``casetti`` package, ...) that calls :func:`register`
+Each paper has a package here (``moller``, ``gangadhar``, ``casetti``, ...) that calls :func:`register`
 for each of its experiments. Modules are imported only when the registry is first consulted,
 so ``import tcpsim`` and ``tcpsim --help`` stay fast.
 """

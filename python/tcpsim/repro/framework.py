@@ -24,6 +24,7 @@ from tcpsim.runner import RunFailed, RunSpec, run_digest, run_many
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from tcpsim.repro.aggregate import Range
     from tcpsim.result import RunResult
 
 PAPERS = ("moller", "gangadhar", "macura", "podlesny", "casetti", "validation")
@@ -31,13 +32,15 @@ PAPERS = ("moller", "gangadhar", "macura", "podlesny", "casetti", "validation")
 
 @dataclass
 class Series:
-    """One curve of a figure; the optional CI bounds are drawn as error bars."""
+    """One curve of a figure; the optional CI bounds are drawn as error bars, clipped to the
+    metric's ``valid`` range (e.g. ``aggregate.FRACTION`` for a Jain index) when it is given."""
 
     label: str
     x: Sequence[Any]
     y: Sequence[float]
     y_ci_low: Sequence[float] | None = None
     y_ci_high: Sequence[float] | None = None
+    valid: Range | None = None
 
     def __post_init__(self) -> None:
         lengths = {len(v) for v in (self.x, self.y, self.y_ci_low, self.y_ci_high) if v is not None}
@@ -233,6 +236,9 @@ class Experiment:
     xlabel: str = ""
     ylabel: str = ""
     xscale: str | None = None
+    figure: str = ""
+    """The paper's name of the figure ("Fig. 5", "Table 2"); derived from an id ending in
+    ``.figN`` when empty (``plotting.figure_title``)."""
     seeds_full: int = 5
     seeds_quick: int = 2
 
@@ -249,39 +255,24 @@ class Experiment:
         raise NotImplementedError(f"{type(self).__name__}.analyze")
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        """Draw every series; those with CI bounds get error bars. Override for other layouts."""
-        import numpy as np
+        """Draw every series, those with CI bounds with their 95 % CI, in the shared publication
+        style (``tcpsim.repro.plotting``). Override for other layouts."""
+        from tcpsim.repro.plotting import figure_title, plot_lines
 
-        ax = fig.add_subplot()
-        for series in outcome.series:
-            if series.y_ci_low is not None and series.y_ci_high is not None:
-                y = np.asarray(series.y, dtype=float)
-                below = np.clip(y - np.asarray(series.y_ci_low, dtype=float), 0, None)
-                above = np.clip(np.asarray(series.y_ci_high, dtype=float) - y, 0, None)
-                ax.errorbar(series.x, y, yerr=[below, above], marker="o", markersize=3, capsize=3, label=series.label)
-            else:
-                ax.plot(series.x, series.y, label=series.label)
-        ax.set_xlabel(self.xlabel)
-        ax.set_ylabel(self.ylabel)
-        ax.set_title(f"{self.id}: {self.title}", fontsize="medium")
-        if self.xscale:
-            ax.set_xscale(self.xscale)
-        if any(series.label for series in outcome.series):
-            ax.legend(fontsize="small")
-        ax.grid(alpha=0.3)
+        plot_lines(fig, outcome.series, figure_title(self), self.xlabel, self.ylabel, self.xscale)
 
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
         """Draw the alternative readings' series as dashed lines labelled with the reading's name
         on the figure's first axes, after ``plot``. Override when a reading's series belong on
         other axes."""
+        from tcpsim.repro.plotting import draw_readings
+
         drawn = [(reading.name, series) for reading in outcome.readings for series in reading.series]
         if not drawn or not fig.axes:
             return
         ax = fig.axes[0]
-        for name, series in drawn:
-            label = f"{name}: {series.label}" if series.label else name
-            ax.plot(series.x, series.y, linestyle="--", marker="x", markersize=3, label=label)
-        ax.legend(fontsize="small")
+        draw_readings(ax, drawn)
+        ax.legend()
 
 
 def jsonable(value: Any) -> Any:
@@ -349,20 +340,22 @@ def _analyze(experiment: Experiment, inputs: _Inputs, quick: bool) -> tuple[Outc
 
 
 def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | None:
-    """Figure to ``<id>.png`` and ``<id>.svg``; a plotting error becomes a failed claim."""
-    from matplotlib.figure import Figure
+    """Figure to ``<id>.png``, ``<id>.svg`` and ``<id>.pdf`` in the shared publication style
+    (``tcpsim.repro.plotting``); a plotting error becomes a failed claim."""
+    from tcpsim.repro.plotting import fit_titles, new_figure, save, style
 
-    # A bare Figure renders through Agg on savefig without touching pyplot's global state,
-    # which is unsafe in a library and pointless without a display.
-    fig = Figure(figsize=(7, 4.5), layout="constrained")
-    png, svg = out_dir / f"{experiment.id}.png", out_dir / f"{experiment.id}.svg"
-    for previous in (png, svg):
-        previous.unlink(missing_ok=True)  # a figure that fails now must not leave the old one
+    for suffix in ("png", "svg", "pdf"):
+        # A figure that fails now must not leave the previous run's beside the new report.
+        (out_dir / f"{experiment.id}.{suffix}").unlink(missing_ok=True)
     try:
-        experiment.plot(outcome, fig)
-        experiment.plot_readings(outcome, fig)
-        fig.savefig(png, dpi=150)
-        fig.savefig(svg, metadata={"Date": None})
+        with style():
+            # A bare Figure renders through Agg on savefig without touching pyplot's global
+            # state, which is unsafe in a library and pointless without a display.
+            fig = new_figure()
+            experiment.plot(outcome, fig)
+            experiment.plot_readings(outcome, fig)
+            fit_titles(fig)
+            png = save(fig, out_dir, experiment.id)
     except Exception as error:  # noqa: BLE001 - the numbers are still worth reporting
         outcome.claims.append(Claim("figure is drawn", False, _describe(error)))
         return None
@@ -409,8 +402,9 @@ def execute(
     progress: bool = True,
     cache_dir: str | Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Run, analyze and draw the experiments; write ``<id>.png``, ``<id>.svg``, ``<id>.json``,
-    ``summary.json`` and ``summary.md`` to ``out_dir``; return one report dict per experiment.
+    """Run, analyze and draw the experiments; write ``<id>.png``, ``<id>.svg``, ``<id>.pdf``,
+    ``<id>.json``, ``summary.json`` and ``summary.md`` to ``out_dir``; return one report dict per
+    experiment.
 
     ``wall_s`` of a report is the simulation time of its runs (as recorded when each was first
     computed, so cached runs count too) plus its analysis and plotting time.
