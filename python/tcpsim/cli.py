@@ -43,6 +43,9 @@ EXIT_MISMATCH = 1
 """A reproduction broke down (a run, analysis or figure failed), or with --strict a claim or
 number does not match."""
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT): the shell's 128 + signal number. Finished runs of a sweep or reproduction
+are already cached."""
 
 
 class CliError(Exception):
@@ -78,12 +81,16 @@ def _loaded_class(module: str, name: str) -> type[Exception]:
 
 
 def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1."""
+    """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1, Ctrl-C
+    into an ``error: interrupted`` line + exit 130."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("error: interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except Exception as error:
             lines = _user_error_lines(error)
             code = EXIT_USAGE

@@ -18,6 +18,7 @@ import itertools
 import json
 import os
 import pickle
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -188,18 +189,47 @@ def _in_process(fn: RunFn, work: Work) -> Iterator[Iterator[Completion]]:
     yield completions()
 
 
+def _die_with_parent(parent_pid: int) -> None:
+    """Worker initializer: on Linux, ask the kernel to SIGKILL this worker when the process that
+    started it dies (``prctl(PR_SET_PDEATHSIG)``), so a killed sweep leaves no orphans running.
+    Elsewhere a no-op: the parent still terminates its workers when it is interrupted."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _stop_workers(pool: Any) -> None:
+    """Terminate a pool's worker processes now: shutdown() alone waits for the runs in progress,
+    which may take hours."""
+    if hasattr(pool, "terminate_workers"):  # Python >= 3.14
+        pool.terminate_workers()
+        return
+    for process in list((pool._processes or {}).values()):  # CPython's pid → Process map
+        process.terminate()
+
+
 @contextmanager
 def _process_pool(fn: RunFn, work: Work, jobs: int) -> Iterator[Iterator[Completion]]:
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)))
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_die_with_parent, initargs=(os.getpid(),))
     try:
         # ``fn`` travels with each task (pickled by reference) rather than being looked up in
         # the worker, so whatever function the parent holds is the one that runs.
         futures = {pool.submit(fn, spec): digest for digest, spec in work}
         yield ((futures[f], _outcome(f)) for f in as_completed(futures))
+    except BaseException:
+        # Ctrl-C or an error: stop the runs in progress instead of waiting for them.
+        _stop_workers(pool)
+        raise
     finally:
-        # On Ctrl-C or an error, do not silently run the rest of the sweep before returning.
         pool.shutdown(wait=True, cancel_futures=True)
 
 
