@@ -68,6 +68,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         CliError,
         _loaded_class("tcpsim.repro", "UnknownExperiment"),
         _loaded_class("tcpsim.runner", "DaskUnavailable"),
+        _loaded_class("tcpsim.api", "SimulationError"),
     )
     return [str(error)] if isinstance(error, user_errors) else None
 
@@ -287,6 +288,13 @@ SetOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Run even if the estimated cost (events, trace rows, memory) exceeds the scenario's [limits].",
+    ),
+]
 JobsOpt = Annotated[
     int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs")
 ]
@@ -323,14 +331,25 @@ def run(
         Path | None, typer.Option(metavar="DIR", help="Also save flows, links and traces (CSV/Parquet) into this directory.", show_default=False)
     ] = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
-    """Run one scenario and print per-flow and per-link results."""
+    """Run one scenario and print per-flow and per-link results.
+
+    The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
+    --force. Ctrl-C stops it (exit 130).
+    """
+    import warnings
+
     from tcpsim.scenario import load_scenario
 
     scenario = load_scenario(file, set_ or ())
     from tcpsim.api import run as simulate
+    from tcpsim.limits import ScenarioWarning
 
-    result = simulate(scenario, seed=seed)
+    _check_before_run(scenario, force)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScenarioWarning)  # printed above as warning: lines
+        result = simulate(scenario, seed=seed, force=True)
     if out is not None:
         result.save(out)
     if json_:
@@ -344,13 +363,28 @@ def run(
         console.print(f"saved to {out}/")
 
 
+def _check_before_run(scenario: Any, force: bool) -> None:
+    """Print the scenario's warnings, then refuse it (RunTooLarge) if its estimated cost exceeds
+    its limits and ``force`` is off."""
+    from tcpsim.limits import check_limits, estimate_cost, run_warnings
+
+    for path, message in run_warnings(scenario):
+        typer.echo(f"warning: {path}: {message}", err=True)
+    if not force:
+        check_limits(scenario, estimate_cost(scenario))
+
+
 @app.command()
 @_reports_errors
-def validate(file: FileArg, set_: SetOpt = None) -> None:
-    """Check a scenario file (and overrides) without running it; list every error found."""
+def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> None:
+    """Check a scenario file (and overrides) without running it; list every error found.
+
+    Also estimates the run's cost against the scenario's [limits] (skipped with --force) and
+    prints warnings about numbers that would mean little."""
     from tcpsim.scenario import load_scenario
 
     scenario = load_scenario(file, set_ or ())
+    _check_before_run(scenario, force)
     typer.echo(f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows")
 
 
@@ -469,10 +503,13 @@ def sweep(
         typer.Option(metavar="ADDRESS", help="Run on a Dask cluster (scheduler address) instead of local processes.", show_default=False),
     ] = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Run a scenario over a parameter grid × seeds; one row per (parameters, seed, flow).
 
-    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed.
+    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed. A
+    combination beyond the scenario's [limits] fails with its reason (unless --force) while the
+    others run. Ctrl-C stops the sweep and its workers (exit 130), keeping finished runs.
     """
     axes = _parse_grid(grid)
     if out is not None and out.suffix not in (".csv", ".parquet"):
@@ -480,7 +517,7 @@ def sweep(
     from tcpsim.runner import sweep as run_sweep
     from tcpsim.stats import summarize
 
-    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask)
+    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask, force=force)
     if out is not None:
         _write_table(df, out)
     if json_:

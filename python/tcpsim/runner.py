@@ -47,13 +47,15 @@ class RunSpec:
     ``key`` is the caller's label for the run (e.g. ``("B", 42, "seed", 3)``) and is how results
     come back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides``
     are ``(path, value)`` pairs applied on top of it, such as ``("links[0].rate", "5Mbps")``,
-    with values used as they are (not parsed from text).
+    with values used as they are (not parsed from text). ``force`` runs it even if its estimated
+    cost exceeds the scenario's limits (it does not change the result, so not the cache key).
     """
 
     key: tuple[Any, ...]
     scenario: Scenario = field(hash=False)
     seed: int = 1
     overrides: tuple[tuple[str, Any], ...] = ()
+    force: bool = False
 
 
 class RunFailed(RuntimeError):
@@ -73,10 +75,16 @@ class DaskUnavailable(RuntimeError):
 
 
 def _run_one(spec: RunSpec) -> RunResult:
-    """Execute one spec with the compiled core (in whichever process the scheduler chose)."""
-    from tcpsim.api import run
+    """Execute one spec with the compiled core (in whichever process the scheduler chose).
+    Scenario warnings are for one run at a time (`tcpsim run`); a sweep does not repeat them."""
+    import warnings
 
-    return run(spec.scenario, seed=spec.seed, **dict(spec.overrides))
+    from tcpsim.api import run
+    from tcpsim.limits import ScenarioWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScenarioWarning)
+        return run(spec.scenario, seed=spec.seed, force=spec.force, **dict(spec.overrides))
 
 
 _canonical_hashes: dict[str, str] = {}
@@ -340,12 +348,15 @@ def sweep(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
     dask_address: str | None = None,
+    force: bool = False,
 ) -> pd.DataFrame:
     """Run the Cartesian product of ``grid`` (dotted path → values) × seeds and return one row
     per (parameter combination, seed, flow): the parameter columns (named by their dotted
     path, holding the values as given), ``seed``, then the columns of ``RunResult.flows``.
 
-    ``seeds`` is a count (seeds 1..n) or an explicit iterable of seeds.
+    ``seeds`` is a count (seeds 1..n) or an explicit iterable of seeds. ``force`` runs
+    combinations whose estimated cost exceeds the scenario's limits; without it they fail (and
+    the others still run).
     """
     import pandas as pd
 
@@ -354,7 +365,7 @@ def sweep(
     combos = list(itertools.product(*(grid[p] for p in paths)))
     # Keys are indices, not the values themselves: grid values may be unhashable (lists).
     specs = [
-        RunSpec(key=(i, seed), scenario=base_scenario, seed=seed, overrides=tuple(zip(paths, combo)))
+        RunSpec(key=(i, seed), scenario=base_scenario, seed=seed, overrides=tuple(zip(paths, combo)), force=force)
         for i, combo in enumerate(combos)
         for seed in seed_list
     ]
