@@ -85,7 +85,7 @@ def test_traces_of_too_many_rows_are_refused(overrides):
 
 def test_the_limits_table_raises_a_limit(tmp_path):
     scenario = load_scenario(LOSSY, {"duration": "10s", "trace.throughput_bin": "1us"})
-    assert 1e6 < estimate_cost(scenario).trace_rows < 1e8
+    assert 1e6 < estimate_cost(scenario.to_engine()).trace_rows < 1e8
     with pytest.raises(RunTooLarge, match=r"limits\.max_trace_rows"):
         tcpsim.run(LOSSY, duration="10s", **{"trace.throughput_bin": "1us", "limits.max_trace_rows": 10**6})
 

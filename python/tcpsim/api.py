@@ -43,11 +43,11 @@ def run(
         sc = scenario
     else:
         sc = load_scenario(scenario, overrides=overrides)
-    if not force:
-        check_limits(sc, estimate_cost(sc))
-    for path, message in run_warnings(sc):
-        warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
     canonical = sc.to_engine()
+    if not force:
+        check_limits(sc, estimate_cost(canonical))
+    for path, message in run_warnings(sc, canonical):
+        warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
     started = time.perf_counter()
     try:
         summary_json, raw_traces = _core.run(json.dumps(canonical), seed)

@@ -368,10 +368,11 @@ def _check_before_run(scenario: Any, force: bool) -> None:
     its limits and ``force`` is off."""
     from tcpsim.limits import check_limits, estimate_cost, run_warnings
 
-    for path, message in run_warnings(scenario):
+    canonical = scenario.to_engine()
+    for path, message in run_warnings(scenario, canonical):
         typer.echo(f"warning: {path}: {message}", err=True)
     if not force:
-        check_limits(scenario, estimate_cost(scenario))
+        check_limits(scenario, estimate_cost(canonical))
 
 
 @app.command()

@@ -17,6 +17,7 @@ Trace rows and memory follow from the same numbers. A run over a limit is refuse
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
@@ -80,8 +81,8 @@ class Cost:
 class _Flow:
     """One engine flow for the fluid model."""
 
-    path: list[int]  # channels in the data direction
-    reverse: list[int]  # channels of the ACKs (empty for UDP)
+    path: Sequence[int]  # channels in the data direction
+    reverse: Sequence[int]  # channels of the ACKs (empty for UDP)
     demand_bps: float
     active_s: float
     wire_bytes: int
@@ -95,11 +96,13 @@ def _path(start: int, goal: int, adjacent: Sequence[Sequence[tuple[int, int]]]) 
     """Channels of a fewest-hop path (the engine's routing, up to ties)."""
     previous: dict[int, tuple[int, int]] = {start: (start, -1)}
     frontier = deque([start])
-    while frontier and goal not in previous:
+    while goal not in previous:
         node = frontier.popleft()
         for neighbour, channel in adjacent[node]:
             if neighbour not in previous:
                 previous[neighbour] = (node, channel)
+                if neighbour == goal:
+                    break
                 frontier.append(neighbour)
     channels = []
     node = goal
@@ -169,22 +172,33 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
         adjacent[link["a"]].append((link["b"], 2 * index))
         adjacent[link["b"]].append((link["a"], 2 * index + 1))
     duration_s = engine["duration_ns"] / NS_PER_S
+
+    @functools.cache  # replicated flows (`count`) and hosts behind one router share paths
+    def path(src: int, dst: int) -> tuple[int, ...]:
+        # A host with a single link reaches everything through it (channel c's reverse is c ^ 1).
+        if len(adjacent[src]) == 1 and src != dst:
+            neighbour, channel = adjacent[src][0]
+            return (channel, *path(neighbour, dst))
+        if len(adjacent[dst]) == 1 and src != dst:
+            neighbour, channel = adjacent[dst][0]
+            return (*path(src, neighbour), channel ^ 1)
+        return tuple(_path(src, dst, adjacent))
+
     tcp = []
     for flow in engine["flows"]:
         settings, app = flow["tcp"], flow["app"]
-        path = _path(flow["src"], flow["dst"], adjacent)
+        forward = path(flow["src"], flow["dst"])
         wire = settings["mss_bytes"] + settings["header_bytes"]
         ack = settings["header_bytes"] + ACK_EXTRA_BYTES
         stop_ns = app["stop_ns"] if app["stop_ns"] is not None else engine["duration_ns"]
         active_s = max(0.0, min(stop_ns, engine["duration_ns"]) - app["start_ns"]) / NS_PER_S
-        window_bps = 8 * settings["rwnd_bytes"] / _rtt_s(engine, path, wire, ack)
+        window_bps = 8 * settings["rwnd_bytes"] / _rtt_s(engine, forward, wire, ack)
         max_packets = 2 * math.ceil(app["bytes"] / settings["mss_bytes"]) if app["bytes"] is not None else math.inf
-        reverse = _path(flow["dst"], flow["src"], adjacent)
-        tcp.append(_Flow(path, reverse, window_bps, active_s, wire, ack, settings["delack_count"], max_packets))
+        tcp.append(_Flow(forward, path(flow["dst"], flow["src"]), window_bps, active_s, wire, ack, settings["delack_count"], max_packets))
     udp = []
     for flow in engine["udp_flows"]:
         on_s = sum(max(0, min(end, engine["duration_ns"]) - start) for start, end in flow["on"]) / NS_PER_S
-        udp.append(_Flow(_path(flow["src"], flow["dst"], adjacent), [], flow["rate_bps"], min(on_s, duration_s),
+        udp.append(_Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s),
                          flow["packet_bytes"]))
     return tcp, udp
 
@@ -193,9 +207,9 @@ def _link_label(engine: Mapping[str, Any], channel: int) -> str:
     return f"packets on links[{channel // 2}] ({engine['links'][channel // 2]['name']})"
 
 
-def estimate_cost(scenario: Scenario) -> Cost:
-    """Events, trace rows and memory of a run of `scenario` (see the module docstring)."""
-    engine = scenario.to_engine()
+def estimate_cost(engine: Mapping[str, Any]) -> Cost:
+    """Events, trace rows and memory of a run of the canonical scenario `engine`
+    (:meth:`Scenario.to_engine`; see the module docstring)."""
     duration_ns = engine["duration_ns"]
     tcp, udp = _flows(engine)
     capacity = [link["rate_bps"] for link in engine["links"] for _ in (0, 1)]
@@ -219,8 +233,9 @@ def estimate_cost(scenario: Scenario) -> Cost:
             packets_on[channel] += sent if hop == 0 else flow.rate_bps * flow.active_s / (8 * flow.wire_bytes)
     for channel, packets in packets_on.items():
         cost.add(_link_label(engine, channel), 2 * packets)
-    for position, flow in enumerate(engine["flows"]):
-        cost.add("retransmission timers (tcp.min_rto)", flow_timer_events(flow, duration_ns))
+    for flow in engine["flows"]:
+        # At most one expiry per min_rto while the flow runs.
+        cost.add("retransmission timers (tcp.min_rto)", duration_ns / flow["tcp"]["min_rto_ns"])
     for index, link in enumerate(engine["links"]):
         for direction in ("ab", "ba"):
             for model in link[direction]["loss"]:
@@ -251,11 +266,6 @@ def estimate_cost(scenario: Scenario) -> Cost:
         + TRACE_COPIES * sum(TRACE_ROW_BYTES[kind] * count for kind, count in rows.items())
     )
     return cost
-
-
-def flow_timer_events(flow: Mapping[str, Any], duration_ns: int) -> float:
-    """Retransmission-timer expiries of a TCP flow at most: one per min_rto while it runs."""
-    return duration_ns / flow["tcp"]["min_rto_ns"]
 
 
 def _bytes_held(engine: Mapping[str, Any], channel: int, packet_bytes: int) -> float:
@@ -313,11 +323,10 @@ def check_limits(scenario: Scenario, cost: Cost) -> None:
         raise RunTooLarge(problems)
 
 
-def run_warnings(scenario: Scenario) -> list[tuple[str, str]]:
+def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(path, message) for what the engine runs but what makes its numbers meaningless: a
     measurement window shorter than a few round trips, an initial window far beyond what the
-    path holds."""
-    engine = scenario.to_engine()
+    path holds. `engine` is `scenario`'s canonical form."""
     tcp, udp = _flows(engine)
     found = []
     rtts = [_rtt_s(engine, flow.path, flow.wire_bytes, flow.ack_bytes) for flow in [*tcp, *udp]]
@@ -331,14 +340,17 @@ def run_warnings(scenario: Scenario) -> list[tuple[str, str]]:
             f"rates measured over it are dominated by start-up and border effects",
         ))
     seen = set()
-    for flow, engine_flow, instance in zip(tcp, engine["flows"], _flow_instances(scenario)):
-        where = format_path(_tcp_origin(scenario, instance.position, "init_cwnd_segments"))
-        if where in seen:
-            continue
+    instances = None  # the user's [[flows]] entry of each engine flow, found only if needed
+    for index, (flow, engine_flow) in enumerate(zip(tcp, engine["flows"])):
         settings = engine_flow["tcp"]
         burst = min(settings["init_cwnd_segments"] * settings["mss_bytes"], settings["rwnd_bytes"])
         holds = sum(_bytes_held(engine, channel, flow.wire_bytes) for channel in flow.path)
         if burst > INIT_WINDOW_EXCESS * holds:
+            instances = instances or _flow_instances(scenario)
+            instance = instances[index]
+            where = format_path(_tcp_origin(scenario, instance.position, "init_cwnd_segments"))
+            if where in seen:
+                continue
             seen.add(where)
             found.append((
                 where,
