@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from . import _core
+from .limits import ScenarioWarning, check_limits, estimate_cost, run_warnings
 from .result import RunResult, build_result
 from .scenario import Scenario, load_scenario
 
@@ -19,12 +21,19 @@ class SimulationError(RuntimeError):
     """The engine refused a scenario that passed validation, or broke an invariant."""
 
 
-def run(scenario: str | Path | Mapping[str, Any] | Scenario, seed: int = 1, **overrides: Any) -> RunResult:
+def run(
+    scenario: str | Path | Mapping[str, Any] | Scenario, seed: int = 1, force: bool = False, **overrides: Any
+) -> RunResult:
     """Run `scenario` (a TOML path, a user-format dict or a loaded Scenario) with `seed`.
 
     Keyword arguments override scenario fields by dotted path, e.g.
     ``run("s.toml", seed=2, duration="100s", **{"links[0].rate": "5Mbps"})``.
     The same scenario and seed always give identical results.
+
+    The run's cost is estimated first: beyond the scenario's `limits` it raises
+    :class:`~tcpsim.limits.RunTooLarge` unless ``force=True``. Scenarios whose numbers would mean
+    little (a window of a few round trips) issue a :class:`~tcpsim.limits.ScenarioWarning`.
+    Ctrl-C stops the engine within milliseconds with ``KeyboardInterrupt``.
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ValueError(f"seed: {seed!r} must be an integer in [0, 2^64)")
@@ -35,6 +44,10 @@ def run(scenario: str | Path | Mapping[str, Any] | Scenario, seed: int = 1, **ov
     else:
         sc = load_scenario(scenario, overrides=overrides)
     canonical = sc.to_engine()
+    if not force:
+        check_limits(sc, estimate_cost(canonical))
+    for path, message in run_warnings(sc, canonical):
+        warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
     started = time.perf_counter()
     try:
         summary_json, raw_traces = _core.run(json.dumps(canonical), seed)

@@ -43,6 +43,9 @@ EXIT_MISMATCH = 1
 """A reproduction broke down (a run, analysis or figure failed), or with --strict a claim or
 number does not match."""
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT): the shell's 128 + signal number. Finished runs of a sweep or reproduction
+are already cached."""
 
 
 class CliError(Exception):
@@ -66,6 +69,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.repro", "UnknownExperiment"),
         _loaded_class("tcpsim.runner", "DaskUnavailable"),
         _loaded_class("tcpsim.outpaths", "OutputPathError"),
+        _loaded_class("tcpsim.api", "SimulationError"),
     )
     return [str(error)] if isinstance(error, user_errors) else None
 
@@ -79,12 +83,16 @@ def _loaded_class(module: str, name: str) -> type[Exception]:
 
 
 def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1."""
+    """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1, Ctrl-C
+    into an ``error: interrupted`` line + exit 130."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("error: interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except Exception as error:
             lines = _user_error_lines(error)
             code = EXIT_USAGE
@@ -300,6 +308,13 @@ SetOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Run even if the estimated cost (events, trace rows, memory) exceeds the scenario's [limits].",
+    ),
+]
 JobsOpt = Annotated[
     int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs")
 ]
@@ -343,8 +358,15 @@ def run(
         ),
     ] = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
-    """Run one scenario and print per-flow and per-link results."""
+    """Run one scenario and print per-flow and per-link results.
+
+    The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
+    --force. Ctrl-C stops it (exit 130).
+    """
+    import warnings
+
     from tcpsim.scenario import load_scenario
 
     from tcpsim.outpaths import output_dir
@@ -353,8 +375,12 @@ def run(
     out_dir = None if out is None else output_dir(out, "--out")
     scenario = load_scenario(file, set_ or ())
     from tcpsim.api import run as simulate
+    from tcpsim.limits import ScenarioWarning
 
-    result = simulate(scenario, seed=run_seed)
+    _check_before_run(scenario, force)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScenarioWarning)  # printed above as warning: lines
+        result = simulate(scenario, seed=run_seed, force=True)
     if out_dir is not None:
         result.save(out_dir)
     if json_:
@@ -368,13 +394,29 @@ def run(
         console.print(f"saved to {out_dir}/")
 
 
+def _check_before_run(scenario: Any, force: bool) -> None:
+    """Print the scenario's warnings, then refuse it (RunTooLarge) if its estimated cost exceeds
+    its limits and ``force`` is off."""
+    from tcpsim.limits import check_limits, estimate_cost, run_warnings
+
+    canonical = scenario.to_engine()
+    for path, message in run_warnings(scenario, canonical):
+        typer.echo(f"warning: {path}: {message}", err=True)
+    if not force:
+        check_limits(scenario, estimate_cost(canonical))
+
+
 @app.command()
 @_reports_errors
-def validate(file: FileArg, set_: SetOpt = None) -> None:
-    """Check a scenario file (and overrides) without running it; list every error found."""
+def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> None:
+    """Check a scenario file (and overrides) without running it; list every error found.
+
+    Also estimates the run's cost against the scenario's [limits] (skipped with --force) and
+    prints warnings about numbers that would mean little."""
     from tcpsim.scenario import load_scenario
 
     scenario = load_scenario(file, set_ or ())
+    _check_before_run(scenario, force)
     typer.echo(f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows")
 
 
@@ -550,10 +592,13 @@ def sweep(
         typer.Option(metavar="ADDRESS", help="Run on a Dask cluster (scheduler address) instead of local processes.", show_default=False),
     ] = None,
     json_: JsonOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Run a scenario over a parameter grid × seeds; one row per (parameters, seed, flow).
 
-    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed.
+    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed. A
+    combination beyond the scenario's [limits] fails with its reason (unless --force) while the
+    others run. Ctrl-C stops the sweep and its workers (exit 130), keeping finished runs.
     """
     from tcpsim.outpaths import output_file
 
@@ -562,7 +607,7 @@ def sweep(
     from tcpsim.runner import sweep as run_sweep
     from tcpsim.stats import summarize
 
-    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask)
+    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask, force=force)
     if out_file is not None:
         _write_table(df, out_file)
     if json_:

@@ -17,6 +17,7 @@ import hashlib
 import itertools
 import json
 import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -46,13 +47,15 @@ class RunSpec:
     ``key`` is the caller's label for the run (e.g. ``("B", 42, "seed", 3)``) and is how results
     come back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides``
     are ``(path, value)`` pairs applied on top of it, such as ``("links[0].rate", "5Mbps")``,
-    with values used as they are (not parsed from text).
+    with values used as they are (not parsed from text). ``force`` runs it even if its estimated
+    cost exceeds the scenario's limits (it does not change the result, so not the cache key).
     """
 
     key: tuple[Any, ...]
     scenario: Scenario = field(hash=False)
     seed: int = 1
     overrides: tuple[tuple[str, Any], ...] = ()
+    force: bool = False
 
 
 class RunFailed(RuntimeError):
@@ -72,10 +75,16 @@ class DaskUnavailable(RuntimeError):
 
 
 def _run_one(spec: RunSpec) -> RunResult:
-    """Execute one spec with the compiled core (in whichever process the scheduler chose)."""
-    from tcpsim.api import run
+    """Execute one spec with the compiled core (in whichever process the scheduler chose).
+    Scenario warnings are for one run at a time (`tcpsim run`); a sweep does not repeat them."""
+    import warnings
 
-    return run(spec.scenario, seed=spec.seed, **dict(spec.overrides))
+    from tcpsim.api import run
+    from tcpsim.limits import ScenarioWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScenarioWarning)
+        return run(spec.scenario, seed=spec.seed, force=spec.force, **dict(spec.overrides))
 
 
 _canonical_hashes: dict[str, str] = {}
@@ -157,18 +166,47 @@ def _in_process(fn: RunFn, work: Work) -> Iterator[Iterator[Completion]]:
     yield completions()
 
 
+def _die_with_parent(parent_pid: int) -> None:
+    """Worker initializer: on Linux, ask the kernel to SIGKILL this worker when the process that
+    started it dies (``prctl(PR_SET_PDEATHSIG)``), so a killed sweep leaves no orphans running.
+    Elsewhere a no-op: the parent still terminates its workers when it is interrupted."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _stop_workers(pool: Any) -> None:
+    """Terminate a pool's worker processes now: shutdown() alone waits for the runs in progress,
+    which may take hours."""
+    if hasattr(pool, "terminate_workers"):  # Python >= 3.14
+        pool.terminate_workers()
+        return
+    for process in list((pool._processes or {}).values()):  # CPython's pid → Process map
+        process.terminate()
+
+
 @contextmanager
 def _process_pool(fn: RunFn, work: Work, jobs: int) -> Iterator[Iterator[Completion]]:
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)))
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)), initializer=_die_with_parent, initargs=(os.getpid(),))
     try:
         # ``fn`` travels with each task (pickled by reference) rather than being looked up in
         # the worker, so whatever function the parent holds is the one that runs.
         futures = {pool.submit(fn, spec): digest for digest, spec in work}
         yield ((futures[f], _outcome(f)) for f in as_completed(futures))
+    except BaseException:
+        # Ctrl-C or an error: stop the runs in progress instead of waiting for them.
+        _stop_workers(pool)
+        raise
     finally:
-        # On Ctrl-C or an error, do not silently run the rest of the sweep before returning.
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -281,12 +319,15 @@ def sweep(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
     dask_address: str | None = None,
+    force: bool = False,
 ) -> pd.DataFrame:
     """Run the Cartesian product of ``grid`` (dotted path → values) × seeds and return one row
     per (parameter combination, seed, flow): the parameter columns (named by their dotted
     path, holding the values as given), ``seed``, then the columns of ``RunResult.flows``.
 
-    ``seeds`` is a count (seeds 1..n) or an explicit iterable of seeds.
+    ``seeds`` is a count (seeds 1..n) or an explicit iterable of seeds. ``force`` runs
+    combinations whose estimated cost exceeds the scenario's limits; without it they fail (and
+    the others still run).
     """
     import pandas as pd
 
@@ -295,7 +336,7 @@ def sweep(
     combos = list(itertools.product(*(grid[p] for p in paths)))
     # Keys are indices, not the values themselves: grid values may be unhashable (lists).
     specs = [
-        RunSpec(key=(i, seed), scenario=base_scenario, seed=seed, overrides=tuple(zip(paths, combo)))
+        RunSpec(key=(i, seed), scenario=base_scenario, seed=seed, overrides=tuple(zip(paths, combo)), force=force)
         for i, combo in enumerate(combos)
         for seed in seed_list
     ]

@@ -55,6 +55,16 @@ from tcpsim.units import (
 
 U32_MAX = 2**32 - 1
 """Largest value of the engine's u32 fields (mss, header, window and ACK counts)."""
+MAX_TIME_NS = 10**18
+"""Longest duration of any field, about 31.7 years (the engine's `MAX_TIME_NS`): sums of a few
+times stay within its u64 nanoseconds."""
+MAX_MSS_BYTES = 2**30
+MAX_HEADER_BYTES = 2**16
+"""Largest segment payload (and UDP datagram) and header: wire sizes stay below 2^31 bytes (the
+engine's `MAX_MSS_BYTES`, `MAX_HEADER_BYTES`)."""
+MAX_FLOW_COUNT = 100_000
+"""Largest `count` of one [[flows]] entry; memory, not the engine, sets the practical bound
+(see `limits.max_memory`)."""
 
 Loc = tuple[str | int, ...]
 """A path into the user's scenario: ("links", 0, "rate") is shown as links[0].rate."""
@@ -228,19 +238,21 @@ def _name(value: object) -> str:
     return value
 
 
-DurationNs = Annotated[int, PlainValidator(parse_duration_ns), WithJsonSchema(_DURATION_SCHEMA)]
+DurationNs = Annotated[
+    int, PlainValidator(_in_range(parse_duration_ns, maximum=MAX_TIME_NS)), WithJsonSchema(_DURATION_SCHEMA)
+]
 PositiveDurationNs = Annotated[
-    int, PlainValidator(_in_range(parse_duration_ns, minimum=1)), WithJsonSchema(_DURATION_SCHEMA)
+    int, PlainValidator(_in_range(parse_duration_ns, minimum=1, maximum=MAX_TIME_NS)), WithJsonSchema(_DURATION_SCHEMA)
 ]
 RateBps = Annotated[int, PlainValidator(parse_rate_bps), WithJsonSchema(_RATE_SCHEMA)]
 PositiveSizeBytes = Annotated[
     int, PlainValidator(_in_range(parse_size_bytes, minimum=1)), WithJsonSchema(_SIZE_SCHEMA)
 ]
-PositiveSizeBytesU32 = Annotated[
-    int, PlainValidator(_in_range(parse_size_bytes, minimum=1, maximum=U32_MAX)), WithJsonSchema(_SIZE_SCHEMA)
+PacketSizeBytes = Annotated[
+    int, PlainValidator(_in_range(parse_size_bytes, minimum=1, maximum=MAX_MSS_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
 ]
-SizeBytesU32 = Annotated[
-    int, PlainValidator(_in_range(parse_size_bytes, maximum=U32_MAX)), WithJsonSchema(_SIZE_SCHEMA)
+HeaderSizeBytes = Annotated[
+    int, PlainValidator(_in_range(parse_size_bytes, maximum=MAX_HEADER_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
 ]
 Count = Annotated[
     int,
@@ -285,7 +297,7 @@ def _outage_window(value: object) -> tuple[int, int]:
     """`["10s", "12s"]`: an outage window [start, end), start before end."""
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise ValueError(f"{_show(value)} is not an outage window; use [start, end], e.g. [\"10s\", \"12s\"]")
-    start_ns, end_ns = parse_duration_ns(value[0]), parse_duration_ns(value[1])
+    start_ns, end_ns = (_in_range(parse_duration_ns, maximum=MAX_TIME_NS)(value[k]) for k in (0, 1))
     if start_ns >= end_ns:
         raise ValueError(
             f"[{format_duration(start_ns)}, {format_duration(end_ns)}] is an empty window; the end must be after the start"
@@ -440,8 +452,15 @@ class WestwoodCc(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        if self.null_sample_divisor == 1:
+        m = self.null_sample_divisor
+        if m == 1:
             _raise_if_any([(("null_sample_divisor",), "1 is not allowed; use 0 (no null samples) or m >= 2 (Nyquist)")])
+        if m == 0 and isinstance(self.filter, TustinFilter | TustinLatestFilter):
+            _raise_if_any([(("null_sample_divisor",), f"0 (no null samples) needs a fixed-coefficient filter "
+                                                      f"(tustin_fixed or ewma); the {self.filter.kind} filter needs m >= 2")])
+        if m > self.tau_ns:
+            _raise_if_any([(("null_sample_divisor",), f"{m} is more than tau in nanoseconds ({self.tau_ns}); "
+                                                      f"the null-sample spacing tau/m must be at least 1ns")])
         return self
 
 
@@ -471,9 +490,9 @@ class TcpOptions(_Model):
     """TCP settings. At the top level: defaults for every flow; in a flow: that flow's overrides
     (only the keys written there count)."""
 
-    mss_bytes: PositiveSizeBytesU32 = Field(1460, alias="mss", validate_default=True)
+    mss_bytes: PacketSizeBytes = Field(1460, alias="mss", validate_default=True)
     """Payload bytes per segment (SMSS)."""
-    header_bytes: SizeBytesU32 = Field(40, alias="header", validate_default=True)
+    header_bytes: HeaderSizeBytes = Field(40, alias="header", validate_default=True)
     """IP + TCP header bytes added on the wire to data and ACK packets."""
     init_cwnd_segments: Count = Field(2, alias="init_cwnd", validate_default=True)
     """Initial window in segments (RFC 5681 §3.1)."""
@@ -884,7 +903,11 @@ class FlowSpec(_Model):
     """No new data after this time (retransmissions still go); default: never stop."""
     size_bytes: PositiveSizeBytes | None = Field(None, alias="bytes")
     """Bytes to send, then stop; default: always has data."""
-    count: Count = 1
+    count: Annotated[
+        int,
+        PlainValidator(_whole_number("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2)),
+        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_FLOW_COUNT}),
+    ] = 1
     """Replicate this flow N times, named "<name>.0" ... "<name>.<N-1>"."""
     tcp: TcpOptions = Field(default_factory=TcpOptions)
     """Overrides of the top-level [tcp], key by key."""
@@ -925,7 +948,7 @@ class UdpSpec(_Model):
     dst: Name
     rate_bps: RateBps = Field(alias="rate")
     """Sending rate, counted in wire bytes."""
-    packet_bytes: PositiveSizeBytesU32 = Field(1000, alias="packet", validate_default=True)
+    packet_bytes: PacketSizeBytes = Field(1000, alias="packet", validate_default=True)
     """Datagram size on the wire."""
     on_ns: list[tuple[DurationNs, DurationNs]] | None = Field(None, alias="on")
     """ON intervals [start, end), e.g. [["25s", "200s"]]; default: the whole run."""
@@ -958,6 +981,26 @@ class TraceSpec(_Model):
     """0: record cwnd and queue at every change; otherwise sample them at this period."""
     throughput_bin_ns: DurationNs = Field("0s", alias="throughput_bin", validate_default=True)
     """Bytes delivered per flow in bins of this width; 0: off."""
+
+
+class LimitsSpec(_Model):
+    """The largest run tcpsim starts without being forced (`--force`, `force=True`): its cost is
+    estimated before it starts (`tcpsim.limits`) and a run beyond any limit is refused."""
+
+    max_events: Annotated[
+        int,
+        PlainValidator(_whole_number("an event count", minimum=1, maximum=U64_MAX, example=10**10)),
+        WithJsonSchema({"type": "integer", "minimum": 1}),
+    ] = 10**10
+    """Engine events (about 15 min to a few hours of computing at 10–40 M events/s)."""
+    max_trace_rows: Annotated[
+        int,
+        PlainValidator(_whole_number("a row count", minimum=1, maximum=U64_MAX, example=10**8)),
+        WithJsonSchema({"type": "integer", "minimum": 1}),
+    ] = 10**8
+    """Rows of all traces together."""
+    max_memory_bytes: PositiveSizeBytes = Field("8GiB", alias="max_memory", validate_default=True)
+    """Memory of the engine's state, packets and traces and of the results."""
 
 
 class FlowInfo(NamedTuple):
@@ -995,6 +1038,8 @@ class Scenario(_Model):
     flows: list[FlowSpec] = []
     udp: list[UdpSpec] = []
     trace: TraceSpec = Field(default_factory=TraceSpec)
+    limits: LimitsSpec = Field(default_factory=LimitsSpec)
+    """Not part of the engine's input (nor of the hash): they decide whether a run starts."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -1149,6 +1194,12 @@ def _check_flows(scenario: Scenario) -> Iterator[Problem]:
                 _tcp_origin(scenario, position, "min_rto_ns"),
                 f"{format_duration(tcp['min_rto_ns'])} must not exceed max_rto ({format_duration(tcp['max_rto_ns'])})",
             )
+        if tcp["rtt_tick_ns"] > tcp["max_rto_ns"]:
+            yield (
+                _tcp_origin(scenario, position, "rtt_tick_ns"),
+                f"{format_duration(tcp['rtt_tick_ns'])} is longer than max_rto ({format_duration(tcp['max_rto_ns'])}); "
+                "the RTT clock's tick must not exceed the largest RTO",
+            )
         if tcp["rwnd_bytes"] < tcp["mss_bytes"]:
             yield (
                 _tcp_origin(scenario, position, "rwnd_bytes"),
@@ -1213,7 +1264,9 @@ def _check_limit(scenario: Scenario, link: LinkSpec, where: Loc, limit: QueueLim
         yield (where, f"{limit.text!r} needs bdp_rtt, the reference RTT of BDP limits, at the top level, e.g. bdp_rtt = \"250ms\"")
         return
     limit_bytes = _limit_bytes(limit, link.rate_bps, scenario.bdp_rtt_ns)
-    if limit_bytes < largest_packet_bytes:
+    if limit_bytes > U64_MAX:
+        yield (where, f"{limit.text!r} is {limit_bytes:.3g} bytes, more than the engine's largest queue ({U64_MAX} bytes)")
+    elif limit_bytes < largest_packet_bytes:
         yield (
             where,
             f"{limit.text!r} is {limit_bytes} bytes, less than one packet "

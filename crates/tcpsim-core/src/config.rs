@@ -8,6 +8,17 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Largest segment payload and header, and largest UDP datagram. With them a packet's wire
+/// size (payload + header + at most 36 bytes of SACK option) stays below 2^31, so it fits the
+/// engine's `u32` sizes and `bytes · 8 · 10^9` fits a `u64`.
+pub const MAX_MSS_BYTES: u32 = 1 << 30;
+pub const MAX_HEADER_BYTES: u32 = 1 << 16;
+pub const MAX_UDP_PACKET_BYTES: u32 = 1 << 30;
+
+/// Longest time any field may hold (about 31.7 years): a sum of a few of them (now + delay +
+/// serialization, now + timeout) never overflows a `u64` of nanoseconds.
+pub const MAX_TIME_NS: u64 = 1_000_000_000_000_000_000;
+
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimConfig {
@@ -485,6 +496,24 @@ impl CcConfig {
     }
 }
 
+/// Every time in `value` (the numbers under a key ending in `_ns`, and UDP `on` intervals) is
+/// at most [`MAX_TIME_NS`]; errors name the first one that is not.
+fn check_times(value: &serde_json::Value, path: &str, is_time: bool) -> Result<(), String> {
+    match value {
+        serde_json::Value::Object(fields) => fields.iter().try_for_each(|(key, v)| {
+            let sub = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            check_times(v, &sub, key.ends_with("_ns") || key == "on")
+        }),
+        serde_json::Value::Array(items) => {
+            items.iter().enumerate().try_for_each(|(j, v)| check_times(v, &format!("{path}[{j}]"), is_time))
+        }
+        serde_json::Value::Number(n) if is_time && n.as_u64().is_none_or(|ns| ns > MAX_TIME_NS) => {
+            Err(format!("{path}: {n} ns is longer than the longest time allowed, {MAX_TIME_NS} ns (about 31.7 years)"))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl SimConfig {
     /// Check what the engine relies on. Returns the first problem as `path: message`.
     pub fn validate(&self) -> Result<(), String> {
@@ -496,6 +525,8 @@ impl SimConfig {
         if self.duration_ns == 0 {
             return Err("duration_ns: must be > 0".into());
         }
+        let as_json = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        check_times(&as_json, "", false)?;
         if self.warmup_ns >= self.duration_ns {
             return Err(format!(
                 "warmup_ns: {} must be < duration_ns ({})",
@@ -551,8 +582,11 @@ impl SimConfig {
                 return Err(format!("flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", f.src, f.dst));
             }
             let t = &f.tcp;
-            if t.mss_bytes == 0 {
-                return Err(format!("flows[{i}].tcp.mss_bytes: must be > 0"));
+            if t.mss_bytes == 0 || t.mss_bytes > MAX_MSS_BYTES {
+                return Err(format!("flows[{i}].tcp.mss_bytes: must be in [1, {MAX_MSS_BYTES}]"));
+            }
+            if t.header_bytes > MAX_HEADER_BYTES {
+                return Err(format!("flows[{i}].tcp.header_bytes: must be <= {MAX_HEADER_BYTES}"));
             }
             if t.init_cwnd_segments == 0 || t.dupack_threshold == 0 || t.delack_count == 0 {
                 return Err(format!(
@@ -574,13 +608,30 @@ impl SimConfig {
             if u.src >= n || u.dst >= n || u.src == u.dst {
                 return Err(format!("udp_flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", u.src, u.dst));
             }
-            if u.rate_bps == 0 || u.packet_bytes == 0 {
-                return Err(format!("udp_flows[{i}]: rate_bps and packet_bytes must be > 0"));
+            if u.rate_bps == 0 || u.packet_bytes == 0 || u.packet_bytes > MAX_UDP_PACKET_BYTES {
+                return Err(format!(
+                    "udp_flows[{i}]: rate_bps must be > 0 and packet_bytes in [1, {MAX_UDP_PACKET_BYTES}]"
+                ));
             }
             if let Some((j, _)) = u.on.iter().enumerate().find(|(_, (start, end))| start > end) {
                 return Err(format!("udp_flows[{i}].on[{j}]: start must be <= end"));
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_beyond_the_longest_allowed_are_named_by_path() {
+        let json = serde_json::json!({"duration_ns": 5, "links": [{"delay_ns": MAX_TIME_NS + 1}]});
+        let error = check_times(&json, "", false).unwrap_err();
+        assert!(error.starts_with("links[0].delay_ns: 1000000000000000001 ns is longer"), "{error}");
+        let udp = serde_json::json!({"udp_flows": [{"rate_bps": u64::MAX, "on": [[0, u64::MAX]]}]});
+        assert!(check_times(&udp, "", false).unwrap_err().starts_with("udp_flows[0].on[0][1]: "));
+        assert!(check_times(&serde_json::json!({"rate_bps": u64::MAX, "delay_ns": MAX_TIME_NS}), "", false).is_ok());
     }
 }

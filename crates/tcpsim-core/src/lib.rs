@@ -19,11 +19,10 @@ pub mod tcp;
 pub mod time;
 pub mod trace;
 
-/// Run a canonical scenario (JSON text of a [`config::SimConfig`]) with `seed`.
-pub fn run_json(config_json: &str, seed: u64) -> Result<sim::Sim, String> {
+/// Build the simulation of a canonical scenario (JSON text of a [`config::SimConfig`]) with
+/// `seed`, ready to run.
+pub fn sim_from_json(config_json: &str, seed: u64) -> Result<sim::Sim, String> {
     let cfg: config::SimConfig =
         serde_json::from_str(config_json).map_err(|e| format!("canonical scenario: {e}"))?;
-    let mut sim = sim::Sim::new(&cfg, seed)?;
-    sim.run();
-    Ok(sim)
+    sim::Sim::new(&cfg, seed)
 }

@@ -32,6 +32,10 @@ struct Snapshot {
     udp: Vec<UdpCounters>,
 }
 
+/// Events between two checks of a stop request: at the engine's slowest (a few million events
+/// per second) a request is seen within milliseconds, and the check costs nothing measurable.
+pub const STOP_CHECK_EVENTS: u32 = 1 << 14;
+
 pub struct Sim {
     sched: Scheduler,
     net: Network,
@@ -101,7 +105,7 @@ impl Sim {
                 sched.at(t, Event::UdpSend { flow: i as u32 });
             }
         }
-        let trace = Trace::new(&cfg.trace, cfg.flows.len(), cfg.duration_ns);
+        let trace = Trace::new(&cfg.trace, cfg.flows.len(), cfg.duration_ns)?;
         if !trace.on_change && (trace.cwnd_on || trace.queue_on) {
             sched.at(0, Event::TraceSample);
         }
@@ -125,10 +129,27 @@ impl Sim {
 
     /// Run every event up to the end of the simulation.
     pub fn run(&mut self) {
-        while let Some(ev) = self.sched.pop_until(self.duration_ns) {
-            self.dispatch(ev);
+        self.run_unless_stopped(|| false);
+    }
+
+    /// Run to the end unless `stop`, asked every [`STOP_CHECK_EVENTS`] events, returns true
+    /// (e.g. on Ctrl-C); returns whether the run reached its end. Stopping never changes what
+    /// the events did, only how many ran.
+    pub fn run_unless_stopped(&mut self, mut stop: impl FnMut() -> bool) -> bool {
+        loop {
+            for _ in 0..STOP_CHECK_EVENTS {
+                match self.sched.pop_until(self.duration_ns) {
+                    Some(ev) => self.dispatch(ev),
+                    None => {
+                        self.sched.advance_to(self.duration_ns);
+                        return true;
+                    }
+                }
+            }
+            if stop() {
+                return false;
+            }
         }
-        self.sched.advance_to(self.duration_ns);
     }
 
     #[inline]
@@ -201,7 +222,7 @@ impl Sim {
         self.snapshot = Snapshot {
             senders: self.flows.iter().map(|f| f.sender.counters).collect(),
             receivers: self.flows.iter().map(|f| f.receiver.counters).collect(),
-            channels: self.net.channels.iter().map(|c| c.counters).collect(),
+            channels: self.net.channels.iter().map(|c| ChannelCounters { busy_ns: c.busy_ns_at(now), ..c.counters }).collect(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
             udp: self.udp.iter().zip(&self.udp_received).map(|(s, r)| UdpCounters { packets_received: r.packets_received, bytes_received: r.bytes_received, ..s.counters }).collect(),
         };
@@ -261,7 +282,7 @@ impl Sim {
                     from: ch.from,
                     to: ch.to,
                     rate_bps: ch.rate_bps,
-                    utilization: ((k.busy_ns - c0.busy_ns) as f64 / window_ns as f64).min(1.0),
+                    utilization: (ch.busy_ns_at(now) - c0.busy_ns) as f64 / window_ns as f64,
                     tx_packets: k.tx_packets - c0.tx_packets,
                     tx_bytes: k.tx_bytes - c0.tx_bytes,
                     drops_queue: k.drops_queue - c0.drops_queue,
@@ -385,6 +406,45 @@ mod tests {
         }
         assert!(s.udp_flows[0].packets_received > 0);
         assert!(s.flows[1].bytes_delivered <= 2_000_000, "a finite transfer stops at its size");
+    }
+
+    #[test]
+    fn a_saturated_link_is_busy_throughout_a_window_shorter_than_one_packet() {
+        // 5 Mb/s serializes a 1040-byte packet in 1.664 ms; the window is 10 µs.
+        let mut cfg = mixed();
+        cfg.warmup_ns = 20_000_000_000;
+        cfg.duration_ns = cfg.warmup_ns + 10_000;
+        let mut sim = Sim::new(&cfg, 7).unwrap();
+        sim.run();
+        let s = sim.summary().unwrap();
+        let bottleneck = &s.channels[2];
+        assert_eq!(bottleneck.rate_bps, 5_000_000);
+        assert!(bottleneck.queue_mean_pkts > 1.0, "the bottleneck is saturated");
+        assert_eq!(bottleneck.utilization, 1.0);
+    }
+
+    #[test]
+    fn throughput_bins_that_cannot_be_allocated_are_an_error() {
+        let mut cfg = mixed();
+        cfg.trace.throughput_bin_ns = 1;
+        cfg.duration_ns = crate::config::MAX_TIME_NS;
+        let error = Sim::new(&cfg, 7).err().expect("10^18 bins per flow cannot be allocated");
+        assert!(error.starts_with("trace.throughput_bin_ns: "), "{error}");
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_run_at_the_next_check() {
+        let mut sim = Sim::new(&mixed(), 7).unwrap();
+        let mut asked = 0;
+        let finished = sim.run_unless_stopped(|| {
+            asked += 1;
+            asked == 2
+        });
+        assert!(!finished);
+        assert_eq!(sim.sched.events, 2 * super::STOP_CHECK_EVENTS as u64);
+        let mut never = Sim::new(&mixed(), 7).unwrap();
+        assert!(never.run_unless_stopped(|| false));
+        assert_eq!(never.sched.now(), 40_000_000_000);
     }
 
     #[test]

@@ -54,9 +54,28 @@ pub struct Trace {
 }
 
 impl Trace {
-    pub fn new(cfg: &TraceConfig, flows: usize, duration_ns: u64) -> Self {
-        let bins = if cfg.throughput_bin_ns > 0 { duration_ns.div_ceil(cfg.throughput_bin_ns) as usize } else { 0 };
-        Trace {
+    /// The buffers for a run of `flows` TCP flows; errors if the throughput bins cannot be
+    /// allocated (the scenario layer refuses such runs first unless forced).
+    pub fn new(cfg: &TraceConfig, flows: usize, duration_ns: u64) -> Result<Self, String> {
+        let bins = if cfg.throughput_bin_ns > 0 { duration_ns.div_ceil(cfg.throughput_bin_ns) } else { 0 };
+        let mut delivered_bins = Vec::new();
+        if bins > 0 {
+            let too_big = || {
+                format!(
+                    "trace.throughput_bin_ns: {bins} bins for each of {flows} flows ({} bytes) cannot be allocated",
+                    (bins as u128) * (flows as u128) * 8
+                )
+            };
+            let per_flow = usize::try_from(bins).map_err(|_| too_big())?;
+            delivered_bins.try_reserve_exact(flows).map_err(|_| too_big())?;
+            for _ in 0..flows {
+                let mut flow_bins = Vec::new();
+                flow_bins.try_reserve_exact(per_flow).map_err(|_| too_big())?;
+                flow_bins.resize(per_flow, 0);
+                delivered_bins.push(flow_bins);
+            }
+        }
+        Ok(Trace {
             cwnd_on: cfg.cwnd,
             rtt_on: cfg.rtt,
             queue_on: cfg.queue,
@@ -66,8 +85,8 @@ impl Trace {
             cwnd: CwndTrace::default(),
             rtt: RttTrace::default(),
             queue: QueueTrace::default(),
-            delivered_bins: vec![vec![0; bins]; if bins > 0 { flows } else { 0 }],
-        }
+            delivered_bins,
+        })
     }
 
     #[inline]

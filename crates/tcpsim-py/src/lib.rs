@@ -1,6 +1,7 @@
 //! Thin PyO3 bindings: run a canonical scenario and hand back the summary as JSON text and
 //! the traces as little-endian byte buffers (one per column) that numpy reads without copying
-//! element by element. The simulation runs with the GIL released.
+//! element by element. The simulation runs with the GIL released, taking it back briefly every
+//! few thousand events to run Python's signal handlers, so Ctrl-C stops it.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -85,16 +86,31 @@ fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
 /// run(config_json, seed) -> (summary_json, traces)
 ///
 /// Raises ValueError if the canonical scenario is malformed or the run breaks an invariant.
+/// Pending signals are handled every `STOP_CHECK_EVENTS` events: a handler that raises (Ctrl-C's
+/// KeyboardInterrupt) stops the run and its exception propagates.
 #[pyfunction]
 fn run<'py>(py: Python<'py>, config_json: &str, seed: u64) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let mut interrupt: Option<PyErr> = None;
     let outcome = py.detach(|| {
-        let sim = tcpsim_core::run_json(config_json, seed)?;
+        let mut sim = tcpsim_core::sim_from_json(config_json, seed)?;
+        let finished = sim.run_unless_stopped(|| match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                interrupt = Some(e);
+                true
+            }
+        });
+        if !finished {
+            return Ok(None);
+        }
         let summary = sim.summary()?;
         let json = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
-        Ok::<_, String>((json, sim))
+        Ok::<_, String>(Some((json, sim)))
     });
-    let (json, sim) = outcome.map_err(PyValueError::new_err)?;
-    Ok((json, traces(py, &sim.trace)?))
+    match outcome.map_err(PyValueError::new_err)? {
+        Some((json, sim)) => Ok((json, traces(py, &sim.trace)?)),
+        None => Err(interrupt.expect("a run stops only on a raised signal handler")),
+    }
 }
 
 #[pymodule]

@@ -16,7 +16,8 @@ use crate::time::tx_time_ns;
 pub struct ChannelCounters {
     pub tx_packets: u64,
     pub tx_bytes: u64,
-    /// Time spent serializing, ns (utilization = busy / window).
+    /// Serialization time of every packet started, ns: the one on the wire counts in full,
+    /// so read the time actually spent with [`Channel::busy_ns_at`].
     pub busy_ns: u64,
     pub drops_queue: u64,
     pub drops_error: u64,
@@ -33,6 +34,8 @@ pub struct Channel {
     pub counters: ChannelCounters,
     /// Packet being serialized.
     on_wire: Option<PacketId>,
+    /// When the last serialization started ends (in the past once the wire is idle).
+    tx_end_ns: u64,
     /// Packets propagating, with their arrival times.
     pipe: VecDeque<(u64, PacketId)>,
 }
@@ -49,6 +52,7 @@ impl Channel {
             loss,
             counters: ChannelCounters::default(),
             on_wire: None,
+            tx_end_ns: 0,
             pipe: VecDeque::new(),
         }
     }
@@ -67,7 +71,15 @@ impl Channel {
         self.counters.tx_packets += 1;
         self.counters.tx_bytes += wire_bytes as u64;
         self.counters.busy_ns += t;
-        now_ns + t
+        self.tx_end_ns = now_ns + t;
+        self.tx_end_ns
+    }
+
+    /// Time spent serializing up to `now_ns`: a packet on the wire counts only its elapsed part,
+    /// so a window shorter than one packet's serialization still sees the link busy.
+    #[inline]
+    pub fn busy_ns_at(&self, now_ns: u64) -> u64 {
+        self.counters.busy_ns - self.tx_end_ns.saturating_sub(now_ns)
     }
 
     #[inline]

@@ -1,0 +1,361 @@
+"""Before a run: what it will cost, whether that fits the scenario's `limits`, and what about it
+makes no physical sense.
+
+The engine's work is its events: every packet crossing a hop is two (end of serialization, end
+of propagation), and timers, UDP sends, loss-model state changes and trace samples add theirs.
+:func:`estimate_cost` predicts them from the canonical scenario with a fluid model: each flow's
+rate is its max-min fair share of the links it crosses (progressive filling), capped by its
+window per round trip; packets follow from rates and sizes, ACKs from the delayed-ACK count.
+The estimate errs high (timers are counted as if they fired at their shortest period; every
+packet's ACK is counted), so it refuses only what is far beyond the limits, never a run of the
+size the paper reproductions use.
+
+Trace rows and memory follow from the same numbers. A run over a limit is refused with
+:class:`RunTooLarge` naming what drives its size and the knob that allows it (`limits.*`,
+``--force``, ``force=True``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import defaultdict, deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tcpsim.scenario import Scenario, ScenarioError, _flow_instances, _tcp_origin, format_path
+from tcpsim.units import format_duration
+
+NS_PER_S = 10**9
+
+DEFAULT_MAX_EVENTS = 10**10
+"""About 15 minutes to hours of engine time (10–40 M events/s); the largest paper reproduction
+run is below 10^9."""
+DEFAULT_MAX_TRACE_ROWS = 10**8
+"""Rows of all traces together (a few GB once in numpy and pandas)."""
+DEFAULT_MAX_MEMORY_BYTES = 8 * 2**30
+
+BYTES_PER_TCP_FLOW = 20_000
+"""Sender, receiver, scoreboard and result rows of one TCP flow (measured: 16.5 KB at 10 000
+flows), before packets and traces."""
+BYTES_PER_PACKET = 128
+"""A packet in the pool and its slot in a queue or propagation pipe."""
+TRACE_ROW_BYTES = {"cwnd": 44, "rtt": 36, "queue": 28, "throughput": 8}
+"""Bytes per row in the engine's columns."""
+TRACE_COPIES = 3
+"""The engine's columns, their bytes for Python, and the pandas frame."""
+ACK_EXTRA_BYTES = 12
+"""A typical ACK's options beyond the header (the SACK option adds 4 + 8 per block)."""
+MIN_WINDOW_RTTS = 4
+"""A measurement window shorter than this many round trips of the longest path measures
+transients, not rates."""
+INIT_WINDOW_EXCESS = 10
+"""An initial window this many times larger than the path holds (BDP plus queues) is beyond
+physical sense: the first burst is dropped wholesale."""
+
+
+class RunTooLarge(ScenarioError):
+    """The estimated cost of a run exceeds the scenario's limits; nothing was run."""
+
+
+class ScenarioWarning(UserWarning):
+    """A scenario the engine can run but whose results mean little (see :func:`run_warnings`)."""
+
+
+@dataclass
+class Cost:
+    """Predicted size of a run. `drivers` breaks the events down by what causes them."""
+
+    events: float = 0.0
+    trace_rows: float = 0.0
+    memory_bytes: float = 0.0
+    drivers: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def add(self, driver: str, events: float) -> None:
+        self.events += events
+        self.drivers[driver] += events
+
+
+@dataclass
+class _Flow:
+    """One engine flow for the fluid model."""
+
+    path: Sequence[int]  # channels in the data direction
+    reverse: Sequence[int]  # channels of the ACKs (empty for UDP)
+    demand_bps: float
+    active_s: float
+    wire_bytes: int
+    ack_bytes: int = 0
+    delack_count: int = 1
+    max_packets: float = math.inf
+    rate_bps: float = 0.0
+
+
+def _path(start: int, goal: int, adjacent: Sequence[Sequence[tuple[int, int]]]) -> list[int]:
+    """Channels of a fewest-hop path (the engine's routing, up to ties)."""
+    previous: dict[int, tuple[int, int]] = {start: (start, -1)}
+    frontier = deque([start])
+    while goal not in previous:
+        node = frontier.popleft()
+        for neighbour, channel in adjacent[node]:
+            if neighbour not in previous:
+                previous[neighbour] = (node, channel)
+                if neighbour == goal:
+                    break
+                frontier.append(neighbour)
+    channels = []
+    node = goal
+    while node != start:
+        node, channel = previous[node]
+        channels.append(channel)
+    return channels[::-1]
+
+
+def _rtt_s(engine: Mapping[str, Any], path: Sequence[int], data_bytes: int, ack_bytes: int) -> float:
+    """Round trip: propagation both ways plus one data packet's and one ACK's serialization."""
+    links = engine["links"]
+    seconds = 0.0
+    for channel in path:
+        link = links[channel // 2]
+        seconds += 2 * link["delay_ns"] / NS_PER_S + 8 * (data_bytes + ack_bytes) / link["rate_bps"]
+    return max(seconds, 1e-9)
+
+
+def _fill(flows: Sequence[_Flow], capacity_bps: Sequence[float]) -> None:
+    """Max-min fair rates by progressive filling: every unfrozen flow holds the same `level`; a
+    flow freezes when it reaches its demand or one of its channels fills."""
+    on_channel: dict[int, list[int]] = defaultdict(list)
+    for index, flow in enumerate(flows):
+        for channel in flow.path:
+            on_channel[channel].append(index)
+    frozen_bps = defaultdict(float)
+    active_count = {channel: len(members) for channel, members in on_channel.items()}
+    by_demand = sorted(range(len(flows)), key=lambda i: flows[i].demand_bps)
+    frozen = [False] * len(flows)
+    next_demand = 0
+    level = 0.0
+
+    def freeze(index: int) -> None:
+        frozen[index] = True
+        flows[index].rate_bps = level
+        for channel in flows[index].path:
+            frozen_bps[channel] += level
+            active_count[channel] -= 1
+
+    while True:
+        while next_demand < len(by_demand) and frozen[by_demand[next_demand]]:
+            next_demand += 1
+        if next_demand == len(by_demand):
+            return
+        saturation = {
+            channel: (capacity_bps[channel] - frozen_bps[channel]) / count
+            for channel, count in active_count.items()
+            if count > 0
+        }
+        level = min([flows[by_demand[next_demand]].demand_bps, *saturation.values()])
+        full = [channel for channel, at in saturation.items() if at <= level]
+        for channel in full:
+            for index in on_channel[channel]:
+                if not frozen[index]:
+                    freeze(index)
+        while next_demand < len(by_demand) and flows[by_demand[next_demand]].demand_bps <= level:
+            if not frozen[by_demand[next_demand]]:
+                freeze(by_demand[next_demand])
+            next_demand += 1
+
+
+def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
+    """TCP and UDP flows of the canonical scenario with their paths and demands."""
+    adjacent: list[list[tuple[int, int]]] = [[] for _ in engine["nodes"]]
+    for index, link in enumerate(engine["links"]):
+        adjacent[link["a"]].append((link["b"], 2 * index))
+        adjacent[link["b"]].append((link["a"], 2 * index + 1))
+    duration_s = engine["duration_ns"] / NS_PER_S
+
+    @functools.cache  # replicated flows (`count`) and hosts behind one router share paths
+    def path(src: int, dst: int) -> tuple[int, ...]:
+        # A host with a single link reaches everything through it (channel c's reverse is c ^ 1).
+        if len(adjacent[src]) == 1 and src != dst:
+            neighbour, channel = adjacent[src][0]
+            return (channel, *path(neighbour, dst))
+        if len(adjacent[dst]) == 1 and src != dst:
+            neighbour, channel = adjacent[dst][0]
+            return (*path(src, neighbour), channel ^ 1)
+        return tuple(_path(src, dst, adjacent))
+
+    tcp = []
+    for flow in engine["flows"]:
+        settings, app = flow["tcp"], flow["app"]
+        forward = path(flow["src"], flow["dst"])
+        wire = settings["mss_bytes"] + settings["header_bytes"]
+        ack = settings["header_bytes"] + ACK_EXTRA_BYTES
+        stop_ns = app["stop_ns"] if app["stop_ns"] is not None else engine["duration_ns"]
+        active_s = max(0.0, min(stop_ns, engine["duration_ns"]) - app["start_ns"]) / NS_PER_S
+        window_bps = 8 * settings["rwnd_bytes"] / _rtt_s(engine, forward, wire, ack)
+        max_packets = 2 * math.ceil(app["bytes"] / settings["mss_bytes"]) if app["bytes"] is not None else math.inf
+        tcp.append(_Flow(forward, path(flow["dst"], flow["src"]), window_bps, active_s, wire, ack, settings["delack_count"], max_packets))
+    udp = []
+    for flow in engine["udp_flows"]:
+        on_s = sum(max(0, min(end, engine["duration_ns"]) - start) for start, end in flow["on"]) / NS_PER_S
+        udp.append(_Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s),
+                         flow["packet_bytes"]))
+    return tcp, udp
+
+
+def _link_label(engine: Mapping[str, Any], channel: int) -> str:
+    return f"packets on links[{channel // 2}] ({engine['links'][channel // 2]['name']})"
+
+
+def estimate_cost(engine: Mapping[str, Any]) -> Cost:
+    """Events, trace rows and memory of a run of the canonical scenario `engine`
+    (:meth:`Scenario.to_engine`; see the module docstring)."""
+    duration_ns = engine["duration_ns"]
+    tcp, udp = _flows(engine)
+    capacity = [link["rate_bps"] for link in engine["links"] for _ in (0, 1)]
+    _fill([*tcp, *udp], capacity)
+    cost = Cost()
+    packets_on = defaultdict(float)
+    acks = 0.0
+    for flow in tcp:
+        data = min(flow.rate_bps * flow.active_s / (8 * flow.wire_bytes), flow.max_packets)
+        flow_acks = data / flow.delack_count
+        acks += flow_acks
+        for channel in flow.path:
+            packets_on[channel] += data
+        for channel in flow.reverse:
+            packets_on[channel] += flow_acks
+        cost.add("delayed-ACK timers (tcp.delack_count, tcp.delack_timeout)", flow_acks)
+    for flow in udp:
+        sent = flow.demand_bps * flow.active_s / (8 * flow.wire_bytes)
+        cost.add("UDP datagrams (udp[*].rate)", sent)
+        for hop, channel in enumerate(flow.path):
+            packets_on[channel] += sent if hop == 0 else flow.rate_bps * flow.active_s / (8 * flow.wire_bytes)
+    for channel, packets in packets_on.items():
+        cost.add(_link_label(engine, channel), 2 * packets)
+    for flow in engine["flows"]:
+        # At most one expiry per min_rto while the flow runs.
+        cost.add("retransmission timers (tcp.min_rto)", duration_ns / flow["tcp"]["min_rto_ns"])
+    for index, link in enumerate(engine["links"]):
+        for direction in ("ab", "ba"):
+            for model in link[direction]["loss"]:
+                means = [model.get(k) for k in ("good_mean_ns", "bad_mean_ns", "good_sojourn_ns", "bad_sojourn_ns")]
+                means = [m for m in means if m is not None]
+                if means:
+                    cost.add(f"loss-model state changes (links[{index}].loss sojourns)", 2 * duration_ns / sum(means))
+    trace = engine["trace"]
+    flows, channels = len(tcp), 2 * len(engine["links"])
+    rows: dict[str, float] = {}
+    if trace["interval_ns"] > 0 and (trace["cwnd"] or trace["queue"]):
+        samples = duration_ns / trace["interval_ns"]
+        rows["cwnd"] = samples * flows if trace["cwnd"] else 0.0
+        rows["queue"] = samples * channels if trace["queue"] else 0.0
+        # A sample is one event that writes a row per flow and channel: count the rows as work.
+        cost.add("trace samples (trace.interval)", samples + rows["cwnd"] + rows["queue"])
+    else:
+        rows["cwnd"] = acks if trace["cwnd"] else 0.0
+        rows["queue"] = 2 * sum(packets_on.values()) if trace["queue"] else 0.0
+    rows["rtt"] = acks if trace["rtt"] else 0.0
+    rows["throughput"] = math.ceil(duration_ns / trace["throughput_bin_ns"]) * flows if trace["throughput_bin_ns"] else 0.0
+    cost.trace_rows = sum(rows.values())
+    smallest = min((flow.ack_bytes or flow.wire_bytes for flow in [*tcp, *udp]), default=1)
+    in_network = sum(_bytes_held(engine, channel, smallest) for channel in range(channels)) / smallest
+    cost.memory_bytes = (
+        flows * BYTES_PER_TCP_FLOW
+        + min(in_network, sum(packets_on.values())) * BYTES_PER_PACKET
+        + TRACE_COPIES * sum(TRACE_ROW_BYTES[kind] * count for kind, count in rows.items())
+    )
+    return cost
+
+
+def _bytes_held(engine: Mapping[str, Any], channel: int, packet_bytes: int) -> float:
+    """Bytes of `packet_bytes` packets a channel holds at once: its queue, the one on the wire
+    and what propagates (rate · delay)."""
+    link = engine["links"][channel // 2]
+    queue = link["ab" if channel % 2 == 0 else "ba"]["queue"]
+    limits = [None if queue["limit_packets"] is None else queue["limit_packets"] * packet_bytes, queue["limit_bytes"]]
+    queued = min(limit for limit in limits if limit is not None)
+    return queued + packet_bytes + link["rate_bps"] * link["delay_ns"] / (8 * NS_PER_S)
+
+
+def _amount(value: float) -> str:
+    return f"{value:.3g}" if value < 1e6 else f"{value:.2e}"
+
+
+def _size(value: float) -> str:
+    for unit, factor in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if value >= factor:
+            return f"{value / factor:.3g} {unit}"
+    return f"{value:.0f} B"
+
+
+def _override(knob: str) -> str:
+    return f"raise {knob} in the scenario, or run anyway with --force (force=True in tcpsim.run)"
+
+
+def check_limits(scenario: Scenario, cost: Cost) -> None:
+    """Raise :class:`RunTooLarge` if `cost` exceeds any of the scenario's limits."""
+    limits = scenario.limits
+    problems = []
+    if cost.events > limits.max_events:
+        driver = max(cost.drivers, key=cost.drivers.__getitem__)
+        problems.append((
+            "limits.max_events",
+            f"this run needs about {_amount(cost.events)} events, more than the limit of {_amount(limits.max_events)}; "
+            f"most ({_amount(cost.drivers[driver])}) are {driver}; shorten the run or change what drives it, "
+            f"{_override('limits.max_events')}",
+        ))
+    if cost.trace_rows > limits.max_trace_rows:
+        problems.append((
+            "limits.max_trace_rows",
+            f"the traces would have about {_amount(cost.trace_rows)} rows, more than the limit of "
+            f"{_amount(limits.max_trace_rows)}; use a coarser trace.interval or trace.throughput_bin, trace fewer series, "
+            f"{_override('limits.max_trace_rows')}",
+        ))
+    if cost.memory_bytes > limits.max_memory_bytes:
+        problems.append((
+            "limits.max_memory",
+            f"this run needs about {_size(cost.memory_bytes)} of memory, more than the limit of "
+            f"{_size(limits.max_memory_bytes)} (flows: {len(scenario.flow_table())}, trace rows: {_amount(cost.trace_rows)}); "
+            f"{_override('limits.max_memory')}",
+        ))
+    if problems:
+        raise RunTooLarge(problems)
+
+
+def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(path, message) for what the engine runs but what makes its numbers meaningless: a
+    measurement window shorter than a few round trips, an initial window far beyond what the
+    path holds. `engine` is `scenario`'s canonical form."""
+    tcp, udp = _flows(engine)
+    found = []
+    rtts = [_rtt_s(engine, flow.path, flow.wire_bytes, flow.ack_bytes) for flow in [*tcp, *udp]]
+    window_ns = engine["duration_ns"] - engine["warmup_ns"]
+    if rtts and window_ns < MIN_WINDOW_RTTS * max(rtts) * NS_PER_S:
+        where = "warmup" if engine["warmup_ns"] else "duration"
+        found.append((
+            where,
+            f"the measurement window (duration − warmup = {format_duration(window_ns)}) is shorter than "
+            f"{MIN_WINDOW_RTTS} round trips of the longest path ({MIN_WINDOW_RTTS} × {max(rtts) * 1e3:.3g} ms); "
+            f"rates measured over it are dominated by start-up and border effects",
+        ))
+    seen = set()
+    instances = None  # the user's [[flows]] entry of each engine flow, found only if needed
+    for index, (flow, engine_flow) in enumerate(zip(tcp, engine["flows"])):
+        settings = engine_flow["tcp"]
+        burst = min(settings["init_cwnd_segments"] * settings["mss_bytes"], settings["rwnd_bytes"])
+        holds = sum(_bytes_held(engine, channel, flow.wire_bytes) for channel in flow.path)
+        if burst > INIT_WINDOW_EXCESS * holds:
+            instances = instances or _flow_instances(scenario)
+            instance = instances[index]
+            where = format_path(_tcp_origin(scenario, instance.position, "init_cwnd_segments"))
+            if where in seen:
+                continue
+            seen.add(where)
+            found.append((
+                where,
+                f"an initial window of {settings['init_cwnd_segments']} segments sends {_size(burst)} at once, more than "
+                f"{INIT_WINDOW_EXCESS}× what the path of flow {instance.name!r} holds ({_size(holds)}: queues and "
+                f"links); the burst is mostly dropped, and goodput counts it as sent",
+            ))
+    return found
