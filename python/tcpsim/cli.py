@@ -422,10 +422,21 @@ def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> Non
 
 @app.command("list")
 @_reports_errors
-def list_(json_: JsonOpt = False) -> None:
+def list_(
+    json_: JsonOpt = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the experiment reference (docs/experiments.md) as markdown.")
+    ] = False,
+) -> None:
     """List the paper experiments (for 'repro') and the benchmark workloads (for 'bench')."""
     from tcpsim.bench import WORKLOADS
     from tcpsim.repro import all_experiments
+
+    if markdown:
+        from tcpsim.repro.reference import reference_markdown
+
+        typer.echo(reference_markdown(all_experiments()), nl=False)
+        return
 
     experiments = [{"id": e.id, "title": e.title, "paper": e.paper} for e in all_experiments()]
     workloads = [{"name": name, "description": _workload_description(entry)} for name, entry in WORKLOADS.items()]

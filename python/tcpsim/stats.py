@@ -1,7 +1,7 @@
 """Statistics for replicated simulation runs.
 
-EXPERIMENTS.md asks for the mean of several replications with a 95% confidence interval and
-for Jain's fairness index; with the Welch test that tells a sweep's peak from a tie, these are
+The reproductions report the mean of several replications with a 95% confidence interval and
+Jain's fairness index; with the Welch test that tells a sweep's peak from a tie, these are
 the estimators the experiments need, so they live here once instead of being re-derived
 (slightly differently) in every paper module.
 """

@@ -1,10 +1,11 @@
 """What a paper reproduction is, and how a batch of them is run, judged and written out.
 
 An experiment declares its runs, turns their results into series (for the figure), claims (the
-paper's qualitative statements, each checked) and numbers (the paper's figures, each compared
-within a tolerance or explained), as EXPERIMENTS.md asks. ``execute`` runs the runs of *all*
-selected experiments in one pool, so a long experiment does not leave the other cores idle, and
-isolates failures: one broken analysis becomes a failed claim in its report, not a lost batch.
+paper's qualitative statements, each checked) and numbers (the paper's figures, each matched
+within its tolerance or missed, bounds checked as bounds), for its main reading and for each
+alternative reading. ``execute`` runs the runs of *all* selected experiments in one pool, so a
+long experiment does not leave the other cores idle, and isolates failures: one broken analysis
+becomes a failed claim in its report, not a lost batch.
 """
 
 from __future__ import annotations
@@ -239,6 +240,10 @@ class Experiment:
     figure: str = ""
     """The paper's name of the figure ("Fig. 5", "Table 2"); derived from an id ending in
     ``.figN`` when empty (``plotting.figure_title``)."""
+    setup: str = ""
+    """One paragraph, in the project's words, on the set-up and what is compared, for the
+    experiment reference (``tcpsim list --markdown``); the class docstring's first paragraph
+    serves when empty."""
     seeds_full: int = 5
     seeds_quick: int = 2
 

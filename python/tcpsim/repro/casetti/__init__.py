@@ -1,6 +1,6 @@
 """Casetti, Gerla, Mascolo, Sanadidi & Wang, "TCP Westwood: End-to-End Congestion Control for
-Wired/Wireless Networks" (seed 004): every `casetti` experiment of EXPERIMENTS.md except fig5
-(RED).
+Wired/Wireless Networks": every experiment of the paper (docs/experiments.md lists them) except
+fig5 (RED).
 
 Wired (Sec. 4):
 - `casetti.fig3`: bandwidth estimate of one TCPW flow against ON/OFF UDP cross traffic;

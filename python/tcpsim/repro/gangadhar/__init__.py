@@ -1,5 +1,5 @@
 """Gangadhar, Nguyen, Umapathi & Sterbenz, "TCP Westwood(+) Protocol Implementation in ns-3"
-(WNS3 2013, seed 001): every `gangadhar` experiment of EXPERIMENTS.md.
+(WNS3 2013): every experiment of the paper (docs/experiments.md lists them).
 
 - `gangadhar.fig5`: throughput vs PER 0.0001…0.05, Tahoe, Reno, NewReno, Westwood, Westwood+;
 - `gangadhar.fig6`: throughput vs bottleneck delay 0.01 ms…250 ms (PER 0.005);

@@ -1,5 +1,5 @@
 """Möller, Barakat, Avrachenkov & Altman, "Inter-protocol fairness between TCP New Reno and TCP
-Westwood+" (seed 000): every `moller` experiment of EXPERIMENTS.md.
+Westwood+": every experiment of the paper (docs/experiments.md lists them).
 
 Analytical (no runs; the closed form of Sec. III in `tcpsim.models.moller`):
 - `moller.fig3`: scenario 1, normalized throughput of NewReno, Westwood+ and their sum vs B;

@@ -1,0 +1,39 @@
+"""The project's generated documentation is current and self-contained."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tcpsim.repro import all_experiments
+from tcpsim.repro.reference import reference_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_experiment_reference_is_generated_from_the_registry() -> None:
+    expected = reference_markdown(all_experiments())
+    assert (ROOT / "docs" / "experiments.md").read_text() == expected, (
+        "docs/experiments.md is stale: regenerate it with `tcpsim list --markdown > docs/experiments.md`"
+    )
+
+
+def test_every_registered_experiment_is_in_the_reference() -> None:
+    text = (ROOT / "docs" / "experiments.md").read_text()
+    listed = set(re.findall(r"^\| `([a-z_]+\.[a-z0-9_]+)` \|", text, flags=re.M))
+    assert listed == {e.id for e in all_experiments()}
+
+
+def test_nothing_in_the_project_points_outside_it() -> None:
+    """Code and docs never refer to the material the project was built from (``../shared``)."""
+    offenders = []
+    for folder in ("python", "crates", "docs", "scripts", "tests"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and path.suffix in {".py", ".rs", ".md", ".toml", ".sh"} and path != Path(__file__):
+                text = path.read_text(errors="replace")
+                if re.search(r"\.\./shared|EXPERIMENTS\.md|DESIGN\.md", text):
+                    offenders.append(str(path.relative_to(ROOT)))
+    readme = (ROOT / "README.md").read_text()
+    if re.search(r"\.\./shared|EXPERIMENTS\.md|DESIGN\.md", readme):
+        offenders.append("README.md")
+    assert not offenders, f"files referring to ../shared, EXPERIMENTS.md or DESIGN.md: {offenders}"
