@@ -131,6 +131,9 @@ pub struct TcpSender {
     pub(crate) partial_ack_seen: bool,
     pub(crate) rtt: RttEstimator,
     pub(crate) cc: CongestionControl,
+    /// snd_nxt when the current round trip began: an ACK at or beyond it ends the round
+    /// (`CongestionOps::on_round_end`).
+    round_end: u64,
     /// One record per segment from `snd_una` on (the first is `snd_una`'s segment).
     pub(crate) segments: VecDeque<Segment>,
     /// RFC 6675 HighRxt, one past the highest byte retransmitted in this recovery.
@@ -180,6 +183,7 @@ impl TcpSender {
             partial_ack_seen: false,
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             cc: CongestionControl::from_config(&cfg.cc, mss as u64),
+            round_end: 0,
             segments: VecDeque::new(),
             high_rxt: 0,
             high_sacked: 0,
@@ -208,7 +212,7 @@ impl TcpSender {
     /// The congestion controller's bandwidth estimate, bits of payload per second (NaN for
     /// algorithms without one).
     pub fn bwe_bps(&self) -> f64 {
-        self.cc.bandwidth_estimate_bps().unwrap_or(f64::NAN)
+        self.cc.ops().bandwidth_estimate_bps().unwrap_or(f64::NAN)
     }
 
     /// RTTmin, the smallest RTT sample so far (ns; 0 before the first).
@@ -367,7 +371,8 @@ impl TcpSender {
         } else if ack == self.snd_una && self.snd_una < self.snd_max {
             self.dupacks += 1;
             let now = ctx.now();
-            self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: 0, duplicate: true, rtt_ns: None });
+            let sample = AckSample { now_ns: now, ack, snd_nxt: self.snd_nxt, acked_bytes: 0, duplicate: true, rtt_ns: None };
+            self.cc.ops_mut().on_ack(&sample);
             recovery::on_duplicate_ack(self, ctx);
         }
         self.output(ctx);
@@ -393,12 +398,18 @@ impl TcpSender {
         }
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
-        self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: acked, duplicate: false, rtt_ns });
+        let sample = AckSample { now_ns: now, ack, snd_nxt: self.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns };
+        let cc = self.cc.ops_mut();
+        cc.on_ack(&sample);
+        if ack >= self.round_end {
+            cc.on_round_end(&sample, &self.window);
+            self.round_end = self.snd_nxt;
+        }
         let reset_timer = if self.in_fast_recovery {
             recovery::on_new_ack_in_fast_recovery(self, acked, ctx)
         } else {
             self.dupacks = 0;
-            self.cc.increase_window(&mut self.window, acked);
+            self.cc.ops_mut().increase_window(&mut self.window, acked);
             true
         };
         // RFC 6298 §5.2/§5.3: stop the timer when all is acked, else restart it.
@@ -466,7 +477,7 @@ impl TcpSender {
         };
         if reduce {
             let base = self.timeout_base_bytes();
-            let r = self.cc.on_loss(&self.window, base, LossSignal::Timeout, ctx.now());
+            let r = self.cc.ops_mut().on_loss(&self.window, base, LossSignal::Timeout, ctx.now());
             self.window.ssthresh_bytes = r.ssthresh_bytes;
             restart_cwnd = r.cwnd_bytes;
         }
@@ -486,7 +497,7 @@ impl TcpSender {
     }
 
     /// The window a timeout's ssthresh is computed from (the `flight_bytes` of
-    /// `CongestionControl::on_loss`): FlightSize (RFC 5681 eq. 4) or, with
+    /// `CongestionOps::on_loss`): FlightSize (RFC 5681 eq. 4) or, with
     /// `TimeoutSsthresh::Every`, the window in use as ns-2's `window()` reads it:
     /// min(cwnd, rwnd), with cwnd taken before fast-recovery inflation.
     fn timeout_base_bytes(&self) -> u64 {

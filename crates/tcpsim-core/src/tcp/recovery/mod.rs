@@ -42,7 +42,7 @@ pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
     }
     s.counters.fast_retransmits += 1;
     let flight = s.flight_size();
-    let r = s.cc.on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now());
+    let r = s.cc.ops_mut().on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now());
     s.window.ssthresh_bytes = r.ssthresh_bytes;
     s.recovery_cwnd_bytes = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
     s.recovery_entry_cwnd_bytes = r.entry_cwnd_bytes;
