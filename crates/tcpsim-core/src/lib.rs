@@ -5,6 +5,7 @@
 //! read `summary()` and `trace`. See `../../README.md` for the architecture.
 
 pub mod app;
+pub mod build_context;
 pub mod config;
 pub mod context;
 pub mod engine;

@@ -6,6 +6,7 @@
 //! packet created was delivered, dropped (by a queue or a loss model) or is still inside the
 //! network.
 
+use crate::build_context::BuildContext;
 use crate::config::{AppConfig, SimConfig};
 use crate::context::Ctx;
 use crate::engine::{Event, Scheduler};
@@ -54,16 +55,11 @@ impl Sim {
         let mut channels = Vec::with_capacity(2 * cfg.links.len());
         for (l, link) in cfg.links.iter().enumerate() {
             for (dir, from, to, d) in [("ab", link.a, link.b, &link.ab), ("ba", link.b, link.a, &link.ba)] {
-                let loss = d
-                    .loss
-                    .iter()
-                    .enumerate()
-                    .map(|(j, m)| {
-                        let stream = format!("link:{}:{dir}:loss:{j}", link.name);
-                        LossModel::from_config(m, &cfg.flows, seed, &stream, &format!("link:{}", link.name))
-                    })
-                    .collect();
-                channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, Queue::from_config(&d.queue), loss));
+                let context = |component: &str| BuildContext::new(seed, &link.name, dir, component, link.rate_bps, &cfg.flows);
+                let loss =
+                    d.loss.iter().enumerate().map(|(j, m)| LossModel::from_config(m, &context(&format!("loss:{j}")))).collect();
+                let queue = Queue::from_config(&d.queue, &context("queue"));
+                channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, queue, loss));
             }
         }
         let ends: Vec<(u32, u32)> = cfg.links.iter().map(|l| (l.a, l.b)).collect();

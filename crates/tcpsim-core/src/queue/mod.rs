@@ -8,6 +8,7 @@ mod drop_tail;
 
 pub use drop_tail::DropTail;
 
+use crate::build_context::BuildContext;
 use crate::config::QueueConfig;
 use crate::packet::PacketId;
 
@@ -75,7 +76,8 @@ pub enum Queue {
 }
 
 impl Queue {
-    pub fn from_config(cfg: &QueueConfig) -> Queue {
+    /// Build a discipline; a random one draws from the context's stream (DropTail has none).
+    pub fn from_config(cfg: &QueueConfig, _ctx: &BuildContext) -> Queue {
         match cfg {
             QueueConfig::DropTail { limit_packets, limit_bytes } => {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
