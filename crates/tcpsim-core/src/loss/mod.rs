@@ -12,18 +12,18 @@
 
 mod bernoulli;
 mod bit_error;
-mod deterministic_two_state;
 mod gilbert_elliott;
+mod good_bad_timeline;
 mod outage;
 mod scripted;
 mod two_state;
 
 pub use bernoulli::Bernoulli;
 pub use bit_error::BitError;
-pub use deterministic_two_state::DeterministicTwoState;
 pub use gilbert_elliott::GilbertElliott;
 pub use outage::{OutageIntervals, PeriodicOutage};
 pub use scripted::Scripted;
+pub use two_state::DeterministicTwoState;
 
 use crate::build_context::BuildContext;
 use crate::config::LossConfig;
