@@ -15,6 +15,7 @@ pub mod packet;
 pub mod queue;
 pub mod results;
 pub mod rng;
+pub mod schema;
 pub mod sim;
 pub mod tcp;
 pub mod time;
