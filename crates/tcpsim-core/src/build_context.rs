@@ -21,8 +21,21 @@ pub struct BuildContext<'a> {
 
 impl<'a> BuildContext<'a> {
     /// The context of `component` (`queue`, `loss:<j>`) of direction `direction` of `link`.
-    pub fn new(seed: u64, link: &str, direction: &str, component: &str, rate_bps: u64, flows: &'a [FlowConfig]) -> Self {
-        BuildContext { seed, name: format!("link:{link}:{direction}:{component}"), link: format!("link:{link}"), rate_bps, flows }
+    pub fn new(
+        seed: u64,
+        link: &str,
+        direction: &str,
+        component: &str,
+        rate_bps: u64,
+        flows: &'a [FlowConfig],
+    ) -> Self {
+        BuildContext {
+            seed,
+            name: format!("link:{link}:{direction}:{component}"),
+            link: format!("link:{link}"),
+            rate_bps,
+            flows,
+        }
     }
 
     /// The component's own random stream, named after it.
@@ -57,7 +70,8 @@ mod tests {
     #[test]
     fn streams_are_named_after_the_link_direction_and_component() {
         let c = BuildContext::new(7, "l", "ab", "loss:0", 1_000_000, &[]);
-        let same = |mut a: RandomStream, name: &str| a.uniform().to_bits() == RandomStream::new(7, name).uniform().to_bits();
+        let same =
+            |mut a: RandomStream, name: &str| a.uniform().to_bits() == RandomStream::new(7, name).uniform().to_bits();
         assert!(same(c.stream(), "link:l:ab:loss:0"));
         assert!(same(c.substream("state"), "link:l:ab:loss:0:state"));
         assert!(same(c.link_stream("shared:3:state"), "link:l:shared:3:state"));

@@ -130,11 +130,8 @@ impl SendState {
     pub(crate) fn take_acked_segments(&mut self, ack: u64, now: u64) -> Option<u64> {
         let first = self.snd_una / self.mss;
         let last_exclusive = ack.div_ceil(self.mss);
-        let full = if ack == self.data_end.max(self.snd_max) || ack % self.mss == 0 {
-            last_exclusive
-        } else {
-            ack / self.mss
-        };
+        let full =
+            if ack == self.data_end.max(self.snd_max) || ack % self.mss == 0 { last_exclusive } else { ack / self.mss };
         let mut valid = true;
         let mut newest_sent = None;
         for _ in first..full {

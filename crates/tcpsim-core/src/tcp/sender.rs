@@ -255,7 +255,9 @@ impl TcpSender {
         match self.wire.rto_timer.fire(generation, ctx.now()) {
             Ok(true) => self.on_timeout(ctx),
             Ok(false) => {}
-            Err(at) => ctx.sched.at(at, Event::Rto { flow: self.wire.flow, generation: self.wire.rto_timer.generation() }),
+            Err(at) => {
+                ctx.sched.at(at, Event::Rto { flow: self.wire.flow, generation: self.wire.rto_timer.generation() })
+            }
         }
     }
 

@@ -9,7 +9,7 @@
 //! recovery. The retransmission timer is reset on the first partial ACK only (the
 //! "Impatient" variant the RFC recommends, §4.1).
 
-use super::{Reno, RecoveryOps};
+use super::{RecoveryOps, Reno};
 use crate::tcp::cc::Reduction;
 use crate::tcp::send_state::SendState;
 use crate::tcp::transmitter::Transmitter;

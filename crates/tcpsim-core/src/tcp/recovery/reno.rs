@@ -32,8 +32,7 @@ impl RecoveryOps for Reno {
     fn enter(&mut self, s: &mut SendState, r: &Reduction, tx: &mut Transmitter) {
         tx.retransmit_first_unacked(s);
         self.restart_cwnd_bytes = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
-        s.window.cwnd_bytes =
-            r.entry_cwnd_bytes.unwrap_or(self.restart_cwnd_bytes + s.dupack_threshold as u64 * s.mss);
+        s.window.cwnd_bytes = r.entry_cwnd_bytes.unwrap_or(self.restart_cwnd_bytes + s.dupack_threshold as u64 * s.mss);
         self.in_recovery = true;
         tx.restart_rto_timer();
     }

@@ -128,9 +128,9 @@ impl Sack {
     fn next_seg(&self, s: &SendState) -> Option<(u64, bool)> {
         let threshold = s.dupack_threshold as usize;
         let candidates = || {
-            sacked_above(s).map(|(i, above)| (s.segment_seq(i), above, s.segments[i].sacked)).filter(|&(seq, _, sacked)| {
-                !sacked && seq >= self.high_rxt && seq < s.high_sacked
-            })
+            sacked_above(s)
+                .map(|(i, above)| (s.segment_seq(i), above, s.segments[i].sacked))
+                .filter(|&(seq, _, sacked)| !sacked && seq >= self.high_rxt && seq < s.high_sacked)
         };
         if let Some((seq, _, _)) = candidates().find(|&(_, above, _)| above >= threshold) {
             return Some((seq, true)); // rule 1
