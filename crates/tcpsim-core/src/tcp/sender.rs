@@ -11,7 +11,7 @@
 //! segments are always full-sized except the last of a finite transfer, the receiver's
 //! window is a constant.
 
-use super::cc::{AckSample, CongestionControl, LossSignal, Window};
+use super::cc::{AckSample, CongestionControl, LossSignal, RoundCounter, Window};
 use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
@@ -33,9 +33,8 @@ pub struct TcpSender {
     /// (`TcpConfig::avoid_repeated_fast_retransmit`).
     avoid_repeated_fast_retransmit: bool,
     timeout_ssthresh: TimeoutSsthresh,
-    /// snd_nxt when the current round trip began: an ACK at or beyond it ends the round
-    /// (`CongestionOps::on_round_end`).
-    round_end: u64,
+    /// Round-trip boundaries for `CongestionOps::on_round_end`.
+    rounds: RoundCounter,
     started: bool,
     /// Smallest RTT sample inside the measurement window.
     window_min_rtt_ns: Option<u64>,
@@ -68,7 +67,7 @@ impl TcpSender {
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
             timeout_ssthresh: cfg.timeout_ssthresh,
-            round_end: 0,
+            rounds: RoundCounter::default(),
             started: false,
             window_min_rtt_ns: None,
             rtt_tick_ns: cfg.rtt_tick_ns,
@@ -226,9 +225,8 @@ impl TcpSender {
         let sample = AckSample { now_ns: now, ack, snd_nxt: s.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns };
         let cc = self.cc.ops_mut();
         cc.on_ack(&sample);
-        if ack >= self.round_end {
+        if self.rounds.on_ack(ack, s.snd_nxt) {
             cc.on_round_end(&sample, &s.window);
-            self.round_end = s.snd_nxt;
         }
         let recovery = self.recovery.ops_mut();
         let reset_timer = if !recovery.in_recovery() {

@@ -16,10 +16,12 @@
 
 mod aimd;
 mod bandwidth_filter;
+mod round;
 mod westwood;
 mod westwood_plus;
 
 pub use aimd::Aimd;
+pub use round::RoundCounter;
 pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
