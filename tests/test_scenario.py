@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from engine_schema import assert_canonical_shape
 
 import tcpsim
 from tcpsim.scenario import (
@@ -20,70 +21,6 @@ from tcpsim.scenario import (
 )
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
-
-# Key sets of the serde structs in crates/tcpsim-core/src/config.rs (deny_unknown_fields; every
-# Option emitted as null so the set is exact).
-SIM_CONFIG_KEYS = {"duration_ns", "warmup_ns", "nodes", "links", "flows", "udp_flows", "trace"}
-UDP_KEYS = {"name", "src", "dst", "rate_bps", "packet_bytes", "on"}
-LINK_KEYS = {"name", "a", "b", "rate_bps", "delay_ns", "ab", "ba"}
-DIRECTION_KEYS = {"queue", "loss"}
-QUEUE_KEYS = {"drop_tail": {"kind", "limit_packets", "limit_bytes"}}
-LOSS_KEYS = {
-    "bernoulli": {"kind", "p"},
-    "bit_error": {"kind", "ber"},
-    "gilbert_elliott": {"kind", "good_mean_ns", "bad_mean_ns", "good_loss", "bad_loss", "initial"},
-    "two_state": {"kind", "good_sojourn_ns", "bad_sojourn_ns", "good_loss", "bad_loss", "p_bad", "initial"},
-    "periodic_outage": {"kind", "period_ns", "duration_ns", "offset_ns"},
-    "outage_intervals": {"kind", "intervals_ns"},
-    "scripted": {"kind", "flow", "segments"},
-}
-FLOW_KEYS = {"name", "src", "dst", "tcp", "app"}
-TCP_KEYS = {
-    "mss_bytes",
-    "header_bytes",
-    "init_cwnd_segments",
-    "init_ssthresh_bytes",
-    "rwnd_bytes",
-    "initial_rto_ns",
-    "min_rto_ns",
-    "max_rto_ns",
-    "clock_granularity_ns",
-    "rtt_tick_ns",
-    "dupack_threshold",
-    "recovery",
-    "avoid_repeated_fast_retransmit",
-    "timeout_ssthresh",
-    "ca_increment",
-    "cc",
-    "delack_count",
-    "delack_timeout_ns",
-}
-RECOVERY_KINDS = {"tahoe", "reno", "newreno", "sack"}
-CC_KEYS = {"aimd": {"kind"}}
-APP_KEYS = {"bulk": {"kind", "start_ns", "start_jitter_ns", "stop_ns", "bytes"}}
-TRACE_KEYS = {"cwnd", "rtt", "queue", "interval_ns", "throughput_bin_ns"}
-
-
-def assert_canonical_shape(config: dict) -> None:
-    """Every table has exactly the keys config.rs's structs accept."""
-    assert set(config) == SIM_CONFIG_KEYS
-    assert all(isinstance(name, str) for name in config["nodes"])
-    for link in config["links"]:
-        assert set(link) == LINK_KEYS
-        for direction in (link["ab"], link["ba"]):
-            assert set(direction) == DIRECTION_KEYS
-            assert set(direction["queue"]) == QUEUE_KEYS[direction["queue"]["kind"]]
-            for loss in direction["loss"]:
-                assert set(loss) == LOSS_KEYS[loss["kind"]]
-    for flow in config["flows"]:
-        assert set(flow) == FLOW_KEYS
-        assert set(flow["tcp"]) == TCP_KEYS
-        assert flow["tcp"]["recovery"] in RECOVERY_KINDS
-        assert set(flow["tcp"]["cc"]) == CC_KEYS[flow["tcp"]["cc"]["kind"]]
-        assert set(flow["app"]) == APP_KEYS[flow["app"]["kind"]]
-    for udp in config["udp_flows"]:
-        assert set(udp) == UDP_KEYS
-    assert set(config["trace"]) == TRACE_KEYS
 
 
 def raw(name: str) -> dict:

@@ -6,6 +6,7 @@
 //! it then emits this structure as JSON. The engine still re-checks what it relies on
 //! ([`SimConfig::validate`]) so that a malformed canonical file is an error, never a panic.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Largest segment payload and header, and largest UDP datagram. With them a packet's wire
@@ -19,7 +20,7 @@ pub const MAX_UDP_PACKET_BYTES: u32 = 1 << 30;
 /// serialization, now + timeout) never overflows a `u64` of nanoseconds.
 pub const MAX_TIME_NS: u64 = 1_000_000_000_000_000_000;
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SimConfig {
     /// Simulated time at which the run ends.
@@ -39,7 +40,7 @@ pub struct SimConfig {
 }
 
 /// A constant-bit-rate UDP source (`app::cbr`), switched on during the `on` intervals.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UdpFlowConfig {
     pub name: String,
@@ -55,7 +56,7 @@ pub struct UdpFlowConfig {
 
 /// A full-duplex point-to-point link between nodes `a` and `b`. Each direction has its own
 /// serializer, queue and loss models.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkConfig {
     pub name: String,
@@ -69,7 +70,7 @@ pub struct LinkConfig {
     pub ba: DirectionConfig,
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DirectionConfig {
     pub queue: QueueConfig,
@@ -78,7 +79,7 @@ pub struct DirectionConfig {
 }
 
 /// Queue discipline of one link direction.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueConfig {
     /// FIFO that drops arrivals when full. At least one limit is set; with both, either
@@ -88,7 +89,7 @@ pub enum QueueConfig {
 
 /// A loss (packet error) model on one link direction, applied when a packet finishes
 /// serialization: the packet occupied the link but does not arrive.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LossConfig {
     /// Each packet independently lost with probability `p`.
@@ -140,7 +141,7 @@ pub enum LossConfig {
     Scripted { flow: u32, segments: Vec<u64> },
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlowConfig {
     pub name: String,
@@ -151,7 +152,7 @@ pub struct FlowConfig {
 }
 
 /// State of a two-state loss model at time 0.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum InitialChannelState {
     Good,
@@ -239,7 +240,7 @@ impl LossConfig {
 
 /// Loss-recovery algorithm (DESIGN "two separate axes": this half owns duplicate ACKs,
 /// fast retransmit, fast recovery and the retransmission timer).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum RecoveryKind {
     /// Fast retransmit, then slow start from one segment with go-back-N (4.3BSD-Tahoe as in ns-2).
@@ -254,7 +255,7 @@ pub enum RecoveryKind {
 }
 
 /// Which retransmission timeouts reduce ssthresh.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutSsthresh {
     /// RFC 5681 §3.1: only a timeout that starts a loss episode (its segment not yet resent by
@@ -272,7 +273,7 @@ pub enum TimeoutSsthresh {
 }
 
 /// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum CaIncrement {
     /// Exact: fractions of a byte are carried to the next ACK.
@@ -285,7 +286,7 @@ pub enum CaIncrement {
 }
 
 /// Congestion-control algorithm (the window-growth and reduction-target half).
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CcConfig {
     /// RFC 5681 slow start and congestion avoidance, ssthresh = max(FlightSize/2, 2·SMSS).
@@ -339,7 +340,7 @@ pub enum CcConfig {
 }
 
 /// Westwood's low-pass filter over per-ACK bandwidth samples b_k.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WestwoodFilter {
     /// `casetti` Sec. 2.2: b̂_k = α_k·b̂_{k−1} + (1−α_k)·(b_k + b_{k−1})/2 with the
@@ -359,7 +360,7 @@ pub enum WestwoodFilter {
 }
 
 /// Westwood+'s low-pass filter over per-RTT bandwidth samples.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WestwoodPlusFilter {
     /// Linux `tcp_westwood.c`: two cascaded EWMAs with gain 1/8, both set to the first sample.
@@ -372,7 +373,7 @@ pub enum WestwoodPlusFilter {
     Ewma { alpha: f64 },
 }
 
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpConfig {
     /// Payload bytes per segment (SMSS).
@@ -419,7 +420,7 @@ pub struct TcpConfig {
 }
 
 /// What drives a flow.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AppConfig {
     /// Always has data to send (`bytes` = None) or sends `bytes` and stops.
@@ -436,7 +437,7 @@ pub enum AppConfig {
 }
 
 /// Which time series to record. Summaries are always on.
-#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceConfig {
     /// cwnd and ssthresh per flow.

@@ -5,6 +5,7 @@
 //! read `summary()` and `trace`. See `../../README.md` for the architecture.
 
 pub mod app;
+pub mod build_context;
 pub mod config;
 pub mod context;
 pub mod engine;
@@ -14,6 +15,7 @@ pub mod packet;
 pub mod queue;
 pub mod results;
 pub mod rng;
+pub mod schema;
 pub mod sim;
 pub mod tcp;
 pub mod time;

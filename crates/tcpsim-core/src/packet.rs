@@ -120,11 +120,6 @@ impl PacketPool {
         &self.slots[id as usize]
     }
 
-    #[inline]
-    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
-        &mut self.slots[id as usize]
-    }
-
     /// Packets currently alive.
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()

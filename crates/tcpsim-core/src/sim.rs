@@ -6,6 +6,7 @@
 //! packet created was delivered, dropped (by a queue or a loss model) or is still inside the
 //! network.
 
+use crate::build_context::BuildContext;
 use crate::config::{AppConfig, SimConfig};
 use crate::context::Ctx;
 use crate::engine::{Event, Scheduler};
@@ -58,16 +59,11 @@ impl Sim {
         let mut channels = Vec::with_capacity(2 * cfg.links.len());
         for (l, link) in cfg.links.iter().enumerate() {
             for (dir, from, to, d) in [("ab", link.a, link.b, &link.ab), ("ba", link.b, link.a, &link.ba)] {
-                let loss = d
-                    .loss
-                    .iter()
-                    .enumerate()
-                    .map(|(j, m)| {
-                        let stream = format!("link:{}:{dir}:loss:{j}", link.name);
-                        LossModel::from_config(m, &cfg.flows, seed, &stream, &format!("link:{}", link.name))
-                    })
-                    .collect();
-                channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, Queue::from_config(&d.queue), loss));
+                let context = |component: &str| BuildContext::new(seed, &link.name, dir, component, link.rate_bps, &cfg.flows);
+                let loss =
+                    d.loss.iter().enumerate().map(|(j, m)| LossModel::from_config(m, &context(&format!("loss:{j}")))).collect();
+                let queue = Queue::from_config(&d.queue, &context("queue"));
+                channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, queue, loss));
             }
         }
         let ends: Vec<(u32, u32)> = cfg.links.iter().map(|l| (l.a, l.b)).collect();
@@ -199,7 +195,7 @@ impl Sim {
         if self.trace.cwnd_on {
             for f in &self.flows {
                 let s = &f.sender;
-                self.trace.record_cwnd(now, s.flow, s.cwnd(), s.ssthresh(), s.bwe_bps(), s.min_rtt_ns());
+                self.trace.record_cwnd(now, s.flow(), s.cwnd(), s.ssthresh(), s.bwe_bps(), s.min_rtt_ns());
             }
         }
         if self.trace.queue_on {
@@ -214,13 +210,13 @@ impl Sim {
     fn take_snapshot(&mut self) {
         let now = self.sched.now();
         for f in &mut self.flows {
-            f.sender.window_min_rtt_ns = None;
+            f.sender.start_measurement_window();
         }
         for ch in &mut self.net.channels {
             ch.queue.occupancy_mut().reset_max();
         }
         self.snapshot = Snapshot {
-            senders: self.flows.iter().map(|f| f.sender.counters).collect(),
+            senders: self.flows.iter().map(|f| f.sender.counters()).collect(),
             receivers: self.flows.iter().map(|f| f.receiver.counters).collect(),
             channels: self.net.channels.iter().map(|c| ChannelCounters { busy_ns: c.busy_ns_at(now), ..c.counters }).collect(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
@@ -241,7 +237,7 @@ impl Sim {
             .map(|(i, f)| {
                 let s0 = snap.senders.get(i).copied().unwrap_or_default();
                 let r0 = snap.receivers.get(i).copied().unwrap_or_default();
-                let s = &f.sender.counters;
+                let s = &f.sender.counters();
                 let r = &f.receiver.counters;
                 let delivered = r.bytes_delivered - r0.bytes_delivered;
                 let sent = s.bytes_sent - s0.bytes_sent;
@@ -258,11 +254,11 @@ impl Sim {
                     fast_retransmits: s.fast_retransmits - s0.fast_retransmits,
                     fast_retransmitted_segments: s.fast_retransmitted_segments - s0.fast_retransmitted_segments,
                     spurious_fast_retransmits: r.spurious_fast_retransmits - r0.spurious_fast_retransmits,
-                    rtt_min_s: f.sender.window_min_rtt_ns.map(ns_to_s),
+                    rtt_min_s: f.sender.window_min_rtt_ns().map(ns_to_s),
                     rtt_mean_s: (samples > 0).then(|| ns_to_s((s.rtt_sum_ns - s0.rtt_sum_ns) / samples)),
                     final_cwnd_bytes: f.sender.cwnd(),
                     final_ssthresh_bytes: f.sender.ssthresh(),
-                    final_rto_s: ns_to_s(f.sender.rtt.rto_ns),
+                    final_rto_s: ns_to_s(f.sender.rto_ns()),
                 }
             })
             .collect();

@@ -44,7 +44,7 @@
 //! whose transmission interval [c, c + 8·size/r] on that clock touches a Bad sojourn (starts
 //! in one, or one begins before it ends) is judged by `bad_loss`, otherwise by `good_loss`.
 
-use super::two_state::Timeline;
+use super::good_bad_timeline::Timeline;
 use crate::config::InitialChannelState;
 use crate::rng::RandomStream;
 

@@ -12,22 +12,22 @@
 
 mod bernoulli;
 mod bit_error;
-mod deterministic_two_state;
 mod gilbert_elliott;
+mod good_bad_timeline;
 mod outage;
 mod scripted;
 mod two_state;
 
 pub use bernoulli::Bernoulli;
 pub use bit_error::BitError;
-pub use deterministic_two_state::DeterministicTwoState;
 pub use gilbert_elliott::GilbertElliott;
 pub use outage::{OutageIntervals, PeriodicOutage};
 pub use scripted::Scripted;
+pub use two_state::DeterministicTwoState;
 
-use crate::config::{FlowConfig, LossConfig};
+use crate::build_context::BuildContext;
+use crate::config::LossConfig;
 use crate::packet::Packet;
-use crate::rng::RandomStream;
 
 pub enum LossModel {
     Bernoulli(Bernoulli),
@@ -40,23 +40,20 @@ pub enum LossModel {
 }
 
 impl LossModel {
-    /// Build a model; `stream_name` names its random stream (and, suffixed with `:state`, the
-    /// stream of its Good/Bad timeline).
-    ///
-    /// `stream_name` names the model's streams (`<stream_name>` per packet,
-    /// `<stream_name>:state` for the state timeline); a Gilbert–Elliott model with
-    /// `shared_state = k` takes its timeline from `<link_stream>:shared:<k>:state` instead, so
-    /// the models of both directions of the link with that key see the same Good/Bad periods.
-    pub fn from_config(cfg: &LossConfig, flows: &[FlowConfig], seed: u64, stream_name: &str, link_stream: &str) -> Self {
-        let stream = || RandomStream::new(seed, stream_name);
-        let state_stream = || RandomStream::new(seed, &format!("{stream_name}:state"));
+    /// Build a model: it draws per packet from the context's stream and its Good/Bad timeline
+    /// from the substream `state`; a Gilbert–Elliott model with `shared_state = k` takes its
+    /// timeline from the link's stream `shared:<k>:state` instead, so the models of both
+    /// directions of the link with that key see the same Good/Bad periods.
+    pub fn from_config(cfg: &LossConfig, ctx: &BuildContext) -> Self {
+        let stream = || ctx.stream();
+        let state_stream = || ctx.substream("state");
         match cfg {
             LossConfig::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(*p, stream())),
             LossConfig::BitError { ber } => LossModel::BitError(BitError::new(*ber, stream())),
             LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, initial, shared_state, clock_rate_bps } => {
                 let state_rng = match shared_state {
                     None => state_stream(),
-                    Some(k) => RandomStream::new(seed, &format!("{link_stream}:shared:{k}:state")),
+                    Some(k) => ctx.link_stream(&format!("shared:{k}:state")),
                 };
                 LossModel::GilbertElliott(GilbertElliott::new(
                     *good_mean_ns,
@@ -88,7 +85,7 @@ impl LossModel {
                 LossModel::OutageIntervals(OutageIntervals::new(intervals_ns.clone()))
             }
             LossConfig::Scripted { flow, segments } => {
-                let mss = flows[*flow as usize].tcp.mss_bytes as u64;
+                let mss = ctx.flows[*flow as usize].tcp.mss_bytes as u64;
                 LossModel::Scripted(Scripted::new(*flow, segments.iter().map(|n| (n - 1) * mss)))
             }
         }
@@ -214,7 +211,8 @@ mod tests {
     /// The Good/Bad state of a Gilbert–Elliott model at 1 ms steps over 60 s.
     fn timeline(model: &Value, stream_name: &str) -> Vec<bool> {
         let cfg: crate::config::LossConfig = serde_json::from_value(model.clone()).unwrap();
-        let super::LossModel::GilbertElliott(mut m) = super::LossModel::from_config(&cfg, &[], 3, stream_name, "link:l") else {
+        let ctx = crate::build_context::BuildContext::named(3, stream_name, "link:l", &[]);
+        let super::LossModel::GilbertElliott(mut m) = super::LossModel::from_config(&cfg, &ctx) else {
             panic!("not a Gilbert–Elliott model")
         };
         (0..60_000u64).map(|t| m.is_bad_at(t * 1_000_000)).collect()

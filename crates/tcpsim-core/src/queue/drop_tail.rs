@@ -5,14 +5,14 @@
 
 use std::collections::VecDeque;
 
-use super::{Occupancy, Verdict};
+use super::{Occupancy, QueueDiscipline, Verdict};
 use crate::packet::PacketId;
 
 pub struct DropTail {
     fifo: VecDeque<(PacketId, u32)>,
     limit_packets: u64,
     limit_bytes: u64,
-    pub occupancy: Occupancy,
+    occupancy: Occupancy,
 }
 
 impl DropTail {
@@ -25,9 +25,11 @@ impl DropTail {
             occupancy: Occupancy::default(),
         }
     }
+}
 
+impl QueueDiscipline for DropTail {
     #[inline]
-    pub fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
+    fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
         let o = &self.occupancy;
         if o.packets + 1 > self.limit_packets || o.bytes + wire_bytes as u64 > self.limit_bytes {
             return Verdict::Dropped;
@@ -38,14 +40,22 @@ impl DropTail {
     }
 
     #[inline]
-    pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
         let (id, bytes) = self.fifo.pop_front()?;
         self.occupancy.remove(bytes, now_ns);
         Some((id, bytes))
     }
 
-    pub fn waiting(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.fifo.iter().map(|(id, _)| *id)
+    fn occupancy(&self) -> &Occupancy {
+        &self.occupancy
+    }
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy {
+        &mut self.occupancy
+    }
+
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        Box::new(self.fifo.iter().map(|(id, _)| *id))
     }
 }
 

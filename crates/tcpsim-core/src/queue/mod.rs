@@ -1,13 +1,17 @@
 //! Queue disciplines of a link direction.
 //!
 //! A queue holds the packets waiting for the serializer (the packet being transmitted is not
-//! counted, as in ns-3). Disciplines are an enum rather than trait objects so the per-packet
-//! call is a direct, inlinable match.
+//! counted, as in ns-3). Every discipline implements [`QueueDiscipline`]; dispatch is static
+//! through one enum, [`Queue`], matched once in `ops`/`ops_mut`. Adding a discipline: a file
+//! with its struct and `impl QueueDiscipline`, a variant in `queue_disciplines!` below, and its
+//! `QueueConfig` kind with the arm of [`Queue::from_config`] that builds it from the config and
+//! the [`BuildContext`] (its random stream, the link rate).
 
 mod drop_tail;
 
 pub use drop_tail::DropTail;
 
+use crate::build_context::BuildContext;
 use crate::config::QueueConfig;
 use crate::packet::PacketId;
 
@@ -69,13 +73,55 @@ impl Occupancy {
     }
 }
 
-/// A queue discipline.
-pub enum Queue {
-    DropTail(DropTail),
+/// The hooks of a queue discipline.
+pub trait QueueDiscipline {
+    /// Offer an arriving packet of `wire_bytes`.
+    fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict;
+
+    /// Take the next packet for the serializer (`None`: the queue is empty and the link
+    /// goes idle at `now_ns`).
+    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)>;
+
+    fn occupancy(&self) -> &Occupancy;
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy;
+
+    /// Every packet waiting (for the end-of-run conservation check, not the hot path).
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
 
+/// Declares [`Queue`], one variant per discipline (named after its type), and the single
+/// match that dispatches to it.
+macro_rules! queue_disciplines {
+    ($($discipline:ident),+ $(,)?) => {
+        /// A queue discipline. Each call matches once, in `ops`/`ops_mut`.
+        pub enum Queue {
+            $($discipline($discipline)),+
+        }
+
+        impl Queue {
+            #[inline]
+            pub fn ops(&self) -> &dyn QueueDiscipline {
+                match self {
+                    $(Queue::$discipline(q) => q),+
+                }
+            }
+
+            #[inline]
+            pub fn ops_mut(&mut self) -> &mut dyn QueueDiscipline {
+                match self {
+                    $(Queue::$discipline(q) => q),+
+                }
+            }
+        }
+    };
+}
+
+queue_disciplines!(DropTail);
+
 impl Queue {
-    pub fn from_config(cfg: &QueueConfig) -> Queue {
+    /// Build a discipline; a random one draws from the context's stream (DropTail has none).
+    pub fn from_config(cfg: &QueueConfig, _ctx: &BuildContext) -> Queue {
         match cfg {
             QueueConfig::DropTail { limit_packets, limit_bytes } => {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
@@ -86,35 +132,25 @@ impl Queue {
     /// Offer an arriving packet of `wire_bytes`.
     #[inline]
     pub fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
-        match self {
-            Queue::DropTail(q) => q.enqueue(id, wire_bytes, now_ns),
-        }
+        self.ops_mut().enqueue(id, wire_bytes, now_ns)
     }
 
     /// Take the next packet for the serializer.
     #[inline]
     pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
-        match self {
-            Queue::DropTail(q) => q.dequeue(now_ns),
-        }
+        self.ops_mut().dequeue(now_ns)
     }
 
     pub fn occupancy(&self) -> &Occupancy {
-        match self {
-            Queue::DropTail(q) => &q.occupancy,
-        }
+        self.ops().occupancy()
     }
 
     pub fn occupancy_mut(&mut self) -> &mut Occupancy {
-        match self {
-            Queue::DropTail(q) => &mut q.occupancy,
-        }
+        self.ops_mut().occupancy_mut()
     }
 
     /// Every packet waiting (for the end-of-run conservation check).
     pub fn waiting(&self) -> impl Iterator<Item = PacketId> + '_ {
-        match self {
-            Queue::DropTail(q) => q.waiting(),
-        }
+        self.ops().waiting()
     }
 }

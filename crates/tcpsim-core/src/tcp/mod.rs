@@ -5,7 +5,10 @@ pub mod cc;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
+pub mod send_state;
 pub mod sender;
+mod timer;
+pub mod transmitter;
 
 use crate::config::FlowConfig;
 pub use receiver::TcpReceiver;

@@ -11,7 +11,7 @@
 //! that order. The option's bytes (2 + 8 per block, padded to 4 with two NOPs) count on the
 //! wire.
 
-use super::sender::Timer;
+use super::timer::Timer;
 use crate::config::TcpConfig;
 use crate::context::Ctx;
 use crate::engine::Event;

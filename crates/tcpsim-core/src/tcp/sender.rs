@@ -1,214 +1,95 @@
-//! The TCP sender: sequence space, transmission, ACK processing and the retransmission timer.
+//! The TCP sender: ACK processing, the retransmission timer and the two halves it drives,
+//! congestion control (`cc`: window growth and the reduction target) and loss recovery
+//! (`recovery`: duplicate ACKs, fast recovery, what to send next).
 //!
-//! State uses the RFC names (all sequence numbers and windows in bytes; the ISS is 0):
-//! `snd_una` oldest unacknowledged byte, `snd_nxt` next byte to send, `snd_max` highest byte
-//! sent + 1 (they differ after go-back-N), `cwnd`/`ssthresh` (RFC 5681), `recover`
-//! (RFC 6582), `dupacks`. One record per outstanding segment keeps its last send time and
-//! whether it was ever retransmitted (Karn's algorithm, RFC 6298 §3).
-//!
-//! Window growth and the reduction target are delegated to `cc`; what happens on duplicate
-//! ACKs, in fast recovery and on a timeout is decided by `recovery` (see `super::recovery`).
+//! The sender owns what every TCP has whatever the algorithms: RTT measurement (RFC 6298,
+//! Karn's algorithm), duplicate-ACK counting and the decision to enter fast retransmit
+//! (RFC 5681 §3.2 step 2 with RFC 6582's `recover` check), the retransmission timeout with
+//! go-back-N (RFC 5681 §3.1, RFC 6298 §5), and the per-RTT round boundary. The state loss
+//! recovery acts on is [`SendState`]; packets leave through a [`Transmitter`].
 //! Deviations from a real stack: no handshake (the connection exists at start), no Nagle,
 //! segments are always full-sized except the last of a finite transfer, the receiver's
 //! window is a constant.
 
-use std::collections::VecDeque;
-
-use super::cc::{AckSample, CongestionControl, LossSignal, Window};
-use super::recovery;
+use super::cc::{AckSample, CongestionControl, LossSignal, RoundCounter, Window};
+use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
-use crate::config::{RecoveryKind, TcpConfig, TimeoutSsthresh};
+use super::send_state::SendState;
+use super::transmitter::{Transmitter, Wire};
+use crate::config::{TcpConfig, TimeoutSsthresh};
 use crate::context::Ctx;
 use crate::engine::Event;
-use crate::packet::{Packet, PacketKind, Retransmission, SackBlock};
+use crate::packet::SackBlock;
 
-/// Cumulative sender counters (snapshotted at the start of the measurement window).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SenderCounters {
-    /// Payload bytes put on the wire, retransmissions included.
-    pub bytes_sent: u64,
-    pub bytes_retransmitted: u64,
-    pub timeouts: u64,
-    /// Fast-retransmit episodes (entries into fast retransmit).
-    pub fast_retransmits: u64,
-    /// Segments retransmitted by fast retransmit or during fast recovery.
-    pub fast_retransmitted_segments: u64,
-    pub rtt_samples: u64,
-    pub rtt_sum_ns: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Segment {
-    sent_ns: u64,
-    retransmitted: bool,
-    /// Covered by a SACK block (RFC 6675 scoreboard); the receiver never reneges.
-    pub(crate) sacked: bool,
-}
-
-/// A lazily re-armed timer: at most one pending event; moving the deadline later costs
-/// nothing, moving it earlier schedules a new event and makes the old one stale.
-#[derive(Default)]
-pub(crate) struct Timer {
-    deadline_ns: Option<u64>,
-    event_at_ns: Option<u64>,
-    generation: u32,
-}
-
-impl Timer {
-    /// Arm at `deadline`; returns the (time, generation) of an event to schedule, if needed.
-    pub(crate) fn arm(&mut self, deadline: u64) -> Option<(u64, u32)> {
-        self.deadline_ns = Some(deadline);
-        match self.event_at_ns {
-            Some(at) if at <= deadline => None,
-            _ => {
-                self.generation = self.generation.wrapping_add(1);
-                self.event_at_ns = Some(deadline);
-                Some((deadline, self.generation))
-            }
-        }
-    }
-
-    pub(crate) fn cancel(&mut self) {
-        self.deadline_ns = None;
-    }
-
-    pub(crate) fn is_armed(&self) -> bool {
-        self.deadline_ns.is_some()
-    }
-
-    /// The scheduled event fired. `Ok(true)`: the timer expired; `Ok(false)`: nothing to
-    /// do; `Err(t)`: the deadline moved later, schedule again at `t` with the same generation.
-    pub(crate) fn fire(&mut self, generation: u32, now: u64) -> Result<bool, u64> {
-        if generation != self.generation {
-            return Ok(false);
-        }
-        self.event_at_ns = None;
-        match self.deadline_ns {
-            None => Ok(false),
-            Some(d) if d > now => {
-                self.event_at_ns = Some(d);
-                Err(d)
-            }
-            Some(_) => {
-                self.deadline_ns = None;
-                Ok(true)
-            }
-        }
-    }
-
-    pub(crate) fn generation(&self) -> u32 {
-        self.generation
-    }
-}
+pub use super::transmitter::SenderCounters;
 
 pub struct TcpSender {
-    pub flow: u32,
-    pub node: u32,
-    pub peer: u32,
-    pub mss: u32,
-    header_bytes: u32,
-    rwnd_bytes: u64,
-    pub(crate) dupack_threshold: u32,
-    pub(crate) recovery_kind: RecoveryKind,
-    pub(crate) avoid_repeated_fast_retransmit: bool,
+    state: SendState,
+    wire: Wire,
+    cc: CongestionControl,
+    recovery: LossRecovery,
+    rtt: RttEstimator,
+    /// Do not enter fast retransmit for duplicate ACKs that do not cover `recover`
+    /// (`TcpConfig::avoid_repeated_fast_retransmit`).
+    avoid_repeated_fast_retransmit: bool,
     timeout_ssthresh: TimeoutSsthresh,
-
-    pub snd_una: u64,
-    pub snd_nxt: u64,
-    pub snd_max: u64,
-    pub(crate) window: Window,
-    /// The window Reno/NewReno fast recovery inflates from and deflates back to, set at its
-    /// entry from the congestion controller's `Reduction` (ssthresh unless it says otherwise).
-    pub(crate) recovery_cwnd_bytes: u64,
-    /// The window Reno/NewReno fast recovery starts from when the controller sets it
-    /// (`Reduction::entry_cwnd_bytes`); `None`: `recovery_cwnd_bytes` + n segments.
-    pub(crate) recovery_entry_cwnd_bytes: Option<u64>,
-    pub(crate) dupacks: u32,
-    pub(crate) in_fast_recovery: bool,
-    /// RFC 6582 `recover`, stored as one past the highest byte sent when it was set.
-    pub(crate) recover: Option<u64>,
-    /// RFC 6582 §3.2 step 5 "impatient" timer: reset only on the first partial ACK.
-    pub(crate) partial_ack_seen: bool,
-    pub(crate) rtt: RttEstimator,
-    pub(crate) cc: CongestionControl,
-    /// One record per segment from `snd_una` on (the first is `snd_una`'s segment).
-    pub(crate) segments: VecDeque<Segment>,
-    /// RFC 6675 HighRxt, one past the highest byte retransmitted in this recovery.
-    pub(crate) high_rxt: u64,
-    /// One past the highest byte SACKed so far (RFC 6675's "highest octet covered by SACK").
-    pub(crate) high_sacked: u64,
-    /// End of the data the application has supplied (u64::MAX: persistent source).
-    pub data_end: u64,
-    pub started: bool,
-    rto_timer: Timer,
-    pub counters: SenderCounters,
+    /// Round-trip boundaries for `CongestionOps::on_round_end`.
+    rounds: RoundCounter,
+    started: bool,
     /// Smallest RTT sample inside the measurement window.
-    pub window_min_rtt_ns: Option<u64>,
+    window_min_rtt_ns: Option<u64>,
     /// Tick of the RTT clock (0 = exact), `TcpConfig::rtt_tick_ns`.
     rtt_tick_ns: u64,
 }
 
 impl TcpSender {
     pub fn new(flow: u32, node: u32, peer: u32, cfg: &TcpConfig, data_end: u64) -> Self {
-        let mss = cfg.mss_bytes;
+        let mss = cfg.mss_bytes as u64;
+        let window = Window {
+            cwnd_bytes: cfg.init_cwnd_segments as u64 * mss,
+            ssthresh_bytes: cfg.init_ssthresh_bytes,
+            mss_bytes: mss,
+            ca_credit: 0,
+            ca_increment: cfg.ca_increment,
+        };
         TcpSender {
-            flow,
-            node,
-            peer,
-            mss,
-            header_bytes: cfg.header_bytes,
-            rwnd_bytes: cfg.rwnd_bytes,
-            dupack_threshold: cfg.dupack_threshold,
-            recovery_kind: cfg.recovery,
+            state: SendState::new(mss, cfg.rwnd_bytes, cfg.dupack_threshold, window, data_end),
+            wire: Wire {
+                flow,
+                node,
+                peer,
+                header_bytes: cfg.header_bytes,
+                rto_timer: Default::default(),
+                counters: SenderCounters::default(),
+            },
+            cc: CongestionControl::from_config(&cfg.cc, mss),
+            recovery: LossRecovery::from_kind(cfg.recovery),
+            rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
             timeout_ssthresh: cfg.timeout_ssthresh,
-            snd_una: 0,
-            snd_nxt: 0,
-            snd_max: 0,
-            window: Window {
-                cwnd_bytes: cfg.init_cwnd_segments as u64 * mss as u64,
-                ssthresh_bytes: cfg.init_ssthresh_bytes,
-                mss_bytes: mss as u64,
-                ca_credit: 0,
-                ca_increment: cfg.ca_increment,
-            },
-            recovery_cwnd_bytes: cfg.init_ssthresh_bytes,
-            recovery_entry_cwnd_bytes: None,
-            dupacks: 0,
-            in_fast_recovery: false,
-            recover: None,
-            partial_ack_seen: false,
-            rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
-            cc: CongestionControl::from_config(&cfg.cc, mss as u64),
-            segments: VecDeque::new(),
-            high_rxt: 0,
-            high_sacked: 0,
-            data_end,
+            rounds: RoundCounter::default(),
             started: false,
-            rto_timer: Timer::default(),
-            counters: SenderCounters::default(),
             window_min_rtt_ns: None,
             rtt_tick_ns: cfg.rtt_tick_ns,
         }
     }
 
-    /// The receiver's advertised window.
-    pub(crate) fn rwnd_bytes(&self) -> u64 {
-        self.rwnd_bytes
+    pub fn flow(&self) -> u32 {
+        self.wire.flow
     }
 
     pub fn cwnd(&self) -> u64 {
-        self.window.cwnd_bytes
+        self.state.window.cwnd_bytes
     }
 
     pub fn ssthresh(&self) -> u64 {
-        self.window.ssthresh_bytes
+        self.state.window.ssthresh_bytes
     }
 
     /// The congestion controller's bandwidth estimate, bits of payload per second (NaN for
     /// algorithms without one).
     pub fn bwe_bps(&self) -> f64 {
-        self.cc.bandwidth_estimate_bps().unwrap_or(f64::NAN)
+        self.cc.ops().bandwidth_estimate_bps().unwrap_or(f64::NAN)
     }
 
     /// RTTmin, the smallest RTT sample so far (ns; 0 before the first).
@@ -216,15 +97,29 @@ impl TcpSender {
         self.rtt.min_rtt_ns.unwrap_or(0)
     }
 
-    /// Record cwnd, ssthresh, the bandwidth estimate and RTTmin in the cwnd trace.
-    fn record_cwnd(&self, ctx: &mut Ctx) {
-        let (cwnd, ssthresh) = (self.window.cwnd_bytes, self.window.ssthresh_bytes);
-        ctx.trace.record_cwnd(ctx.now(), self.flow, cwnd, ssthresh, self.bwe_bps(), self.min_rtt_ns());
+    /// The current retransmission timeout (RFC 6298 RTO).
+    pub fn rto_ns(&self) -> u64 {
+        self.rtt.rto_ns
     }
 
-    /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 FlightSize).
-    pub fn flight_size(&self) -> u64 {
-        self.snd_max - self.snd_una
+    pub fn counters(&self) -> SenderCounters {
+        self.wire.counters
+    }
+
+    /// Smallest RTT sample since the measurement window began.
+    pub fn window_min_rtt_ns(&self) -> Option<u64> {
+        self.window_min_rtt_ns
+    }
+
+    /// The measurement window begins: forget the smallest RTT sample seen so far.
+    pub fn start_measurement_window(&mut self) {
+        self.window_min_rtt_ns = None;
+    }
+
+    /// Record cwnd, ssthresh, the bandwidth estimate and RTTmin in the cwnd trace.
+    fn record_cwnd(&self, ctx: &mut Ctx) {
+        let (cwnd, ssthresh) = (self.cwnd(), self.ssthresh());
+        ctx.trace.record_cwnd(ctx.now(), self.wire.flow, cwnd, ssthresh, self.bwe_bps(), self.min_rtt_ns());
     }
 
     /// The application starts: send what the window allows.
@@ -235,210 +130,132 @@ impl TcpSender {
 
     /// The application stops producing data: nothing beyond what was already sent.
     pub fn stop(&mut self) {
-        self.data_end = self.data_end.min(self.snd_max);
+        self.state.data_end = self.state.data_end.min(self.state.snd_max);
     }
 
-    /// Send new (or go-back-N) segments while the window allows (RFC 5681 §3.1: at most
-    /// min(cwnd, rwnd) bytes outstanding). During SACK recovery the pipe, not the window's
-    /// left edge, governs (RFC 6675 §5 step C). Go-back-N skips SACKed segments: our
-    /// receiver never reneges, so they need no resending (as Linux does after a timeout).
-    pub fn output(&mut self, ctx: &mut Ctx) {
+    /// Send what loss recovery chooses: what the window allows, or RFC 6675's pipe rule
+    /// during SACK recovery.
+    fn output(&mut self, ctx: &mut Ctx) {
         if !self.started {
             return;
         }
-        if self.in_fast_recovery && self.recovery_kind == RecoveryKind::Sack {
-            return recovery::sack::output(self, ctx);
-        }
-        let wnd = self.window.cwnd_bytes.min(self.rwnd_bytes);
-        while self.snd_nxt < self.data_end {
-            let len = self.segment_len(self.snd_nxt);
-            if self.snd_nxt + len > self.snd_una + wnd {
-                break;
-            }
-            let resend = self.snd_nxt < self.snd_max;
-            if !(resend && self.segment_at(self.snd_nxt).sacked) {
-                let kind = if resend { Retransmission::GoBackN } else { Retransmission::No };
-                self.send_segment(self.snd_nxt, kind, ctx);
-            }
-            self.snd_nxt += len;
-            self.snd_max = self.snd_max.max(self.snd_nxt);
-        }
-    }
-
-    /// Payload bytes of the segment starting at `seq` (full-sized but for a transfer's last).
-    pub(crate) fn segment_len(&self, seq: u64) -> u64 {
-        (self.data_end.max(self.snd_max) - seq).min(self.mss as u64)
-    }
-
-    /// Index in `segments` of the segment starting at `seq`.
-    pub(crate) fn segment_index(&self, seq: u64) -> usize {
-        ((seq - self.segment_start(self.snd_una)) / self.mss as u64) as usize
-    }
-
-    fn segment_at(&self, seq: u64) -> &Segment {
-        &self.segments[self.segment_index(seq)]
-    }
-
-    /// Sequence number of the first byte of `segments[index]`.
-    pub(crate) fn segment_seq(&self, index: usize) -> u64 {
-        self.segment_start(self.snd_una) + index as u64 * self.mss as u64
-    }
-
-    /// Mark every outstanding segment fully inside a SACK block (RFC 6675 §4 "Update()").
-    fn update_scoreboard(&mut self, blocks: &[SackBlock]) {
-        for b in blocks {
-            let start = b.start.max(self.snd_una);
-            let end = b.end.min(self.snd_max);
-            if start >= end {
-                continue;
-            }
-            let first = self.segment_index(start.next_multiple_of(self.mss as u64));
-            for i in first..self.segments.len() {
-                let seq = self.segment_seq(i);
-                if seq + self.segment_len(seq) > end {
-                    break;
-                }
-                self.segments[i].sacked = true;
-            }
-            self.high_sacked = self.high_sacked.max(end);
-        }
-    }
-
-    /// Put the segment starting at `seq` on the wire and start the RTO timer if idle
-    /// (RFC 6298 §5.1).
-    pub(crate) fn send_segment(&mut self, seq: u64, kind: Retransmission, ctx: &mut Ctx) {
-        let now = ctx.now();
-        let len = self.segment_len(seq) as u32;
-        let index = self.segment_index(seq);
-        let retransmitted = kind != Retransmission::No;
-        if index < self.segments.len() {
-            let s = &mut self.segments[index];
-            s.sent_ns = now;
-            s.retransmitted |= retransmitted;
-        } else {
-            debug_assert_eq!(index, self.segments.len(), "segments are sent in order");
-            self.segments.push_back(Segment { sent_ns: now, retransmitted, sacked: false });
-        }
-        self.counters.bytes_sent += len as u64;
-        if retransmitted {
-            self.counters.bytes_retransmitted += len as u64;
-        }
-        if kind == Retransmission::Fast {
-            self.counters.fast_retransmitted_segments += 1;
-        }
-        let mut p = Packet::new(PacketKind::Data, self.flow, self.peer, len, len + self.header_bytes);
-        p.seq = seq;
-        p.retransmission = kind;
-        ctx.transmit(self.node, p);
-        if !self.rto_timer.is_armed() {
-            self.restart_rto_timer(ctx);
-        }
-    }
-
-    /// Retransmit the first unacknowledged segment (fast retransmit, NewReno partial ACK).
-    pub(crate) fn retransmit_first_unacked(&mut self, ctx: &mut Ctx) {
-        self.send_segment(self.snd_una, Retransmission::Fast, ctx);
-        self.snd_nxt = self.snd_nxt.max(self.snd_una + self.mss as u64).min(self.snd_max);
-    }
-
-    fn segment_start(&self, seq: u64) -> u64 {
-        seq - seq % self.mss as u64
-    }
-
-    pub(crate) fn restart_rto_timer(&mut self, ctx: &mut Ctx) {
-        let deadline = ctx.now() + self.rtt.rto_ns;
-        if let Some((at, generation)) = self.rto_timer.arm(deadline) {
-            ctx.sched.at(at, Event::Rto { flow: self.flow, generation });
-        }
+        let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
+        self.recovery.ops_mut().send(&mut self.state, &mut tx);
     }
 
     /// Process a cumulative ACK and its SACK blocks (RFC 5681 §3.2, RFC 6675 §5, and the
     /// recovery algorithm's rules).
     pub fn on_ack(&mut self, ack: u64, sack: &[SackBlock], ctx: &mut Ctx) {
-        if ack > self.snd_max {
+        let s = &self.state;
+        if ack > s.snd_max {
             return; // acknowledges data never sent
         }
-        let before = (self.window.cwnd_bytes, self.window.ssthresh_bytes);
-        if self.recovery_kind == RecoveryKind::Sack {
-            self.update_scoreboard(sack);
-        }
-        if ack > self.snd_una {
+        let before = (self.cwnd(), self.ssthresh());
+        self.state.update_scoreboard(sack);
+        if ack > self.state.snd_una {
             self.on_new_ack(ack, ctx);
-        } else if ack == self.snd_una && self.snd_una < self.snd_max {
-            self.dupacks += 1;
-            let now = ctx.now();
-            self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: 0, duplicate: true, rtt_ns: None });
-            recovery::on_duplicate_ack(self, ctx);
+        } else if ack == self.state.snd_una && self.state.snd_una < self.state.snd_max {
+            self.state.dupacks += 1;
+            let sample = AckSample {
+                now_ns: ctx.now(),
+                ack,
+                snd_nxt: self.state.snd_nxt,
+                acked_bytes: 0,
+                duplicate: true,
+                rtt_ns: None,
+            };
+            self.cc.ops_mut().on_ack(&sample);
+            self.on_duplicate_ack(ctx);
         }
         self.output(ctx);
-        if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.window.cwnd_bytes, self.window.ssthresh_bytes) {
+        if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.cwnd(), self.ssthresh()) {
             self.record_cwnd(ctx);
         }
     }
 
+    /// A duplicate ACK (already counted): recovery's, or perhaps the start of fast
+    /// retransmit, with the reduction from congestion control.
+    fn on_duplicate_ack(&mut self, ctx: &mut Ctx) {
+        let recovery = self.recovery.ops_mut();
+        if recovery.in_recovery() {
+            recovery.on_duplicate_ack(&mut self.state);
+            return;
+        }
+        if !recovery.loss_detected(&self.state) || !self.may_enter_fast_retransmit() {
+            return;
+        }
+        self.wire.counters.fast_retransmits += 1;
+        let s = &mut self.state;
+        let r = self.cc.ops_mut().on_loss(&s.window, s.flight_size(), LossSignal::DuplicateAcks, ctx.now());
+        s.window.ssthresh_bytes = r.ssthresh_bytes;
+        s.window.ca_credit = 0;
+        s.recover = Some(s.snd_max);
+        let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
+        self.recovery.ops_mut().enter(s, &r, &mut tx);
+    }
+
+    /// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK "covers more
+    /// than recover" (the highest sequence number sent when it was set, i.e. `r − 1` here:
+    /// the ACK must exceed `r`), so that duplicate ACKs caused by go-back-N after a timeout —
+    /// which arrive with ACK = `r` once the hole is filled — or by the same window's other
+    /// losses do not trigger a needless retransmission and cut the window again.
+    fn may_enter_fast_retransmit(&self) -> bool {
+        let s = &self.state;
+        !self.avoid_repeated_fast_retransmit || s.recover.is_none_or(|r| s.snd_una > r)
+    }
+
     fn on_new_ack(&mut self, ack: u64, ctx: &mut Ctx) {
         let now = ctx.now();
-        let acked = ack - self.snd_una;
-        let exact_rtt_ns = self.take_acked_segments(ack, now);
+        let acked = ack - self.state.snd_una;
+        let exact_rtt_ns = self.state.take_acked_segments(ack, now);
         // What the TCP's clock reads (`quantize_rtt`): the estimator, the controller and the
         // RTT trace see it; the summary's RTT statistics keep the exact sample.
         let rtt_ns = exact_rtt_ns.map(|r| quantize_rtt(r, self.rtt_tick_ns));
         if let (Some(exact), Some(r)) = (exact_rtt_ns, rtt_ns) {
             self.rtt.sample(r);
-            self.counters.rtt_samples += 1;
-            self.counters.rtt_sum_ns += exact;
+            self.wire.counters.rtt_samples += 1;
+            self.wire.counters.rtt_sum_ns += exact;
             self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(exact, |m| m.min(exact)));
             let srtt = self.rtt.srtt_ns.unwrap_or(r);
-            ctx.trace.record_rtt(now, self.flow, r, srtt, self.rtt.rto_ns);
+            ctx.trace.record_rtt(now, self.wire.flow, r, srtt, self.rtt.rto_ns);
         }
-        self.snd_una = ack;
-        self.snd_nxt = self.snd_nxt.max(ack);
-        self.cc.on_ack(&AckSample { now_ns: now, acked_bytes: acked, duplicate: false, rtt_ns });
-        let reset_timer = if self.in_fast_recovery {
-            recovery::on_new_ack_in_fast_recovery(self, acked, ctx)
-        } else {
-            self.dupacks = 0;
-            self.cc.increase_window(&mut self.window, acked);
+        let s = &mut self.state;
+        s.snd_una = ack;
+        s.snd_nxt = s.snd_nxt.max(ack);
+        let sample = AckSample { now_ns: now, ack, snd_nxt: s.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns };
+        let cc = self.cc.ops_mut();
+        cc.on_ack(&sample);
+        if self.rounds.on_ack(ack, s.snd_nxt) {
+            cc.on_round_end(&sample, &s.window);
+        }
+        let recovery = self.recovery.ops_mut();
+        let reset_timer = if !recovery.in_recovery() {
+            s.dupacks = 0;
+            cc.increase_window(&mut s.window, acked);
             true
+        } else if recovery.recovery_complete(s) {
+            recovery.exit(s);
+            s.dupacks = 0;
+            true
+        } else {
+            recovery.on_partial_ack(s, acked, &mut Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx))
         };
         // RFC 6298 §5.2/§5.3: stop the timer when all is acked, else restart it.
-        if self.snd_una == self.snd_max {
-            self.rto_timer.cancel();
+        if s.snd_una == s.snd_max {
+            self.wire.rto_timer.cancel();
         } else if reset_timer {
-            self.restart_rto_timer(ctx);
+            self.wire.restart_rto_timer(self.rtt.rto_ns, ctx);
         }
-    }
-
-    /// Drop the records of fully acknowledged segments; returns an RTT sample if none of
-    /// them was ever retransmitted (Karn), measured from the newest one.
-    fn take_acked_segments(&mut self, ack: u64, now: u64) -> Option<u64> {
-        let first = self.snd_una / self.mss as u64;
-        let last_exclusive = ack.div_ceil(self.mss as u64);
-        let full = if ack == self.data_end.max(self.snd_max) || ack % self.mss as u64 == 0 {
-            last_exclusive
-        } else {
-            ack / self.mss as u64
-        };
-        let mut valid = true;
-        let mut newest_sent = None;
-        for _ in first..full {
-            match self.segments.pop_front() {
-                Some(s) => {
-                    valid &= !s.retransmitted;
-                    newest_sent = Some(s.sent_ns);
-                }
-                None => break,
-            }
-        }
-        newest_sent.filter(|_| valid).map(|t| now - t)
     }
 
     /// The retransmission timer event fired.
     pub fn on_rto_event(&mut self, generation: u32, ctx: &mut Ctx) {
-        match self.rto_timer.fire(generation, ctx.now()) {
+        match self.wire.rto_timer.fire(generation, ctx.now()) {
             Ok(true) => self.on_timeout(ctx),
             Ok(false) => {}
-            Err(at) => ctx.sched.at(at, Event::Rto { flow: self.flow, generation: self.rto_timer.generation() }),
+            Err(at) => {
+                ctx.sched.at(at, Event::Rto { flow: self.wire.flow, generation: self.wire.rto_timer.generation() })
+            }
         }
     }
 
@@ -455,30 +272,30 @@ impl TcpSender {
     /// use (see `timeout_base_bytes`). A restart window proposed by the controller with the
     /// reduction (`Reduction::cwnd_bytes`) replaces the one segment.
     fn on_timeout(&mut self, ctx: &mut Ctx) {
-        if self.snd_una >= self.snd_max {
+        if self.state.snd_una >= self.state.snd_max {
             return;
         }
-        self.counters.timeouts += 1;
+        self.wire.counters.timeouts += 1;
         let mut restart_cwnd = None;
         let reduce = match self.timeout_ssthresh {
-            TimeoutSsthresh::FirstOfEpisode => self.recover.is_none_or(|r| self.snd_una >= r),
+            TimeoutSsthresh::FirstOfEpisode => self.state.recover.is_none_or(|r| self.state.snd_una >= r),
             TimeoutSsthresh::Every => true,
         };
         if reduce {
             let base = self.timeout_base_bytes();
-            let r = self.cc.on_loss(&self.window, base, LossSignal::Timeout, ctx.now());
-            self.window.ssthresh_bytes = r.ssthresh_bytes;
+            let r = self.cc.ops_mut().on_loss(&self.state.window, base, LossSignal::Timeout, ctx.now());
+            self.state.window.ssthresh_bytes = r.ssthresh_bytes;
             restart_cwnd = r.cwnd_bytes;
         }
-        self.window.cwnd_bytes = restart_cwnd.unwrap_or(self.mss as u64);
-        self.window.ca_credit = 0;
-        self.in_fast_recovery = false;
-        self.dupacks = 0;
-        self.recover = Some(self.snd_max);
-        self.high_rxt = self.snd_una;
-        self.snd_nxt = self.snd_una;
+        let s = &mut self.state;
+        s.window.cwnd_bytes = restart_cwnd.unwrap_or(s.mss);
+        s.window.ca_credit = 0;
+        self.recovery.ops_mut().on_timeout(s);
+        s.dupacks = 0;
+        s.recover = Some(s.snd_max);
+        s.snd_nxt = s.snd_una;
         self.rtt.back_off();
-        self.rto_timer.cancel();
+        self.wire.rto_timer.cancel();
         self.output(ctx);
         if ctx.trace.cwnd_on && ctx.trace.on_change {
             self.record_cwnd(ctx);
@@ -486,20 +303,13 @@ impl TcpSender {
     }
 
     /// The window a timeout's ssthresh is computed from (the `flight_bytes` of
-    /// `CongestionControl::on_loss`): FlightSize (RFC 5681 eq. 4) or, with
+    /// `CongestionOps::on_loss`): FlightSize (RFC 5681 eq. 4) or, with
     /// `TimeoutSsthresh::Every`, the window in use as ns-2's `window()` reads it:
     /// min(cwnd, rwnd), with cwnd taken before fast-recovery inflation.
     fn timeout_base_bytes(&self) -> u64 {
         match self.timeout_ssthresh {
-            TimeoutSsthresh::FirstOfEpisode => self.flight_size(),
-            TimeoutSsthresh::Every => {
-                let cwnd = if self.in_fast_recovery {
-                    self.window.cwnd_bytes.min(self.recovery_cwnd_bytes)
-                } else {
-                    self.window.cwnd_bytes
-                };
-                cwnd.min(self.rwnd_bytes)
-            }
+            TimeoutSsthresh::FirstOfEpisode => self.state.flight_size(),
+            TimeoutSsthresh::Every => self.recovery.ops().uninflated_cwnd(&self.state).min(self.state.rwnd_bytes),
         }
     }
 }

@@ -7,23 +7,27 @@
 //! in `gangadhar` Fig. 9) still grow the window exactly.
 //! Loss: ssthresh = max(FlightSize/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts.
 
-use super::{LossSignal, Window};
+use super::{CongestionOps, Window};
 use crate::config::CaIncrement;
 
+/// RFC 5681 is what [`CongestionOps`]' defaults do.
 pub struct Aimd;
 
-impl Aimd {
-    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
-        if w.cwnd_bytes < w.ssthresh_bytes {
-            w.cwnd_bytes += acked_bytes.min(w.mss_bytes);
-        } else {
-            congestion_avoidance(w);
-        }
-    }
+impl CongestionOps for Aimd {}
 
-    pub fn ssthresh_after_loss(&mut self, w: &Window, flight_bytes: u64, _signal: LossSignal) -> u64 {
-        (flight_bytes / 2).max(2 * w.mss_bytes)
+/// RFC 5681 eqs. (2) and (3): slow start below ssthresh, congestion avoidance above.
+#[inline]
+pub fn increase_window(w: &mut Window, acked_bytes: u64) {
+    if w.cwnd_bytes < w.ssthresh_bytes {
+        w.cwnd_bytes += acked_bytes.min(w.mss_bytes);
+    } else {
+        congestion_avoidance(w);
     }
+}
+
+/// RFC 5681 eq. (4): ssthresh = max(FlightSize/2, 2·SMSS), for duplicate ACKs and timeouts.
+pub fn ssthresh_after_loss(w: &Window, flight_bytes: u64) -> u64 {
+    (flight_bytes / 2).max(2 * w.mss_bytes)
 }
 
 /// One ACK's worth of RFC 5681 eq. (3) growth: exact over many ACKs, or ns-3's rounding.
@@ -41,6 +45,7 @@ pub fn congestion_avoidance(w: &mut Window) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::cc::LossSignal;
 
     fn window(cwnd: u64, ssthresh: u64) -> Window {
         Window { cwnd_bytes: cwnd, ssthresh_bytes: ssthresh, mss_bytes: 100, ca_credit: 0, ca_increment: CaIncrement::Exact }
@@ -89,7 +94,14 @@ mod tests {
     #[test]
     fn loss_halves_the_flight_but_not_below_two_segments() {
         let w = window(1000, 500);
-        assert_eq!(Aimd.ssthresh_after_loss(&w, 1000, LossSignal::DuplicateAcks), 500);
-        assert_eq!(Aimd.ssthresh_after_loss(&w, 100, LossSignal::Timeout), 200);
+        assert_eq!(Aimd.on_loss(&w, 1000, LossSignal::DuplicateAcks, 0).ssthresh_bytes, 500);
+        assert_eq!(Aimd.on_loss(&w, 100, LossSignal::Timeout, 0).ssthresh_bytes, 200);
+    }
+
+    #[test]
+    fn an_ecn_echo_gets_the_duplicate_ack_answer_by_default() {
+        let w = window(1000, 500);
+        assert_eq!(Aimd.on_ecn(&w, 1000, 0), Aimd.on_loss(&w, 1000, LossSignal::DuplicateAcks, 0));
+        assert_eq!(Aimd.on_ecn(&w, 1000, 0).ssthresh_bytes, 500);
     }
 }

@@ -6,13 +6,22 @@
 //! faster recovery) — as a [`Reduction`]; it never sets cwnd itself and never schedules
 //! events. Loss recovery (`super::recovery`) decides when each hook is called and applies the
 //! reduction.
+//!
+//! Every algorithm implements [`CongestionOps`], whose hooks all have defaults (RFC 5681
+//! AIMD, no estimator), so an algorithm writes only what it changes. Dispatch is static
+//! through one enum, [`CongestionControl`], matched once in [`CongestionControl::ops`] /
+//! [`CongestionControl::ops_mut`]. Adding an algorithm: a file with its struct and
+//! `impl CongestionOps`, a variant in `congestion_controls!` below, and its `CcConfig` kind
+//! with the arm of [`CongestionControl::from_config`] that builds it.
 
 mod aimd;
 mod bandwidth_filter;
+mod round;
 mod westwood;
 mod westwood_plus;
 
 pub use aimd::Aimd;
+pub use round::RoundCounter;
 pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
@@ -22,6 +31,10 @@ use crate::config::{CaIncrement, CcConfig};
 #[derive(Clone, Copy, Debug)]
 pub struct AckSample {
     pub now_ns: u64,
+    /// The cumulative ACK number (next byte the receiver expects).
+    pub ack: u64,
+    /// The sender's snd_nxt as the ACK is processed (before what it releases is sent).
+    pub snd_nxt: u64,
     /// Bytes newly acknowledged cumulatively (0 for a duplicate ACK).
     pub acked_bytes: u64,
     /// A duplicate ACK (RFC 5681 §2).
@@ -69,12 +82,88 @@ pub struct Reduction {
     pub entry_cwnd_bytes: Option<u64>,
 }
 
-/// A congestion-control algorithm. Enum dispatch keeps the per-ACK call direct.
-pub enum CongestionControl {
-    Aimd(Aimd),
-    Westwood(Westwood),
-    WestwoodPlus(WestwoodPlus),
+impl Reduction {
+    /// A new ssthresh and the recovery algorithm's own windows.
+    pub fn ssthresh(ssthresh_bytes: u64) -> Self {
+        Reduction { ssthresh_bytes, cwnd_bytes: None, entry_cwnd_bytes: None }
+    }
 }
+
+/// The hooks of a congestion-control algorithm (Linux `tcp_congestion_ops`, ns-3
+/// `TcpCongestionOps`). Every hook has a default: RFC 5681 slow start, congestion avoidance
+/// and eq. (4) reduction ([`aimd`]), and no estimator.
+pub trait CongestionOps {
+    /// Observe an ACK: every ACK, duplicate or not, in or out of loss recovery.
+    #[inline]
+    fn on_ack(&mut self, _ack: &AckSample) {}
+
+    /// A round trip ended: this ACK of new data covers every byte that had been sent when
+    /// the previous round ended (`ack` ≥ that round's `snd_nxt`, Brakmo's "beg_snd_nxt"), so
+    /// an algorithm that acts once per RTT (Vegas) acts here. Called after `on_ack`, in or out
+    /// of recovery; the window is read-only: growth happens in `increase_window`.
+    #[inline]
+    fn on_round_end(&mut self, _ack: &AckSample, _w: &Window) {}
+
+    /// Grow the window for an ACK of `acked_bytes` new data outside loss recovery.
+    #[inline]
+    fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
+        aimd::increase_window(w, acked_bytes);
+    }
+
+    /// The reduction after a loss signal at `now_ns`, given the window and the bytes in
+    /// flight before it (RFC 5681 eq. (4): ssthresh = max(FlightSize/2, 2·SMSS)).
+    fn on_loss(&mut self, w: &Window, flight_bytes: u64, _signal: LossSignal, _now_ns: u64) -> Reduction {
+        Reduction::ssthresh(aimd::ssthresh_after_loss(w, flight_bytes))
+    }
+
+    /// The reduction after an ECN congestion echo (RFC 3168 §6.1.2: respond as to a loss
+    /// detected by duplicate ACKs, without retransmitting). The caller asks at most once per
+    /// window of data, as the RFC requires, so the default is that answer.
+    fn on_ecn(&mut self, w: &Window, flight_bytes: u64, now_ns: u64) -> Reduction {
+        self.on_loss(w, flight_bytes, LossSignal::DuplicateAcks, now_ns)
+    }
+
+    /// The bandwidth estimate in bits of payload per second, for algorithms that keep one
+    /// (as of the last ACK or loss signal).
+    fn bandwidth_estimate_bps(&self) -> Option<f64> {
+        None
+    }
+
+    /// The algorithm's own RTT estimate (ns; Westwood's RTTmin), for algorithms that keep one.
+    fn rtt_estimate_ns(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// Declares [`CongestionControl`], one variant per algorithm (the variant is named after
+/// the algorithm's type), and the single match that dispatches to it.
+macro_rules! congestion_controls {
+    ($($algorithm:ident),+ $(,)?) => {
+        /// A congestion-control algorithm. Enum dispatch keeps the algorithms concrete types;
+        /// each hook call matches once, in `ops`/`ops_mut`.
+        pub enum CongestionControl {
+            $($algorithm($algorithm)),+
+        }
+
+        impl CongestionControl {
+            #[inline]
+            pub fn ops(&self) -> &dyn CongestionOps {
+                match self {
+                    $(CongestionControl::$algorithm(a) => a),+
+                }
+            }
+
+            #[inline]
+            pub fn ops_mut(&mut self) -> &mut dyn CongestionOps {
+                match self {
+                    $(CongestionControl::$algorithm(a) => a),+
+                }
+            }
+        }
+    };
+}
+
+congestion_controls!(Aimd, Westwood, WestwoodPlus);
 
 impl CongestionControl {
     /// `mss_bytes` is the sender's SMSS (Westwood's seg_size).
@@ -94,48 +183,6 @@ impl CongestionControl {
             CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half, ns3_fast_recovery } => {
                 CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, *ns3_fast_recovery, mss_bytes))
             }
-        }
-    }
-
-    /// Observe an ACK (every ACK, duplicate or not, in or out of recovery).
-    #[inline]
-    pub fn on_ack(&mut self, ack: &AckSample) {
-        match self {
-            CongestionControl::Aimd(_) => {}
-            CongestionControl::Westwood(w) => w.on_ack(ack),
-            CongestionControl::WestwoodPlus(w) => w.on_ack(ack),
-        }
-    }
-
-    /// Grow the window for an ACK of `acked_bytes` new data outside loss recovery.
-    #[inline]
-    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
-        match self {
-            CongestionControl::Aimd(a) => a.increase_window(w, acked_bytes),
-            CongestionControl::Westwood(a) => a.increase_window(w, acked_bytes),
-            CongestionControl::WestwoodPlus(a) => a.increase_window(w, acked_bytes),
-        }
-    }
-
-    /// The reduction after a loss signal at `now_ns`, given the window and the bytes in
-    /// flight before it.
-    pub fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal, now_ns: u64) -> Reduction {
-        match self {
-            CongestionControl::Aimd(a) => {
-                Reduction { ssthresh_bytes: a.ssthresh_after_loss(w, flight_bytes, signal), cwnd_bytes: None, entry_cwnd_bytes: None }
-            }
-            CongestionControl::Westwood(a) => a.on_loss(w, signal, now_ns),
-            CongestionControl::WestwoodPlus(a) => a.on_loss(w, flight_bytes, signal),
-        }
-    }
-
-    /// The bandwidth estimate in bits of payload per second, for algorithms that keep one
-    /// (as of the last ACK or loss signal).
-    pub fn bandwidth_estimate_bps(&self) -> Option<f64> {
-        match self {
-            CongestionControl::Aimd(_) => None,
-            CongestionControl::Westwood(a) => Some(a.bwe_bytes_per_s() * 8.0),
-            CongestionControl::WestwoodPlus(a) => Some(a.bwe_bytes_per_s() * 8.0),
         }
     }
 }

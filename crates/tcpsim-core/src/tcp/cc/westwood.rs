@@ -40,7 +40,7 @@
 //!   within one tick join one sample, as ACKs at one instant do (`pending_bytes`).
 
 use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
-use super::{AckSample, Aimd, LossSignal, Reduction, Window};
+use super::{AckSample, CongestionOps, LossSignal, Reduction, Window};
 use crate::config::WestwoodFilter;
 
 pub struct Westwood {
@@ -104,7 +104,25 @@ impl Westwood {
         self.filter.estimate()
     }
 
-    pub fn on_ack(&mut self, ack: &AckSample) {
+    /// Virtual null samples for every τ/m that passed since the last sample (Sec. 2.2),
+    /// leaving a remainder in (0, τ/m] for the next real sample.
+    fn fold_in_silence(&mut self, now: u64) {
+        let Some(period) = self.null_period_ns else { return };
+        if self.last_ack_ns.is_none() {
+            return;
+        }
+        let elapsed = now.saturating_sub(self.last_step_ns);
+        if elapsed > period {
+            let n = (elapsed - 1) / period;
+            self.filter.null_samples(n, period);
+            self.last_step_ns += n * period;
+        }
+    }
+}
+
+/// Window growth is RFC 5681's, unchanged (Sec. 3): the default `increase_window`.
+impl CongestionOps for Westwood {
+    fn on_ack(&mut self, ack: &AckSample) {
         if let Some(r) = ack.rtt_ns {
             self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
         }
@@ -128,28 +146,8 @@ impl Westwood {
         self.pending_bytes = 0;
     }
 
-    /// Virtual null samples for every τ/m that passed since the last sample (Sec. 2.2),
-    /// leaving a remainder in (0, τ/m] for the next real sample.
-    fn fold_in_silence(&mut self, now: u64) {
-        let Some(period) = self.null_period_ns else { return };
-        if self.last_ack_ns.is_none() {
-            return;
-        }
-        let elapsed = now.saturating_sub(self.last_step_ns);
-        if elapsed > period {
-            let n = (elapsed - 1) / period;
-            self.filter.null_samples(n, period);
-            self.last_step_ns += n * period;
-        }
-    }
-
-    /// RFC 5681 growth, unchanged (Sec. 3).
-    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
-        Aimd.increase_window(w, acked_bytes);
-    }
-
     /// Faster recovery, Sec. 3.1 (n duplicate ACKs) and Sec. 3.2 (coarse timeout).
-    pub fn on_loss(&mut self, w: &Window, signal: LossSignal, now_ns: u64) -> Reduction {
+    fn on_loss(&mut self, w: &Window, _flight_bytes: u64, signal: LossSignal, now_ns: u64) -> Reduction {
         self.fold_in_silence(self.clock(now_ns));
         let ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
         let clamped = w.cwnd_bytes.min(ssthresh);
@@ -166,6 +164,14 @@ impl Westwood {
             LossSignal::Timeout => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: None },
         }
     }
+
+    fn bandwidth_estimate_bps(&self) -> Option<f64> {
+        Some(self.bwe_bytes_per_s() * 8.0)
+    }
+
+    fn rtt_estimate_ns(&self) -> Option<u64> {
+        self.min_rtt_ns
+    }
 }
 
 #[cfg(test)]
@@ -181,11 +187,11 @@ mod tests {
     }
 
     fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
-        w.on_ack(&AckSample { now_ns, acked_bytes, duplicate: false, rtt_ns: Some(105 * MS) });
+        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes, duplicate: false, rtt_ns: Some(105 * MS) });
     }
 
     fn dupack(w: &mut Westwood, now_ns: u64) {
-        w.on_ack(&AckSample { now_ns, acked_bytes: 0, duplicate: true, rtt_ns: None });
+        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: 0, duplicate: true, rtt_ns: None });
     }
 
     /// One 1250-byte segment acknowledged every 10 ms: B = 125 000 bytes/s (1 Mb/s).
@@ -276,7 +282,7 @@ mod tests {
         // A timeout 0.6 s after the last ACK: virtual samples at +0.25 and +0.5 s,
         // b̂ = (3/5·b̂ + B/5)·3/5 ≈ 0.48·B.
         let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
-        let r = w.on_loss(&win, LossSignal::Timeout, 10_600 * MS);
+        let r = w.on_loss(&win, 0, LossSignal::Timeout, 10_600 * MS);
         let decayed = (0.6 * b + B / 5.0) * 0.6;
         assert!(close(w.bwe_bytes_per_s(), decayed, 1e-12));
         // ⌊BWE·RTTmin/seg⌋ = ⌊0.48·125000·0.105/1250⌋ = ⌊5.04⌋ = 5 segments; cwnd = 1 (default).
@@ -291,7 +297,7 @@ mod tests {
         }
         let b = w.bwe_bytes_per_s();
         let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
-        w.on_loss(&win, LossSignal::Timeout, 100_000 * MS);
+        w.on_loss(&win, 0, LossSignal::Timeout, 100_000 * MS);
         assert_eq!(w.bwe_bytes_per_s(), b);
     }
 
@@ -304,17 +310,17 @@ mod tests {
         // RTTmin = 105 ms: BWE·RTTmin ≈ 125 000·0.105 = 13 125 bytes = 10.5 segments → 10.
         let ideal = 10 * 1250;
         let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
-        let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10_000 * MS);
+        let r = w.on_loss(&big, 0, LossSignal::DuplicateAcks, 10_000 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal), entry_cwnd_bytes: None });
         let small = Window { cwnd_bytes: 4 * 1250, ..big };
-        let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10_000 * MS);
+        let r = w.on_loss(&small, 0, LossSignal::DuplicateAcks, 10_000 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(4 * 1250), entry_cwnd_bytes: None });
         // ns-3: recovery starts from the smaller window, uninflated, and ends at ssthresh
         // (the recovery default), raising it.
         w.ns3_fast_recovery = true;
-        let r = w.on_loss(&small, LossSignal::DuplicateAcks, 10 * MS);
+        let r = w.on_loss(&small, 0, LossSignal::DuplicateAcks, 10 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None, entry_cwnd_bytes: Some(4 * 1250) });
-        let r = w.on_loss(&big, LossSignal::DuplicateAcks, 10 * MS);
+        let r = w.on_loss(&big, 0, LossSignal::DuplicateAcks, 10 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: None, entry_cwnd_bytes: Some(ideal) });
     }
 
@@ -322,8 +328,8 @@ mod tests {
     fn without_an_estimate_ssthresh_is_two_segments() {
         let mut w = tustin();
         let win = Window { cwnd_bytes: 10 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
-        assert_eq!(w.on_loss(&win, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
-        assert_eq!(w.on_loss(&win, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
+        assert_eq!(w.on_loss(&win, 0, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
+        assert_eq!(w.on_loss(&win, 0, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
     }
 
     #[test]

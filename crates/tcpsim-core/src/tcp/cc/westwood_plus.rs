@@ -34,7 +34,7 @@
 //! here rates are `f64`.
 
 use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
-use super::{AckSample, Aimd, LossSignal, Reduction, Window};
+use super::{aimd, AckSample, CongestionOps, LossSignal, Reduction, Window};
 use crate::config::WestwoodPlusFilter;
 
 pub struct WestwoodPlus {
@@ -78,8 +78,11 @@ impl WestwoodPlus {
     pub fn bwe_bytes_per_s(&self) -> f64 {
         self.filter.estimate()
     }
+}
 
-    pub fn on_ack(&mut self, ack: &AckSample) {
+/// Window growth is RFC 5681's, unchanged: the default `increase_window`.
+impl CongestionOps for WestwoodPlus {
+    fn on_ack(&mut self, ack: &AckSample) {
         if let Some(r) = ack.rtt_ns {
             self.last_rtt_ns = Some(r);
             self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
@@ -102,21 +105,24 @@ impl WestwoodPlus {
         self.window_bytes += counted;
     }
 
-    /// RFC 5681 growth, unchanged.
-    pub fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
-        Aimd.increase_window(w, acked_bytes);
-    }
-
     /// `macura` Sec. 2.1 steps 2–3, with `moller` Sec. IV's floor if enabled.
-    pub fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal) -> Reduction {
+    fn on_loss(&mut self, w: &Window, flight_bytes: u64, signal: LossSignal, _now_ns: u64) -> Reduction {
         let mut ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
         if self.min_decrease_half {
-            ssthresh = ssthresh.max(Aimd.ssthresh_after_loss(w, flight_bytes, signal));
+            ssthresh = ssthresh.max(aimd::ssthresh_after_loss(w, flight_bytes));
         }
         // ns-3 `TcpWestwood::DupAck`: cwnd = min(cwnd, ssthresh), uninflated.
         let entry_cwnd_bytes =
             (self.ns3_fast_recovery && signal == LossSignal::DuplicateAcks).then(|| w.cwnd_bytes.min(ssthresh));
         Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes }
+    }
+
+    fn bandwidth_estimate_bps(&self) -> Option<f64> {
+        Some(self.bwe_bytes_per_s() * 8.0)
+    }
+
+    fn rtt_estimate_ns(&self) -> Option<u64> {
+        self.min_rtt_ns
     }
 }
 
@@ -132,7 +138,7 @@ mod tests {
     }
 
     fn ack(w: &mut WestwoodPlus, now_ns: u64, acked_bytes: u64, rtt_ns: u64) {
-        w.on_ack(&AckSample { now_ns, acked_bytes, duplicate: false, rtt_ns: Some(rtt_ns) });
+        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes, duplicate: false, rtt_ns: Some(rtt_ns) });
     }
 
     fn window(cwnd_segments: u64) -> Window {
@@ -187,7 +193,7 @@ mod tests {
         let mut w = linux(0);
         ack(&mut w, 0, 1000, 100 * MS);
         for k in 1..=3u64 {
-            w.on_ack(&AckSample { now_ns: k * 10 * MS, acked_bytes: 0, duplicate: true, rtt_ns: None });
+            w.on_ack(&AckSample { now_ns: k * 10 * MS, ack: 0, snd_nxt: 0, acked_bytes: 0, duplicate: true, rtt_ns: None });
         }
         // The cumulative ACK of 4 segments counts 1000 (3000 were counted by the duplicates).
         ack(&mut w, 40 * MS, 4000, 100 * MS);
@@ -211,17 +217,17 @@ mod tests {
             ack(&mut w, k * 10 * MS, 1000, 100 * MS);
         }
         // BWE 100 000 bytes/s · RTTmin 0.1 s = 10 segments.
-        let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
+        let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks, 0);
         assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
-        let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
+        let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout, 0);
         assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
         // ns-3: fast recovery starts from min(cwnd, ssthresh), uninflated; a timeout is unchanged.
         w.ns3_fast_recovery = true;
-        let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks);
+        let r = w.on_loss(&window(30), 30_000, LossSignal::DuplicateAcks, 0);
         assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(10_000) });
-        let r = w.on_loss(&window(4), 4_000, LossSignal::DuplicateAcks);
+        let r = w.on_loss(&window(4), 4_000, LossSignal::DuplicateAcks, 0);
         assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(4_000) });
-        let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout);
+        let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout, 0);
         assert_eq!(r.entry_cwnd_bytes, None);
     }
 
@@ -235,10 +241,10 @@ mod tests {
         }
         // BWE·RTTmin = 10 segments. A large buffer let the flight grow to 40 segments:
         // Westwood+ would divide it by 4, the modified version by 2 (New Reno's cut).
-        assert_eq!(plain.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks).ssthresh_bytes, 10_000);
-        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks).ssthresh_bytes, 20_000);
-        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::Timeout).ssthresh_bytes, 20_000);
+        assert_eq!(plain.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks, 0).ssthresh_bytes, 10_000);
+        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::DuplicateAcks, 0).ssthresh_bytes, 20_000);
+        assert_eq!(modified.on_loss(&window(40), 40_000, LossSignal::Timeout, 0).ssthresh_bytes, 20_000);
         // With a small buffer (flight 14 segments) BWE·RTTmin is already above half: unchanged.
-        assert_eq!(modified.on_loss(&window(14), 14_000, LossSignal::DuplicateAcks).ssthresh_bytes, 10_000);
+        assert_eq!(modified.on_loss(&window(14), 14_000, LossSignal::DuplicateAcks, 0).ssthresh_bytes, 10_000);
     }
 }

@@ -1,78 +1,155 @@
-//! Loss recovery: what duplicate ACKs and ACKs during fast recovery do.
+//! Loss recovery: what duplicate ACKs, ACKs during fast recovery and the sending of
+//! segments do, shaped like ns-3's `TcpRecoveryOps`.
 //!
-//! The three algorithms share the entry condition (RFC 5681 §3.2 step 2 with the RFC 6582
-//! §3.2 step 1 `recover` check when `avoid_repeated_fast_retransmit` is set) and differ in
-//! what they do then:
-//! - [`tahoe`]: fast retransmit, then slow start from one segment with go-back-N;
-//! - [`reno`]: RFC 5681 fast recovery, left on the first ACK of new data;
-//! - [`newreno`]: RFC 6582, left only when all data outstanding at entry is acknowledged;
-//! - [`sack`]: RFC 6675, which also enters when the scoreboard shows the first unacknowledged
+//! The sender counts duplicate ACKs and, when [`RecoveryOps::loss_detected`] says so (and the
+//! RFC 6582 §3.2 step 1 `recover` check allows it, see `TcpSender`), asks congestion control
+//! for the reduction, sets ssthresh and `recover`, and calls [`RecoveryOps::enter`]. From
+//! then on every duplicate ACK goes to [`RecoveryOps::on_duplicate_ack`] and every ACK of new
+//! data either completes recovery ([`RecoveryOps::exit`]) or is partial
+//! ([`RecoveryOps::on_partial_ack`]); after each ACK and timeout the sender asks
+//! [`RecoveryOps::send`] what to send next. A timeout abandons recovery
+//! ([`RecoveryOps::on_timeout`]); its go-back-N is the sender's, common to all.
+//!
+//! The algorithms act on [`SendState`] (sequence space, window, scoreboard) and send through
+//! a [`Transmitter`]:
+//! - [`Tahoe`]: fast retransmit, then slow start from one segment with go-back-N;
+//! - [`Reno`]: RFC 5681 fast recovery, left on the first ACK of new data;
+//! - [`NewReno`]: RFC 6582, left only when all data outstanding at entry is acknowledged;
+//! - [`Sack`]: RFC 6675, which also enters when the scoreboard shows the first unacknowledged
 //!   segment lost, and then sends by pipe and NextSeg rather than by window inflation.
 //!
-//! The retransmission timeout is common to all and lives in the sender.
 //! The reduction target comes from congestion control ([`super::cc::Reduction`]): ssthresh,
 //! and optionally the window Reno/NewReno recovery inflates from and deflates back to
-//! (`TcpSender::recovery_cwnd_bytes`; RFC 5681's is ssthresh, Westwood's min(cwnd, ssthresh)).
+//! (RFC 5681's is ssthresh, Westwood's min(cwnd, ssthresh)).
+//!
+//! Adding an algorithm: a file with its struct and `impl RecoveryOps`, a variant in
+//! `loss_recoveries!` below, and its `RecoveryKind` with the arm of
+//! [`LossRecovery::from_kind`] that builds it.
 
 mod newreno;
 mod reno;
-pub(crate) mod sack;
+mod sack;
 mod tahoe;
 
-use super::cc::LossSignal;
-use super::sender::TcpSender;
+pub use newreno::NewReno;
+pub use reno::Reno;
+pub use sack::Sack;
+pub use tahoe::Tahoe;
+
+use super::cc::Reduction;
+use super::send_state::SendState;
+use super::transmitter::Transmitter;
 use crate::config::RecoveryKind;
-use crate::context::Ctx;
+use crate::packet::Retransmission;
 
-/// A duplicate ACK arrived (`s.dupacks` already counts it).
-pub fn on_duplicate_ack(s: &mut TcpSender, ctx: &mut Ctx) {
-    if s.in_fast_recovery {
-        if s.recovery_kind != RecoveryKind::Sack {
-            // RFC 5681 §3.2 step 4 / RFC 6582 §3.2 step 4: inflate by one segment per dup ACK.
-            s.window.cwnd_bytes += s.mss as u64;
+/// The hooks of a loss-recovery algorithm.
+pub trait RecoveryOps {
+    /// Between `enter` and the end of recovery (`exit` or a timeout).
+    fn in_recovery(&self) -> bool;
+
+    /// Whether the duplicate ACK just counted in `s.dupacks` signals a loss: by default the
+    /// `dupack_threshold`-th (RFC 5681 §3.2 step 2).
+    fn loss_detected(&self, s: &SendState) -> bool {
+        s.dupacks == s.dupack_threshold
+    }
+
+    /// Start recovery: ssthresh and `recover` are already set from the congestion
+    /// controller's reduction `r`; retransmit and set the window.
+    fn enter(&mut self, s: &mut SendState, r: &Reduction, tx: &mut Transmitter);
+
+    /// A duplicate ACK during recovery.
+    fn on_duplicate_ack(&mut self, _s: &mut SendState) {}
+
+    /// Whether the ACK of new data just taken (`snd_una` advanced) ends recovery: by default
+    /// when it covers `recover` (RFC 6582 §3.2 step 3, a "full acknowledgment").
+    fn recovery_complete(&self, s: &SendState) -> bool {
+        s.snd_una >= s.recover.expect("recover is set on entering recovery")
+    }
+
+    /// Leave recovery after a full acknowledgment (the sender then clears `dupacks`).
+    fn exit(&mut self, s: &mut SendState);
+
+    /// A partial acknowledgment: new data acknowledged, `recover` not yet. Returns whether
+    /// the retransmission timer is to be restarted; by default it is, as on every new ACK
+    /// (RFC 6298 §5.3), and nothing else happens.
+    fn on_partial_ack(&mut self, _s: &mut SendState, _acked: u64, _tx: &mut Transmitter) -> bool {
+        true
+    }
+
+    /// What to send next, after each ACK and timeout: by default what the window allows.
+    fn send(&mut self, s: &mut SendState, tx: &mut Transmitter) {
+        send_by_window(s, tx);
+    }
+
+    /// A retransmission timeout abandons recovery (the sender then resets the window and
+    /// goes back to `snd_una`).
+    fn on_timeout(&mut self, _s: &SendState) {}
+
+    /// The window as it would be without fast-recovery inflation (the window ns-2 halves on
+    /// a timeout, `TimeoutSsthresh::Every`).
+    fn uninflated_cwnd(&self, s: &SendState) -> u64 {
+        s.window.cwnd_bytes
+    }
+}
+
+/// Send new (or go-back-N) segments while the window allows (RFC 5681 §3.1: at most
+/// min(cwnd, rwnd) bytes outstanding). Go-back-N skips SACKed segments: our receiver never
+/// reneges, so they need no resending (as Linux does after a timeout).
+pub fn send_by_window(s: &mut SendState, tx: &mut Transmitter) {
+    let wnd = s.window.cwnd_bytes.min(s.rwnd_bytes);
+    while s.snd_nxt < s.data_end {
+        let len = s.segment_len(s.snd_nxt);
+        if s.snd_nxt + len > s.snd_una + wnd {
+            break;
         }
-        return;
+        let resend = s.snd_nxt < s.snd_max;
+        if !(resend && s.segment_at(s.snd_nxt).sacked) {
+            let kind = if resend { Retransmission::GoBackN } else { Retransmission::No };
+            tx.send(s, s.snd_nxt, kind);
+        }
+        s.snd_nxt += len;
+        s.snd_max = s.snd_max.max(s.snd_nxt);
     }
-    let triggered = match s.recovery_kind {
-        RecoveryKind::Sack => s.dupacks >= s.dupack_threshold || sack::first_unacked_is_lost(s),
-        _ => s.dupacks == s.dupack_threshold,
+}
+
+/// Declares [`LossRecovery`], one variant per algorithm (named after its type), and the
+/// single match that dispatches to it.
+macro_rules! loss_recoveries {
+    ($($algorithm:ident),+ $(,)?) => {
+        /// A loss-recovery algorithm. Each hook call matches once, in `ops`/`ops_mut`.
+        pub enum LossRecovery {
+            $($algorithm($algorithm)),+
+        }
+
+        impl LossRecovery {
+            #[inline]
+            pub fn ops(&self) -> &dyn RecoveryOps {
+                match self {
+                    $(LossRecovery::$algorithm(a) => a),+
+                }
+            }
+
+            #[inline]
+            pub fn ops_mut(&mut self) -> &mut dyn RecoveryOps {
+                match self {
+                    $(LossRecovery::$algorithm(a) => a),+
+                }
+            }
+        }
     };
-    if !triggered || !may_enter_fast_retransmit(s) {
-        return;
-    }
-    s.counters.fast_retransmits += 1;
-    let flight = s.flight_size();
-    let r = s.cc.on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now());
-    s.window.ssthresh_bytes = r.ssthresh_bytes;
-    s.recovery_cwnd_bytes = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
-    s.recovery_entry_cwnd_bytes = r.entry_cwnd_bytes;
-    s.window.ca_credit = 0;
-    s.recover = Some(s.snd_max);
-    match s.recovery_kind {
-        RecoveryKind::Tahoe => tahoe::enter(s, ctx),
-        RecoveryKind::Reno | RecoveryKind::Newreno => reno::enter_fast_recovery(s, ctx),
-        RecoveryKind::Sack => sack::enter(s, ctx),
-    }
 }
 
-/// An ACK of new data arrived during fast recovery. Returns whether the retransmission
-/// timer is to be restarted.
-pub fn on_new_ack_in_fast_recovery(s: &mut TcpSender, acked: u64, ctx: &mut Ctx) -> bool {
-    match s.recovery_kind {
-        RecoveryKind::Tahoe => unreachable!("Tahoe has no fast recovery"),
-        RecoveryKind::Reno => reno::on_new_ack(s),
-        RecoveryKind::Newreno => newreno::on_new_ack(s, acked, ctx),
-        RecoveryKind::Sack => sack::on_new_ack(s),
-    }
-}
+loss_recoveries!(Tahoe, Reno, NewReno, Sack);
 
-/// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK "covers more than
-/// recover" (the highest sequence number sent when it was set, i.e. `r − 1` here: the ACK
-/// must exceed `r`), so that duplicate ACKs caused by go-back-N after a timeout — which
-/// arrive with ACK = `r` once the hole is filled — or by the same window's other losses do
-/// not trigger a needless retransmission and cut the window again.
-fn may_enter_fast_retransmit(s: &TcpSender) -> bool {
-    !s.avoid_repeated_fast_retransmit || s.recover.is_none_or(|r| s.snd_una > r)
+impl LossRecovery {
+    pub fn from_kind(kind: RecoveryKind) -> Self {
+        match kind {
+            RecoveryKind::Tahoe => LossRecovery::Tahoe(Tahoe),
+            RecoveryKind::Reno => LossRecovery::Reno(Reno::default()),
+            RecoveryKind::Newreno => LossRecovery::NewReno(NewReno::default()),
+            RecoveryKind::Sack => LossRecovery::Sack(Sack::default()),
+        }
+    }
 }
 
 #[cfg(test)]

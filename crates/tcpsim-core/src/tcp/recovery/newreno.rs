@@ -1,31 +1,60 @@
-//! NewReno fast recovery, RFC 6582 §3.2 (entry as Reno, see `super::reno`).
+//! NewReno fast recovery, RFC 6582 §3.2: entry, inflation and deflation as Reno
+//! (`super::reno`), but recovery ends only on a full ACK.
 //!
 //! Full ACK (covers `recover`, step 3): cwnd = ssthresh (option 2 of the RFC, as ns-2 and
-//! ns-3 do) and recovery ends — precisely cwnd = `recovery_cwnd_bytes`, the congestion
-//! controller's restart window (ssthresh unless it says otherwise, see `super::reno`).
+//! ns-3 do) and recovery ends — precisely cwnd = the congestion controller's restart window
+//! (ssthresh unless it says otherwise, see `super::reno`).
 //! Partial ACK (step 4): retransmit the first unacknowledged segment, deflate cwnd by the
 //! amount acknowledged, add back one SMSS if that amount was at least one SMSS, and stay in
 //! recovery. The retransmission timer is reset on the first partial ACK only (the
 //! "Impatient" variant the RFC recommends, §4.1).
 
-use crate::context::Ctx;
-use crate::tcp::sender::TcpSender;
+use super::{RecoveryOps, Reno};
+use crate::tcp::cc::Reduction;
+use crate::tcp::send_state::SendState;
+use crate::tcp::transmitter::Transmitter;
 
-pub fn on_new_ack(s: &mut TcpSender, acked: u64, ctx: &mut Ctx) -> bool {
-    let recover = s.recover.expect("recover is set on entering fast recovery");
-    if s.snd_una >= recover {
-        s.window.cwnd_bytes = s.recovery_cwnd_bytes;
-        s.in_fast_recovery = false;
-        s.dupacks = 0;
-        return true;
+#[derive(Default)]
+pub struct NewReno {
+    reno: Reno,
+    /// The "impatient" timer: reset only on the first partial ACK of a recovery.
+    partial_ack_seen: bool,
+}
+
+impl RecoveryOps for NewReno {
+    fn in_recovery(&self) -> bool {
+        self.reno.in_recovery()
     }
-    s.retransmit_first_unacked(ctx);
-    let mss = s.mss as u64;
-    s.window.cwnd_bytes = s.window.cwnd_bytes.saturating_sub(acked).max(mss);
-    if acked >= mss {
-        s.window.cwnd_bytes += mss;
+
+    fn enter(&mut self, s: &mut SendState, r: &Reduction, tx: &mut Transmitter) {
+        self.reno.enter(s, r, tx);
+        self.partial_ack_seen = false;
     }
-    let first = !s.partial_ack_seen;
-    s.partial_ack_seen = true;
-    first
+
+    fn on_duplicate_ack(&mut self, s: &mut SendState) {
+        self.reno.on_duplicate_ack(s);
+    }
+
+    fn exit(&mut self, s: &mut SendState) {
+        self.reno.exit(s);
+    }
+
+    fn on_partial_ack(&mut self, s: &mut SendState, acked: u64, tx: &mut Transmitter) -> bool {
+        tx.retransmit_first_unacked(s);
+        s.window.cwnd_bytes = s.window.cwnd_bytes.saturating_sub(acked).max(s.mss);
+        if acked >= s.mss {
+            s.window.cwnd_bytes += s.mss;
+        }
+        let first = !self.partial_ack_seen;
+        self.partial_ack_seen = true;
+        first
+    }
+
+    fn on_timeout(&mut self, s: &SendState) {
+        self.reno.on_timeout(s);
+    }
+
+    fn uninflated_cwnd(&self, s: &SendState) -> u64 {
+        self.reno.uninflated_cwnd(s)
+    }
 }

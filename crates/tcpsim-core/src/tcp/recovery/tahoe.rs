@@ -4,12 +4,25 @@
 //! window proposed by congestion control (`Reduction::cwnd_bytes`) is ignored: Tahoe always
 //! restarts from one segment, as Westwood does after a timeout.
 
-use crate::context::Ctx;
-use crate::tcp::sender::TcpSender;
+use super::RecoveryOps;
+use crate::tcp::cc::Reduction;
+use crate::tcp::send_state::SendState;
+use crate::tcp::transmitter::Transmitter;
 
-pub fn enter(s: &mut TcpSender, ctx: &mut Ctx) {
-    s.window.cwnd_bytes = s.mss as u64;
-    s.snd_nxt = s.snd_una;
-    s.retransmit_first_unacked(ctx);
-    s.restart_rto_timer(ctx);
+pub struct Tahoe;
+
+impl RecoveryOps for Tahoe {
+    /// Tahoe never is in fast recovery: it is back in slow start at once.
+    fn in_recovery(&self) -> bool {
+        false
+    }
+
+    fn enter(&mut self, s: &mut SendState, _r: &Reduction, tx: &mut Transmitter) {
+        s.window.cwnd_bytes = s.mss;
+        s.snd_nxt = s.snd_una;
+        tx.retransmit_first_unacked(s);
+        tx.restart_rto_timer();
+    }
+
+    fn exit(&mut self, _s: &mut SendState) {}
 }

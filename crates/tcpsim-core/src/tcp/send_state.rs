@@ -1,0 +1,148 @@
+//! The part of a TCP sender that loss recovery acts on: the sequence space, the window and
+//! the scoreboard. Nothing here sends a packet or schedules an event.
+//!
+//! RFC names, all in bytes (the ISS is 0): `snd_una` oldest unacknowledged byte, `snd_nxt`
+//! next byte to send, `snd_max` highest byte sent + 1 (they differ after go-back-N),
+//! `recover` (RFC 6582), `dupacks` (RFC 5681). One record per outstanding segment keeps its
+//! last send time, whether it was ever retransmitted (Karn's algorithm, RFC 6298 §3) and
+//! whether a SACK block covers it (the RFC 6675 scoreboard).
+
+use std::collections::VecDeque;
+
+use super::cc::Window;
+use crate::packet::SackBlock;
+
+/// One outstanding segment.
+#[derive(Clone, Copy, Debug)]
+pub struct Segment {
+    pub(crate) sent_ns: u64,
+    pub(crate) retransmitted: bool,
+    /// Covered by a SACK block (RFC 6675 scoreboard); the receiver never reneges.
+    pub sacked: bool,
+}
+
+pub struct SendState {
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub snd_max: u64,
+    /// End of the data the application has supplied (u64::MAX: persistent source).
+    pub data_end: u64,
+    /// SMSS.
+    pub mss: u64,
+    /// The receiver's advertised window (a constant).
+    pub rwnd_bytes: u64,
+    /// Duplicate ACKs that signal a loss (RFC 5681 §3.2 step 2; RFC 6675 DupThresh).
+    pub dupack_threshold: u32,
+    pub window: Window,
+    /// Duplicate ACKs since the last ACK of new data (or the end of the last recovery).
+    pub dupacks: u32,
+    /// RFC 6582 `recover`, stored as one past the highest byte sent when it was set.
+    pub recover: Option<u64>,
+    /// One record per segment from `snd_una` on (the first is `snd_una`'s segment).
+    pub segments: VecDeque<Segment>,
+    /// One past the highest byte SACKed so far (RFC 6675's "highest octet covered by SACK").
+    pub high_sacked: u64,
+}
+
+impl SendState {
+    pub fn new(mss: u64, rwnd_bytes: u64, dupack_threshold: u32, window: Window, data_end: u64) -> Self {
+        SendState {
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            data_end,
+            mss,
+            rwnd_bytes,
+            dupack_threshold,
+            window,
+            dupacks: 0,
+            recover: None,
+            segments: VecDeque::new(),
+            high_sacked: 0,
+        }
+    }
+
+    /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 FlightSize).
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// Payload bytes of the segment starting at `seq` (full-sized but for a transfer's last).
+    pub fn segment_len(&self, seq: u64) -> u64 {
+        (self.data_end.max(self.snd_max) - seq).min(self.mss)
+    }
+
+    /// Index in `segments` of the segment starting at `seq`.
+    pub fn segment_index(&self, seq: u64) -> usize {
+        ((seq - self.segment_start(self.snd_una)) / self.mss) as usize
+    }
+
+    pub fn segment_at(&self, seq: u64) -> &Segment {
+        &self.segments[self.segment_index(seq)]
+    }
+
+    /// Sequence number of the first byte of `segments[index]`.
+    pub fn segment_seq(&self, index: usize) -> u64 {
+        self.segment_start(self.snd_una) + index as u64 * self.mss
+    }
+
+    fn segment_start(&self, seq: u64) -> u64 {
+        seq - seq % self.mss
+    }
+
+    /// Record that the segment starting at `seq` was put on the wire at `now_ns`.
+    pub(crate) fn record_sent(&mut self, seq: u64, retransmitted: bool, now_ns: u64) {
+        let index = self.segment_index(seq);
+        if index < self.segments.len() {
+            let s = &mut self.segments[index];
+            s.sent_ns = now_ns;
+            s.retransmitted |= retransmitted;
+        } else {
+            debug_assert_eq!(index, self.segments.len(), "segments are sent in order");
+            self.segments.push_back(Segment { sent_ns: now_ns, retransmitted, sacked: false });
+        }
+    }
+
+    /// Mark every outstanding segment fully inside a SACK block (RFC 6675 §4 "Update()").
+    /// Without SACK the receiver sends no blocks and this does nothing.
+    pub fn update_scoreboard(&mut self, blocks: &[SackBlock]) {
+        for b in blocks {
+            let start = b.start.max(self.snd_una);
+            let end = b.end.min(self.snd_max);
+            if start >= end {
+                continue;
+            }
+            let first = self.segment_index(start.next_multiple_of(self.mss));
+            for i in first..self.segments.len() {
+                let seq = self.segment_seq(i);
+                if seq + self.segment_len(seq) > end {
+                    break;
+                }
+                self.segments[i].sacked = true;
+            }
+            self.high_sacked = self.high_sacked.max(end);
+        }
+    }
+
+    /// Drop the records of the segments fully acknowledged by `ack` (before `snd_una`
+    /// advances); returns an RTT sample if none of them was ever retransmitted (Karn),
+    /// measured from the newest one.
+    pub(crate) fn take_acked_segments(&mut self, ack: u64, now: u64) -> Option<u64> {
+        let first = self.snd_una / self.mss;
+        let last_exclusive = ack.div_ceil(self.mss);
+        let full =
+            if ack == self.data_end.max(self.snd_max) || ack % self.mss == 0 { last_exclusive } else { ack / self.mss };
+        let mut valid = true;
+        let mut newest_sent = None;
+        for _ in first..full {
+            match self.segments.pop_front() {
+                Some(s) => {
+                    valid &= !s.retransmitted;
+                    newest_sent = Some(s.sent_ns);
+                }
+                None => break,
+            }
+        }
+        newest_sent.filter(|_| valid).map(|t| now - t)
+    }
+}

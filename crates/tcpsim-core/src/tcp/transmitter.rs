@@ -1,0 +1,95 @@
+//! How a TCP sender's segments reach the wire: packet construction, the send counters and
+//! the retransmission timer (RFC 6298 §5). Loss recovery sends through a [`Transmitter`],
+//! so it never touches the packet pool, the scheduler or the counters itself.
+
+use super::send_state::SendState;
+use super::timer::Timer;
+use crate::context::Ctx;
+use crate::engine::Event;
+use crate::packet::{Packet, PacketKind, Retransmission};
+
+/// Cumulative sender counters (snapshotted at the start of the measurement window).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderCounters {
+    /// Payload bytes put on the wire, retransmissions included.
+    pub bytes_sent: u64,
+    pub bytes_retransmitted: u64,
+    pub timeouts: u64,
+    /// Fast-retransmit episodes (entries into fast retransmit).
+    pub fast_retransmits: u64,
+    /// Segments retransmitted by fast retransmit or during fast recovery.
+    pub fast_retransmitted_segments: u64,
+    pub rtt_samples: u64,
+    pub rtt_sum_ns: u64,
+}
+
+/// The sender's end of the network: who it is, its header size, its retransmission timer
+/// and its counters.
+pub(crate) struct Wire {
+    pub(crate) flow: u32,
+    pub(crate) node: u32,
+    pub(crate) peer: u32,
+    pub(crate) header_bytes: u32,
+    pub(crate) rto_timer: Timer,
+    pub(crate) counters: SenderCounters,
+}
+
+impl Wire {
+    /// (Re)start the retransmission timer to expire `rto_ns` from now.
+    pub(crate) fn restart_rto_timer(&mut self, rto_ns: u64, ctx: &mut Ctx) {
+        let deadline = ctx.now() + rto_ns;
+        if let Some((at, generation)) = self.rto_timer.arm(deadline) {
+            ctx.sched.at(at, Event::Rto { flow: self.flow, generation });
+        }
+    }
+}
+
+/// What a loss-recovery hook may do to the network: send a segment, restart the timer.
+pub struct Transmitter<'a, 'c> {
+    wire: &'a mut Wire,
+    /// The current retransmission timeout.
+    rto_ns: u64,
+    ctx: &'a mut Ctx<'c>,
+}
+
+impl<'a, 'c> Transmitter<'a, 'c> {
+    pub(crate) fn new(wire: &'a mut Wire, rto_ns: u64, ctx: &'a mut Ctx<'c>) -> Self {
+        Transmitter { wire, rto_ns, ctx }
+    }
+
+    /// Put the segment starting at `seq` on the wire and start the retransmission timer if
+    /// idle (RFC 6298 §5.1).
+    pub fn send(&mut self, s: &mut SendState, seq: u64, kind: Retransmission) {
+        let now = self.ctx.now();
+        let len = s.segment_len(seq) as u32;
+        let retransmitted = kind != Retransmission::No;
+        s.record_sent(seq, retransmitted, now);
+        let counters = &mut self.wire.counters;
+        counters.bytes_sent += len as u64;
+        if retransmitted {
+            counters.bytes_retransmitted += len as u64;
+        }
+        if kind == Retransmission::Fast {
+            counters.fast_retransmitted_segments += 1;
+        }
+        let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
+        p.seq = seq;
+        p.retransmission = kind;
+        self.ctx.transmit(self.wire.node, p);
+        if !self.wire.rto_timer.is_armed() {
+            self.restart_rto_timer();
+        }
+    }
+
+    /// Retransmit the first unacknowledged segment (fast retransmit, NewReno's partial ACK),
+    /// moving `snd_nxt` past it.
+    pub fn retransmit_first_unacked(&mut self, s: &mut SendState) {
+        self.send(s, s.snd_una, Retransmission::Fast);
+        s.snd_nxt = s.snd_nxt.max(s.snd_una + s.mss).min(s.snd_max);
+    }
+
+    /// Restart the retransmission timer (RFC 6298 §5.3).
+    pub fn restart_rto_timer(&mut self) {
+        self.wire.restart_rto_timer(self.rto_ns, self.ctx);
+    }
+}
