@@ -131,9 +131,18 @@ pub struct Vegas {
 
 impl Vegas {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(alpha: f64, beta: f64, gamma: f64, rtt: VegasRtt, slow_start: VegasSlowStart,
-               slow_start_exit: VegasSlowStartExit, loss_decrease: VegasLossDecrease,
-               timeout_cwnd_segments: u32, min_round_samples: u32, mss_bytes: u64) -> Self {
+    pub fn new(
+        alpha: f64,
+        beta: f64,
+        gamma: f64,
+        rtt: VegasRtt,
+        slow_start: VegasSlowStart,
+        slow_start_exit: VegasSlowStartExit,
+        loss_decrease: VegasLossDecrease,
+        timeout_cwnd_segments: u32,
+        min_round_samples: u32,
+        mss_bytes: u64,
+    ) -> Self {
         Vegas {
             mss_bytes,
             alpha,
@@ -170,7 +179,8 @@ impl Vegas {
             RoundEnd::Rtt(rtt) => Some(rtt),
             RoundEnd::TooFewSamples | RoundEnd::Stale => None,
         };
-        let diff = rtt_ns.zip(self.base_rtt_ns).map(|(rtt, base)| (self.diff_segments(w.cwnd_bytes, base, rtt), base, rtt));
+        let diff =
+            rtt_ns.zip(self.base_rtt_ns).map(|(rtt, base)| (self.diff_segments(w.cwnd_bytes, base, rtt), base, rtt));
         if w.cwnd_bytes < w.ssthresh_bytes {
             if let Some((_, base, rtt)) = diff.filter(|&(d, _, _)| d > self.gamma) {
                 w.cwnd_bytes = match self.slow_start_exit {
@@ -278,8 +288,18 @@ mod tests {
     const HUGE: u64 = 1 << 30;
 
     fn vegas() -> Vegas {
-        Vegas::new(1.0, 3.0, 1.0, VegasRtt::Min, VegasSlowStart::EveryOtherRtt, VegasSlowStartExit::Eighth,
-                   VegasLossDecrease::Fraction(0.25), 2, 1, MSS)
+        Vegas::new(
+            1.0,
+            3.0,
+            1.0,
+            VegasRtt::Min,
+            VegasSlowStart::EveryOtherRtt,
+            VegasSlowStartExit::Eighth,
+            VegasLossDecrease::Fraction(0.25),
+            2,
+            1,
+            MSS,
+        )
     }
 
     fn window(cwnd_bytes: u64, ssthresh_bytes: u64) -> Window {
