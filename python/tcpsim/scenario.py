@@ -86,6 +86,9 @@ _WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2
              "ns3_fast_recovery": False, "sample_tick_ns": 0}
 _WESTWOOD_PLUS = {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50_000_000,
                   "min_decrease_half": False, "ns3_fast_recovery": False}
+_VEGAS = {"kind": "vegas", "alpha": 1.0, "beta": 3.0, "gamma": 1.0, "rtt": "min", "slow_start": "every_other_rtt",
+          "slow_start_exit": "eighth", "loss_decrease": 0.25, "timeout_cwnd_segments": 2,
+          "min_round_samples": 3}
 
 VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
@@ -97,6 +100,8 @@ VARIANTS: dict[str, Variant] = {
     "westwood": Variant(recovery="reno", cc=_WESTWOOD),
     # macura Sec. 2.1 and the ns-2/ns-3/Linux implementations build Westwood+ on NewReno.
     "westwood_plus": Variant(recovery="newreno", cc=_WESTWOOD_PLUS),
+    # podlesny Sec. II-B.3: "the loss signals for TCP Vegas are similar to those for TCP NewReno".
+    "vegas": Variant(recovery="newreno", cc=_VEGAS),
 }
 """Preset name → (recovery, congestion control). A new variant is one line here."""
 
@@ -479,10 +484,67 @@ class WestwoodPlusCc(_Model):
     without the n-segment inflation, leave with cwnd = ssthresh; false: Reno's windows."""
 
 
+def _segments(value: object) -> float:
+    """A number of segments >= 0 (Vegas's α, β, γ)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < float("inf"):
+        raise ValueError(f"{value!r} is not a number of segments; use a number >= 0, e.g. 1")
+    return float(value)
+
+
+def _loss_decrease(value: object) -> float | str:
+    """A fraction of the window in (0, 1), or "ns3"."""
+    if value == "ns3":
+        return "ns3"
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{value!r} is not a window decrease; use a fraction in (0, 1), e.g. 0.25, or \"ns3\"")
+    return float(value)
+
+
+Segments = Annotated[float, PlainValidator(_segments), WithJsonSchema({"type": "number", "minimum": 0})]
+
+
+class VegasCc(_Model):
+    """TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson 1995): once per RTT,
+    diff = cwnd·(RTT − BaseRTT)/RTT segments; +1 below α, −1 above β; slow start every other
+    RTT until diff > γ; 3/4·cwnd after duplicate ACKs, 2 segments after a timeout. Defaults are
+    the papers'; ns-2, ns-3 and Linux are flavours (README "TCP variants")."""
+
+    kind: Literal["vegas"]
+    alpha: Segments = 1.0
+    """α: grow while fewer than α segments are queued (papers 1; Linux and ns-3 2)."""
+    beta: Segments = 3.0
+    """β >= α: shrink while more than β segments are queued (papers 3; Linux and ns-3 4)."""
+    gamma: Segments = 1.0
+    """γ: slow start ends when more than γ segments are queued."""
+    rtt: Literal["min", "mean"] = "min"
+    """The round's RTT: its smallest sample (Linux, ns-3) or their mean (ns-2)."""
+    slow_start: Literal["every_other_rtt", "every_rtt"] = "every_other_rtt"
+    """Slow start grows every other RTT (Brakmo & Peterson, ns-2) or every RTT (Linux, ns-3)."""
+    slow_start_exit: Literal["eighth", "target"] = "eighth"
+    """Leaving slow start: cwnd − cwnd/8 (ns-2) or the window of the actual rate (Linux, ns-3)."""
+    loss_decrease: Annotated[
+        float | str, PlainValidator(_loss_decrease),
+        WithJsonSchema({"anyOf": [{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, {"const": "ns3"}]}),
+    ] = 0.25
+    """Window cut on duplicate ACKs: 0.25 (papers, ns-2), 0.5 (Linux) or "ns3" (cwnd − 1 segment,
+    at most a quarter)."""
+    timeout_cwnd_segments: Count = Field(2, alias="timeout_cwnd", validate_default=True)
+    """The window a timeout restarts from: 2 segments (papers, ns-2), 1 (Linux, ns-3)."""
+    min_round_samples: Count = 3
+    """A round with fewer RTT samples decides nothing (slow start goes on, congestion avoidance
+    adds a segment as Reno): 3 as Linux and ns-3, whose reason is delayed ACKs; 1 as ns-2."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.beta < self.alpha:
+            _raise_if_any([(("beta",), f"{self.beta:g} must be >= alpha ({self.alpha:g})")])
+        return self
+
+
 CcSpec = Annotated[
-    AimdCc | WestwoodCc | WestwoodPlusCc,
+    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc,
     Field(discriminator="kind"),
-    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc),
+    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc),
 ]
 
 

@@ -337,6 +337,84 @@ pub enum CcConfig {
         /// ssthresh; false: Reno's ssthresh + n segments, then ssthresh. Recommended false.
         ns3_fast_recovery: bool,
     },
+    /// TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson, JSAC 1995): once
+    /// per RTT, diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT segments; +1 segment below α, −1
+    /// above β; slow start leaves when diff > γ. See `tcp::cc::vegas` for the flavours.
+    Vegas {
+        /// α, segments: grow while diff < α. Papers 1; ns-3 `TcpVegas` and Linux 2.
+        alpha: f64,
+        /// β ≥ α, segments: shrink while diff > β. Papers 3; ns-3 and Linux 4.
+        beta: f64,
+        /// γ, segments: slow start ends when diff > γ. 1 everywhere.
+        gamma: f64,
+        /// The round's RTT that diff compares with BaseRTT.
+        rtt: VegasRtt,
+        /// How often slow start grows the window.
+        slow_start: VegasSlowStart,
+        /// The window slow start leaves with when diff > γ.
+        slow_start_exit: VegasSlowStartExit,
+        /// The answer to duplicate ACKs (and ECN echoes).
+        loss_decrease: VegasLossDecrease,
+        /// The window a timeout restarts from, segments: 2 (`podlesny` Sec. II-B.3, ns-2);
+        /// 1 (Linux, ns-3).
+        timeout_cwnd_segments: u32,
+        /// A round with fewer Karn-valid RTT samples decides nothing: slow start goes on, and
+        /// congestion avoidance adds a segment as Reno would. 3: Linux and ns-3 (`cntRTT <= 2`:
+        /// with delayed ACKs a round of one or two ACKs is likely timed by the receiver's
+        /// delayed-ACK timer); 1: ns-2, which decides on any sample. Must be >= 1.
+        min_round_samples: u32,
+    },
+}
+
+/// Which RTT of a round Vegas compares with BaseRTT.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasRtt {
+    /// The smallest sample of the round (Linux `tcp_vegas.c`, ns-3 `TcpVegas`): blind to
+    /// delayed-ACK waits.
+    Min,
+    /// The mean of the round's samples (ns-2 `tcp-vegas.cc`, `v_sumRTT_/v_cntRTT_`).
+    Mean,
+}
+
+/// How often Vegas's slow start grows the window.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasSlowStart {
+    /// Every other RTT, the window held in between (Brakmo & Peterson, `podlesny` Sec.
+    /// II-B.1, ns-2).
+    EveryOtherRtt,
+    /// Every RTT, as Reno (Linux, ns-3).
+    EveryRtt,
+}
+
+/// The window Vegas's slow start leaves with when diff > γ (ssthresh becomes that window).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasSlowStartExit {
+    /// cwnd − cwnd/8 (ns-2 `tcp-vegas.cc`, a port of USC's NetBSD Vegas).
+    Eighth,
+    /// min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1 segments), the window of the actual rate (Linux, ns-3).
+    Target,
+}
+
+/// Vegas's answer to duplicate ACKs.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(untagged)]
+pub enum VegasLossDecrease {
+    /// ssthresh = max((1 − f)·cwnd, 2 segments), f in (0, 1): 0.25 (Brakmo & Peterson,
+    /// `podlesny` Sec. II-B.3, ns-2), 0.5 (Linux `tcp_reno_ssthresh`).
+    Fraction(f64),
+    /// ns-3 `TcpVegas::GetSsThresh`, see [`VegasNamedDecrease::Ns3`].
+    Named(VegasNamedDecrease),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasNamedDecrease {
+    /// ns-3 `TcpVegas`: ssthresh = max(min(ssthresh, cwnd − 1 segment), 2 segments), where
+    /// ns-3 keeps ssthresh ≥ 3/4 of the window of the last round: a cut of 1/4 at most.
+    Ns3,
 }
 
 /// Westwood's low-pass filter over per-ACK bandwidth samples b_k.
@@ -493,6 +571,28 @@ impl CcConfig {
                 WestwoodPlusFilter::TwoStageEwma {} => Ok(()),
                 WestwoodPlusFilter::TustinFixed { alpha } | WestwoodPlusFilter::Ewma { alpha } => alpha_ok(*alpha),
             },
+            CcConfig::Vegas { alpha, beta, gamma, loss_decrease, timeout_cwnd_segments, min_round_samples, .. } => {
+                for (field, value) in [("alpha", alpha), ("gamma", gamma)] {
+                    if !(value.is_finite() && *value >= 0.0) {
+                        return Err(format!("{field}: {value} must be a number of segments >= 0"));
+                    }
+                }
+                if !(beta.is_finite() && beta >= alpha) {
+                    return Err(format!("beta: {beta} must be >= alpha ({alpha})"));
+                }
+                if let VegasLossDecrease::Fraction(f) = loss_decrease {
+                    if !(*f > 0.0 && *f < 1.0) {
+                        return Err(format!("loss_decrease: {f} must be in (0, 1)"));
+                    }
+                }
+                if *timeout_cwnd_segments == 0 {
+                    return Err("timeout_cwnd_segments: must be >= 1".into());
+                }
+                if *min_round_samples == 0 {
+                    return Err("min_round_samples: must be >= 1".into());
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -17,11 +17,13 @@
 mod aimd;
 mod bandwidth_filter;
 mod round;
+mod vegas;
 mod westwood;
 mod westwood_plus;
 
 pub use aimd::Aimd;
 pub use round::RoundCounter;
+pub use vegas::Vegas;
 pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
@@ -163,7 +165,7 @@ macro_rules! congestion_controls {
     };
 }
 
-congestion_controls!(Aimd, Westwood, WestwoodPlus);
+congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas);
 
 impl CongestionControl {
     /// `mss_bytes` is the sender's SMSS (Westwood's seg_size).
@@ -182,6 +184,30 @@ impl CongestionControl {
             }
             CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half, ns3_fast_recovery } => {
                 CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, *ns3_fast_recovery, mss_bytes))
+            }
+            CcConfig::Vegas {
+                alpha,
+                beta,
+                gamma,
+                rtt,
+                slow_start,
+                slow_start_exit,
+                loss_decrease,
+                timeout_cwnd_segments,
+                min_round_samples,
+            } => {
+                CongestionControl::Vegas(Vegas::new(
+                    *alpha,
+                    *beta,
+                    *gamma,
+                    *rtt,
+                    *slow_start,
+                    *slow_start_exit,
+                    *loss_decrease,
+                    *timeout_cwnd_segments,
+                    *min_round_samples,
+                    mss_bytes,
+                ))
             }
         }
     }
