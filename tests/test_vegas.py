@@ -3,18 +3,18 @@ packets (delayed ACKs on); against NewReno on drop-tail it gets less; runs are d
 and conserve packets; its parameters are validated by path."""
 
 import tomllib
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import tcpsim
 from tcpsim.cli import app
-from tcpsim.paths import scenario_path
 from tcpsim.scenario import ScenarioError, load_scenario
 
 # single_flow: 2 Mb/s bottleneck, 250 ms round-trip propagation, 1460 B segments in 1500 B
 # packets, drop-tail 1 BDP, delayed ACKs (delack_count 2).
-IDLE_PATH = scenario_path("single_flow")
+IDLE_PATH = Path(__file__).resolve().parent.parent / "python" / "tcpsim" / "scenarios" / "single_flow.toml"
 LINK_BPS = 2e6
 PACKET_BITS = 1500 * 8
 PAYLOAD_BPS = LINK_BPS * 1460 / 1500
