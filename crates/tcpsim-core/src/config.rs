@@ -514,8 +514,16 @@ pub enum AppConfig {
     },
 }
 
+/// Rows the cwnd, rtt and queue traces may hold together when the scenario names no cap:
+/// about 4.4 GB at the widest row (cwnd: 44 bytes), far above what any reproduction records.
+pub const DEFAULT_MAX_TRACE_ROWS: u64 = 100_000_000;
+
+fn default_max_trace_rows() -> u64 {
+    DEFAULT_MAX_TRACE_ROWS
+}
+
 /// Which time series to record. Summaries are always on.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceConfig {
     /// cwnd and ssthresh per flow.
@@ -533,6 +541,26 @@ pub struct TraceConfig {
     /// Bytes delivered per flow in bins of this width (0: off).
     #[serde(default)]
     pub throughput_bin_ns: u64,
+    /// Most rows (one row = one recorded sample) the cwnd, rtt and queue traces hold together,
+    /// so their memory is bounded whatever the interval. Once reached, nothing more is
+    /// recorded and the summary reports `trace_truncated` with the simulated time of the first
+    /// row left out. Always >= 1: there is no unbounded setting.
+    #[serde(default = "default_max_trace_rows")]
+    #[schemars(range(min = 1))]
+    pub max_rows: u64,
+}
+
+impl Default for TraceConfig {
+    fn default() -> Self {
+        TraceConfig {
+            cwnd: false,
+            rtt: false,
+            queue: false,
+            interval_ns: 0,
+            throughput_bin_ns: 0,
+            max_rows: DEFAULT_MAX_TRACE_ROWS,
+        }
+    }
 }
 
 impl CcConfig {
@@ -634,6 +662,9 @@ impl SimConfig {
                 self.warmup_ns, self.duration_ns
             ));
         }
+        if self.trace.max_rows == 0 {
+            return Err("trace.max_rows: must be >= 1 (every run's traces are capped)".into());
+        }
         for (i, l) in self.links.iter().enumerate() {
             if l.a >= n || l.b >= n || l.a == l.b {
                 return Err(format!("links[{i}]: endpoints {} and {} must be two distinct nodes < {n}", l.a, l.b));
@@ -734,5 +765,16 @@ mod tests {
         let udp = serde_json::json!({"udp_flows": [{"rate_bps": u64::MAX, "on": [[0, u64::MAX]]}]});
         assert!(check_times(&udp, "", false).unwrap_err().starts_with("udp_flows[0].on[0][1]: "));
         assert!(check_times(&serde_json::json!({"rate_bps": u64::MAX, "delay_ns": MAX_TIME_NS}), "", false).is_ok());
+    }
+
+    #[test]
+    fn traces_are_capped_by_default_and_a_cap_of_zero_is_refused() {
+        let json = serde_json::json!({"duration_ns": 5, "nodes": ["a"], "links": [], "trace": {"cwnd": true}});
+        let mut cfg: SimConfig = serde_json::from_value(json).unwrap();
+        assert_eq!(cfg.trace.max_rows, DEFAULT_MAX_TRACE_ROWS);
+        assert_eq!(TraceConfig::default().max_rows, DEFAULT_MAX_TRACE_ROWS);
+        assert!(cfg.validate().is_ok());
+        cfg.trace.max_rows = 0;
+        assert_eq!(cfg.validate().unwrap_err(), "trace.max_rows: must be >= 1 (every run's traces are capped)");
     }
 }

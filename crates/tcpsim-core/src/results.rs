@@ -68,4 +68,8 @@ pub struct RunSummary {
     pub packets_delivered: u64,
     pub packets_dropped: u64,
     pub packets_in_network: u64,
+    /// Whether the cwnd, rtt and queue traces stopped at `trace.max_rows` rows.
+    pub trace_truncated: bool,
+    /// Simulated time of the first trace row left out, s.
+    pub trace_truncated_at_s: Option<f64>,
 }

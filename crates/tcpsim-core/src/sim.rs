@@ -204,7 +204,10 @@ impl Sim {
                 self.trace.record_queue(now, c as u32, o.packets, o.bytes);
             }
         }
-        self.sched.at(now + self.trace.interval_ns, Event::TraceSample);
+        // A full trace takes no more rows: sampling on would only cost events.
+        if self.trace.truncated_at_ns().is_none() {
+            self.sched.at(now + self.trace.interval_ns, Event::TraceSample);
+        }
     }
 
     fn take_snapshot(&mut self) {
@@ -226,6 +229,9 @@ impl Sim {
 
     /// Summaries over [warmup, end], after checking packet conservation.
     pub fn summary(&self) -> Result<RunSummary, String> {
+        if let Some(error) = self.trace.alloc_error() {
+            return Err(error.to_string());
+        }
         let now = self.sched.now();
         let window_ns = self.duration_ns - self.warmup_ns;
         let window_s = ns_to_s(window_ns);
@@ -329,6 +335,8 @@ impl Sim {
             packets_delivered: self.packets_delivered,
             packets_dropped: dropped,
             packets_in_network: inside,
+            trace_truncated: self.trace.truncated_at_ns().is_some(),
+            trace_truncated_at_s: self.trace.truncated_at_ns().map(ns_to_s),
         })
     }
 }
@@ -426,6 +434,32 @@ mod tests {
         cfg.duration_ns = crate::config::MAX_TIME_NS;
         let error = Sim::new(&cfg, 7).err().expect("10^18 bins per flow cannot be allocated");
         assert!(error.starts_with("trace.throughput_bin_ns: "), "{error}");
+    }
+
+    #[test]
+    fn a_full_trace_stops_sampling_and_changes_no_summary() {
+        let run = |max_rows| {
+            let mut cfg = mixed();
+            (cfg.trace.interval_ns, cfg.trace.max_rows) = (1_000_000, max_rows);
+            let mut sim = Sim::new(&cfg, 7).unwrap();
+            sim.run();
+            (sim.summary().unwrap(), sim.trace)
+        };
+        let (full, full_trace) = run(crate::config::DEFAULT_MAX_TRACE_ROWS);
+        let (capped, capped_trace) = run(1_000);
+        assert!(!full.trace_truncated && full.trace_truncated_at_s.is_none());
+        assert!(capped.trace_truncated);
+        let rows = |t: &crate::trace::Trace| t.cwnd.time_ns.len() + t.rtt.time_ns.len() + t.queue.time_ns.len();
+        assert_eq!(rows(&capped_trace), 1_000);
+        assert!(rows(&full_trace) > 100_000);
+        let at_ns = capped_trace.truncated_at_ns().unwrap();
+        assert_eq!(capped.trace_truncated_at_s, Some(at_ns as f64 / 1e9));
+        assert_eq!(capped_trace.cwnd.time_ns[..], full_trace.cwnd.time_ns[..capped_trace.cwnd.time_ns.len()]);
+        assert!(capped.events < full.events, "no sampling events after the trace is full");
+        let tables = |s: &crate::results::RunSummary| {
+            serde_json::to_string(&(&s.flows, &s.channels, &s.udp_flows, s.packets_created)).unwrap()
+        };
+        assert_eq!(tables(&capped), tables(&full));
     }
 
     #[test]
