@@ -91,7 +91,12 @@ def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:
 
 def build_result(engine_summary: dict[str, Any], raw_traces: dict[str, Any], canonical: dict[str, Any],
                  flow_variants: list[str], meta: dict[str, Any]) -> RunResult:
-    """Assemble a RunResult from the engine's output and the canonical scenario it ran."""
+    """Assemble a RunResult from the engine's output and the canonical scenario it ran.
+
+    ``meta`` gains the engine's ``trace_truncated`` (the cwnd, rtt and queue traces stopped at
+    the canonical ``trace.max_rows`` rows) and ``trace_truncated_at_s`` (simulated time of the
+    first row left out, or None)."""
+    meta = meta | {key: engine_summary[key] for key in ("trace_truncated", "trace_truncated_at_s")}
     nodes = canonical["nodes"]
     flow_names = [f["name"] for f in canonical["flows"]]
     flows = pd.DataFrame(engine_summary["flows"])
