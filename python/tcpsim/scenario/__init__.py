@@ -15,7 +15,7 @@ The package is split by concept: ``fields`` (value types and units), ``tcp`` (va
 congestion control, the [tcp] table), ``network`` (links, queues, loss models), ``traffic``
 (flows, UDP), ``sections`` ([trace], [limits]), ``root`` (the whole scenario and its engine
 form), ``checks`` (cross-checks), ``translate`` (pydantic errors → user paths), ``overrides``
-(``--set`` paths) and ``source`` (reading TOML and dicts).
+(``--set`` paths), ``source`` (reading TOML and dicts) and ``schema`` (the JSON Schema).
 """
 
 import os
@@ -44,6 +44,7 @@ from tcpsim.scenario.network import (
 )
 from tcpsim.scenario.overrides import apply_overrides
 from tcpsim.scenario.root import FlowInfo, Scenario
+from tcpsim.scenario.schema import json_schema
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec
 from tcpsim.scenario.source import MAX_DEPTH, plain_data, read_source
 from tcpsim.scenario.tcp import RECOVERY_KINDS, VARIANTS, AimdCc, TcpOptions, Variant, WestwoodCc, WestwoodPlusCc
@@ -61,10 +62,6 @@ def load_scenario(
     """
     return validate_scenario(apply_overrides(read_source(source), overrides))
 
-
-def json_schema() -> dict[str, Any]:
-    """JSON Schema of the user-facing format (for editors and docs)."""
-    return Scenario.model_json_schema(by_alias=True)
 
 __all__ = [
     "INITIAL_STATES",

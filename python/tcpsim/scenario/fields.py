@@ -229,9 +229,10 @@ class Model(BaseModel):
     """Base of every scenario table.
 
     Unknown keys are errors (a typo must not silently fall back to a default); values are
-    immutable once validated; attribute docstrings become JSON Schema descriptions. Attributes
+    immutable once validated; attribute docstrings become JSON Schema descriptions (read only
+    when the schema is asked for: `tcpsim.scenario.schema`). Attributes
     carry unit suffixes (`rate_bps`) and hold canonical integers; users write the alias
     (`rate = "10Mbps"`).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
