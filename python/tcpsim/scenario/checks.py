@@ -2,7 +2,7 @@
 endpoints, merged TCP settings, queue limits against packet sizes). They run once every field is
 individually valid."""
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tcpsim.scenario.errors import Loc, Problem
@@ -60,12 +60,12 @@ def _check_names(scenario: "Scenario") -> Iterator[Problem]:
 def _check_flows(scenario: "Scenario") -> Iterator[Problem]:
     """Endpoints exist and are connected; merged TCP settings are consistent."""
     nodes = scenario.node_names()
-    neighbours = _neighbours(scenario)
+    component = _components(scenario)
     for position, flow in enumerate(scenario.flows):
-        unknown = [(end, node) for end, node in (("src", flow.src), ("dst", flow.dst)) if node not in neighbours]
+        unknown = [(end, node) for end, node in (("src", flow.src), ("dst", flow.dst)) if node not in component]
         for end, node in unknown:
             yield (("flows", position, end), f"{node!r} is not a node; known nodes: {', '.join(nodes)}")
-        if not unknown and flow.dst not in _reachable(flow.src, neighbours):
+        if not unknown and component[flow.dst] != component[flow.src]:
             yield (("flows", position), f"no path from {flow.src!r} to {flow.dst!r} over the links")
         tcp = effective_tcp(scenario.tcp, flow)
         if tcp["min_rto_ns"] > tcp["max_rto_ns"]:
@@ -89,30 +89,34 @@ def _check_flows(scenario: "Scenario") -> Iterator[Problem]:
 def _check_udp(scenario: "Scenario") -> Iterator[Problem]:
     """UDP endpoints exist and are connected."""
     nodes = scenario.node_names()
-    neighbours = _neighbours(scenario)
+    component = _components(scenario)
     for position, udp in enumerate(scenario.udp):
-        unknown = [(end, node) for end, node in (("src", udp.src), ("dst", udp.dst)) if node not in neighbours]
+        unknown = [(end, node) for end, node in (("src", udp.src), ("dst", udp.dst)) if node not in component]
         for end, node in unknown:
             yield (("udp", position, end), f"{node!r} is not a node; known nodes: {', '.join(nodes)}")
-        if not unknown and udp.dst not in _reachable(udp.src, neighbours):
+        if not unknown and component[udp.dst] != component[udp.src]:
             yield (("udp", position), f"no path from {udp.src!r} to {udp.dst!r} over the links")
 
 
-def _neighbours(scenario: "Scenario") -> dict[str, set[str]]:
-    neighbours: dict[str, set[str]] = {node: set() for node in scenario.node_names()}
+def _components(scenario: "Scenario") -> dict[str, str]:
+    """Node → the first node of its connected component (links are full-duplex): two nodes have
+    a path between them iff they share it. Found once for all flows, in time linear in nodes and
+    links (a search per flow was quadratic: 5 s for a 1600-flow dumbbell)."""
+    neighbours: dict[str, list[str]] = {node: [] for node in scenario.node_names()}
     for link in scenario.links:
-        neighbours[link.a].add(link.b)
-        neighbours[link.b].add(link.a)
-    return neighbours
-
-
-def _reachable(start: str, neighbours: Mapping[str, set[str]]) -> set[str]:
-    seen, frontier = {start}, [start]
-    while frontier:
-        for node in neighbours[frontier.pop()] - seen:
-            seen.add(node)
-            frontier.append(node)
-    return seen
+        neighbours[link.a].append(link.b)
+        neighbours[link.b].append(link.a)
+    component: dict[str, str] = {}
+    for start in neighbours:
+        if start in component:
+            continue
+        component[start], frontier = start, [start]
+        while frontier:
+            for node in neighbours[frontier.pop()]:
+                if node not in component:
+                    component[node] = start
+                    frontier.append(node)
+    return component
 
 
 def _check_queues(scenario: "Scenario") -> Iterator[Problem]:

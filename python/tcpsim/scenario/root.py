@@ -1,6 +1,5 @@
 """The whole scenario: the root table, and its canonical engine form (`SimConfig`)."""
 
-import copy
 import hashlib
 import json
 from typing import Annotated, Any, NamedTuple, Self
@@ -69,7 +68,7 @@ class Scenario(Model):
                     "name": flow.name,
                     "src": node_index[flow.spec.src],
                     "dst": node_index[flow.spec.dst],
-                    "tcp": copy.deepcopy(flow.tcp),
+                    "tcp": {**flow.tcp, "cc": _copied(flow.tcp["cc"])},  # cc is its only table
                     "app": flow.spec.app_to_engine(),
                 }
                 for flow in flows
@@ -109,3 +108,14 @@ class Scenario(Model):
             FlowInfo(index, flow.name, flow.spec.variant, flow.spec.src, flow.spec.dst)
             for index, flow in enumerate(flow_instances(self))
         ]
+
+
+def _copied(data: Any) -> Any:
+    """A copy of JSON-like data (dicts, lists, scalars), so that each engine flow owns its
+    settings (a flow's replicas share them in `flow_instances`), at a fraction of
+    `copy.deepcopy`'s cost for 100 000 replicas."""
+    if isinstance(data, dict):
+        return {key: _copied(value) if isinstance(value, dict | list) else value for key, value in data.items()}
+    if isinstance(data, list):
+        return [_copied(value) for value in data]
+    return data

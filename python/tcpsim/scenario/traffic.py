@@ -111,12 +111,16 @@ class FlowInstance(NamedTuple):
     """Index of its [[flows]] entry."""
     spec: FlowSpec
     tcp: dict[str, Any]
+    """Shared by the replicas of one [[flows]] entry: read it, copy it to change it."""
 
 
 def flow_instances(scenario: "Scenario") -> list[FlowInstance]:
+    """Every engine flow in order; a [[flows]] entry's TCP settings are merged once for all
+    its replicas (`count = 100000` must not merge them 100 000 times)."""
     return [
-        FlowInstance(name, position, spec, effective_tcp(scenario.tcp, spec))
+        FlowInstance(name, position, spec, tcp)
         for position, spec in enumerate(scenario.flows)
+        for tcp in (effective_tcp(scenario.tcp, spec),)
         for name in spec.instance_names(position)
     ]
 
