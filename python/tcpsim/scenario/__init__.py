@@ -49,7 +49,7 @@ from tcpsim.scenario.sections import LimitsSpec, TraceSpec
 from tcpsim.scenario.source import MAX_DEPTH, plain_data, read_source
 from tcpsim.scenario.tcp import RECOVERY_KINDS, VARIANTS, AimdCc, TcpOptions, Variant, WestwoodCc, WestwoodPlusCc
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec
-from tcpsim.scenario.translate import validate_scenario
+from tcpsim.scenario.translate import validate_plain, validate_scenario
 
 
 def load_scenario(
@@ -60,7 +60,7 @@ def load_scenario(
 
     Raises :class:`ScenarioError` listing every problem found.
     """
-    return validate_scenario(apply_overrides(read_source(source), overrides))
+    return validate_plain(apply_overrides(read_source(source), overrides))  # already a plain copy
 
 
 __all__ = [

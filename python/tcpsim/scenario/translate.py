@@ -67,8 +67,13 @@ def _describe(error: Mapping[str, Any]) -> list[Problem]:
 
 def validate_scenario(raw: Mapping[str, Any]) -> Scenario:
     """Validate a raw scenario dict, reporting every problem as one :class:`ScenarioError`."""
+    return validate_plain(plain_data(raw))
+
+
+def validate_plain(data: dict[str, Any]) -> Scenario:
+    """:func:`validate_scenario` of data that is already a plain copy (:func:`plain_data`)."""
     try:
-        return Scenario.model_validate(plain_data(raw))
+        return Scenario.model_validate(data)
     except ValidationError as error:
         problems = [problem for item in error.errors() for problem in _describe(item)]
         raise ScenarioError([(format_path(loc), message) for loc, message in problems]) from None
