@@ -47,7 +47,7 @@ def _attribute_docstrings(model: type[Model]) -> dict[str, str]:
     body = tree.body[0].body  # type: ignore[attr-defined]
     return {
         statement.target.id: inspect.cleandoc(following.value.value)
-        for statement, following in zip(body, body[1:])
+        for statement, following in zip(body, body[1:], strict=False)
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
         and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
         and isinstance(following.value.value, str)
