@@ -1,6 +1,9 @@
 """tcpsim.run end to end: determinism, invariants, results and traces."""
 
 import json
+import pickle
+import subprocess
+import sys
 import threading
 
 import pandas as pd
@@ -85,6 +88,37 @@ def test_results_save_and_serialize(tmp_path):
             "timeouts", "fast_retransmits", "rtt_min_s"} <= set(doc["flows"][0])
     assert {"name", "utilization", "drops_queue", "drops_error"} <= set(doc["links"][0])
     assert doc["meta"]["seed"] == 1 and doc["meta"]["events"] > 0
+
+
+def test_json_is_the_same_before_and_after_the_tables_are_built_and_keeps_floats_exact():
+    r = short_lossy(**{"udp": [{"src": "source", "dst": "sink", "rate": "100kbps"}]})
+    from_engine = json.dumps(r.to_json_dict())
+    links = r.links  # builds the DataFrames; to_json_dict then reads them
+    assert json.dumps(r.to_json_dict()) == from_engine
+    doc = json.loads(from_engine)
+    assert [row["queue_mean_pkts"] for row in doc["links"]] == links["queue_mean_pkts"].tolist()
+    assert [row["name"] for row in doc["udp"]] == ["udp0"]
+
+
+def test_a_result_leaves_a_process_with_its_tables():
+    r = short_lossy(**{"trace.cwnd": True})
+    copy = pickle.loads(pickle.dumps(r))
+    pd.testing.assert_frame_equal(copy.flows, r.flows)
+    pd.testing.assert_frame_equal(copy.trace("cwnd"), r.trace("cwnd"))
+    assert copy.meta == r.meta
+
+
+HEAVY_MODULES = ("pandas", "numpy", "pyarrow", "matplotlib", "scipy", "rich")
+
+
+def test_the_cli_and_a_run_to_json_load_no_heavy_library():
+    code = (
+        "import sys, tcpsim.cli, tcpsim; "
+        f"tcpsim.run({LOSSY!r}, duration='1s').to_json_dict(); "
+        f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
 
 
 def test_the_core_releases_the_gil_while_it_runs():

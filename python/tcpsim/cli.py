@@ -384,7 +384,7 @@ def run(
     if out_dir is not None:
         result.save(out_dir)
     if json_:
-        _print_json(result.to_json_dict())
+        typer.echo(json.dumps(result.to_json_dict(), allow_nan=False))  # already plain JSON data
         return
     console = _stdout()
     console.print(_flows_table(result.flows))

@@ -24,7 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tcpsim.scenario import Scenario, ScenarioError, _flow_instances, _tcp_origin, format_path
+from tcpsim.scenario import Scenario, ScenarioError, format_path
+from tcpsim.scenario.traffic import flow_instances, tcp_origin
 from tcpsim.units import format_duration
 
 NS_PER_S = 10**9
@@ -346,9 +347,9 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
         burst = min(settings["init_cwnd_segments"] * settings["mss_bytes"], settings["rwnd_bytes"])
         holds = sum(_bytes_held(engine, channel, flow.wire_bytes) for channel in flow.path)
         if burst > INIT_WINDOW_EXCESS * holds:
-            instances = instances or _flow_instances(scenario)
+            instances = instances or flow_instances(scenario)
             instance = instances[index]
-            where = format_path(_tcp_origin(scenario, instance.position, "init_cwnd_segments"))
+            where = format_path(tcp_origin(scenario, instance.position, "init_cwnd_segments"))
             if where in seen:
                 continue
             seen.add(where)

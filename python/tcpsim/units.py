@@ -43,7 +43,7 @@ DURATION_UNITS_NS: dict[str, int] = {
 RATE_UNITS_BPS: dict[str, int] = {
     f"{prefix}{suffix}": factor
     for base_prefix, factor in {"": 1, "k": 10**3, "M": 10**6, "G": 10**9}.items()
-    for prefix in {base_prefix, base_prefix.lower(), base_prefix.upper()}
+    for prefix in dict.fromkeys((base_prefix, base_prefix.lower(), base_prefix.upper()))  # ordered: a set would vary per process
     for suffix in ("bps", "b/s")
 }
 """Bits per second. The prefix's case is forgiven ("mbps" is megabits); the "b" is not, so
