@@ -150,7 +150,7 @@ def test_same_seed_same_losses_other_seed_other_losses():
 
 
 def test_a_flow_on_another_link_does_not_change_this_links_losses():
-    # DESIGN "Randomness": streams are named after their link, so a second link with its own
+    # docs/architecture.md, "Randomness": streams are named after their link, so a second link with its own
     # random loss and a jittered flow draws nothing from the probe link's streams.
     models = [
         {"kind": "gilbert_elliott", "good_mean": "200ms", "bad_mean": "50ms", "good_loss": 0.001, "bad_loss": 0.2},

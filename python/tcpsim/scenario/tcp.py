@@ -23,7 +23,7 @@ from tcpsim.scenario.fields import (
 
 
 class Variant(NamedTuple):
-    """A user-facing TCP variant: a preset pair of the two halves (DESIGN "two separate axes")."""
+    """A user-facing TCP variant: a preset pair of the two halves (docs/architecture.md, "TCP: two axes")."""
 
     recovery: str
     cc: Mapping[str, Any]
