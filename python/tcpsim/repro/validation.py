@@ -22,7 +22,7 @@ from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, summarize
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
-from tcpsim.repro.plotting import DOUBLE_IN, figure_title, finish_axes
+from tcpsim.repro.plotting import DOUBLE_IN, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, select_runs
 from tcpsim.runner import RunSpec
@@ -173,16 +173,18 @@ class Recovery(Experiment):
                               "segments 15, 17, 19 dropped once (scripted)"])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        """One panel per variant, one step curve per number of losses."""
-        fig.set_size_inches(DOUBLE_IN, 2.4)
+        """One panel per variant, one step curve per number of losses; one legend below."""
+        fig.set_size_inches(DOUBLE_IN, 2.6)
         axes = fig.subplots(1, len(RECOVERY_VARIANTS), sharey=True)
         for ax, variant in zip(axes, RECOVERY_VARIANTS):
             for s in outcome.series:
                 if s.label.startswith(variant + ","):
                     ax.step(s.x, s.y, where="post", label=s.label.split(", ")[1])
             ax.set_xlim(0, 1.5)  # Reno's timeouts come at ≈ 1 s (the RTO floor)
-            finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", legend_loc="upper right")
+            ax.set_xticks([0, 0.5, 1.0])  # 1.5 would run into the next panel's 0
+            finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", legend=False)
             ax.set_title(variant)
+        figure_legend(fig, axes[0], columns=3)
         fig.suptitle(figure_title(self))
 
 

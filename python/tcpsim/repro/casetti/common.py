@@ -9,8 +9,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, summarize
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
@@ -360,11 +358,13 @@ class ThroughputSweep(Experiment):
     # figure
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        """Throughputs (left) and TCPW's gains with the paper's value as a star (right)."""
+        """Throughputs (left) and TCPW's gains with the paper's value as a star (right);
+        sensitivity series (few seeds) without their wide CIs, which would flatten the rest."""
         fig.set_size_inches(DOUBLE_IN, 3.1)
         left, right = fig.subplots(1, 2)
-        draw_series(left, [s for s in outcome.series if not is_gain(s)], style_of=variant_style)
-        draw_series(right, [s for s in outcome.series if is_gain(s)], style_of=variant_style)
+        drawn = [Series(s.label, s.x, s.y) if is_sensitivity(s) else s for s in outcome.series]
+        draw_series(left, [s for s in drawn if not is_gain(s)], style_of=variant_style)
+        draw_series(right, [s for s in drawn if is_gain(s)], style_of=variant_style)
         if self.paper_gain is not None:
             right.plot([self.headline_x * self.x_plot_scale], [self.paper_gain], marker="*", markersize=9,
                        color="black", linestyle="none", label=f"paper: {self.paper_gain:+g}%")
@@ -419,6 +419,10 @@ def is_gain(series: Series) -> bool:
     return series.label.startswith("gain")
 
 
+def is_sensitivity(series: Series) -> bool:
+    return "sensitivity" in series.label
+
+
 def variant_style(series: Series) -> dict[str, Any]:
     """Line properties of a series by the variant its label names (a gain by its competitor);
     sensitivity series dashed and paler."""
@@ -427,7 +431,7 @@ def variant_style(series: Series) -> dict[str, Any]:
     style: dict[str, Any] = {}
     if variant is not None:
         style["color"], style["marker"] = VARIANT_STYLES[variant]
-    if "sensitivity" in series.label:
+    if is_sensitivity(series):
         style.update(linestyle="--", alpha=0.6)
     return style
 

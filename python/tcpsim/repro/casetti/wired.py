@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -211,7 +212,7 @@ class Fig4(Experiment):
     title = "sequence number vs time, RTT 50 ms and 200 ms, drop-tail"
     paper = PAPER
     xlabel = "time (s)"
-    ylabel = "sequence number (400-byte packets delivered, ×1000)"
+    ylabel = "sequence number\n(thousands of 400-byte packets)"
     seeds_full = 10
     seeds_quick = 3
     capacity_bps = 5e6
@@ -282,6 +283,7 @@ class Fig4(Experiment):
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         """Mean progress per variant and RTT (50 ms solid, 200 ms dashed), the 95 % CI (clipped at
         0) as a band."""
+        fig.set_size_inches(COLUMN_IN, 2.9)
         ax = fig.add_subplot()
         for s in outcome.series:
             color = variant_style(s)["color"]
@@ -427,8 +429,9 @@ class Friendliness(Experiment):
                    label="fair share (2 Mb/s / 20)")
         ax.set_xticks(x, ours.x)
         ax.grid(axis="x", visible=False)
-        finish_axes(ax, ylabel=self.ylabel.replace(" (", "\n("), legend_loc="lower right")
+        finish_axes(ax, ylabel=self.ylabel.replace(" (", "\n("), legend=False)
         ax.set_title(figure_title(self))
+        figure_legend(fig, ax, columns=2)
 
 
 TESTBED_MSS_BYTES = 1460
@@ -684,8 +687,10 @@ class Fig7(Experiment):
         fig.set_size_inches(DOUBLE_IN, 2.8)
         axes = fig.subplots(1, len(self.losses), sharey=True)
         for ax, p in zip(axes, self.losses):
-            draw_series(ax, [s for s in outcome.series if s.label.endswith(self.tag(p))], style_of=variant_style)
-            finish_axes(ax, self.xlabel, self.ylabel if p == self.losses[0] else "", legend=False)
+            # The panel names the loss rate: the legend names only the variant.
+            draw_series(ax, [dataclasses.replace(s, label=s.label.split(",")[0]) for s in outcome.series
+                             if s.label.endswith(self.tag(p))], style_of=variant_style)
+            finish_axes(ax, self.xlabel, self.ylabel.replace(" (", "\n(") if p == self.losses[0] else "", legend=False)
             ax.set_title(self.tag(p))
             ax.set_ylim(bottom=0)
         fig.suptitle(figure_title(self))

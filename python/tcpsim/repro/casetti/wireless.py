@@ -35,7 +35,7 @@ from tcpsim.repro.casetti.common import (
 )
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
-from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, error_bars, figure_title, finish_axes
+from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, error_bars, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
@@ -332,16 +332,19 @@ class Fig12(Experiment):
         ])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        """One panel per variant (the paper's Figs. 12 and 13): cwnd solid, ssthresh dashed."""
-        fig.set_size_inches(DOUBLE_IN, 2.6)
+        """One panel per variant (the paper's Figs. 12 and 13): cwnd solid, ssthresh dashed; one
+        legend below."""
+        fig.set_size_inches(DOUBLE_IN, 2.8)
         axes = fig.subplots(1, 2, sharey=True)
         for ax, label, color in zip(axes, ("TCPW", "Reno"), PALETTE):
             for s in outcome.series:
                 if s.label.startswith(label + " "):
                     ax.plot(s.x, s.y, color=color if "cwnd" in s.label else "black",
                             linestyle="-" if "cwnd" in s.label else "--", linewidth=0.7, label=s.label)
-            finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", legend_loc="upper right")
+            finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", legend=False)
             ax.set_title(f"{label} over the lossy link")
+        handles, labels = (sum(pair, []) for pair in zip(*(ax.get_legend_handles_labels() for ax in axes)))
+        fig.legend(handles, labels, loc="outside lower center", ncol=4)
         fig.suptitle(figure_title(self))
 
 
@@ -393,7 +396,7 @@ class _BitErrors(ThroughputSweep):
         for ax, group in ((left, [s for s in outcome.series if not is_gain(s)]),
                           (right, [s for s in outcome.series if is_gain(s)])):
             bars = [error_bars(s) for s in group]
-            ax.bar([s.label.replace(" (%)", "") for s in group], [b[0][0] for b in bars],
+            ax.bar([s.label.replace(" (%)", "") for s in group], [b[0][0] for b in bars], width=0.6,
                    yerr=[[b[1][0] for b in bars], [b[2][0] for b in bars]],
                    color=[variant_style(s)["color"] for s in group], error_kw={"elinewidth": 0.7})
             ax.grid(axis="x", visible=False)
@@ -402,7 +405,8 @@ class _BitErrors(ThroughputSweep):
                       label=f"paper: {self.paper_value:+g}% over Reno")
         for value, name in self.published:
             right.axhline(value, color=GREY, linestyle=":", linewidth=0.8, label=f"{name} (published): {value:+g}%")
-        finish_axes(right, ylabel="TCPW gain (%)", legend_loc="lower right")
+        finish_axes(right, ylabel="TCPW gain (%)", legend=False)
+        figure_legend(fig, right, columns=3)
         fig.suptitle(figure_title(self))
 
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
