@@ -194,7 +194,7 @@ def tagged(key: RunKey, **tags: str) -> bool:
     return all(key.get(tag) == tags.get(tag) for tag in TAGS)
 
 
-def throughput_samples(results: Mapping[RunKey, RunResult], axis: str, **tags: str) -> dict[tuple[Any, str], list[float]]:
+def throughput_samples(results: Mapping[RunKey, RunResult], axis: str, **tags: str) -> Samples:
     """Per-seed throughput by (x, config) of the runs whose keys carry exactly ``tags`` (none: the
     main runs), from the results table's curves of throughput against ``axis`` per config."""
     runs = {key: r for key, r in results.items() if tagged(key, **tags)}
@@ -261,7 +261,7 @@ class ThroughputSweep(Experiment):
 
     # analysis helpers
 
-    def table(self, results: Mapping[RunKey, RunResult], **tags: str) -> dict[tuple[Any, str], list[float]]:
+    def table(self, results: Mapping[RunKey, RunResult], **tags: str) -> Samples:
         """(x, config) → per-seed throughput (Mb/s, 400-byte packets), in seed order, of the runs
         tagged ``tags`` (none: the main and headline sensitivity runs)."""
         return throughput_samples(results, self.axis, **tags)
@@ -406,7 +406,8 @@ def draw_reading_styles(ax: Axes, readings: Sequence[tuple[str, Sequence[Series]
         return
     for (name, series), (style, style_name) in zip(readings, READING_STYLES.items()):
         for s in series:
-            ax.plot(s.x, s.y, linestyle=style, marker="x", markersize=2.5, linewidth=0.8, color=variant_style(s)["color"])
+            ax.plot(s.x, s.y, linestyle=style, marker="x", markersize=2.5, linewidth=0.8,
+                    color=variant_style(s)["color"])
         ax.plot([], [], linestyle=style, color=GREY, label=f"{name} ({style_name})")
     if main:
         ax.plot([], [], linestyle="-", color=GREY, label=f"{main} (solid)")

@@ -168,7 +168,7 @@ class _Markov(ThroughputSweep):
         sensitivity run's kind (the unit)."""
         return {"reading": PACKET_READING} if self.alt_is_reading else {"kind": self.alt_unit}
 
-    def alt_table(self, results: Mapping[RunKey, RunResult]) -> dict[tuple[float, str], list[float]]:
+    def alt_table(self, results: Mapping[RunKey, RunResult]) -> Samples:
         """The runs in the other unit, keyed like the main ones: (x, config) → per-seed Mb/s."""
         return self.table(results, **self.alt_tags())
 

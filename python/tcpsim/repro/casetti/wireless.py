@@ -226,7 +226,8 @@ class Fig10(ThroughputSweep):
         out.notes.append(
             f"below 5 ms the base-station buffer is {self.min_buffer_pkts} packets (ns-2's default limit_; the BDP is "
             f"under two packets, which ns-2's DropTail could not run). Sensitivity with the {self.small_buffer_pkts}-"
-            "packet floor of the other experiments: " + self.tagged_detail(self.table(results, kind="buffer5"), small, gain=False)
+            "packet floor of the other experiments: "
+            + self.tagged_detail(self.table(results, kind="buffer5"), small, gain=False)
             + ". Sensitivity with RTT samples in 100 ms ticks (ns-2's tcpTick_ of 2000–2001; ns-2's TCPW then takes "
             "RTTmin ≥ 100 ms): " + self.tagged_detail(self.table(results, kind="tick"), self.tick_grid(quick)))
         return out
@@ -403,8 +404,8 @@ class _BitErrors(ThroughputSweep):
         finish_axes(left, ylabel=self.ylabel)
         right.axhline(self.paper_value, color="black", linestyle="--", linewidth=0.8,
                       label=f"paper: {self.paper_value:+g}% over Reno")
-        for value, name in self.published:
-            right.axhline(value, color=GREY, linestyle=":", linewidth=0.8, label=f"{name} (published): {value:+g}%")
+        for (value, name), style in zip(self.published, (":", "-.")):
+            right.axhline(value, color=GREY, linestyle=style, linewidth=0.8, label=f"{name} (published): {value:+g}%")
         finish_axes(right, ylabel="TCPW gain (%)", legend=False)
         figure_legend(fig, right, columns=3)
         fig.suptitle(figure_title(self))
