@@ -14,19 +14,20 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from tcpsim.stats import mean_ci, means_differ
+from tcpsim.repro.aggregate import summarize
+from tcpsim.stats import means_differ
 
 PEAK_TOLERANCE = 0.15
 """A paper's peak location holds when its point's mean gain is within 15 % of the largest."""
 
 
 def _mean(values: Sequence[float]) -> float:
-    return mean_ci(values)[0]
+    return summarize(values)["mean"]
 
 
 def _pct(values: Sequence[float]) -> str:
-    m, lo, hi = mean_ci(values)
-    return f"{m:+.0f}% [{lo:+.0f}, {hi:+.0f}]"
+    s = summarize(values)
+    return f"{s['mean']:+.0f}% [{s['ci_low']:+.0f}, {s['ci_high']:+.0f}]"
 
 
 def peak_at(samples: Mapping[float, Sequence[float]], target: float, label: Callable[[float], str] = str,
@@ -110,5 +111,6 @@ def keeps_share(shares: Mapping[str, float], floor: float) -> tuple[bool, str]:
 
 def between(values: Sequence[float], low: float, high: float) -> tuple[bool, str]:
     """The mean's 95 % CI lies strictly between `low` and `high`."""
-    m, lo, hi = mean_ci(values)
+    s = summarize(values)
+    m, lo, hi = s["mean"], s["ci_low"], s["ci_high"]
     return low < lo and hi < high, f"test: 95 % CI inside ({low:g}, {high:g}); {m:+.0f}% [{lo:+.0f}, {hi:+.0f}]"

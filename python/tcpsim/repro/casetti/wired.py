@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -15,21 +16,38 @@ from tcpsim.repro.casetti.common import (
     HEADER_BYTES,
     MSS_BYTES,
     PACKET_BYTES,
+    PAPER,
     WIRE_PER_PAYLOAD,
     bernoulli,
     buffer_pkts,
-    errorbars,
+    draw_reading_styles,
     flow_spec,
     fmt_bps,
     fmt_ci,
     fmt_ms,
     fmt_pct,
+    mean,
     paired_gains,
+    tagged,
+    variant_style,
 )
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, summarize
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
+from tcpsim.repro.plotting import (
+    COLUMN_IN,
+    DOUBLE_IN,
+    GREY,
+    PALETTE,
+    draw_series,
+    error_bars,
+    figure_legend,
+    figure_title,
+    finish_axes,
+)
+from tcpsim.repro.sweep import Axis, Sweep
+from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
-from tcpsim.stats import mean_ci
 from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:
@@ -47,7 +65,7 @@ class Fig3(Experiment):
 
     id = "casetti.fig3"
     title = "TCPW bandwidth estimate with ON/OFF UDP cross traffic (5 Mb/s, 30 ms)"
-    paper = "casetti"
+    paper = PAPER
     xlabel = "time (s)"
     ylabel = "Mb/s (400-byte packets)"
     seeds_full = 5
@@ -93,9 +111,10 @@ class Fig3(Experiment):
         return out
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
-        return [RunSpec(key=(seed,), scenario=self.scenario(), seed=seed) for seed in self.replications(quick, seeds)]
+        return [RunSpec(key=RunKey(seed=seed), scenario=self.scenario(), seed=seed)
+                for seed in self.replications(quick, seeds)]
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         plateaus = self.plateaus()
         est: list[list[float]] = [[] for _ in plateaus]
         got: list[list[float]] = [[] for _ in plateaus]
@@ -107,6 +126,7 @@ class Fig3(Experiment):
                 est[i].append(float(cwnd.loc[window, "bwe_bps"].mean()) * WIRE_PER_PAYLOAD / 1e6)
                 bins = (tput["time_s"] >= a + self.settle_s) & (tput["time_s"] + 1 <= b)
                 got[i].append(float(tput.loc[bins, "throughput_bps"].mean()) * WIRE_PER_PAYLOAD / 1e6)
+        first_seed = min(results)["seed"]
         first = results[min(results)]
         trace = first.trace("cwnd")
         step = max(1, int(round(0.5 / 0.1)))  # plot every 0.5 s
@@ -115,24 +135,24 @@ class Fig3(Experiment):
         avail_y = [c / 1e6 for _, _, c in plateaus for _ in (0, 1)]
         tp = first.trace("throughput")
         mids = [(a + b) / 2 for a, b, _ in plateaus]
-        est_stats = [mean_ci(v) for v in est]
+        plateau_bwe = Curve.of(dict(zip(mids, est)), NON_NEGATIVE)
+        est_means = plateau_bwe.mean.tolist()
         series = [
             Series("bandwidth left to TCP (5 Mb/s − UDP)", avail_x, avail_y),
-            Series(f"TCPW estimate BWE (seed {min(results)[0]}, 400-byte packets)", t_series["time_s"].tolist(),
+            Series(f"TCPW estimate BWE (seed {first_seed}, 400-byte packets)", t_series["time_s"].tolist(),
                    (t_series["bwe_bps"] * WIRE_PER_PAYLOAD / 1e6).tolist()),
-            Series(f"TCPW throughput, 1 s bins (seed {min(results)[0]})", tp["time_s"].tolist(),
+            Series(f"TCPW throughput, 1 s bins (seed {first_seed})", tp["time_s"].tolist(),
                    (tp["throughput_bps"] * WIRE_PER_PAYLOAD / 1e6).tolist()),
-            Series("plateau mean of BWE (mean, 95% CI over seeds)", mids, [s[0] for s in est_stats],
-                   [s[1] for s in est_stats], [s[2] for s in est_stats]),
+            plateau_bwe.series("plateau mean of BWE (mean, 95% CI over seeds)"),
         ]
-        rel = [(m[0] - c / 1e6) / (c / 1e6) for m, (_, _, c) in zip(est_stats, plateaus)]
+        rel = [(m - c / 1e6) / (c / 1e6) for m, (_, _, c) in zip(est_means, plateaus)]
         details = [f"[{a:g}, {b:g}) s: left {c / 1e6:g}, BWE {fmt_ci(e)}, throughput {fmt_ci(g)} Mb/s ({x:+.1%})"
                    for (a, b, c), e, g, x in zip(plateaus, est, got, rel)]
         tracks = all(abs(x) <= self.tolerance for x in rel)
-        directions = [(np.sign(c2 - c1), np.sign(e2[0] - e1[0])) for (_, _, c1), (_, _, c2), e1, e2
-                      in zip(plateaus, plateaus[1:], est_stats, est_stats[1:])]
+        directions = [(np.sign(c2 - c1), np.sign(e2 - e1)) for (_, _, c1), (_, _, c2), e1, e2
+                      in zip(plateaus, plateaus[1:], est_means, est_means[1:])]
         steps_ok = all(a == b for a, b in directions)
-        numbers = [Number(f"BWE on [{a:g}, {b:g}) s (Mb/s)", c / 1e6, s[0]) for (a, b, c), s in zip(plateaus, est_stats)]
+        numbers = [Number(f"BWE on [{a:g}, {b:g}) s (Mb/s)", c / 1e6, m) for (a, b, c), m in zip(plateaus, est_means)]
         claims = [
             Claim("the estimate tracks the bandwidth left to TCP (5 → 4 → 3 → 4 → 3 → 4 → 5 Mb/s): every plateau's "
                   f"mean estimate within {self.tolerance:.0%}", tracks, "; ".join(details)),
@@ -153,18 +173,19 @@ class Fig3(Experiment):
         ])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
+        """The first seed's estimate and throughput over the bandwidth left to TCP, and each
+        plateau's mean estimate over seeds with its 95 % CI; the legend below the axes."""
+        fig.set_size_inches(COLUMN_IN, 3.4)
         ax = fig.add_subplot()
         avail, bwe, tput, means = outcome.series
-        ax.plot(tput.x, tput.y, color="tab:green", alpha=0.35, linewidth=0.8, label=tput.label)
-        ax.plot(bwe.x, bwe.y, color="tab:blue", linewidth=1.0, label=bwe.label)
-        ax.plot(avail.x, avail.y, color="black", linewidth=1.5, linestyle="--", label=avail.label)
-        errorbars(ax, [means], color="tab:red", linestyle="none")
-        ax.set_xlabel(self.xlabel)
-        ax.set_ylabel(self.ylabel)
+        ax.plot(tput.x, tput.y, color=PALETTE[2], alpha=0.4, linewidth=0.6, label=tput.label)
+        ax.plot(bwe.x, bwe.y, color=PALETTE[0], linewidth=0.8, label=bwe.label)
+        ax.plot(avail.x, avail.y, color="black", linewidth=1.2, linestyle="--", label=avail.label)
+        draw_series(ax, [means], colors=(PALETTE[1],), markers=("D",), linestyle="none")
+        finish_axes(ax, self.xlabel, self.ylabel, legend=False)
         ax.set_ylim(0, 6.5)
-        ax.set_title(f"{self.id}: {self.title}", fontsize="medium")
-        ax.legend(fontsize="small", loc="lower center")
-        ax.grid(alpha=0.3)
+        ax.set_title(figure_title(self))
+        figure_legend(fig, ax, columns=1)
 
 
 def two_rtt_scenario(config: str, *, capacity_bps: float, rtts_s: Sequence[float], bottleneck_delay_s: float,
@@ -189,9 +210,9 @@ def two_rtt_scenario(config: str, *, capacity_bps: float, rtts_s: Sequence[float
 class Fig4(Experiment):
     id = "casetti.fig4"
     title = "sequence number vs time, RTT 50 ms and 200 ms, drop-tail"
-    paper = "casetti"
+    paper = PAPER
     xlabel = "time (s)"
-    ylabel = "sequence number (400-byte packets delivered, ×1000)"
+    ylabel = "sequence number\n(thousands of 400-byte packets)"
     seeds_full = 10
     seeds_quick = 3
     capacity_bps = 5e6
@@ -205,17 +226,19 @@ class Fig4(Experiment):
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         duration = self.duration_quick_s if quick else self.duration_full_s
-        return [RunSpec(key=(config, seed), seed=seed, scenario=two_rtt_scenario(
-                    config, capacity_bps=self.capacity_bps, rtts_s=self.rtts_s,
-                    bottleneck_delay_s=self.bottleneck_delay_s, duration_s=duration, bin_s=self.bin_s))
-                for config in self.variants for seed in self.replications(quick, seeds)]
+        return Sweep(Axis("config", self.variants)).specs(
+            lambda config: two_rtt_scenario(config, capacity_bps=self.capacity_bps, rtts_s=self.rtts_s,
+                                            bottleneck_delay_s=self.bottleneck_delay_s, duration_s=duration,
+                                            bin_s=self.bin_s),
+            quick, self.replications(quick, seeds))
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         names = [f"rtt{round(r * 1e3)}ms" for r in self.rtts_s]
         curves: dict[tuple[str, str], list[np.ndarray]] = {}
         totals: dict[tuple[str, str], list[float]] = {}
         times = None
-        for (config, seed), r in sorted(results.items(), key=lambda kv: kv[0][1]):
+        for key, r in sorted(results.items(), key=lambda kv: kv[0]["seed"]):
+            config = key["config"]
             tp = r.trace("throughput")
             for name in names:
                 rows = tp[tp["flow_name"] == name]
@@ -228,20 +251,19 @@ class Fig4(Experiment):
         for config in self.variants:
             for name, rtt in zip(names, self.rtts_s):
                 stack = np.vstack(curves[(config, name)]) / 1e3
-                stats = [mean_ci(col) for col in stack.T]
-                series.append(Series(f"{CONFIGS[config].label}, RTT {rtt * 1e3:g} ms", times.tolist(),
-                                     [s[0] for s in stats], [s[1] for s in stats], [s[2] for s in stats]))
+                progress = Curve.of(dict(zip(times.tolist(), stack.T)), NON_NEGATIVE)
+                series.append(progress.series(f"{CONFIGS[config].label}, RTT {rtt * 1e3:g} ms"))
         short, long_ = names
         shares = {c: [l / (s + l) for s, l in zip(totals[(c, short)], totals[(c, long_)])] for c in self.variants}
         faster = {c: [s > l for s, l in zip(totals[(c, short)], totals[(c, long_)])] for c in self.variants}
-        mean_share = {c: mean_ci(shares[c])[0] for c in self.variants}
+        mean_share = {c: mean(shares[c]) for c in self.variants}
         detail_fast = "; ".join(
             f"{CONFIGS[c].label}: short {fmt_ci(np.array(totals[(c, short)]) / 1e3, 1)}k, long "
             f"{fmt_ci(np.array(totals[(c, long_)]) / 1e3, 1)}k packets (short ahead in {sum(faster[c])}/{len(faster[c])} seeds)"
             for c in self.variants)
         claims = [
             Claim("the short-RTT flow progresses faster under both TCPW and Reno",
-                  all(mean_ci(totals[(c, short)])[0] > mean_ci(totals[(c, long_)])[0] for c in self.variants),
+                  all(mean(totals[(c, short)]) > mean(totals[(c, long_)]) for c in self.variants),
                   detail_fast),
             Claim("the long-RTT flow's share is larger under TCPW than under Reno",
                   mean_share["westwood"] > mean_share["reno"],
@@ -259,18 +281,17 @@ class Fig4(Experiment):
         ])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
+        """Mean progress per variant and RTT (50 ms solid, 200 ms dashed), the 95 % CI (clipped at
+        0) as a band."""
+        fig.set_size_inches(COLUMN_IN, 2.9)
         ax = fig.add_subplot()
-        colors = {"TCPW": "tab:blue", "Reno": "tab:red"}
         for s in outcome.series:
-            variant = s.label.split(",")[0]
-            style = "-" if "50 ms" in s.label else "--"
-            ax.plot(s.x, s.y, style, color=colors[variant], label=s.label)
-            ax.fill_between(s.x, s.y_ci_low, s.y_ci_high, color=colors[variant], alpha=0.2)
-        ax.set_xlabel(self.xlabel)
-        ax.set_ylabel(self.ylabel)
-        ax.set_title(f"{self.id}: {self.title}", fontsize="medium")
-        ax.legend(fontsize="small")
-        ax.grid(alpha=0.3)
+            color = variant_style(s)["color"]
+            y, below, above = error_bars(s)
+            ax.plot(s.x, y, linestyle="-" if "50 ms" in s.label else "--", color=color, label=s.label)
+            ax.fill_between(s.x, y - below, y + above, color=color, alpha=0.2, linewidth=0)
+        finish_axes(ax, self.xlabel, self.ylabel, legend_loc="upper left")
+        ax.set_title(figure_title(self))
 
 
 def shared_scenario(configs: Sequence[str], *, capacity_bps: float, rtt_s: float, loss_p: float, duration_s: float,
@@ -301,7 +322,7 @@ def per_variant_mbps(r: RunResult, variant: str, mss_bytes: int = MSS_BYTES) -> 
 class Friendliness(Experiment):
     id = "casetti.friendliness"
     title = "20 flows, 2 Mb/s, RTT 100 ms: all TCPW, all Reno, 10 + 10"
-    paper = "casetti"
+    paper = PAPER
     ylabel = "mean per-flow throughput (Mb/s, 400-byte packets)"
     seeds_full = 10
     seeds_quick = 3
@@ -331,19 +352,20 @@ class Friendliness(Experiment):
             scenario = shared_scenario(configs, capacity_bps=self.capacity_bps, rtt_s=self.rtt_s, loss_p=0.0,
                                        duration_s=self.duration(quick), warmup_s=self.warmup_s)
             scenario["trace"] = {"cwnd": True, "interval": "1s"}  # TCPW's estimate, for the explanation
-            specs += [RunSpec(key=(mix, seed), seed=seed, scenario=scenario) for seed in self.replications(quick, seeds)]
+            specs += [RunSpec(key=RunKey(mix=mix, seed=seed), seed=seed, scenario=scenario)
+                      for seed in self.replications(quick, seeds)]
         return specs
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         def values(mix: str, variant: str) -> list[float]:
-            return [per_variant_mbps(r, variant) for (m, _), r in sorted(results.items(), key=lambda kv: kv[0][1])
-                    if m == mix]
+            return [per_variant_mbps(r, variant) for key, r in sorted(results.items(), key=lambda kv: kv[0]["seed"])
+                    if key["mix"] == mix]
 
         def bwe_ratio(mix: str) -> list[float]:
             """Per seed: mean estimate of the TCPW flows / their mean throughput."""
             out = []
-            for (m, _), r in results.items():
-                if m != mix or "cwnd" not in r.traces:
+            for key, r in results.items():
+                if key["mix"] != mix or "cwnd" not in r.traces:
                     continue
                 trace = r.trace("cwnd")
                 trace = trace[trace["time_s"] >= self.warmup_s]
@@ -359,9 +381,8 @@ class Friendliness(Experiment):
         preset = {"TCPW": values("mix, TCPW preset (guard on)", "westwood"),
                   "Reno": values("mix, TCPW preset (guard on)", "reno")}
         fair = self.capacity_bps / self.flows / 1e6
-        stats = {k: mean_ci(v) for k, v in got.items()}
-        series = [Series("tcpsim (mean, 95% CI)", list(got), [s[0] for s in stats.values()],
-                         [s[1] for s in stats.values()], [s[2] for s in stats.values()]),
+        per_flow = Curve.of(got, NON_NEGATIVE)
+        series = [per_flow.series("tcpsim (mean, 95% CI)"),
                   Series("paper", list(self.paper_values), list(self.paper_values.values()))]
         sensitivity = (f"with the TCPW preset as is (no repeated faster recovery in a window) the 10 + 10 mix gives "
                        f"TCPW {fmt_ci(preset['TCPW'], 4)}, Reno {fmt_ci(preset['Reno'], 4)} Mb/s")
@@ -371,17 +392,17 @@ class Friendliness(Experiment):
             "the Tustin filter's trapezoid (b_k + b_{k−1})/2 weights a burst sample by the following long gap, so BWE·RTTmin "
             "is far above the flow's share and a loss often leaves cwnd unchanged (cwnd < ssthresh). The paper's ns-2 "
             "set-up (access links, start times, duration) is not given and decides how bursty the ACKs are. "
-            f"Measured here: TCPW's mean BWE is {mean_ci(ratio_mix)[0]:.1f}× its throughput in the mix "
-            f"({mean_ci(ratio_all)[0]:.1f}× among 20 TCPW flows). Sensitivity: " + sensitivity)
+            f"Measured here: TCPW's mean BWE is {mean(ratio_mix):.1f}× its throughput in the mix "
+            f"({mean(ratio_all):.1f}× among 20 TCPW flows). Sensitivity: " + sensitivity)
         numbers = []
         for key, paper in self.paper_values.items():
-            n = Number(f"{key} per-flow throughput (Mb/s)", paper, stats[key][0])
+            n = Number(f"{key} per-flow throughput (Mb/s)", paper, per_flow.at(key))
             if not n.within_tolerance and key.startswith("mix"):
                 n.explanation = explanation
             numbers.append(n)
         claims = [
             Claim("all TCPW and all Reno get the same per-flow throughput",
-                  *checks.equal_within({"all TCPW": stats["all TCPW"][0], "all Reno": stats["all Reno"][0]},
+                  *checks.equal_within({"all TCPW": per_flow.at("all TCPW"), "all Reno": per_flow.at("all Reno")},
                                        self.same_tolerance)),
             Claim("in the 10 + 10 mix TCPW gets more than the fair share and Reno less, Reno not starved (at least "
                   "the paper's 0.0913 Mb/s less 15 %)",
@@ -396,20 +417,21 @@ class Friendliness(Experiment):
         ])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
+        """Bars: ours with the 95 % CI beside the paper's, the fair share as a line."""
         ax = fig.add_subplot()
         ours, paper = outcome.series
         x = np.arange(len(ours.x))
-        y = np.asarray(ours.y)
-        ax.bar(x - 0.2, y, width=0.4, label=ours.label, color="tab:blue",
-               yerr=[y - np.asarray(ours.y_ci_low), np.asarray(ours.y_ci_high) - y], capsize=4)
-        ax.bar(x + 0.2, paper.y, width=0.4, label=paper.label, color="tab:grey")
+        y, below, above = error_bars(ours)
+        ax.bar(x - 0.2, y, width=0.4, label=ours.label, color=PALETTE[0], yerr=[below, above],
+               error_kw={"elinewidth": 0.7})
+        ax.bar(x + 0.2, paper.y, width=0.4, label=paper.label, color=GREY)
         ax.axhline(self.capacity_bps / self.flows / 1e6, color="black", linestyle="--", linewidth=0.8,
                    label="fair share (2 Mb/s / 20)")
         ax.set_xticks(x, ours.x)
-        ax.set_ylabel(self.ylabel)
-        ax.set_title(f"{self.id}: {self.title}", fontsize="medium")
-        ax.legend(fontsize="small")
-        ax.grid(alpha=0.3, axis="y")
+        ax.grid(axis="x", visible=False)
+        finish_axes(ax, ylabel=self.ylabel.replace(" (", "\n("), legend=False)
+        ax.set_title(figure_title(self))
+        figure_legend(fig, ax, columns=2)
 
 
 TESTBED_MSS_BYTES = 1460
@@ -489,7 +511,7 @@ class Fig7(Experiment):
 
     id = "casetti.fig7"
     title = "5 flows, RTT 100 ms: k Reno + (5 − k) TCPW, clean and 1 % loss (Linux testbed model)"
-    paper = "casetti"
+    paper = PAPER
     xlabel = "number of Reno connections k (of 5)"
     ylabel = "mean per-flow throughput (Mb/s, whole packets)"
     seeds_full = 10
@@ -556,17 +578,26 @@ class Fig7(Experiment):
                     flow["tcp"]["cc"] = {**TESTBED_TCPW_CC, "filter": {"kind": "tustin_latest"}}
         return scenario
 
+    def tags(self, kind: str) -> dict[str, str]:
+        """Key tags of the runs of ``kind``: none for the main reading, ``reading`` for an
+        alternative reading, ``kind`` for a sensitivity run."""
+        return {} if kind == "main" else {"reading": kind} if kind in self.readings else {"kind": kind}
+
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
+        """Every mix k = 0…5 at both loss rates per reading, k in ``sensitivity_ks`` per
+        sensitivity run; keyed ``RunKey([reading=|kind=], loss=p, k=k, seed=...)``."""
         specs = []
         for kind in ("main", *self.readings, *self.sensitivities()):
             ks = self.sensitivity_ks if kind in self.sensitivities() else range(6)
-            for p in self.losses:
-                for k in ks:
-                    scenario = self.scenario(kind, p, k, quick)
-                    if kind == "main" and k == 0:
-                        scenario["trace"] = {"cwnd": True, "interval": "1s"}  # TCPW's estimate, for the notes
-                    specs += [RunSpec(key=(kind, p, k, seed), seed=seed, scenario=scenario)
-                              for seed in self.replications(quick, seeds)]
+
+            def build(loss: float, k: int, kind: str = kind) -> dict[str, Any]:
+                scenario = self.scenario(kind, loss, k, quick)
+                if kind == "main" and k == 0:
+                    scenario["trace"] = {"cwnd": True, "interval": "1s"}  # TCPW's estimate, for the notes
+                return scenario
+
+            sweep = Sweep(Axis("loss", self.losses), Axis("k", tuple(ks)))
+            specs += sweep.specs(build, quick, self.replications(quick, seeds), **self.tags(kind))
         return specs
 
     @staticmethod
@@ -576,14 +607,15 @@ class Fig7(Experiment):
     def judge(self, values: Callable[[float, int, str], list[float]], ks: Sequence[int]) -> tuple[list[Claim], Number]:
         """Claims and the gain number of one reading; `values(p, k, variant)` gives per-seed
         per-flow Mb/s."""
-        def mean(p: float, k: int, variant: str) -> float:
-            return mean_ci(values(p, k, variant))[0]
+        def mean_of(p: float, k: int, variant: str) -> float:
+            return mean(values(p, k, variant))
 
-        shares = {f"{self.tag(p)}, k={k}": mean(p, k, "reno") / mean(p, 5, "reno")
+        shares = {f"{self.tag(p)}, k={k}": mean_of(p, k, "reno") / mean_of(p, 5, "reno")
                   for p in self.losses for k in ks if 0 < k < 5}
         w5, r5 = values(0.01, 0, "westwood"), values(0.01, 5, "reno")
         gains = paired_gains(w5, r5)
-        g, low, _ = mean_ci(gains)
+        gain = summarize(gains)
+        g, low = gain["mean"], gain["ci_low"]
         claims = [
             Claim("Reno is not starved: adding TCPW flows reduces a Reno flow's throughput only by a minimal amount "
                   "(relative to 5 Reno flows)", *checks.keeps_share(shares, self.minimal)),
@@ -596,24 +628,22 @@ class Fig7(Experiment):
                         precision="the paper's '10 % more' is a round figure: read as 5–15 %")
         return claims, number
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
+        by_seed = sorted(results.items(), key=lambda kv: kv[0]["seed"])
+
         def mss(kind: str) -> int:
             return MSS_BYTES if self.options(kind).get("ns2") else TESTBED_MSS_BYTES
 
         def values_of(kind: str) -> Callable[[float, int, str], list[float]]:
             def values(p: float, k: int, variant: str) -> list[float]:
-                return [per_variant_mbps(r, variant, mss(kind)) for (kk, q, j, _), r in
-                        sorted(results.items(), key=lambda kv: kv[0][3]) if kk == kind and q == p and j == k]
+                return [per_variant_mbps(r, variant, mss(kind)) for key, r in by_seed
+                        if tagged(key, **self.tags(kind)) and key.matches(loss=p, k=k)]
             return values
 
         def series_of(kind: str) -> list[Series]:
-            out = []
-            for p in self.losses:
-                for variant, ks in (("westwood", range(0, 5)), ("reno", range(1, 6))):
-                    stats = [mean_ci(values_of(kind)(p, k, variant)) for k in ks]
-                    out.append(Series(f"{CONFIGS[variant].label}, {self.tag(p)}", list(ks), [s[0] for s in stats],
-                                      [s[1] for s in stats], [s[2] for s in stats]))
-            return out
+            return [Curve.of({k: values_of(kind)(p, k, variant) for k in ks}, NON_NEGATIVE)
+                    .series(f"{CONFIGS[variant].label}, {self.tag(p)}")
+                    for p in self.losses for variant, ks in (("westwood", range(0, 5)), ("reno", range(1, 6)))]
 
         claims, number = self.judge(values_of("main"), range(6))
         readings = []
@@ -626,17 +656,17 @@ class Fig7(Experiment):
         for p in self.losses:
             out = [float(r.trace("cwnd").loc[r.trace("cwnd")["time_s"] >= self.warmup_s, "bwe_bps"].mean()
                          / r.flows["throughput_bps"].mean())
-                   for (kind, q, k, _), r in results.items() if kind == "main" and q == p and k == 0 and "cwnd" in r.traces]
-            ratios[self.tag(p)] = mean_ci(out)[0] if out else math.nan
+                   for key, r in results.items() if tagged(key) and key.matches(loss=p, k=0) and "cwnd" in r.traces]
+            ratios[self.tag(p)] = mean(out) if out else math.nan
         sens_lines = []
         for kind, (label, _) in self.sensitivities().items():
             v = values_of(kind)
-            sh = ", ".join(f"{self.tag(p)} k=1: {mean_ci(v(p, 1, 'reno'))[0] / mean_ci(v(p, 5, 'reno'))[0]:.0%}"
+            sh = ", ".join(f"{self.tag(p)} k=1: {mean(v(p, 1, 'reno')) / mean(v(p, 5, 'reno')):.0%}"
                            for p in self.losses)
             sens_lines.append(f"{label}: Reno keeps {sh}; 1 % loss gain "
                               f"{fmt_pct(paired_gains(v(0.01, 0, 'westwood'), v(0.01, 5, 'reno')))}")
         drops = [int(r.links.loc[r.links["name"] == "bottleneck", "drops_queue"].sum())
-                 for (kind, _, _, _), r in results.items() if kind == "main"]
+                 for key, r in results.items() if tagged(key)]
         n = len(values_of("main")(0.01, 0, "westwood"))
         return Outcome(series=series_of("main"), claims=claims, numbers=[number], readings=readings,
                        main_reading="testbed: 10 Mb/s Ethernet, BDP queue", notes=[
@@ -653,16 +683,21 @@ class Fig7(Experiment):
         ])
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        ax = fig.add_subplot()
-        for s in outcome.series:
-            color = "tab:blue" if s.label.startswith("TCPW") else "tab:red"
-            style = "-" if "clean" in s.label else "--"
-            y = np.asarray(s.y)
-            ax.errorbar(s.x, y, yerr=[y - np.asarray(s.y_ci_low), np.asarray(s.y_ci_high) - y], color=color,
-                        linestyle=style, marker="o", markersize=3, capsize=3, label=s.label)
-        ax.set_xlabel(self.xlabel)
-        ax.set_ylabel(self.ylabel)
-        ax.set_ylim(bottom=0)
-        ax.set_title(f"{self.id}: {self.title}", fontsize="medium")
-        ax.legend(fontsize="small")
-        ax.grid(alpha=0.3)
+        """One panel per loss rate: TCPW and Reno per flow with 95 % CIs."""
+        fig.set_size_inches(DOUBLE_IN, 2.8)
+        axes = fig.subplots(1, len(self.losses), sharey=True)
+        for ax, p in zip(axes, self.losses):
+            # The panel names the loss rate: the legend names only the variant.
+            draw_series(ax, [dataclasses.replace(s, label=s.label.split(",")[0]) for s in outcome.series
+                             if s.label.endswith(self.tag(p))], style_of=variant_style)
+            finish_axes(ax, self.xlabel, self.ylabel.replace(" (", "\n(") if p == self.losses[0] else "", legend=False)
+            ax.set_title(self.tag(p))
+            ax.set_ylim(bottom=0)
+        fig.suptitle(figure_title(self))
+
+    def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
+        """The alternative readings on the panel of their loss rate; one legend below."""
+        for ax, p in zip(fig.axes, self.losses):
+            draw_reading_styles(ax, [(r.name, [s for s in r.series if s.label.endswith(self.tag(p))])
+                                     for r in outcome.readings], outcome.main_reading)
+        figure_legend(fig, fig.axes[0], columns=3)
