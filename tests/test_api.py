@@ -8,7 +8,6 @@ import threading
 
 import pandas as pd
 import pytest
-
 import tcpsim
 from tcpsim.paths import builtin_scenario
 
@@ -84,8 +83,18 @@ def test_results_save_and_serialize(tmp_path):
     assert {p.name for p in out.iterdir()} == {"flows.csv", "links.csv", "meta.json", "trace_cwnd.parquet"}
     assert pd.read_parquet(out / "trace_cwnd.parquet").shape[0] == len(r.trace("cwnd"))
     doc = json.loads(json.dumps(r.to_json_dict()))
-    assert {"id", "name", "variant", "throughput_bps", "goodput_bps", "bytes_delivered", "bytes_retransmitted",
-            "timeouts", "fast_retransmits", "rtt_min_s"} <= set(doc["flows"][0])
+    assert {
+        "id",
+        "name",
+        "variant",
+        "throughput_bps",
+        "goodput_bps",
+        "bytes_delivered",
+        "bytes_retransmitted",
+        "timeouts",
+        "fast_retransmits",
+        "rtt_min_s",
+    } <= set(doc["flows"][0])
     assert {"name", "utilization", "drops_queue", "drops_error"} <= set(doc["links"][0])
     assert doc["meta"]["seed"] == 1 and doc["meta"]["events"] > 0
 
@@ -146,8 +155,10 @@ def test_a_bad_seed_is_a_clear_error():
 def test_udp_cbr_sources_send_at_their_rate_while_on_and_squeeze_tcp():
     scenario = {
         "duration": "60s",
-        "links": [{"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "1ms", "queue": "1000pkt"},
-                  {"name": "bottleneck", "a": "r", "b": "d", "rate": "5Mbps", "delay": "29ms", "queue": "40pkt"}],
+        "links": [
+            {"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "1ms", "queue": "1000pkt"},
+            {"name": "bottleneck", "a": "r", "b": "d", "rate": "5Mbps", "delay": "29ms", "queue": "40pkt"},
+        ],
         "flows": [{"name": "tcp", "src": "s", "dst": "d"}],
         "udp": [{"name": "cbr", "src": "s", "dst": "d", "rate": "2Mbps", "packet": "1000B", "on": [["10s", "40s"]]}],
     }

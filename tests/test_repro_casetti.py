@@ -4,7 +4,6 @@ fig3, fig9 and fig16 run end to end through the repro framework."""
 import json
 
 import pytest
-
 from tcpsim.repro import select
 from tcpsim.repro.casetti import common, fading, wired, wireless
 from tcpsim.repro.casetti.common import tagged
@@ -12,9 +11,22 @@ from tcpsim.repro.framework import execute
 from tcpsim.repro.table import RunKey
 from tcpsim.scenario import load_scenario
 
-IDS = ["casetti.fig3", "casetti.fig4", "casetti.friendliness", "casetti.fig7", "casetti.fig9", "casetti.fig10",
-       "casetti.fig11", "casetti.fig12", "casetti.snoop", "casetti.batcp", "casetti.fig15", "casetti.fig16",
-       "casetti.fig17", "casetti.fig18"]
+IDS = [
+    "casetti.fig3",
+    "casetti.fig4",
+    "casetti.friendliness",
+    "casetti.fig7",
+    "casetti.fig9",
+    "casetti.fig10",
+    "casetti.fig11",
+    "casetti.fig12",
+    "casetti.snoop",
+    "casetti.batcp",
+    "casetti.fig15",
+    "casetti.fig16",
+    "casetti.fig17",
+    "casetti.fig18",
+]
 
 
 def test_every_catalog_experiment_is_registered():
@@ -35,8 +47,9 @@ def test_quick_runs_are_valid_scenarios(experiment_id):
 
 
 def test_common_setup():
-    scenario = load_scenario(common.wireless_scenario("westwood", loss=common.bernoulli(0.01), duration_s=10,
-                                                       warmup_s=1))
+    scenario = load_scenario(
+        common.wireless_scenario("westwood", loss=common.bernoulli(0.01), duration_s=10, warmup_s=1)
+    )
     engine = scenario.to_engine()
     tcp = engine["flows"][0]["tcp"]
     assert tcp["mss_bytes"] + tcp["header_bytes"] == 400
@@ -83,8 +96,15 @@ def _short_fig16() -> fading.Fig16:
 
 
 def test_shortened_experiments_run_end_to_end(tmp_path):
-    reports = execute([_short_fig3(), _short_fig9(), _short_fig16()], quick=True, seeds=1, jobs=1, out_dir=tmp_path,
-                      progress=False, cache_dir=tmp_path / "cache")
+    reports = execute(
+        [_short_fig3(), _short_fig9(), _short_fig16()],
+        quick=True,
+        seeds=1,
+        jobs=1,
+        out_dir=tmp_path,
+        progress=False,
+        cache_dir=tmp_path / "cache",
+    )
     by_id = {r["id"]: r for r in reports}
     for report in reports:
         texts = [c["text"] for c in report["claims"]]
@@ -123,8 +143,9 @@ def test_fig10_setup_buffer_floor_and_receiver_window():
     assert {spec.key.get("reading") for spec in specs} == {None, "64 KB window", "ns-2 default window_ 20"}
     # each alternative reading runs the whole grid, like the main one
     for name in fig10.windows:
-        assert ({spec.key["wired_delay_s"] for spec in specs if spec.key.matches(reading=name, config="reno")}
-                == set(fig10.grid(True)))
+        assert {spec.key["wired_delay_s"] for spec in specs if spec.key.matches(reading=name, config="reno")} == set(
+            fig10.grid(True)
+        )
 
 
 def _gilbert_elliott(scenario: dict) -> dict:
@@ -145,12 +166,19 @@ def test_fading_sojourn_units():
     assert (packets["good_mean_ns"], packets["bad_mean_ns"]) == (8 * 1_600_000, 4 * 1_600_000)
     assert _gilbert_elliott(fig16._scenario("reno", 10e6, True, "ab", fading.PKT))["bad_mean_ns"] == 4 * 320_000
     blackout = _gilbert_elliott(fig17.scenario("sack", 0.1, True))
-    assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (4_000_000_000, 100_000_000, 1.0)
+    assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (
+        4_000_000_000,
+        100_000_000,
+        1.0,
+    )
     for experiment in (fig15, fig16):
         specs = experiment.runs(quick=True, seeds=None)
         assert {spec.key.get("kind") for spec in specs} == {None, fading.DATA_ONLY}
-        alt_keys = {spec.key.without("reading") for spec in specs
-                    if spec.key.matches(reading=fading.PACKET_READING, config="reno")}
+        alt_keys = {
+            spec.key.without("reading")
+            for spec in specs
+            if spec.key.matches(reading=fading.PACKET_READING, config="reno")
+        }
         main_keys = {spec.key for spec in specs if tagged(spec.key) and spec.key.matches(config="reno")}
         assert alt_keys == main_keys  # the reading runs the same grid and seeds as the main one
     kinds = {spec.key.get("kind") for spec in fig17.runs(quick=True, seeds=1)}
@@ -274,6 +302,7 @@ def test_fig7_judge_fails_when_reno_is_squeezed():
             if variant == "reno":
                 return [1.0 * (reno_share if k < 5 else 1.0)] * 3
             return [1.0 + gain / 100 + d for d in (0.0, 0.01, -0.01)]
+
         return v
 
     claims, number = fig7.judge(values(0.95, 10), range(6))

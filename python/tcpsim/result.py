@@ -22,13 +22,35 @@ SAVED_FILES = ("flows.csv", "links.csv", "udp.csv", "meta.json", *(f"trace_{kind
 """Every file :meth:`RunResult.save` may write."""
 
 FLOW_JSON_COLUMNS = [
-    "id", "name", "variant", "src", "dst", "throughput_bps", "goodput_bps", "bytes_delivered",
-    "bytes_sent", "bytes_retransmitted", "timeouts", "fast_retransmits",
-    "fast_retransmitted_segments", "spurious_fast_retransmits", "rtt_min_s", "rtt_mean_s",
+    "id",
+    "name",
+    "variant",
+    "src",
+    "dst",
+    "throughput_bps",
+    "goodput_bps",
+    "bytes_delivered",
+    "bytes_sent",
+    "bytes_retransmitted",
+    "timeouts",
+    "fast_retransmits",
+    "fast_retransmitted_segments",
+    "spurious_fast_retransmits",
+    "rtt_min_s",
+    "rtt_mean_s",
 ]
 LINK_JSON_COLUMNS = [
-    "name", "direction", "src", "dst", "rate_bps", "utilization", "tx_packets", "drops_queue",
-    "drops_error", "queue_mean_pkts", "queue_max_pkts",
+    "name",
+    "direction",
+    "src",
+    "dst",
+    "rate_bps",
+    "utilization",
+    "tx_packets",
+    "drops_queue",
+    "drops_error",
+    "queue_mean_pkts",
+    "queue_max_pkts",
 ]
 
 
@@ -47,8 +69,14 @@ class RunResult:
     `meta`. `udp` has one row per UDP constant-bit-rate source: packets/bytes sent and received,
     throughput."""
 
-    def __init__(self, flows: pd.DataFrame, links: pd.DataFrame, meta: dict[str, Any],
-                 traces: dict[str, pd.DataFrame] | None = None, udp: pd.DataFrame | None = None) -> None:
+    def __init__(
+        self,
+        flows: pd.DataFrame,
+        links: pd.DataFrame,
+        meta: dict[str, Any],
+        traces: dict[str, pd.DataFrame] | None = None,
+        udp: pd.DataFrame | None = None,
+    ) -> None:
         if udp is None:
             import pandas as pd
 
@@ -88,8 +116,11 @@ class RunResult:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to leave a worker process) with its tables built, as they were before."""
-        return {"meta": self.meta, "_frames": {name: self._frame(name) for name in ("flows", "links", "udp", "traces")},
-                "_engine": None}
+        return {
+            "meta": self.meta,
+            "_frames": {name: self._frame(name) for name in ("flows", "links", "udp", "traces")},
+            "_engine": None,
+        }
 
     def __repr__(self) -> str:
         built = "built" if self._frames is not None else "not built yet"
@@ -163,21 +194,33 @@ def _rows(engine: EngineOutput) -> tuple[list[dict[str, Any]], list[dict[str, An
     """Rows of the flows, links and udp tables, labelled like the DataFrames of :func:`_frames`."""
     summary, canonical, nodes = engine.summary, engine.canonical, engine.canonical["nodes"]
     flows = [
-        {"id": row["id"], "name": flow["name"], "variant": variant, "src": nodes[flow["src"]], "dst": nodes[flow["dst"]],
-         **{key: value for key, value in row.items() if key != "id"}}
+        {
+            "id": row["id"],
+            "name": flow["name"],
+            "variant": variant,
+            "src": nodes[flow["src"]],
+            "dst": nodes[flow["dst"]],
+            **{key: value for key, value in row.items() if key != "id"},
+        }
         for row, flow, variant in zip(summary["flows"], canonical["flows"], engine.flow_variants, strict=True)
     ]
     links = [
-        {"name": canonical["links"][channel["link"]]["name"],
-         **{key: value for key, value in channel.items() if key not in ("from", "to")},
-         "src": nodes[channel["from"]], "dst": nodes[channel["to"]]}
+        {
+            "name": canonical["links"][channel["link"]]["name"],
+            **{key: value for key, value in channel.items() if key not in ("from", "to")},
+            "src": nodes[channel["from"]],
+            "dst": nodes[channel["to"]],
+        }
         for channel in summary["channels"]
     ]
     udp = []
     for row, source in zip(summary["udp_flows"], canonical["udp_flows"], strict=True):
         first, *others = row.items()
-        udp.append(dict([first, ("name", source["name"]), ("src", nodes[source["src"]]), ("dst", nodes[source["dst"]]),
-                         *others]))
+        udp.append(
+            dict(
+                [first, ("name", source["name"]), ("src", nodes[source["src"]]), ("dst", nodes[source["dst"]]), *others]
+            )
+        )
     return flows, links, udp
 
 
@@ -206,8 +249,13 @@ def _no_flows() -> pd.DataFrame:
     return empty
 
 
-def build_result(engine_summary: dict[str, Any], raw_traces: dict[str, Any], canonical: dict[str, Any],
-                 flow_variants: list[str], meta: dict[str, Any]) -> RunResult:
+def build_result(
+    engine_summary: dict[str, Any],
+    raw_traces: dict[str, Any],
+    canonical: dict[str, Any],
+    flow_variants: list[str],
+    meta: dict[str, Any],
+) -> RunResult:
     """Assemble a RunResult from the engine's output and the canonical scenario it ran."""
     return RunResult.from_engine(EngineOutput(engine_summary, raw_traces, canonical, flow_variants), meta)
 
@@ -227,50 +275,58 @@ def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str
     if "cwnd" in raw:
         r = raw["cwnd"]
         flow = _column(r, "flow", "u4")
-        out["cwnd"] = pd.DataFrame({
-            "time_s": _column(r, "time_ns", "u8") / 1e9,
-            "flow": flow,
-            "flow_name": names[flow] if len(flow) else [],
-            "cwnd_bytes": _column(r, "cwnd_bytes", "u8"),
-            "ssthresh_bytes": _column(r, "ssthresh_bytes", "u8"),
-            # Bandwidth estimate of the Westwood family (NaN for others) and the smallest RTT
-            # sample so far (NaN before the first).
-            "bwe_bps": _column(r, "bwe_bps", "f8"),
-            "min_rtt_s": np.where(min_rtt := _column(r, "min_rtt_ns", "u8"), min_rtt / 1e9, np.nan),
-        })
+        out["cwnd"] = pd.DataFrame(
+            {
+                "time_s": _column(r, "time_ns", "u8") / 1e9,
+                "flow": flow,
+                "flow_name": names[flow] if len(flow) else [],
+                "cwnd_bytes": _column(r, "cwnd_bytes", "u8"),
+                "ssthresh_bytes": _column(r, "ssthresh_bytes", "u8"),
+                # Bandwidth estimate of the Westwood family (NaN for others) and the smallest RTT
+                # sample so far (NaN before the first).
+                "bwe_bps": _column(r, "bwe_bps", "f8"),
+                "min_rtt_s": np.where(min_rtt := _column(r, "min_rtt_ns", "u8"), min_rtt / 1e9, np.nan),
+            }
+        )
     if "rtt" in raw:
         r = raw["rtt"]
         flow = _column(r, "flow", "u4")
-        out["rtt"] = pd.DataFrame({
-            "time_s": _column(r, "time_ns", "u8") / 1e9,
-            "flow": flow,
-            "flow_name": names[flow] if len(flow) else [],
-            "rtt_s": _column(r, "rtt_ns", "u8") / 1e9,
-            "srtt_s": _column(r, "srtt_ns", "u8") / 1e9,
-            "rto_s": _column(r, "rto_ns", "u8") / 1e9,
-        })
+        out["rtt"] = pd.DataFrame(
+            {
+                "time_s": _column(r, "time_ns", "u8") / 1e9,
+                "flow": flow,
+                "flow_name": names[flow] if len(flow) else [],
+                "rtt_s": _column(r, "rtt_ns", "u8") / 1e9,
+                "srtt_s": _column(r, "srtt_ns", "u8") / 1e9,
+                "rto_s": _column(r, "rto_ns", "u8") / 1e9,
+            }
+        )
     if "queue" in raw:
         r = raw["queue"]
         channel = _column(r, "channel", "u4")
         link = np.array([c[0] for c in channels], dtype=object)
         direction = np.array([c[1] for c in channels], dtype=object)
-        out["queue"] = pd.DataFrame({
-            "time_s": _column(r, "time_ns", "u8") / 1e9,
-            "link": link[channel] if len(channel) else [],
-            "direction": direction[channel] if len(channel) else [],
-            "packets": _column(r, "packets", "u8"),
-            "bytes": _column(r, "bytes", "u8"),
-        })
+        out["queue"] = pd.DataFrame(
+            {
+                "time_s": _column(r, "time_ns", "u8") / 1e9,
+                "link": link[channel] if len(channel) else [],
+                "direction": direction[channel] if len(channel) else [],
+                "packets": _column(r, "packets", "u8"),
+                "bytes": _column(r, "bytes", "u8"),
+            }
+        )
     if "throughput" in raw:
         r = raw["throughput"]
         bin_s = r["bin_ns"] / 1e9
         per_flow = _column(r, "bytes", "u8").reshape(r["flows"], -1) if r["flows"] else np.zeros((0, 0), "u8")
         n_bins = per_flow.shape[1]
-        out["throughput"] = pd.DataFrame({
-            "time_s": np.tile(np.arange(n_bins) * bin_s, per_flow.shape[0]),
-            "flow": np.repeat(np.arange(per_flow.shape[0]), n_bins),
-            "flow_name": np.repeat(names, n_bins),
-            "bytes": per_flow.ravel(),
-            "throughput_bps": per_flow.ravel() * 8.0 / bin_s,
-        })
+        out["throughput"] = pd.DataFrame(
+            {
+                "time_s": np.tile(np.arange(n_bins) * bin_s, per_flow.shape[0]),
+                "flow": np.repeat(np.arange(per_flow.shape[0]), n_bins),
+                "flow_name": np.repeat(names, n_bins),
+                "bytes": per_flow.ravel(),
+                "throughput_bps": per_flow.ravel() * 8.0 / bin_s,
+            }
+        )
     return out

@@ -47,7 +47,16 @@ from tcpsim.scenario.root import FlowInfo, Scenario
 from tcpsim.scenario.schema import json_schema
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec
 from tcpsim.scenario.source import MAX_DEPTH, plain_data, read_source
-from tcpsim.scenario.tcp import RECOVERY_KINDS, VARIANTS, AimdCc, TcpOptions, Variant, VegasCc, WestwoodCc, WestwoodPlusCc
+from tcpsim.scenario.tcp import (
+    RECOVERY_KINDS,
+    VARIANTS,
+    AimdCc,
+    TcpOptions,
+    Variant,
+    VegasCc,
+    WestwoodCc,
+    WestwoodPlusCc,
+)
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec
 from tcpsim.scenario.translate import validate_plain, validate_scenario
 

@@ -16,8 +16,13 @@ if TYPE_CHECKING:
 
 def check_scenario(scenario: "Scenario") -> list[Problem]:
     """Every problem that involves more than one table."""
-    return [*_check_run(scenario), *_check_names(scenario), *_check_flows(scenario), *_check_udp(scenario),
-            *_check_queues(scenario)]
+    return [
+        *_check_run(scenario),
+        *_check_names(scenario),
+        *_check_flows(scenario),
+        *_check_udp(scenario),
+        *_check_queues(scenario),
+    ]
 
 
 def _check_run(scenario: "Scenario") -> Iterator[Problem]:
@@ -47,13 +52,19 @@ def _check_names(scenario: "Scenario") -> Iterator[Problem]:
     for flow in flow_instances(scenario):
         if flow.name in flow_owner:
             where = ("flows", flow.position, "name") if flow.spec.name is not None else ("flows", flow.position)
-            yield (where, f"flow name {flow.name!r} is already used by flows[{flow_owner[flow.name]}]; names must be unique")
+            yield (
+                where,
+                f"flow name {flow.name!r} is already used by flows[{flow_owner[flow.name]}]; names must be unique",
+            )
         flow_owner.setdefault(flow.name, flow.position)
     udp_owner: dict[str, int] = {}
     for position, udp in enumerate(scenario.udp):
         name = udp.display_name(position)
         if name in udp_owner:
-            yield (("udp", position, "name"), f"UDP flow name {name!r} is already used by udp[{udp_owner[name]}]; names must be unique")
+            yield (
+                ("udp", position, "name"),
+                f"UDP flow name {name!r} is already used by udp[{udp_owner[name]}]; names must be unique",
+            )
         udp_owner.setdefault(name, position)
 
 
@@ -140,15 +151,23 @@ def _check_queues(scenario: "Scenario") -> Iterator[Problem]:
                 )
 
 
-def _check_limit(scenario: "Scenario", link: LinkSpec, where: Loc, limit: QueueLimit, largest_packet_bytes: int) -> Iterator[Problem]:
+def _check_limit(
+    scenario: "Scenario", link: LinkSpec, where: Loc, limit: QueueLimit, largest_packet_bytes: int
+) -> Iterator[Problem]:
     if limit.unit == "packets":
         return
     if limit.unit == "bdp" and scenario.bdp_rtt_ns is None:
-        yield (where, f"{limit.text!r} needs bdp_rtt, the reference RTT of BDP limits, at the top level, e.g. bdp_rtt = \"250ms\"")
+        yield (
+            where,
+            f'{limit.text!r} needs bdp_rtt, the reference RTT of BDP limits, at the top level, e.g. bdp_rtt = "250ms"',
+        )
         return
     queue_bytes = limit_bytes(limit, link.rate_bps, scenario.bdp_rtt_ns)
     if queue_bytes > U64_MAX:
-        yield (where, f"{limit.text!r} is {queue_bytes:.3g} bytes, more than the engine's largest queue ({U64_MAX} bytes)")
+        yield (
+            where,
+            f"{limit.text!r} is {queue_bytes:.3g} bytes, more than the engine's largest queue ({U64_MAX} bytes)",
+        )
     elif queue_bytes < largest_packet_bytes:
         yield (
             where,

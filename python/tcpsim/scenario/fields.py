@@ -52,12 +52,8 @@ _SIZE_SCHEMA = {
         _quantity_schema(list(SIZE_UNITS_BYTES), ["1500B", "64KB", "1.5MB", "64KiB"]),
     ]
 }
-_QUEUE_LIMIT_SCHEMA = _quantity_schema(
-    [*PACKET_UNITS, BDP_UNIT, *SIZE_UNITS_BYTES], ["100pkt", "64KB", "1.5BDP"]
-)
-_PACKET_LIMIT_SCHEMA = {
-    "anyOf": [{"type": "integer", "minimum": 1}, _quantity_schema(PACKET_UNITS, ["100pkt"])]
-}
+_QUEUE_LIMIT_SCHEMA = _quantity_schema([*PACKET_UNITS, BDP_UNIT, *SIZE_UNITS_BYTES], ["100pkt", "64KB", "1.5BDP"])
+_PACKET_LIMIT_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1}, _quantity_schema(PACKET_UNITS, ["100pkt"])]}
 _BYTE_LIMIT_SCHEMA = {
     "anyOf": [
         {"type": "integer", "minimum": 1},
@@ -119,7 +115,7 @@ def _flag(value: object) -> bool:
 
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{value!r} is not a name; use a non-empty string, e.g. \"r1\"")
+        raise ValueError(f'{value!r} is not a name; use a non-empty string, e.g. "r1"')
     return value
 
 
@@ -130,9 +126,7 @@ PositiveDurationNs = Annotated[
     int, PlainValidator(_in_range(parse_duration_ns, minimum=1, maximum=MAX_TIME_NS)), WithJsonSchema(_DURATION_SCHEMA)
 ]
 RateBps = Annotated[int, PlainValidator(parse_rate_bps), WithJsonSchema(_RATE_SCHEMA)]
-PositiveSizeBytes = Annotated[
-    int, PlainValidator(_in_range(parse_size_bytes, minimum=1)), WithJsonSchema(_SIZE_SCHEMA)
-]
+PositiveSizeBytes = Annotated[int, PlainValidator(_in_range(parse_size_bytes, minimum=1)), WithJsonSchema(_SIZE_SCHEMA)]
 PacketSizeBytes = Annotated[
     int, PlainValidator(_in_range(parse_size_bytes, minimum=1, maximum=MAX_MSS_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
 ]
@@ -173,7 +167,7 @@ InitialState = Annotated[
 def _outage_window(value: object) -> tuple[int, int]:
     """`["10s", "12s"]`: an outage window [start, end), start before end."""
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ValueError(f"{show(value)} is not an outage window; use [start, end], e.g. [\"10s\", \"12s\"]")
+        raise ValueError(f'{show(value)} is not an outage window; use [start, end], e.g. ["10s", "12s"]')
     start_ns, end_ns = (_in_range(parse_duration_ns, maximum=MAX_TIME_NS)(value[k]) for k in (0, 1))
     if start_ns >= end_ns:
         raise ValueError(
@@ -216,7 +210,9 @@ def _byte_limit(value: object) -> QueueLimit:
         return QueueLimit("bytes", value, str(value))
     limit = parse_queue_limit(value)
     if limit.unit == "packets":
-        raise ValueError(f"{value!r} is not a byte limit; use a size ('64KB') or a BDP multiple ('1.5BDP'), or move it to `packets`")
+        raise ValueError(
+            f"{value!r} is not a byte limit; use a size ('64KB') or a BDP multiple ('1.5BDP'), or move it to `packets`"
+        )
     return limit
 
 

@@ -43,7 +43,9 @@ class DropTailQueue(Model):
         if self.limit is not None and (self.packet_limit is not None or self.byte_limit is not None):
             raise Problems([(("limit",), "give either `limit` or `packets`/`bytes`, not both")])
         if not self.limits():
-            raise Problems([((), "needs a limit: `limit`, `packets` or `bytes`, e.g. {kind = \"drop_tail\", limit = \"100pkt\"}")])
+            raise Problems(
+                [((), 'needs a limit: `limit`, `packets` or `bytes`, e.g. {kind = "drop_tail", limit = "100pkt"}')]
+            )
         return self
 
     def limits(self) -> list[QueueLimit]:
@@ -129,7 +131,7 @@ class BitErrorLoss(Model):
     @model_validator(mode="after")
     def _check(self) -> Self:
         if self.ber is None and self.one_per_bytes is None:
-            raise Problems([((), "needs the error rate: `ber` (e.g. 1.9e-6) or `one_per` (e.g. \"64KiB\")")])
+            raise Problems([((), 'needs the error rate: `ber` (e.g. 1.9e-6) or `one_per` (e.g. "64KiB")')])
         if self.ber is not None and self.one_per_bytes is not None:
             raise Problems([(("one_per",), "give either `ber` or `one_per`, not both")])
         return self
@@ -173,10 +175,24 @@ class GilbertElliottLoss(Model):
     @model_validator(mode="after")
     def _check_correlated(self) -> Self:
         if self.correlated and self.direction != "both":
-            raise Problems([(("correlated",), f'needs direction = "both" (got {self.direction!r}): it ties the two directions together')])
+            raise Problems(
+                [
+                    (
+                        ("correlated",),
+                        f'needs direction = "both" (got {self.direction!r}): it ties the two directions together',
+                    )
+                ]
+            )
         if self.correlated and self.clock_rate_bps is not None:
-            raise Problems([(("clock_rate",), "cannot be combined with correlated = true: a transmission-time clock "
-                                               "counts one direction's packets, a shared timeline runs on time")])
+            raise Problems(
+                [
+                    (
+                        ("clock_rate",),
+                        "cannot be combined with correlated = true: a transmission-time clock "
+                        "counts one direction's packets, a shared timeline runs on time",
+                    )
+                ]
+            )
         return self
 
     def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
@@ -255,28 +271,34 @@ class OutageLoss(Model):
         periodic = [key for name, key in periodic_keys.items() if name in self.model_fields_set]
         if self.intervals_ns is not None:
             problems += [((key,), "give either `intervals` or `period` and `duration`, not both") for key in periodic]
-            for index, (start_ns, end_ns) in enumerate(self.intervals_ns[1:], start=1):
+            for index, (start_ns, _end_ns) in enumerate(self.intervals_ns[1:], start=1):
                 previous_end_ns = self.intervals_ns[index - 1][1]
                 if start_ns < previous_end_ns:
-                    problems.append((
-                        ("intervals", index),
-                        f"starts at {format_duration(start_ns)}, before the previous window ends "
-                        f"({format_duration(previous_end_ns)}); list windows in time order without overlap",
-                    ))
+                    problems.append(
+                        (
+                            ("intervals", index),
+                            f"starts at {format_duration(start_ns)}, before the previous window ends "
+                            f"({format_duration(previous_end_ns)}); list windows in time order without overlap",
+                        )
+                    )
         elif self.period_ns is None and self.duration_ns is None:
-            problems.append((
-                (),
-                "needs a schedule: `period` and `duration` (e.g. period = \"4s\", duration = \"100ms\") "
-                "or `intervals` (e.g. [[\"10s\", \"12s\"]])",
-            ))
+            problems.append(
+                (
+                    (),
+                    'needs a schedule: `period` and `duration` (e.g. period = "4s", duration = "100ms") '
+                    'or `intervals` (e.g. [["10s", "12s"]])',
+                )
+            )
         elif self.period_ns is None or self.duration_ns is None:
             missing = "period" if self.period_ns is None else "duration"
             problems.append(((missing,), "required key is missing; a periodic outage needs `period` and `duration`"))
         elif self.duration_ns > self.period_ns:
-            problems.append((
-                ("duration",),
-                f"{format_duration(self.duration_ns)} must not exceed period ({format_duration(self.period_ns)})",
-            ))
+            problems.append(
+                (
+                    ("duration",),
+                    f"{format_duration(self.duration_ns)} must not exceed period ({format_duration(self.period_ns)})",
+                )
+            )
         raise_if_any(problems)
         return self
 
@@ -336,7 +358,12 @@ class LinkSpec(Model):
         if self.a == self.b:
             problems.append((("b",), f"{self.b!r} is also `a`; a link joins two different nodes"))
         if self.queue is None and (self.ab is None or self.ba is None):
-            problems.append((("queue",), "required key is missing (unless both ab.queue and ba.queue are given), e.g. queue = \"100pkt\""))
+            problems.append(
+                (
+                    ("queue",),
+                    'required key is missing (unless both ab.queue and ba.queue are given), e.g. queue = "100pkt"',
+                )
+            )
         raise_if_any(problems)
         return self
 
@@ -356,7 +383,9 @@ class LinkSpec(Model):
                 result[direction] = (("queue",), self.queue)
         return result
 
-    def to_engine(self, node_index: Mapping[str, int], flow_index: Mapping[str, int], bdp_rtt_ns: int | None) -> dict[str, Any]:
+    def to_engine(
+        self, node_index: Mapping[str, int], flow_index: Mapping[str, int], bdp_rtt_ns: int | None
+    ) -> dict[str, Any]:
         directions = {
             direction: {
                 "queue": queue.to_engine(self.rate_bps, bdp_rtt_ns),

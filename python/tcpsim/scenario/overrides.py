@@ -21,12 +21,14 @@ class _OverrideError(Exception):
 
 
 def _parse_path(path: str) -> list[str | int]:
-    """"links[1].rate", "links.1.rate", "flows[*].variant" → ["links", 1, "rate"], ... ("*" = all)."""
+    """ "links[1].rate", "links.1.rate", "flows[*].variant" → ["links", 1, "rate"], ... ("*" = all)."""
     segments: list[str | int] = []
     for part in path.split("."):
         match = _SEGMENT.fullmatch(part)
         if match is None:
-            raise _OverrideError((), f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate' or 'flows[*].variant'")
+            raise _OverrideError(
+                (), f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate' or 'flows[*].variant'"
+            )
         head, brackets = match.groups()
         for segment in (head, *re.findall(r"\[(\d+|\*)\]", brackets, re.ASCII)):
             segments.append(int(segment) if segment.isdigit() else segment)
@@ -73,7 +75,9 @@ def _assign(node: Any, annotation: Any, segments: Sequence[str | int], value: An
     if segment not in node:
         table = models_in(field_annotation)
         if len(table) != 1 or tag_of(table[0]) is not None:
-            raise _OverrideError((*loc, segment), f"not set, so it has no keys to change; set {format_path((*loc, segment))} as a whole")
+            raise _OverrideError(
+                (*loc, segment), f"not set, so it has no keys to change; set {format_path((*loc, segment))} as a whole"
+            )
         node[segment] = {}
     _assign(node[segment], field_annotation, rest, value, (*loc, segment))
 

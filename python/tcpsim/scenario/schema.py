@@ -48,7 +48,9 @@ def _attribute_docstrings(model: type[Model]) -> dict[str, str]:
     return {
         statement.target.id: inspect.cleandoc(following.value.value)
         for statement, following in zip(body, body[1:], strict=False)
-        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
-        and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
+        if isinstance(statement, ast.AnnAssign)
+        and isinstance(statement.target, ast.Name)
+        and isinstance(following, ast.Expr)
+        and isinstance(following.value, ast.Constant)
         and isinstance(following.value.value, str)
     }

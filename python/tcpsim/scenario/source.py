@@ -38,7 +38,9 @@ def read_source(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
     except tomllib.TOMLDecodeError as error:
         raise ScenarioError([("", f"{path}: not valid TOML: {error}")]) from None
     except RecursionError:
-        raise ScenarioError([("", f"{path}: arrays or tables nested too deeply to read (a scenario needs a few levels)")]) from None
+        raise ScenarioError(
+            [("", f"{path}: arrays or tables nested too deeply to read (a scenario needs a few levels)")]
+        ) from None
 
 
 MAX_DEPTH = 32
@@ -57,12 +59,20 @@ def plain_data(value: Any, loc: Loc = ()) -> Any:
     while stack:
         item, parent, slot, where = stack.pop()
         if len(where) - len(loc) > MAX_DEPTH:
-            raise ScenarioError([(format_path(where[: len(loc) + MAX_DEPTH]),
-                                  f"nested more than {MAX_DEPTH} levels deep; scenarios are a few tables and lists deep")])
+            raise ScenarioError(
+                [
+                    (
+                        format_path(where[: len(loc) + MAX_DEPTH]),
+                        f"nested more than {MAX_DEPTH} levels deep; scenarios are a few tables and lists deep",
+                    )
+                ]
+            )
         if isinstance(item, Mapping):
             copied: Any = dict.fromkeys(item)
-            stack += [(sub, copied, key, (*where, key if isinstance(key, str | int) else repr(key)))
-                      for key, sub in item.items()]
+            stack += [
+                (sub, copied, key, (*where, key if isinstance(key, str | int) else repr(key)))
+                for key, sub in item.items()
+            ]
         elif isinstance(item, list | tuple):
             copied = [None] * len(item)
             stack += [(sub, copied, index, (*where, index)) for index, sub in enumerate(item)]

@@ -29,13 +29,33 @@ class Variant(NamedTuple):
     cc: Mapping[str, Any]
 
 
-_WESTWOOD = {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2, "filter": {"kind": "tustin"},
-             "ns3_fast_recovery": False, "sample_tick_ns": 0}
-_WESTWOOD_PLUS = {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50_000_000,
-                  "min_decrease_half": False, "ns3_fast_recovery": False}
-_VEGAS = {"kind": "vegas", "alpha": 1.0, "beta": 3.0, "gamma": 1.0, "rtt": "min", "slow_start": "every_other_rtt",
-          "slow_start_exit": "eighth", "loss_decrease": 0.25, "timeout_cwnd_segments": 2,
-          "min_round_samples": 3}
+_WESTWOOD = {
+    "kind": "westwood",
+    "tau_ns": 500_000_000,
+    "null_sample_divisor": 2,
+    "filter": {"kind": "tustin"},
+    "ns3_fast_recovery": False,
+    "sample_tick_ns": 0,
+}
+_WESTWOOD_PLUS = {
+    "kind": "westwood_plus",
+    "filter": {"kind": "two_stage_ewma"},
+    "min_window_ns": 50_000_000,
+    "min_decrease_half": False,
+    "ns3_fast_recovery": False,
+}
+_VEGAS = {
+    "kind": "vegas",
+    "alpha": 1.0,
+    "beta": 3.0,
+    "gamma": 1.0,
+    "rtt": "min",
+    "slow_start": "every_other_rtt",
+    "slow_start_exit": "eighth",
+    "loss_decrease": 0.25,
+    "timeout_cwnd_segments": 2,
+    "min_round_samples": 3,
+}
 
 VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
@@ -83,7 +103,9 @@ def _alpha(value: object) -> float:
     return float(value)
 
 
-Alpha = Annotated[float, PlainValidator(_alpha), WithJsonSchema({"type": "number", "minimum": 0, "exclusiveMaximum": 1})]
+Alpha = Annotated[
+    float, PlainValidator(_alpha), WithJsonSchema({"type": "number", "minimum": 0, "exclusiveMaximum": 1})
+]
 
 
 class TustinFilter(Model):
@@ -121,7 +143,8 @@ class TwoStageEwmaFilter(Model):
 
 
 WestwoodFilterSpec = Annotated[
-    TustinFilter | TustinLatestFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"),
+    TustinFilter | TustinLatestFilter | TustinFixedFilter | EwmaFilter,
+    Field(discriminator="kind"),
     BeforeValidator(_kind_shorthand),
 ]
 WestwoodPlusFilterSpec = Annotated[
@@ -158,11 +181,25 @@ class WestwoodCc(Model):
         if m == 1:
             raise_if_any([(("null_sample_divisor",), "1 is not allowed; use 0 (no null samples) or m >= 2 (Nyquist)")])
         if m == 0 and isinstance(self.filter, TustinFilter | TustinLatestFilter):
-            raise_if_any([(("null_sample_divisor",), f"0 (no null samples) needs a fixed-coefficient filter "
-                                                      f"(tustin_fixed or ewma); the {self.filter.kind} filter needs m >= 2")])
+            raise_if_any(
+                [
+                    (
+                        ("null_sample_divisor",),
+                        f"0 (no null samples) needs a fixed-coefficient filter "
+                        f"(tustin_fixed or ewma); the {self.filter.kind} filter needs m >= 2",
+                    )
+                ]
+            )
         if m > self.tau_ns:
-            raise_if_any([(("null_sample_divisor",), f"{m} is more than tau in nanoseconds ({self.tau_ns}); "
-                                                      f"the null-sample spacing tau/m must be at least 1ns")])
+            raise_if_any(
+                [
+                    (
+                        ("null_sample_divisor",),
+                        f"{m} is more than tau in nanoseconds ({self.tau_ns}); "
+                        f"the null-sample spacing tau/m must be at least 1ns",
+                    )
+                ]
+            )
         return self
 
 
@@ -193,7 +230,7 @@ def _loss_decrease(value: object) -> float | str:
     if value == "ns3":
         return "ns3"
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-        raise ValueError(f"{value!r} is not a window decrease; use a fraction in (0, 1), e.g. 0.25, or \"ns3\"")
+        raise ValueError(f'{value!r} is not a window decrease; use a fraction in (0, 1), e.g. 0.25, or "ns3"')
     return float(value)
 
 
@@ -220,7 +257,8 @@ class VegasCc(Model):
     slow_start_exit: Literal["eighth", "target"] = "eighth"
     """Leaving slow start: cwnd − cwnd/8 (ns-2) or the window of the actual rate (Linux, ns-3)."""
     loss_decrease: Annotated[
-        float | str, PlainValidator(_loss_decrease),
+        float | str,
+        PlainValidator(_loss_decrease),
         WithJsonSchema({"anyOf": [{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, {"const": "ns3"}]}),
     ] = 0.25
     """Window cut on duplicate ACKs: 0.25 (papers, ns-2), 0.5 (Linux) or "ns3" (cwnd − 1 segment,

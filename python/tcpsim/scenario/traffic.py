@@ -95,7 +95,9 @@ class UdpSpec(Model):
             problems.append((("dst",), f"{self.dst!r} is also `src`; a flow joins two different nodes"))
         for i, (start, end) in enumerate(self.on_ns or []):
             if end < start:
-                problems.append((("on", i), f"ends ({format_duration(end)}) before it starts ({format_duration(start)})"))
+                problems.append(
+                    (("on", i), f"ends ({format_duration(end)}) before it starts ({format_duration(start)})")
+                )
         raise_if_any(problems)
         return self
 

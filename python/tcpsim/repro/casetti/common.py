@@ -79,13 +79,25 @@ CONFIGS: dict[str, Config] = {
     "westwood[rto1s]": Config("westwood", "TCPW, RTO floor 1 s", PAPER_WESTWOOD_TCP, RFC_RTO),
     "reno[rto1s]": Config("reno", "Reno, RTO floor 1 s", {}, RFC_RTO),
     "sack[rto1s]": Config("sack", "SACK, RTO floor 1 s", {}, RFC_RTO),
-    "westwood[fixed]": Config("westwood", "TCPW, fixed-coefficient filter (ns-2 TCPW filter type 1), no null samples",
-                              {**PAPER_WESTWOOD_TCP, "cc": {"kind": "westwood", "null_sample_divisor": 0,
-                                                            "filter": {"kind": "tustin_fixed", "alpha": 19 / 21}}}, {}),
+    "westwood[fixed]": Config(
+        "westwood",
+        "TCPW, fixed-coefficient filter (ns-2 TCPW filter type 1), no null samples",
+        {
+            **PAPER_WESTWOOD_TCP,
+            "cc": {"kind": "westwood", "null_sample_divisor": 0, "filter": {"kind": "tustin_fixed", "alpha": 19 / 21}},
+        },
+        {},
+    ),
 }
 MAIN = ("westwood", "reno", "sack")
-SENSITIVITY = ("westwood[preset]", "westwood[newreno]", "westwood[fixed]", "westwood[rto1s]", "reno[rto1s]",
-               "sack[rto1s]")
+SENSITIVITY = (
+    "westwood[preset]",
+    "westwood[newreno]",
+    "westwood[fixed]",
+    "westwood[rto1s]",
+    "reno[rto1s]",
+    "sack[rto1s]",
+)
 
 
 def fmt_ms(seconds: float) -> str:
@@ -103,8 +115,14 @@ def buffer_pkts(rate_bps: float, rtt_s: float, floor: int = MIN_BUFFER_PKTS) -> 
 
 def flow_spec(name: str, src: str, dst: str, config: str, **extra: Any) -> dict[str, Any]:
     c = CONFIGS[config]
-    spec: dict[str, Any] = {"name": name, "src": src, "dst": dst, "variant": c.variant,
-                            "start_jitter": f"{START_JITTER_S}s", **extra}
+    spec: dict[str, Any] = {
+        "name": name,
+        "src": src,
+        "dst": dst,
+        "variant": c.variant,
+        "start_jitter": f"{START_JITTER_S}s",
+        **extra,
+    }
     if c.flow_tcp:
         spec["tcp"] = dict(c.flow_tcp)
     return spec
@@ -115,10 +133,19 @@ def wire_mbps(payload_bps: float) -> float:
     return float(payload_bps) * WIRE_PER_PAYLOAD / 1e6
 
 
-def wireless_scenario(config: str, *, loss: Sequence[Mapping[str, Any]], duration_s: float, warmup_s: float,
-                      wired_delay_s: float = 0.045, wireless_rate_bps: float = 2e6,
-                      wired_rate_bps: float = WIRED_RATE_BPS, trace: Mapping[str, Any] | None = None,
-                      name: str = "", min_buffer_pkts: int = MIN_BUFFER_PKTS) -> dict[str, Any]:
+def wireless_scenario(
+    config: str,
+    *,
+    loss: Sequence[Mapping[str, Any]],
+    duration_s: float,
+    warmup_s: float,
+    wired_delay_s: float = 0.045,
+    wireless_rate_bps: float = 2e6,
+    wired_rate_bps: float = WIRED_RATE_BPS,
+    trace: Mapping[str, Any] | None = None,
+    name: str = "",
+    min_buffer_pkts: int = MIN_BUFFER_PKTS,
+) -> dict[str, Any]:
     """Fig. 8: source —wired— base station —wireless (lossy)— mobile, one bulk flow."""
     rtt_s = 2 * (wired_delay_s + WIRELESS_DELAY_S)
     c = CONFIGS[config]
@@ -128,11 +155,23 @@ def wireless_scenario(config: str, *, loss: Sequence[Mapping[str, Any]], duratio
         "warmup": f"{warmup_s}s",
         "tcp": {**BASE_TCP, **c.tcp},
         "links": [
-            {"name": "wired", "a": "source", "b": "base", "rate": fmt_bps(wired_rate_bps), "delay": fmt_ms(wired_delay_s),
-             "queue": f"{buffer_pkts(wired_rate_bps, rtt_s)}pkt"},
-            {"name": "wireless", "a": "base", "b": "mobile", "rate": fmt_bps(wireless_rate_bps),
-             "delay": fmt_ms(WIRELESS_DELAY_S), "queue": f"{buffer_pkts(wireless_rate_bps, rtt_s, min_buffer_pkts)}pkt",
-             "loss": [dict(item) for item in loss]},
+            {
+                "name": "wired",
+                "a": "source",
+                "b": "base",
+                "rate": fmt_bps(wired_rate_bps),
+                "delay": fmt_ms(wired_delay_s),
+                "queue": f"{buffer_pkts(wired_rate_bps, rtt_s)}pkt",
+            },
+            {
+                "name": "wireless",
+                "a": "base",
+                "b": "mobile",
+                "rate": fmt_bps(wireless_rate_bps),
+                "delay": fmt_ms(WIRELESS_DELAY_S),
+                "queue": f"{buffer_pkts(wireless_rate_bps, rtt_s, min_buffer_pkts)}pkt",
+                "loss": [dict(item) for item in loss],
+            },
         ],
         "flows": [flow_spec("tcp", "source", "mobile", config)],
     }
@@ -240,8 +279,14 @@ class ThroughputSweep(Experiment):
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         raise NotImplementedError
 
-    def point_specs(self, xs: Sequence[float], configs: Sequence[str], seeds: Sequence[int],
-                    build: Callable[[str, float], dict[str, Any]], **tags: str) -> list[RunSpec]:
+    def point_specs(
+        self,
+        xs: Sequence[float],
+        configs: Sequence[str],
+        seeds: Sequence[int],
+        build: Callable[[str, float], dict[str, Any]],
+        **tags: str,
+    ) -> list[RunSpec]:
         """One run per x, config and seed, the scenario ``build(config, x)``, keyed by ``tags``
         (a ``reading`` or a ``kind``), the axis, the config and the seed."""
         sweep = Sweep(Axis(self.axis, tuple(xs)), Axis("config", tuple(configs)))
@@ -251,8 +296,9 @@ class ThroughputSweep(Experiment):
         def build(config: str, x: float) -> dict[str, Any]:
             return self.scenario(config, x, quick)
 
-        return (self.point_specs(self.grid(quick), MAIN, self.replications(quick, seeds), build)
-                + self.point_specs((self.headline_x,), SENSITIVITY, self.sensitivity_seeds(quick, seeds), build))
+        return self.point_specs(self.grid(quick), MAIN, self.replications(quick, seeds), build) + self.point_specs(
+            (self.headline_x,), SENSITIVITY, self.sensitivity_seeds(quick, seeds), build
+        )
 
     def sensitivity_seeds(self, quick: bool, seeds: int | None) -> list[int]:
         """Seeds of the sensitivity runs: fewer than the main ones in quick mode."""
@@ -273,10 +319,15 @@ class ThroughputSweep(Experiment):
         """Throughput of each variant and TCPW's gains over ``compare``, 95 % CIs clipped to their
         ranges, plotted at x × x_plot_scale; labels end with ``suffix``."""
         xs = [x * self.x_plot_scale for x in grid]
-        series = [Curve.of({x: t[(x, c)] for x in grid}, NON_NEGATIVE).series(CONFIGS[c].label + suffix, xs)
-                  for c in MAIN]
-        series += [Curve.of(dict(zip(grid, self.gain_series(t, grid, other))), GAIN)
-                   .series(f"gain over {CONFIGS[other].label} (%){suffix}", xs) for other in self.compare]
+        series = [
+            Curve.of({x: t[(x, c)] for x in grid}, NON_NEGATIVE).series(CONFIGS[c].label + suffix, xs) for c in MAIN
+        ]
+        series += [
+            Curve.of(dict(zip(grid, self.gain_series(t, grid, other))), GAIN).series(
+                f"gain over {CONFIGS[other].label} (%){suffix}", xs
+            )
+            for other in self.compare
+        ]
         return series
 
     def base_outcome(self, t: Samples, quick: bool, results: Mapping[RunKey, RunResult] | None = None) -> Outcome:
@@ -286,12 +337,14 @@ class ThroughputSweep(Experiment):
         return Outcome(series=self.curve_series(t, list(self.grid(quick))), notes=notes)
 
     def setup_note(self, quick: bool) -> str:
-        return (f"{len(self.replications(quick, None))} seeds per point (sensitivity runs: "
-                f"{self.sensitivity_seeds_quick if quick else self.seeds_full}); {self.duration(quick):g} s runs, "
-                f"first {self.warmup_s:g} s excluded; throughput = delivered 400-byte packets (360 B payload + "
-                f"40 B headers) as ns-2 counts them; buffers = BDP (≥ {MIN_BUFFER_PKTS} packets); delayed ACKs; "
-                "min RTO 200 ms (ns-2 2-tick floor); every timeout halves the window (ns-2); TCPW reacts to every 3 "
-                "duplicate ACKs (paper Sec. 3.1, ns-2 TCPW agent)")
+        return (
+            f"{len(self.replications(quick, None))} seeds per point (sensitivity runs: "
+            f"{self.sensitivity_seeds_quick if quick else self.seeds_full}); {self.duration(quick):g} s runs, "
+            f"first {self.warmup_s:g} s excluded; throughput = delivered 400-byte packets (360 B payload + "
+            f"40 B headers) as ns-2 counts them; buffers = BDP (≥ {MIN_BUFFER_PKTS} packets); delayed ACKs; "
+            "min RTO 200 ms (ns-2 2-tick floor); every timeout halves the window (ns-2); TCPW reacts to every 3 "
+            "duplicate ACKs (paper Sec. 3.1, ns-2 TCPW agent)"
+        )
 
     def sensitivity_lines(self, t: Samples, results: Mapping[RunKey, RunResult]) -> list[str]:
         """The headline sensitivity runs (in `t`, the main samples, under their own configs)."""
@@ -305,27 +358,43 @@ class ThroughputSweep(Experiment):
         lines = []
         for config in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]"):
             values = first(config)
-            lines.append(f"{CONFIGS[config].label}: {fmt_ci(values)} Mb/s, gain over Reno {fmt_pct(paired_gains(values, reno))}"
-                         f", over SACK {fmt_pct(paired_gains(values, sack))}")
+            lines.append(
+                f"{CONFIGS[config].label}: {fmt_ci(values)} Mb/s, gain over Reno {fmt_pct(paired_gains(values, reno))}"
+                f", over SACK {fmt_pct(paired_gains(values, sack))}"
+            )
         w1, r1, s1 = first("westwood[rto1s]"), first("reno[rto1s]"), first("sack[rto1s]")
-        lines.append(f"RTO floor 1 s (RFC 6298) for all: TCPW {fmt_ci(w1)}, Reno {fmt_ci(r1)}, SACK {fmt_ci(s1)} Mb/s, "
-                     f"gain over Reno {fmt_pct(paired_gains(w1, r1))}, over SACK {fmt_pct(paired_gains(w1, s1))}")
+        lines.append(
+            f"RTO floor 1 s (RFC 6298) for all: TCPW {fmt_ci(w1)}, Reno {fmt_ci(r1)}, SACK {fmt_ci(s1)} Mb/s, "
+            f"gain over Reno {fmt_pct(paired_gains(w1, r1))}, over SACK {fmt_pct(paired_gains(w1, s1))}"
+        )
         return lines
 
     def sensitivity_note(self, t: Samples, results: Mapping[RunKey, RunResult]) -> str:
-        return (f"sensitivity at x = {self.headline_x * self.x_plot_scale:g}{self.x_unit} (first "
-                f"{len(t.get((self.headline_x, 'westwood[preset]'), []))} seeds): "
-                + "; ".join(self.sensitivity_lines(t, results)))
+        return (
+            f"sensitivity at x = {self.headline_x * self.x_plot_scale:g}{self.x_unit} (first "
+            f"{len(t.get((self.headline_x, 'westwood[preset]'), []))} seeds): "
+            + "; ".join(self.sensitivity_lines(t, results))
+        )
 
     def capacity_bps(self, x: float) -> float:
         """Bottleneck capacity at x (the 2 Mb/s wireless link unless x is a capacity)."""
         return 2e6
 
-    def gain_number(self, t: Samples, other: str, paper: float,
-                    explain: Callable[[str, float], str] | None = None, name: str | None = None) -> Number:
+    def gain_number(
+        self,
+        t: Samples,
+        other: str,
+        paper: float,
+        explain: Callable[[str, float], str] | None = None,
+        name: str | None = None,
+    ) -> Number:
         gains = paired_gains(t[(self.headline_x, "westwood")], t[(self.headline_x, other)])
-        number = Number(name or f"TCPW gain over {CONFIGS[other].label} at {self.headline_x * self.x_plot_scale:g}"
-                        f"{self.x_unit} (%)", paper, mean(gains))
+        number = Number(
+            name
+            or f"TCPW gain over {CONFIGS[other].label} at {self.headline_x * self.x_plot_scale:g}{self.x_unit} (%)",
+            paper,
+            mean(gains),
+        )
         if not number.within_tolerance and explain is not None:
             number.explanation = explain(other, paper)
         return number
@@ -342,15 +411,23 @@ class ThroughputSweep(Experiment):
     def peak_claims(self, t: Samples, grid: Sequence[float], where: str) -> list[Claim]:
         """The paper's "TCPW's gain over Reno and SACK peaks at the headline x" (`where` in words),
         one claim per competitor, judged by :func:`checks.peak_at`."""
-        return [Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at {where}",
-                      *checks.peak_at(dict(zip(grid, self.gain_series(t, grid, other))), self.headline_x, self.label))
-                for other in ("reno", "sack")]
+        return [
+            Claim(
+                f"TCPW's gain over {CONFIGS[other].label} is largest at {where}",
+                *checks.peak_at(dict(zip(grid, self.gain_series(t, grid, other))), self.headline_x, self.label),
+            )
+            for other in ("reno", "sack")
+        ]
 
     def increase_claims(self, t: Samples, grid: Sequence[float], what: str) -> list[Claim]:
         """The paper's "TCPW's gain grows with `what`", per competitor, by :func:`checks.increases`."""
-        return [Claim(f"TCPW's gain over {CONFIGS[other].label} increases with {what}",
-                      *checks.increases(dict(zip(grid, self.gain_series(t, grid, other))), self.label))
-                for other in ("reno", "sack")]
+        return [
+            Claim(
+                f"TCPW's gain over {CONFIGS[other].label} increases with {what}",
+                *checks.increases(dict(zip(grid, self.gain_series(t, grid, other))), self.label),
+            )
+            for other in ("reno", "sack")
+        ]
 
     def throughput_detail(self, t: Samples, x: float) -> str:
         return ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c)])}" for c in MAIN) + " Mb/s"
@@ -366,8 +443,15 @@ class ThroughputSweep(Experiment):
         draw_series(left, [s for s in drawn if not is_gain(s)], style_of=variant_style)
         draw_series(right, [s for s in drawn if is_gain(s)], style_of=variant_style)
         if self.paper_gain is not None:
-            right.plot([self.headline_x * self.x_plot_scale], [self.paper_gain], marker="*", markersize=9,
-                       color="black", linestyle="none", label=f"paper: {self.paper_gain:+g}%")
+            right.plot(
+                [self.headline_x * self.x_plot_scale],
+                [self.paper_gain],
+                marker="*",
+                markersize=9,
+                color="black",
+                linestyle="none",
+                label=f"paper: {self.paper_gain:+g}%",
+            )
         right.axhline(0, color=GREY, linewidth=0.6)
         for ax, ylabel in ((left, self.ylabel), (right, "TCPW gain (%)")):
             finish_axes(ax, self.xlabel, ylabel, legend=False)
@@ -384,8 +468,11 @@ class ThroughputSweep(Experiment):
         one legend for both panels below them, off the data."""
         left, right = fig.axes[:2]
         for ax in (left, right):
-            draw_reading_styles(ax, [(r.name, [s for s in r.series if is_gain(s) == (ax is right)])
-                                     for r in outcome.readings], outcome.main_reading if ax is left else "")
+            draw_reading_styles(
+                ax,
+                [(r.name, [s for s in r.series if is_gain(s) == (ax is right)]) for r in outcome.readings],
+                outcome.main_reading if ax is left else "",
+            )
         entries: dict[str, Any] = {}
         for ax in (left, right):
             for handle, label in zip(*ax.get_legend_handles_labels()):
@@ -406,11 +493,13 @@ def draw_reading_styles(ax: Axes, readings: Sequence[tuple[str, Sequence[Series]
         return
     for (name, series), (style, style_name) in zip(readings, READING_STYLES.items()):
         for s in series:
-            ax.plot(s.x, s.y, linestyle=style, marker="x", markersize=2.5, linewidth=0.8,
-                    color=variant_style(s)["color"])
+            ax.plot(
+                s.x, s.y, linestyle=style, marker="x", markersize=2.5, linewidth=0.8, color=variant_style(s)["color"]
+            )
         ax.plot([], [], linestyle=style, color=GREY, label=f"{name} ({style_name})")
     if main:
         ax.plot([], [], linestyle="-", color=GREY, label=f"{main} (solid)")
+
 
 VARIANT_STYLES = {"TCPW": (PALETTE[0], "o"), "Reno": (PALETTE[1], "s"), "SACK": (PALETTE[2], "^")}
 """Colour and marker of each variant; a gain over a variant takes that variant's."""
@@ -446,20 +535,29 @@ def explain_gain(experiment: ThroughputSweep, t: Samples, context: str) -> Calla
         x = experiment.headline_x
         n = len(t[(x, "westwood[preset]")])
         ref = t[(x, other)][:n]
-        flavours = {CONFIGS[c].label: mean(paired_gains(t[(x, c)][:n], ref))
-                    for c in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]")}
+        flavours = {
+            CONFIGS[c].label: mean(paired_gains(t[(x, c)][:n], ref))
+            for c in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]")
+        }
         flavours["TCPW and " + CONFIGS[other].label + " with a 1 s RTO floor"] = mean(
-            paired_gains(t[(x, "westwood[rto1s]")], t[(x, f"{other}[rto1s]")]))
+            paired_gains(t[(x, "westwood[rto1s]")], t[(x, f"{other}[rto1s]")])
+        )
         lo, hi = min(flavours.values()), max(flavours.values())
-        text = (f"{context} Measured here: {experiment.throughput_detail(t, x)}. Over the {n} seeds of the "
-                f"sensitivity runs the gain over {CONFIGS[other].label} spans {lo:+.0f}% to {hi:+.0f}% with the TCP "
-                "flavour (" + "; ".join(f"{k}: {v:+.0f}%" for k, v in flavours.items()) + f"): the paper's {paper:+g}% "
-                + ("lies inside that range." if lo <= paper <= hi else "lies outside it."))
+        text = (
+            f"{context} Measured here: {experiment.throughput_detail(t, x)}. Over the {n} seeds of the "
+            f"sensitivity runs the gain over {CONFIGS[other].label} spans {lo:+.0f}% to {hi:+.0f}% with the TCP "
+            "flavour ("
+            + "; ".join(f"{k}: {v:+.0f}%" for k, v in flavours.items())
+            + f"): the paper's {paper:+g}% "
+            + ("lies inside that range." if lo <= paper <= hi else "lies outside it.")
+        )
         capacity = experiment.capacity_bps(x) / 1e6
         w, r = mean(t[(x, "westwood")]), mean(t[(x, other)])
         if w > 0.85 * capacity:
-            text += (f" TCPW already carries {w / capacity:.0%} of the {capacity:g} Mb/s link, so against this "
-                     f"{CONFIGS[other].label} no variant can gain more than {100 * (capacity / r - 1):+.0f}%.")
+            text += (
+                f" TCPW already carries {w / capacity:.0%} of the {capacity:g} Mb/s link, so against this "
+                f"{CONFIGS[other].label} no variant can gain more than {100 * (capacity / r - 1):+.0f}%."
+            )
         return text
 
     return explain
@@ -467,4 +565,5 @@ def explain_gain(experiment: ThroughputSweep, t: Samples, context: str) -> Calla
 
 GAIN_CONTEXT = (
     "The gain is a ratio of two throughputs that details the paper leaves to ns-2 set (TCPW's and Reno's reaction "
-    "to a second loss in a window, RTO granularity); the paper reports no absolute throughputs to pin them.")
+    "to a second loss in a window, RTO granularity); the paper reports no absolute throughputs to pin them."
+)

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.repro import register
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, summarize
+from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     BASE_TCP,
     CONFIGS,
@@ -31,8 +33,6 @@ from tcpsim.repro.casetti.common import (
     tagged,
     variant_style,
 )
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, summarize
-from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
 from tcpsim.repro.plotting import (
     COLUMN_IN,
@@ -83,19 +83,43 @@ class Fig3(Experiment):
 
     def scenario(self) -> dict[str, Any]:
         rtt_s = 2 * self.one_way_s
+
         def on(windows: Sequence[tuple[float, float]]) -> list[list[str]]:
             return [[f"{a}s", f"{b}s"] for a, b in windows]
+
         return {
             "name": "casetti Fig. 3: TCPW vs ON/OFF UDP",
             "duration": f"{self.duration_s}s",
             "tcp": dict(BASE_TCP),
-            "links": [{"name": "bottleneck", "a": "source", "b": "sink", "rate": fmt_bps(self.capacity_bps),
-                       "delay": fmt_ms(self.one_way_s), "queue": f"{buffer_pkts(self.capacity_bps, rtt_s)}pkt"}],
+            "links": [
+                {
+                    "name": "bottleneck",
+                    "a": "source",
+                    "b": "sink",
+                    "rate": fmt_bps(self.capacity_bps),
+                    "delay": fmt_ms(self.one_way_s),
+                    "queue": f"{buffer_pkts(self.capacity_bps, rtt_s)}pkt",
+                }
+            ],
             "flows": [flow_spec("tcpw", "source", "sink", "westwood")],
-            "udp": [{"name": "udp1", "src": "source", "dst": "sink", "rate": fmt_bps(self.udp_rate_bps),
-                     "packet": f"{PACKET_BYTES}B", "on": on(self.udp1_on)},
-                    {"name": "udp2", "src": "source", "dst": "sink", "rate": fmt_bps(self.udp_rate_bps),
-                     "packet": f"{PACKET_BYTES}B", "on": on(self.udp2_on)}],
+            "udp": [
+                {
+                    "name": "udp1",
+                    "src": "source",
+                    "dst": "sink",
+                    "rate": fmt_bps(self.udp_rate_bps),
+                    "packet": f"{PACKET_BYTES}B",
+                    "on": on(self.udp1_on),
+                },
+                {
+                    "name": "udp2",
+                    "src": "source",
+                    "dst": "sink",
+                    "rate": fmt_bps(self.udp_rate_bps),
+                    "packet": f"{PACKET_BYTES}B",
+                    "on": on(self.udp2_on),
+                },
+            ],
             "trace": {"cwnd": True, "interval": self.sample, "throughput_bin": "1s"},
         }
 
@@ -105,14 +129,15 @@ class Fig3(Experiment):
         out = []
         for a, b in zip(edges, edges[1:]):
             mid = (a + b) / 2
-            udp = sum(self.udp_rate_bps for windows in (self.udp1_on, self.udp2_on)
-                      for s, e in windows if s <= mid < e)
+            udp = sum(self.udp_rate_bps for windows in (self.udp1_on, self.udp2_on) for s, e in windows if s <= mid < e)
             out.append((a, b, self.capacity_bps - udp))
         return out
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
-        return [RunSpec(key=RunKey(seed=seed), scenario=self.scenario(), seed=seed)
-                for seed in self.replications(quick, seeds)]
+        return [
+            RunSpec(key=RunKey(seed=seed), scenario=self.scenario(), seed=seed)
+            for seed in self.replications(quick, seeds)
+        ]
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         plateaus = self.plateaus()
@@ -139,38 +164,62 @@ class Fig3(Experiment):
         est_means = plateau_bwe.mean.tolist()
         series = [
             Series("bandwidth left to TCP (5 Mb/s − UDP)", avail_x, avail_y),
-            Series(f"TCPW estimate BWE (seed {first_seed}, 400-byte packets)", t_series["time_s"].tolist(),
-                   (t_series["bwe_bps"] * WIRE_PER_PAYLOAD / 1e6).tolist()),
-            Series(f"TCPW throughput, 1 s bins (seed {first_seed})", tp["time_s"].tolist(),
-                   (tp["throughput_bps"] * WIRE_PER_PAYLOAD / 1e6).tolist()),
+            Series(
+                f"TCPW estimate BWE (seed {first_seed}, 400-byte packets)",
+                t_series["time_s"].tolist(),
+                (t_series["bwe_bps"] * WIRE_PER_PAYLOAD / 1e6).tolist(),
+            ),
+            Series(
+                f"TCPW throughput, 1 s bins (seed {first_seed})",
+                tp["time_s"].tolist(),
+                (tp["throughput_bps"] * WIRE_PER_PAYLOAD / 1e6).tolist(),
+            ),
             plateau_bwe.series("plateau mean of BWE (mean, 95% CI over seeds)"),
         ]
         rel = [(m - c / 1e6) / (c / 1e6) for m, (_, _, c) in zip(est_means, plateaus)]
-        details = [f"[{a:g}, {b:g}) s: left {c / 1e6:g}, BWE {fmt_ci(e)}, throughput {fmt_ci(g)} Mb/s ({x:+.1%})"
-                   for (a, b, c), e, g, x in zip(plateaus, est, got, rel)]
+        details = [
+            f"[{a:g}, {b:g}) s: left {c / 1e6:g}, BWE {fmt_ci(e)}, throughput {fmt_ci(g)} Mb/s ({x:+.1%})"
+            for (a, b, c), e, g, x in zip(plateaus, est, got, rel)
+        ]
         tracks = all(abs(x) <= self.tolerance for x in rel)
-        directions = [(np.sign(c2 - c1), np.sign(e2 - e1)) for (_, _, c1), (_, _, c2), e1, e2
-                      in zip(plateaus, plateaus[1:], est_means, est_means[1:])]
+        directions = [
+            (np.sign(c2 - c1), np.sign(e2 - e1))
+            for (_, _, c1), (_, _, c2), e1, e2 in zip(plateaus, plateaus[1:], est_means, est_means[1:])
+        ]
         steps_ok = all(a == b for a, b in directions)
         numbers = [Number(f"BWE on [{a:g}, {b:g}) s (Mb/s)", c / 1e6, m) for (a, b, c), m in zip(plateaus, est_means)]
         claims = [
-            Claim("the estimate tracks the bandwidth left to TCP (5 → 4 → 3 → 4 → 3 → 4 → 5 Mb/s): every plateau's "
-                  f"mean estimate within {self.tolerance:.0%}", tracks, "; ".join(details)),
-            Claim("every step of the estimate follows the step of the available bandwidth (up/down)", steps_ok,
-                  ", ".join(f"{'up' if a > 0 else 'down'}→{'up' if b > 0 else 'down' if b < 0 else 'flat'}"
-                            for a, b in directions)),
+            Claim(
+                "the estimate tracks the bandwidth left to TCP (5 → 4 → 3 → 4 → 3 → 4 → 5 Mb/s): every plateau's "
+                f"mean estimate within {self.tolerance:.0%}",
+                tracks,
+                "; ".join(details),
+            ),
+            Claim(
+                "every step of the estimate follows the step of the available bandwidth (up/down)",
+                steps_ok,
+                ", ".join(
+                    f"{'up' if a > 0 else 'down'}→{'up' if b > 0 else 'down' if b < 0 else 'flat'}"
+                    for a, b in directions
+                ),
+            ),
         ]
-        return Outcome(series=series, claims=claims, numbers=numbers, notes=[
-            f"{len(results)} seeds (flow start uniform in [0, 1] s); one TCPW flow and two 1 Mb/s CBR sources "
-            f"(400-byte datagrams) share one FIFO drop-tail queue of {buffer_pkts(self.capacity_bps, 2 * self.one_way_s)} "
-            f"packets (BDP) on the 5 Mb/s, 30 ms link; {self.duration_s:g} s",
-            "the estimate is compared like with like: tcpsim's BWE counts payload bytes, so it is scaled by 400/360 "
-            "to the wire rate of 400-byte packets (what ns-2's TCPW measures) before it is compared with 5 Mb/s minus "
-            f"the UDP rate; each plateau is averaged from {self.settle_s:g} s after its start (sampled every {self.sample})",
-            "BWE runs a few % above the throughput while UDP is on: TCP's ACKs are bunched by the FIFO shared with "
-            "CBR packets, and the Tustin filter's (b_k + b_{k−1})/2 term weights a short-gap sample with the next, "
-            "longer gap (the ACK-compression bias that motivated Westwood+)",
-        ])
+        return Outcome(
+            series=series,
+            claims=claims,
+            numbers=numbers,
+            notes=[
+                f"{len(results)} seeds (flow start uniform in [0, 1] s); one TCPW flow and two 1 Mb/s CBR sources "
+                f"(400-byte datagrams) share one FIFO drop-tail queue of {buffer_pkts(self.capacity_bps, 2 * self.one_way_s)} "
+                f"packets (BDP) on the 5 Mb/s, 30 ms link; {self.duration_s:g} s",
+                "the estimate is compared like with like: tcpsim's BWE counts payload bytes, so it is scaled by 400/360 "
+                "to the wire rate of 400-byte packets (what ns-2's TCPW measures) before it is compared with 5 Mb/s minus "
+                f"the UDP rate; each plateau is averaged from {self.settle_s:g} s after its start (sampled every {self.sample})",
+                "BWE runs a few % above the throughput while UDP is on: TCP's ACKs are bunched by the FIFO shared with "
+                "CBR packets, and the Tustin filter's (b_k + b_{k−1})/2 term weights a short-gap sample with the next, "
+                "longer gap (the ACK-compression bias that motivated Westwood+)",
+            ],
+        )
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         """The first seed's estimate and throughput over the bandwidth left to TCP, and each
@@ -188,22 +237,49 @@ class Fig3(Experiment):
         figure_legend(fig, ax, columns=1)
 
 
-def two_rtt_scenario(config: str, *, capacity_bps: float, rtts_s: Sequence[float], bottleneck_delay_s: float,
-                     duration_s: float, bin_s: float) -> dict[str, Any]:
+def two_rtt_scenario(
+    config: str,
+    *,
+    capacity_bps: float,
+    rtts_s: Sequence[float],
+    bottleneck_delay_s: float,
+    duration_s: float,
+    bin_s: float,
+) -> dict[str, Any]:
     """Flows with different RTTs (access delays) on one drop-tail bottleneck r1 → r2 → sink."""
     mean_rtt = float(np.mean(rtts_s))
     links: list[dict[str, Any]] = [
-        {"name": "bottleneck", "a": "r1", "b": "sink", "rate": fmt_bps(capacity_bps), "delay": fmt_ms(bottleneck_delay_s),
-         "queue": f"{buffer_pkts(capacity_bps, mean_rtt)}pkt"}]
+        {
+            "name": "bottleneck",
+            "a": "r1",
+            "b": "sink",
+            "rate": fmt_bps(capacity_bps),
+            "delay": fmt_ms(bottleneck_delay_s),
+            "queue": f"{buffer_pkts(capacity_bps, mean_rtt)}pkt",
+        }
+    ]
     flows = []
     for i, rtt in enumerate(rtts_s):
         access = rtt / 2 - bottleneck_delay_s
-        links.append({"name": f"access{i}", "a": f"s{i}", "b": "r1", "rate": "100Mbps", "delay": fmt_ms(access),
-                      "queue": "10000pkt"})
+        links.append(
+            {
+                "name": f"access{i}",
+                "a": f"s{i}",
+                "b": "r1",
+                "rate": "100Mbps",
+                "delay": fmt_ms(access),
+                "queue": "10000pkt",
+            }
+        )
         flows.append(flow_spec(f"rtt{round(rtt * 1e3)}ms", f"s{i}", "sink", config))
-    return {"name": f"casetti Fig. 4: RTTs {list(rtts_s)} s, {CONFIGS[config].label}", "duration": f"{duration_s}s",
-            "tcp": dict(BASE_TCP), "links": links, "flows": flows,
-            "trace": {"throughput_bin": f"{bin_s}s"}}
+    return {
+        "name": f"casetti Fig. 4: RTTs {list(rtts_s)} s, {CONFIGS[config].label}",
+        "duration": f"{duration_s}s",
+        "tcp": dict(BASE_TCP),
+        "links": links,
+        "flows": flows,
+        "trace": {"throughput_bin": f"{bin_s}s"},
+    }
 
 
 @register
@@ -227,10 +303,17 @@ class Fig4(Experiment):
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         duration = self.duration_quick_s if quick else self.duration_full_s
         return Sweep(Axis("config", self.variants)).specs(
-            lambda config: two_rtt_scenario(config, capacity_bps=self.capacity_bps, rtts_s=self.rtts_s,
-                                            bottleneck_delay_s=self.bottleneck_delay_s, duration_s=duration,
-                                            bin_s=self.bin_s),
-            quick, self.replications(quick, seeds))
+            lambda config: two_rtt_scenario(
+                config,
+                capacity_bps=self.capacity_bps,
+                rtts_s=self.rtts_s,
+                bottleneck_delay_s=self.bottleneck_delay_s,
+                duration_s=duration,
+                bin_s=self.bin_s,
+            ),
+            quick,
+            self.replications(quick, seeds),
+        )
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         names = [f"rtt{round(r * 1e3)}ms" for r in self.rtts_s]
@@ -254,31 +337,40 @@ class Fig4(Experiment):
                 progress = Curve.of(dict(zip(times.tolist(), stack.T)), NON_NEGATIVE)
                 series.append(progress.series(f"{CONFIGS[config].label}, RTT {rtt * 1e3:g} ms"))
         short, long_ = names
-        shares = {c: [l / (s + l) for s, l in zip(totals[(c, short)], totals[(c, long_)])] for c in self.variants}
-        faster = {c: [s > l for s, l in zip(totals[(c, short)], totals[(c, long_)])] for c in self.variants}
+        shares = {c: [lo / (s + lo) for s, lo in zip(totals[(c, short)], totals[(c, long_)])] for c in self.variants}
+        faster = {c: [s > lo for s, lo in zip(totals[(c, short)], totals[(c, long_)])] for c in self.variants}
         mean_share = {c: mean(shares[c]) for c in self.variants}
         detail_fast = "; ".join(
             f"{CONFIGS[c].label}: short {fmt_ci(np.array(totals[(c, short)]) / 1e3, 1)}k, long "
             f"{fmt_ci(np.array(totals[(c, long_)]) / 1e3, 1)}k packets (short ahead in {sum(faster[c])}/{len(faster[c])} seeds)"
-            for c in self.variants)
+            for c in self.variants
+        )
         claims = [
-            Claim("the short-RTT flow progresses faster under both TCPW and Reno",
-                  all(mean(totals[(c, short)]) > mean(totals[(c, long_)]) for c in self.variants),
-                  detail_fast),
-            Claim("the long-RTT flow's share is larger under TCPW than under Reno",
-                  mean_share["westwood"] > mean_share["reno"],
-                  "; ".join(f"{CONFIGS[c].label}: long flow's share {fmt_ci(shares[c])}" for c in self.variants)
-                  + f"; per-seed TCPW − Reno share > 0 in "
-                    f"{sum(w > r for w, r in zip(shares['westwood'], shares['reno']))}/{len(shares['reno'])} seeds"),
+            Claim(
+                "the short-RTT flow progresses faster under both TCPW and Reno",
+                all(mean(totals[(c, short)]) > mean(totals[(c, long_)]) for c in self.variants),
+                detail_fast,
+            ),
+            Claim(
+                "the long-RTT flow's share is larger under TCPW than under Reno",
+                mean_share["westwood"] > mean_share["reno"],
+                "; ".join(f"{CONFIGS[c].label}: long flow's share {fmt_ci(shares[c])}" for c in self.variants)
+                + f"; per-seed TCPW − Reno share > 0 in "
+                f"{sum(w > r for w, r in zip(shares['westwood'], shares['reno']))}/{len(shares['reno'])} seeds",
+            ),
         ]
         duration = self.duration_quick_s if quick else self.duration_full_s
-        return Outcome(series=series, claims=claims, notes=[
-            f"{len(shares['reno'])} seeds; {duration:g} s; capacity {self.capacity_bps / 1e6:g} Mb/s (not given by the paper: "
-            "the bottleneck of Fig. 3), bottleneck delay 10 ms, RTTs 50 and 200 ms set by 100 Mb/s access links; "
-            f"drop-tail buffer = BDP at the mean RTT (125 ms) = {buffer_pkts(self.capacity_bps, float(np.mean(self.rtts_s)))} "
-            "packets; both flows start uniformly in [0, 1] s",
-            "sequence number = 400-byte packets delivered in order (throughput trace, 1 s bins), mean ± 95 % CI over seeds",
-        ])
+        return Outcome(
+            series=series,
+            claims=claims,
+            notes=[
+                f"{len(shares['reno'])} seeds; {duration:g} s; capacity {self.capacity_bps / 1e6:g} Mb/s (not given by the paper: "
+                "the bottleneck of Fig. 3), bottleneck delay 10 ms, RTTs 50 and 200 ms set by 100 Mb/s access links; "
+                f"drop-tail buffer = BDP at the mean RTT (125 ms) = {buffer_pkts(self.capacity_bps, float(np.mean(self.rtts_s)))} "
+                "packets; both flows start uniformly in [0, 1] s",
+                "sequence number = 400-byte packets delivered in order (throughput trace, 1 s bins), mean ± 95 % CI over seeds",
+            ],
+        )
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         """Mean progress per variant and RTT (50 ms solid, 200 ms dashed), the 95 % CI (clipped at
@@ -294,13 +386,32 @@ class Fig4(Experiment):
         ax.set_title(figure_title(self))
 
 
-def shared_scenario(configs: Sequence[str], *, capacity_bps: float, rtt_s: float, loss_p: float, duration_s: float,
-                    warmup_s: float, mss_bytes: int = MSS_BYTES, start_jitter_s: float = 5.0) -> dict[str, Any]:
+def shared_scenario(
+    configs: Sequence[str],
+    *,
+    capacity_bps: float,
+    rtt_s: float,
+    loss_p: float,
+    duration_s: float,
+    warmup_s: float,
+    mss_bytes: int = MSS_BYTES,
+    start_jitter_s: float = 5.0,
+) -> dict[str, Any]:
     """Dumbbell: one flow per entry of `configs`, equal RTT, drop-tail buffer = BDP."""
-    scenario = dumbbell(forward=len(configs), bottleneck_rate=fmt_bps(capacity_bps), bottleneck_delay_s=0.010,
-                        access_rate="100Mbps", rtt_range_s=(rtt_s, rtt_s), buffer_s=rtt_s, mss_bytes=mss_bytes,
-                        header_bytes=HEADER_BYTES, duration=f"{duration_s}s", warmup=f"{warmup_s}s",
-                        start_jitter=f"{start_jitter_s}s", tcp={k: v for k, v in BASE_TCP.items() if k not in ("mss", "header")})
+    scenario = dumbbell(
+        forward=len(configs),
+        bottleneck_rate=fmt_bps(capacity_bps),
+        bottleneck_delay_s=0.010,
+        access_rate="100Mbps",
+        rtt_range_s=(rtt_s, rtt_s),
+        buffer_s=rtt_s,
+        mss_bytes=mss_bytes,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s}s",
+        warmup=f"{warmup_s}s",
+        start_jitter=f"{start_jitter_s}s",
+        tcp={k: v for k, v in BASE_TCP.items() if k not in ("mss", "header")},
+    )
     for flow, config in zip(scenario["flows"], configs):
         c = CONFIGS[config]
         flow["variant"] = c.variant
@@ -315,7 +426,9 @@ def shared_scenario(configs: Sequence[str], *, capacity_bps: float, rtt_s: float
 def per_variant_mbps(r: RunResult, variant: str, mss_bytes: int = MSS_BYTES) -> float:
     """Mean per-flow throughput of the flows of `variant`, Mb/s of whole packets."""
     rows = r.flows[r.flows["variant"] == variant]
-    return float(rows["throughput_bps"].mean()) * (mss_bytes + HEADER_BYTES) / mss_bytes / 1e6 if len(rows) else math.nan
+    return (
+        float(rows["throughput_bps"].mean()) * (mss_bytes + HEADER_BYTES) / mss_bytes / 1e6 if len(rows) else math.nan
+    )
 
 
 @register
@@ -339,9 +452,12 @@ class Friendliness(Experiment):
     """Reno in the mix is "not starved" at the paper's precision: at least its 0.0913 Mb/s less
     the default 15 %."""
     paper_values = {"all TCPW": 0.0994, "all Reno": 0.0992, "mix: TCPW": 0.1078, "mix: Reno": 0.0913}
-    mixes = {"all TCPW": ("westwood",) * 20, "all Reno": ("reno",) * 20,
-             "mix": ("westwood",) * 10 + ("reno",) * 10,
-             "mix, TCPW preset (guard on)": ("westwood[preset]",) * 10 + ("reno",) * 10}
+    mixes = {
+        "all TCPW": ("westwood",) * 20,
+        "all Reno": ("reno",) * 20,
+        "mix": ("westwood",) * 10 + ("reno",) * 10,
+        "mix, TCPW preset (guard on)": ("westwood[preset]",) * 10 + ("reno",) * 10,
+    }
 
     def duration(self, quick: bool) -> float:
         return self.duration_quick_s if quick else self.duration_full_s
@@ -349,17 +465,28 @@ class Friendliness(Experiment):
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         specs = []
         for mix, configs in self.mixes.items():
-            scenario = shared_scenario(configs, capacity_bps=self.capacity_bps, rtt_s=self.rtt_s, loss_p=0.0,
-                                       duration_s=self.duration(quick), warmup_s=self.warmup_s)
+            scenario = shared_scenario(
+                configs,
+                capacity_bps=self.capacity_bps,
+                rtt_s=self.rtt_s,
+                loss_p=0.0,
+                duration_s=self.duration(quick),
+                warmup_s=self.warmup_s,
+            )
             scenario["trace"] = {"cwnd": True, "interval": "1s"}  # TCPW's estimate, for the explanation
-            specs += [RunSpec(key=RunKey(mix=mix, seed=seed), seed=seed, scenario=scenario)
-                      for seed in self.replications(quick, seeds)]
+            specs += [
+                RunSpec(key=RunKey(mix=mix, seed=seed), seed=seed, scenario=scenario)
+                for seed in self.replications(quick, seeds)
+            ]
         return specs
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         def values(mix: str, variant: str) -> list[float]:
-            return [per_variant_mbps(r, variant) for key, r in sorted(results.items(), key=lambda kv: kv[0]["seed"])
-                    if key["mix"] == mix]
+            return [
+                per_variant_mbps(r, variant)
+                for key, r in sorted(results.items(), key=lambda kv: kv[0]["seed"])
+                if key["mix"] == mix
+            ]
 
         def bwe_ratio(mix: str) -> list[float]:
             """Per seed: mean estimate of the TCPW flows / their mean throughput."""
@@ -376,16 +503,26 @@ class Friendliness(Experiment):
 
         ratio_mix, ratio_all = bwe_ratio("mix"), bwe_ratio("all TCPW")
 
-        got = {"all TCPW": values("all TCPW", "westwood"), "all Reno": values("all Reno", "reno"),
-               "mix: TCPW": values("mix", "westwood"), "mix: Reno": values("mix", "reno")}
-        preset = {"TCPW": values("mix, TCPW preset (guard on)", "westwood"),
-                  "Reno": values("mix, TCPW preset (guard on)", "reno")}
+        got = {
+            "all TCPW": values("all TCPW", "westwood"),
+            "all Reno": values("all Reno", "reno"),
+            "mix: TCPW": values("mix", "westwood"),
+            "mix: Reno": values("mix", "reno"),
+        }
+        preset = {
+            "TCPW": values("mix, TCPW preset (guard on)", "westwood"),
+            "Reno": values("mix, TCPW preset (guard on)", "reno"),
+        }
         fair = self.capacity_bps / self.flows / 1e6
         per_flow = Curve.of(got, NON_NEGATIVE)
-        series = [per_flow.series("tcpsim (mean, 95% CI)"),
-                  Series("paper", list(self.paper_values), list(self.paper_values.values()))]
-        sensitivity = (f"with the TCPW preset as is (no repeated faster recovery in a window) the 10 + 10 mix gives "
-                       f"TCPW {fmt_ci(preset['TCPW'], 4)}, Reno {fmt_ci(preset['Reno'], 4)} Mb/s")
+        series = [
+            per_flow.series("tcpsim (mean, 95% CI)"),
+            Series("paper", list(self.paper_values), list(self.paper_values.values())),
+        ]
+        sensitivity = (
+            f"with the TCPW preset as is (no repeated faster recovery in a window) the 10 + 10 mix gives "
+            f"TCPW {fmt_ci(preset['TCPW'], 4)}, Reno {fmt_ci(preset['Reno'], 4)} Mb/s"
+        )
         explanation = (
             "TCPW's share in the mix depends on how far its estimate exceeds its rate: with 20 window-limited flows "
             "on a drop-tail FIFO, each flow's ACKs come in bursts (a window's packets leave the queue back to back), and "
@@ -393,7 +530,8 @@ class Friendliness(Experiment):
             "is far above the flow's share and a loss often leaves cwnd unchanged (cwnd < ssthresh). The paper's ns-2 "
             "set-up (access links, start times, duration) is not given and decides how bursty the ACKs are. "
             f"Measured here: TCPW's mean BWE is {mean(ratio_mix):.1f}× its throughput in the mix "
-            f"({mean(ratio_all):.1f}× among 20 TCPW flows). Sensitivity: " + sensitivity)
+            f"({mean(ratio_all):.1f}× among 20 TCPW flows). Sensitivity: " + sensitivity
+        )
         numbers = []
         for key, paper in self.paper_values.items():
             n = Number(f"{key} per-flow throughput (Mb/s)", paper, per_flow.at(key))
@@ -401,20 +539,31 @@ class Friendliness(Experiment):
                 n.explanation = explanation
             numbers.append(n)
         claims = [
-            Claim("all TCPW and all Reno get the same per-flow throughput",
-                  *checks.equal_within({"all TCPW": per_flow.at("all TCPW"), "all Reno": per_flow.at("all Reno")},
-                                       self.same_tolerance)),
-            Claim("in the 10 + 10 mix TCPW gets more than the fair share and Reno less, Reno not starved (at least "
-                  "the paper's 0.0913 Mb/s less 15 %)",
-                  *checks.share_ordering(got["mix: TCPW"], got["mix: Reno"], fair,
-                                         (1 - self.reno_tolerance) * self.paper_values["mix: Reno"])),
+            Claim(
+                "all TCPW and all Reno get the same per-flow throughput",
+                *checks.equal_within(
+                    {"all TCPW": per_flow.at("all TCPW"), "all Reno": per_flow.at("all Reno")}, self.same_tolerance
+                ),
+            ),
+            Claim(
+                "in the 10 + 10 mix TCPW gets more than the fair share and Reno less, Reno not starved (at least "
+                "the paper's 0.0913 Mb/s less 15 %)",
+                *checks.share_ordering(
+                    got["mix: TCPW"], got["mix: Reno"], fair, (1 - self.reno_tolerance) * self.paper_values["mix: Reno"]
+                ),
+            ),
         ]
-        return Outcome(series=series, claims=claims, numbers=numbers, notes=[
-            f"{len(got['all Reno'])} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; "
-            "dumbbell with 100 Mb/s access links, 2 Mb/s 10 ms bottleneck, every RTT 100 ms; drop-tail buffer = BDP "
-            f"(25 000 bytes = 62 packets); starts uniform in [0, 5] s",
-            sensitivity,
-        ])
+        return Outcome(
+            series=series,
+            claims=claims,
+            numbers=numbers,
+            notes=[
+                f"{len(got['all Reno'])} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; "
+                "dumbbell with 100 Mb/s access links, 2 Mb/s 10 ms bottleneck, every RTT 100 ms; drop-tail buffer = BDP "
+                f"(25 000 bytes = 62 packets); starts uniform in [0, 5] s",
+                sensitivity,
+            ],
+        )
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         """Bars: ours with the 95 % CI beside the paper's, the fair share as a line."""
@@ -422,11 +571,17 @@ class Friendliness(Experiment):
         ours, paper = outcome.series
         x = np.arange(len(ours.x))
         y, below, above = error_bars(ours)
-        ax.bar(x - 0.2, y, width=0.4, label=ours.label, color=PALETTE[0], yerr=[below, above],
-               error_kw={"elinewidth": 0.7})
+        ax.bar(
+            x - 0.2, y, width=0.4, label=ours.label, color=PALETTE[0], yerr=[below, above], error_kw={"elinewidth": 0.7}
+        )
         ax.bar(x + 0.2, paper.y, width=0.4, label=paper.label, color=GREY)
-        ax.axhline(self.capacity_bps / self.flows / 1e6, color="black", linestyle="--", linewidth=0.8,
-                   label="fair share (2 Mb/s / 20)")
+        ax.axhline(
+            self.capacity_bps / self.flows / 1e6,
+            color="black",
+            linestyle="--",
+            linewidth=0.8,
+            label="fair share (2 Mb/s / 20)",
+        )
         ax.set_xticks(x, ours.x)
         ax.grid(axis="x", visible=False)
         finish_axes(ax, ylabel=self.ylabel.replace(" (", "\n("), legend=False)
@@ -467,14 +622,29 @@ TESTBED_QUEUE = "100pkt"
 queue, as the alternative reading of fig7 and a sensitivity run of its main reading have it."""
 
 
-def testbed_scenario(configs: Sequence[str], *, capacity_bps: float, loss_p: float, duration_s: float,
-                     warmup_s: float, queue: str, tcp: Mapping[str, Any] = LINUX_TCP,
-                     rtt_s: float = 0.100) -> dict[str, Any]:
+def testbed_scenario(
+    configs: Sequence[str],
+    *,
+    capacity_bps: float,
+    loss_p: float,
+    duration_s: float,
+    warmup_s: float,
+    queue: str,
+    tcp: Mapping[str, Any] = LINUX_TCP,
+    rtt_s: float = 0.100,
+) -> dict[str, Any]:
     """The Fig. 6 testbed as a dumbbell: 5 Linux senders, a link emulator (capacity
     `capacity_bps`, RTT 100 ms, Bernoulli loss `loss_p` in both directions, drop-tail `queue`),
     1500-byte packets; every flow runs `tcp` (TCPW only changes the congestion control)."""
-    scenario = shared_scenario(configs, capacity_bps=capacity_bps, rtt_s=rtt_s, loss_p=loss_p, duration_s=duration_s,
-                               warmup_s=warmup_s, mss_bytes=TESTBED_MSS_BYTES)
+    scenario = shared_scenario(
+        configs,
+        capacity_bps=capacity_bps,
+        rtt_s=rtt_s,
+        loss_p=loss_p,
+        duration_s=duration_s,
+        warmup_s=warmup_s,
+        mss_bytes=TESTBED_MSS_BYTES,
+    )
     scenario["links"][0]["queue"] = queue
     host = {k: v for k, v in tcp.items() if k in ("rwnd", "clock_granularity", "rtt_tick")}
     scenario["tcp"].update(host)
@@ -534,11 +704,13 @@ class Fig7(Experiment):
             "The emulator limited the rate to about 4 Mb/s and queued in its own 100-packet interface queue (Linux "
             "txqueuelen): 4 Mb/s is the capacity of those tried whose 1 %-loss gain is closest to the paper's ~10 % "
             "(chosen after the results), and a large queue never drops on the clean link.",
-            {"capacity_bps": 4e6, "queue": TESTBED_QUEUE}),
+            {"capacity_bps": 4e6, "queue": TESTBED_QUEUE},
+        ),
         "ns-2 simulation set-up": (
             "Fig. 7 behaves like the paper's simulations: ns-2 Reno and TCPW (every 3rd duplicate ACK), 400-byte "
             "packets, BDP buffer, on the 2 Mb/s bottleneck of the friendliness simulation of the same section.",
-            {"ns2": True}),
+            {"ns2": True},
+        ),
     }
 
     def duration(self, quick: bool) -> float:
@@ -551,8 +723,11 @@ class Fig7(Experiment):
             "q50": ("50-packet queue (FreeBSD dummynet's default)", {"queue": "50pkt"}),
             "rwnd64K": ("64 KB receive window (Linux 2.4)", {"tcp": {**LINUX_TCP, "rwnd": "64KB"}}),
             "nosack": ("SACK off (Linux's NewReno-style recovery)", {"tcp": {**LINUX_TCP, "recovery": "newreno"}}),
-            "latest": ("TCPW's filter on the latest sample b_k instead of the trapezoid (b_k + b_{k−1})/2 (filter "
-                       "tustin_latest, an ablation, not the paper's)", {"latest_filter": True}),
+            "latest": (
+                "TCPW's filter on the latest sample b_k instead of the trapezoid (b_k + b_{k−1})/2 (filter "
+                "tustin_latest, an ablation, not the paper's)",
+                {"latest_filter": True},
+            ),
         }
 
     def options(self, kind: str) -> dict[str, Any]:
@@ -566,12 +741,20 @@ class Fig7(Experiment):
         options = self.options(kind)
         if options.pop("ns2", False):
             configs = ("reno",) * k + ("westwood",) * (5 - k)
-            return shared_scenario(configs, capacity_bps=2e6, rtt_s=0.100, loss_p=p, duration_s=self.duration(quick),
-                                   warmup_s=self.warmup_s)
+            return shared_scenario(
+                configs,
+                capacity_bps=2e6,
+                rtt_s=0.100,
+                loss_p=p,
+                duration_s=self.duration(quick),
+                warmup_s=self.warmup_s,
+            )
         latest_filter = options.pop("latest_filter", False)
         configs = ("reno",) * k + ("westwood[preset]",) * (5 - k)
         kwargs: dict[str, Any] = {"capacity_bps": self.capacity_bps, "queue": self.queue, **options}
-        scenario = testbed_scenario(configs, loss_p=p, duration_s=self.duration(quick), warmup_s=self.warmup_s, **kwargs)
+        scenario = testbed_scenario(
+            configs, loss_p=p, duration_s=self.duration(quick), warmup_s=self.warmup_s, **kwargs
+        )
         if latest_filter:
             for flow in scenario["flows"]:
                 if flow["variant"] == "westwood":
@@ -607,25 +790,40 @@ class Fig7(Experiment):
     def judge(self, values: Callable[[float, int, str], list[float]], ks: Sequence[int]) -> tuple[list[Claim], Number]:
         """Claims and the gain number of one reading; `values(p, k, variant)` gives per-seed
         per-flow Mb/s."""
+
         def mean_of(p: float, k: int, variant: str) -> float:
             return mean(values(p, k, variant))
 
-        shares = {f"{self.tag(p)}, k={k}": mean_of(p, k, "reno") / mean_of(p, 5, "reno")
-                  for p in self.losses for k in ks if 0 < k < 5}
+        shares = {
+            f"{self.tag(p)}, k={k}": mean_of(p, k, "reno") / mean_of(p, 5, "reno")
+            for p in self.losses
+            for k in ks
+            if 0 < k < 5
+        }
         w5, r5 = values(0.01, 0, "westwood"), values(0.01, 5, "reno")
         gains = paired_gains(w5, r5)
         gain = summarize(gains)
         g, low = gain["mean"], gain["ci_low"]
         claims = [
-            Claim("Reno is not starved: adding TCPW flows reduces a Reno flow's throughput only by a minimal amount "
-                  "(relative to 5 Reno flows)", *checks.keeps_share(shares, self.minimal)),
-            Claim("at 1 % loss 5 TCPW flows get more than 5 Reno flows", low > 0,
-                  f"test: the 95 % CI of the per-seed gain above 0; 5 TCPW {fmt_ci(w5)} vs 5 Reno {fmt_ci(r5)} Mb/s per "
-                  f"flow: {fmt_pct(gains)}"),
+            Claim(
+                "Reno is not starved: adding TCPW flows reduces a Reno flow's throughput only by a minimal amount "
+                "(relative to 5 Reno flows)",
+                *checks.keeps_share(shares, self.minimal),
+            ),
+            Claim(
+                "at 1 % loss 5 TCPW flows get more than 5 Reno flows",
+                low > 0,
+                f"test: the 95 % CI of the per-seed gain above 0; 5 TCPW {fmt_ci(w5)} vs 5 Reno {fmt_ci(r5)} Mb/s per "
+                f"flow: {fmt_pct(gains)}",
+            ),
         ]
-        number = Number("at 1 % loss, 5 TCPW vs 5 Reno throughput gain (%)", self.paper_gain, g,
-                        tolerance=self.gain_tolerance,
-                        precision="the paper's '10 % more' is a round figure: read as 5–15 %")
+        number = Number(
+            "at 1 % loss, 5 TCPW vs 5 Reno throughput gain (%)",
+            self.paper_gain,
+            g,
+            tolerance=self.gain_tolerance,
+            precision="the paper's '10 % more' is a round figure: read as 5–15 %",
+        )
         return claims, number
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
@@ -636,14 +834,22 @@ class Fig7(Experiment):
 
         def values_of(kind: str) -> Callable[[float, int, str], list[float]]:
             def values(p: float, k: int, variant: str) -> list[float]:
-                return [per_variant_mbps(r, variant, mss(kind)) for key, r in by_seed
-                        if tagged(key, **self.tags(kind)) and key.matches(loss=p, k=k)]
+                return [
+                    per_variant_mbps(r, variant, mss(kind))
+                    for key, r in by_seed
+                    if tagged(key, **self.tags(kind)) and key.matches(loss=p, k=k)
+                ]
+
             return values
 
         def series_of(kind: str) -> list[Series]:
-            return [Curve.of({k: values_of(kind)(p, k, variant) for k in ks}, NON_NEGATIVE)
-                    .series(f"{CONFIGS[variant].label}, {self.tag(p)}")
-                    for p in self.losses for variant, ks in (("westwood", range(0, 5)), ("reno", range(1, 6)))]
+            return [
+                Curve.of({k: values_of(kind)(p, k, variant) for k in ks}, NON_NEGATIVE).series(
+                    f"{CONFIGS[variant].label}, {self.tag(p)}"
+                )
+                for p in self.losses
+                for variant, ks in (("westwood", range(0, 5)), ("reno", range(1, 6)))
+            ]
 
         claims, number = self.judge(values_of("main"), range(6))
         readings = []
@@ -654,33 +860,50 @@ class Fig7(Experiment):
         # TCPW's estimate against its throughput among 5 TCPW flows (main reading).
         ratios = {}
         for p in self.losses:
-            out = [float(r.trace("cwnd").loc[r.trace("cwnd")["time_s"] >= self.warmup_s, "bwe_bps"].mean()
-                         / r.flows["throughput_bps"].mean())
-                   for key, r in results.items() if tagged(key) and key.matches(loss=p, k=0) and "cwnd" in r.traces]
+            out = [
+                float(
+                    r.trace("cwnd").loc[r.trace("cwnd")["time_s"] >= self.warmup_s, "bwe_bps"].mean()
+                    / r.flows["throughput_bps"].mean()
+                )
+                for key, r in results.items()
+                if tagged(key) and key.matches(loss=p, k=0) and "cwnd" in r.traces
+            ]
             ratios[self.tag(p)] = mean(out) if out else math.nan
         sens_lines = []
         for kind, (label, _) in self.sensitivities().items():
             v = values_of(kind)
-            sh = ", ".join(f"{self.tag(p)} k=1: {mean(v(p, 1, 'reno')) / mean(v(p, 5, 'reno')):.0%}"
-                           for p in self.losses)
-            sens_lines.append(f"{label}: Reno keeps {sh}; 1 % loss gain "
-                              f"{fmt_pct(paired_gains(v(0.01, 0, 'westwood'), v(0.01, 5, 'reno')))}")
-        drops = [int(r.links.loc[r.links["name"] == "bottleneck", "drops_queue"].sum())
-                 for key, r in results.items() if tagged(key)]
+            sh = ", ".join(
+                f"{self.tag(p)} k=1: {mean(v(p, 1, 'reno')) / mean(v(p, 5, 'reno')):.0%}" for p in self.losses
+            )
+            sens_lines.append(
+                f"{label}: Reno keeps {sh}; 1 % loss gain "
+                f"{fmt_pct(paired_gains(v(0.01, 0, 'westwood'), v(0.01, 5, 'reno')))}"
+            )
+        drops = [
+            int(r.links.loc[r.links["name"] == "bottleneck", "drops_queue"].sum())
+            for key, r in results.items()
+            if tagged(key)
+        ]
         n = len(values_of("main")(0.01, 0, "westwood"))
-        return Outcome(series=series_of("main"), claims=claims, numbers=[number], readings=readings,
-                       main_reading="testbed: 10 Mb/s Ethernet, BDP queue", notes=[
-            f"{n} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; the Fig. 6 testbed as a "
-            f"dumbbell: {self.capacity_bps / 1e6:g} Mb/s (the lab's Ethernet: the emulator sets delay and errors only), "
-            "RTT 100 ms, drop-tail queue = BDP (the paper's and the catalog's buffer rule), 1 % Bernoulli loss in both "
-            "directions, 1500-byte packets; every host runs Linux 2.2 TCP (SACK recovery without re-entry, 32 KB "
-            "receive window, 10 ms timers, 200 ms RTO floor, delayed ACKs); TCPW = the same with faster recovery "
-            "(Sec. 3) and the Sec. 2.2 Tustin estimator (τ = 500 ms, ACKs timed in 10 ms jiffies); starts uniform in "
-            "[0, 5] s",
-            f"main reading: {sum(drops)} bottleneck queue drops in {len(drops)} runs; TCPW's mean estimate is "
-            f"{ratios['clean']:.1f}× (clean) and {ratios['1% loss']:.1f}× (1 % loss) its throughput among 5 TCPW flows",
-            "sensitivity of the main reading (k = 1): " + "; ".join(sens_lines),
-        ])
+        return Outcome(
+            series=series_of("main"),
+            claims=claims,
+            numbers=[number],
+            readings=readings,
+            main_reading="testbed: 10 Mb/s Ethernet, BDP queue",
+            notes=[
+                f"{n} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; the Fig. 6 testbed as a "
+                f"dumbbell: {self.capacity_bps / 1e6:g} Mb/s (the lab's Ethernet: the emulator sets delay and errors only), "
+                "RTT 100 ms, drop-tail queue = BDP (the paper's and the catalog's buffer rule), 1 % Bernoulli loss in both "
+                "directions, 1500-byte packets; every host runs Linux 2.2 TCP (SACK recovery without re-entry, 32 KB "
+                "receive window, 10 ms timers, 200 ms RTO floor, delayed ACKs); TCPW = the same with faster recovery "
+                "(Sec. 3) and the Sec. 2.2 Tustin estimator (τ = 500 ms, ACKs timed in 10 ms jiffies); starts uniform in "
+                "[0, 5] s",
+                f"main reading: {sum(drops)} bottleneck queue drops in {len(drops)} runs; TCPW's mean estimate is "
+                f"{ratios['clean']:.1f}× (clean) and {ratios['1% loss']:.1f}× (1 % loss) its throughput among 5 TCPW flows",
+                "sensitivity of the main reading (k = 1): " + "; ".join(sens_lines),
+            ],
+        )
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         """One panel per loss rate: TCPW and Reno per flow with 95 % CIs."""
@@ -688,8 +911,15 @@ class Fig7(Experiment):
         axes = fig.subplots(1, len(self.losses), sharey=True)
         for ax, p in zip(axes, self.losses):
             # The panel names the loss rate: the legend names only the variant.
-            draw_series(ax, [dataclasses.replace(s, label=s.label.split(",")[0]) for s in outcome.series
-                             if s.label.endswith(self.tag(p))], style_of=variant_style)
+            draw_series(
+                ax,
+                [
+                    dataclasses.replace(s, label=s.label.split(",")[0])
+                    for s in outcome.series
+                    if s.label.endswith(self.tag(p))
+                ],
+                style_of=variant_style,
+            )
             finish_axes(ax, self.xlabel, self.ylabel.replace(" (", "\n(") if p == self.losses[0] else "", legend=False)
             ax.set_title(self.tag(p))
             ax.set_ylim(bottom=0)
@@ -698,6 +928,9 @@ class Fig7(Experiment):
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
         """The alternative readings on the panel of their loss rate; one legend below."""
         for ax, p in zip(fig.axes, self.losses):
-            draw_reading_styles(ax, [(r.name, [s for s in r.series if s.label.endswith(self.tag(p))])
-                                     for r in outcome.readings], outcome.main_reading)
+            draw_reading_styles(
+                ax,
+                [(r.name, [s for s in r.series if s.label.endswith(self.tag(p))]) for r in outcome.readings],
+                outcome.main_reading,
+            )
         figure_legend(fig, fig.axes[0], columns=3)

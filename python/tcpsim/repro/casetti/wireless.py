@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.repro import register
+from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     CONFIGS,
     GAIN_CONTEXT,
@@ -25,15 +26,14 @@ from tcpsim.repro.casetti.common import (
     bernoulli,
     buffer_pkts,
     explain_gain,
-    is_gain,
     fmt_ci,
     fmt_pct,
+    is_gain,
     mean,
     paired_gains,
     variant_style,
     wireless_scenario,
 )
-from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, error_bars, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
@@ -72,8 +72,13 @@ class Fig9(ThroughputSweep):
         grid = [x for x in self.grid(quick) if x > 0]
         out.claims += self.peak_claims(t, grid, "1 % errors")
         above = all(mean(t[(x, "westwood")]) > max(mean(t[(x, o)]) for o in ("reno", "sack")) for x in grid)
-        out.claims.append(Claim("TCPW above Reno and SACK at every error rate > 0", above,
-                                "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid)))
+        out.claims.append(
+            Claim(
+                "TCPW above Reno and SACK at every error rate > 0",
+                above,
+                "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid),
+            )
+        )
         out.numbers += self.gain_numbers(t, 394.0, GAIN_CONTEXT)
         return out
 
@@ -136,21 +141,37 @@ class Fig10(ThroughputSweep):
     """Floor of the base-station (wireless) buffer: ns-2's default queue `limit_` (see the docstring)."""
     small_buffer_pkts = MIN_BUFFER_PKTS
     """Sensitivity at the short delays: the floor of the other casetti experiments."""
-    windows = {"64 KB window": (163, (
-                   "The senders' window was TCP's 64 KB maximum without window scaling (163 packets of 400 B), as a "
-                   "TCP of 2000 advertised; picked from explored windows of 100–256 packets because it gives both "
-                   "the +567 % at 100 ms and the fall beyond (chosen after seeing results).")),
-               "ns-2 default window_ 20": (20, (
-                   "The scripts kept ns-2's default Agent/TCP window_ of 20 packets (ns-default.tcl), since the paper "
-                   "sets no window."))}
+    windows = {
+        "64 KB window": (
+            163,
+            (
+                "The senders' window was TCP's 64 KB maximum without window scaling (163 packets of 400 B), as a "
+                "TCP of 2000 advertised; picked from explored windows of 100–256 packets because it gives both "
+                "the +567 % at 100 ms and the fall beyond (chosen after seeing results)."
+            ),
+        ),
+        "ns-2 default window_ 20": (
+            20,
+            (
+                "The scripts kept ns-2's default Agent/TCP window_ of 20 packets (ns-default.tcl), since the paper "
+                "sets no window."
+            ),
+        ),
+    }
     """Alternative readings: name → (receiver window in 400-byte packets, hypothesis)."""
 
-    def scenario(self, config: str, x: float, quick: bool, floor: int | None = None,
-                 rwnd_pkts: int | None = None) -> dict[str, Any]:
+    def scenario(
+        self, config: str, x: float, quick: bool, floor: int | None = None, rwnd_pkts: int | None = None
+    ) -> dict[str, Any]:
         """`floor` None = `min_buffer_pkts`; `rwnd_pkts` None = unlimited (the main reading)."""
-        scenario = wireless_scenario(config, loss=bernoulli(self.error_p), wired_delay_s=x,
-                                     min_buffer_pkts=self.min_buffer_pkts if floor is None else floor,
-                                     duration_s=self.duration(quick), warmup_s=self.warmup_s)
+        scenario = wireless_scenario(
+            config,
+            loss=bernoulli(self.error_p),
+            wired_delay_s=x,
+            min_buffer_pkts=self.min_buffer_pkts if floor is None else floor,
+            duration_s=self.duration(quick),
+            warmup_s=self.warmup_s,
+        )
         if rwnd_pkts is not None:
             scenario["tcp"] = {**scenario["tcp"], "rwnd": f"{rwnd_pkts * MSS_BYTES}B"}
         return scenario
@@ -173,22 +194,40 @@ class Fig10(ThroughputSweep):
         sens = self.sensitivity_seeds(quick, seeds)
         specs = super().runs(quick, seeds)
         for name, (window, _) in self.windows.items():
-            specs += self.point_specs(self.grid(quick), MAIN, self.replications(quick, seeds),
-                                      lambda c, x, w=window: self.scenario(c, x, quick, rwnd_pkts=w), reading=name)
-        specs += self.point_specs(self.small_grid(quick), MAIN, sens,
-                                  lambda c, x: self.scenario(c, x, quick, floor=self.small_buffer_pkts), kind="buffer5")
-        return specs + self.point_specs(self.tick_grid(quick), MAIN, sens,
-                                        lambda c, x: self.tick_scenario(c, x, quick), kind="tick")
+            specs += self.point_specs(
+                self.grid(quick),
+                MAIN,
+                self.replications(quick, seeds),
+                lambda c, x, w=window: self.scenario(c, x, quick, rwnd_pkts=w),
+                reading=name,
+            )
+        specs += self.point_specs(
+            self.small_grid(quick),
+            MAIN,
+            sens,
+            lambda c, x: self.scenario(c, x, quick, floor=self.small_buffer_pkts),
+            kind="buffer5",
+        )
+        return specs + self.point_specs(
+            self.tick_grid(quick), MAIN, sens, lambda c, x: self.tick_scenario(c, x, quick), kind="tick"
+        )
 
     def setup_note(self, quick: bool) -> str:
-        return (super().setup_note(quick).replace(f"buffers = BDP (≥ {MIN_BUFFER_PKTS} packets)",
-                                                  f"wired buffer = BDP (≥ {MIN_BUFFER_PKTS} packets), base-station "
-                                                  f"buffer = BDP (≥ {self.min_buffer_pkts} packets, ns-2's default "
-                                                  "queue limit_)")
-                + "; receiver window unlimited (main reading; see the class docstring)")
+        return (
+            super()
+            .setup_note(quick)
+            .replace(
+                f"buffers = BDP (≥ {MIN_BUFFER_PKTS} packets)",
+                f"wired buffer = BDP (≥ {MIN_BUFFER_PKTS} packets), base-station "
+                f"buffer = BDP (≥ {self.min_buffer_pkts} packets, ns-2's default "
+                "queue limit_)",
+            )
+            + "; receiver window unlimited (main reading; see the class docstring)"
+        )
 
     def tagged_detail(self, t: Samples, xs: Sequence[float], gain: bool = True) -> str:
         """Per x of a sensitivity run's samples `t`: each variant's throughput (and the gain)."""
+
         def one(x: float) -> str:
             text = f"{x * 1e3:g} ms: " + ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c)])}" for c in MAIN)
             if gain:
@@ -203,13 +242,20 @@ class Fig10(ThroughputSweep):
         grid = list(self.grid(quick))
         claims = self.peak_claims(t, grid, "about 100 ms")
         for x in self.small_grid(quick):
-            claims.append(Claim(f"all protocols equally effective below ~5 ms (at {self.label(x)})",
-                                *checks.equal_within({CONFIGS[c].label: mean(t[(x, c)]) for c in MAIN},
-                                                     self.equal_within)))
+            claims.append(
+                Claim(
+                    f"all protocols equally effective below ~5 ms (at {self.label(x)})",
+                    *checks.equal_within({CONFIGS[c].label: mean(t[(x, c)]) for c in MAIN}, self.equal_within),
+                )
+            )
         for other in ("reno", "sack"):
             beyond = {x: paired_gains(t[(x, "westwood")], t[(x, other)]) for x in grid if x >= self.headline_x}
-            claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} decreases beyond 100 ms",
-                                *checks.falls_beyond(beyond, self.headline_x, self.label)))
+            claims.append(
+                Claim(
+                    f"TCPW's gain over {CONFIGS[other].label} decreases beyond 100 ms",
+                    *checks.falls_beyond(beyond, self.headline_x, self.label),
+                )
+            )
         return claims, [self.gain_number(t, other, 567.0) for other in ("reno", "sack")]
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
@@ -220,8 +266,9 @@ class Fig10(ThroughputSweep):
         for name, (_, hypothesis) in self.windows.items():
             view = self.table(results, reading=name)
             claims, numbers = self.judge(view, quick)
-            out.readings.append(Reading(name, hypothesis, claims=claims, numbers=numbers,
-                                        series=self.base_outcome(view, quick).series))
+            out.readings.append(
+                Reading(name, hypothesis, claims=claims, numbers=numbers, series=self.base_outcome(view, quick).series)
+            )
         small = self.small_grid(quick)
         out.notes.append(
             f"below 5 ms the base-station buffer is {self.min_buffer_pkts} packets (ns-2's default limit_; the BDP is "
@@ -229,7 +276,8 @@ class Fig10(ThroughputSweep):
             "packet floor of the other experiments: "
             + self.tagged_detail(self.table(results, kind="buffer5"), small, gain=False)
             + ". Sensitivity with RTT samples in 100 ms ticks (ns-2's tcpTick_ of 2000–2001; ns-2's TCPW then takes "
-            "RTTmin ≥ 100 ms): " + self.tagged_detail(self.table(results, kind="tick"), self.tick_grid(quick)))
+            "RTTmin ≥ 100 ms): " + self.tagged_detail(self.table(results, kind="tick"), self.tick_grid(quick))
+        )
         return out
 
 
@@ -254,9 +302,14 @@ class Fig11(ThroughputSweep):
         return x
 
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
-        return wireless_scenario(config, loss=bernoulli(self.error_p), wireless_rate_bps=x,
-                                 wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
-                                 duration_s=self.duration(quick), warmup_s=self.warmup_s)
+        return wireless_scenario(
+            config,
+            loss=bernoulli(self.error_p),
+            wireless_rate_bps=x,
+            wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
+            duration_s=self.duration(quick),
+            warmup_s=self.warmup_s,
+        )
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
@@ -286,9 +339,12 @@ class Fig12(Experiment):
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         trace = {"cwnd": True, "interval": "100ms"}
         return Sweep(Axis("config", self.variants)).specs(
-            lambda config: wireless_scenario(config, loss=bernoulli(self.error_p), duration_s=self.duration_s,
-                                             warmup_s=0.0, trace=trace),
-            quick, self.replications(quick, seeds))
+            lambda config: wireless_scenario(
+                config, loss=bernoulli(self.error_p), duration_s=self.duration_s, warmup_s=0.0, trace=trace
+            ),
+            quick,
+            self.replications(quick, seeds),
+        )
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         edges = np.arange(self.skip_s, self.duration_s + 1e-9, self.window_s)
@@ -305,32 +361,46 @@ class Fig12(Experiment):
                 means.setdefault((config, col), []).append(float(values.mean()))
                 idx = np.digitize(trace["time_s"].to_numpy(), edges) - 1
                 windows.setdefault((config, col), []).append(
-                    np.array([values[idx == i].mean() for i in range(len(edges) - 1)]))
+                    np.array([values[idx == i].mean() for i in range(len(edges) - 1)])
+                )
             if seed == first_seed:
                 full = r.trace("cwnd")
                 ss = (full["ssthresh_bytes"] / MSS_BYTES).to_numpy(dtype=float, copy=True)
                 ss[ss > 1e5] = np.nan  # "infinite" before the first loss
                 label = CONFIGS[config].label
-                series += [Series(f"{label} cwnd (seed {seed})", full["time_s"].tolist(),
-                                  (full["cwnd_bytes"] / MSS_BYTES).tolist()),
-                           Series(f"{label} ssthresh (seed {seed})", full["time_s"].tolist(), ss.tolist())]
+                series += [
+                    Series(
+                        f"{label} cwnd (seed {seed})",
+                        full["time_s"].tolist(),
+                        (full["cwnd_bytes"] / MSS_BYTES).tolist(),
+                    ),
+                    Series(f"{label} ssthresh (seed {seed})", full["time_s"].tolist(), ss.tolist()),
+                ]
         claims = []
         for col, name in (("cwnd_bytes", "cwnd"), ("ssthresh_bytes", "ssthresh")):
             w, r = windows[("westwood", col)], windows[("reno", col)]
             frac = float(np.mean([np.mean(a > b) for a, b in zip(w, r)]))
-            claims.append(Claim(f"TCPW's {name} stays consistently higher than Reno's", frac >= self.consistently and
-                                mean(means[("westwood", col)]) > mean(means[("reno", col)]),
-                                f"time-average {name} after {self.skip_s:g} s: TCPW {fmt_ci(means[('westwood', col)], 1)}, "
-                                f"Reno {fmt_ci(means[('reno', col)], 1)} segments; TCPW above Reno in {frac:.0%} of the "
-                                f"{self.window_s:g} s windows (seeds paired)"))
-        return Outcome(series=series, claims=claims, notes=[
-            f"{len(means[('reno', 'cwnd_bytes')])} seeds; Fig. 8 topology (2 Mb/s wireless, RTT 90 ms, buffer "
-            f"{buffer_pkts(2e6, 0.09002)} packets), {self.error_p:.1%} Bernoulli errors both ways (the paper does not give "
-            f"the rate of Figs. 12–13; 0.5 % is that of Figs. 10–11); {self.duration_s:g} s sampled every 100 ms; "
-            f"statistics after {self.skip_s:g} s; the plot shows the first seed",
-            "TCPW's cwnd spikes are Reno-style fast-recovery inflation (cwnd + 3, +1 per further duplicate ACK, "
-            "deflated to min(cwnd, BWE·RTTmin) at the end); ns-2's TCPW agent did not inflate",
-        ])
+            claims.append(
+                Claim(
+                    f"TCPW's {name} stays consistently higher than Reno's",
+                    frac >= self.consistently and mean(means[("westwood", col)]) > mean(means[("reno", col)]),
+                    f"time-average {name} after {self.skip_s:g} s: TCPW {fmt_ci(means[('westwood', col)], 1)}, "
+                    f"Reno {fmt_ci(means[('reno', col)], 1)} segments; TCPW above Reno in {frac:.0%} of the "
+                    f"{self.window_s:g} s windows (seeds paired)",
+                )
+            )
+        return Outcome(
+            series=series,
+            claims=claims,
+            notes=[
+                f"{len(means[('reno', 'cwnd_bytes')])} seeds; Fig. 8 topology (2 Mb/s wireless, RTT 90 ms, buffer "
+                f"{buffer_pkts(2e6, 0.09002)} packets), {self.error_p:.1%} Bernoulli errors both ways (the paper does not give "
+                f"the rate of Figs. 12–13; 0.5 % is that of Figs. 10–11); {self.duration_s:g} s sampled every 100 ms; "
+                f"statistics after {self.skip_s:g} s; the plot shows the first seed",
+                "TCPW's cwnd spikes are Reno-style fast-recovery inflation (cwnd + 3, +1 per further duplicate ACK, "
+                "deflated to min(cwnd, BWE·RTTmin) at the end); ns-2's TCPW agent did not inflate",
+            ],
+        )
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         """One panel per variant (the paper's Figs. 12 and 13): cwnd solid, ssthresh dashed; one
@@ -340,8 +410,14 @@ class Fig12(Experiment):
         for ax, label, color in zip(axes, ("TCPW", "Reno"), PALETTE):
             for s in outcome.series:
                 if s.label.startswith(label + " "):
-                    ax.plot(s.x, s.y, color=color if "cwnd" in s.label else "black",
-                            linestyle="-" if "cwnd" in s.label else "--", linewidth=0.7, label=s.label)
+                    ax.plot(
+                        s.x,
+                        s.y,
+                        color=color if "cwnd" in s.label else "black",
+                        linestyle="-" if "cwnd" in s.label else "--",
+                        linewidth=0.7,
+                        label=s.label,
+                    )
             finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", legend=False)
             ax.set_title(f"{label} over the lossy link")
         handles, labels = (sum(pair, []) for pair in zip(*(ax.get_legend_handles_labels() for ax in axes)))
@@ -365,8 +441,13 @@ class _BitErrors(ThroughputSweep):
 
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         loss = [{"kind": "bit_error", "one_per": self.one_per, "direction": "both"}]
-        return wireless_scenario(config, loss=loss, wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
-                                 duration_s=self.duration(quick), warmup_s=self.warmup_s)
+        return wireless_scenario(
+            config,
+            loss=loss,
+            wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
+            duration_s=self.duration(quick),
+            warmup_s=self.warmup_s,
+        )
 
     def per_packet_loss(self) -> str:
         ber = 1 / (8 * {"64KiB": 65536, "100KiB": 102400}[self.one_per])
@@ -378,15 +459,27 @@ class _BitErrors(ThroughputSweep):
         t = self.table(results)
         out = self.base_outcome(t, quick, results)
         gains = paired_gains(t[(0.0, "westwood")], t[(0.0, "reno")])
-        out.notes.append(f"Fig. 8 topology (10 Mb/s wired, 2 Mb/s wireless) with the wired one-way delay set to "
-                         f"{(self.rtt_s / 2 - WIRELESS_DELAY_S) * 1e3:.2f} ms for an RTT of {self.rtt_s * 1e3:g} ms "
-                         f"(the paper does not describe its topology for this comparison); one bit error per "
-                         f"{self.one_per} in both directions: {self.per_packet_loss()}")
-        explain = explain_gain(self, t, GAIN_CONTEXT + " The topology of this comparison is not given either "
-                                "(here: Fig. 8 with the wired delay changed).")
-        out.numbers.append(self.gain_number(t, "reno", self.paper_value, explain,
-                                            f"TCPW gain over Reno, 1 bit error per {self.one_per[:-3]} KB, "
-                                            f"RTT {self.rtt_s * 1e3:g} ms (%)"))
+        out.notes.append(
+            f"Fig. 8 topology (10 Mb/s wired, 2 Mb/s wireless) with the wired one-way delay set to "
+            f"{(self.rtt_s / 2 - WIRELESS_DELAY_S) * 1e3:.2f} ms for an RTT of {self.rtt_s * 1e3:g} ms "
+            f"(the paper does not describe its topology for this comparison); one bit error per "
+            f"{self.one_per} in both directions: {self.per_packet_loss()}"
+        )
+        explain = explain_gain(
+            self,
+            t,
+            GAIN_CONTEXT + " The topology of this comparison is not given either "
+            "(here: Fig. 8 with the wired delay changed).",
+        )
+        out.numbers.append(
+            self.gain_number(
+                t,
+                "reno",
+                self.paper_value,
+                explain,
+                f"TCPW gain over Reno, 1 bit error per {self.one_per[:-3]} KB, RTT {self.rtt_s * 1e3:g} ms (%)",
+            )
+        )
         return t, out, gains
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
@@ -394,16 +487,28 @@ class _BitErrors(ThroughputSweep):
         published values (right)."""
         fig.set_size_inches(DOUBLE_IN, 2.6)
         left, right = fig.subplots(1, 2, width_ratios=(3, 2))
-        for ax, group in ((left, [s for s in outcome.series if not is_gain(s)]),
-                          (right, [s for s in outcome.series if is_gain(s)])):
+        for ax, group in (
+            (left, [s for s in outcome.series if not is_gain(s)]),
+            (right, [s for s in outcome.series if is_gain(s)]),
+        ):
             bars = [error_bars(s) for s in group]
-            ax.bar([s.label.replace(" (%)", "") for s in group], [b[0][0] for b in bars], width=0.6,
-                   yerr=[[b[1][0] for b in bars], [b[2][0] for b in bars]],
-                   color=[variant_style(s)["color"] for s in group], error_kw={"elinewidth": 0.7})
+            ax.bar(
+                [s.label.replace(" (%)", "") for s in group],
+                [b[0][0] for b in bars],
+                width=0.6,
+                yerr=[[b[1][0] for b in bars], [b[2][0] for b in bars]],
+                color=[variant_style(s)["color"] for s in group],
+                error_kw={"elinewidth": 0.7},
+            )
             ax.grid(axis="x", visible=False)
         finish_axes(left, ylabel=self.ylabel)
-        right.axhline(self.paper_value, color="black", linestyle="--", linewidth=0.8,
-                      label=f"paper: {self.paper_value:+g}% over Reno")
+        right.axhline(
+            self.paper_value,
+            color="black",
+            linestyle="--",
+            linewidth=0.8,
+            label=f"paper: {self.paper_value:+g}% over Reno",
+        )
         for (value, name), style in zip(self.published, (":", "-.")):
             right.axhline(value, color=GREY, linestyle=style, linewidth=0.8, label=f"{name} (published): {value:+g}%")
         finish_axes(right, ylabel="TCPW gain (%)", legend=False)
@@ -428,11 +533,16 @@ class Snoop(_BitErrors):
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t, out, gains = self.base(results, quick)
         g = mean(gains)
-        out.claims.append(Claim("TCPW's gain over Reno is closer to Snoop's published ≈ +400 % than to ELN's ≈ +200 %",
-                                abs(g - 400) < abs(g - 200), f"TCPW over Reno {fmt_pct(gains)}; "
-                                f"{self.throughput_detail(t, 0.0)}"))
-        out.notes.append("Snoop and ELN are not simulated: their gains are the published ones the paper quotes "
-                         "(Balakrishnan et al.)")
+        out.claims.append(
+            Claim(
+                "TCPW's gain over Reno is closer to Snoop's published ≈ +400 % than to ELN's ≈ +200 %",
+                abs(g - 400) < abs(g - 200),
+                f"TCPW over Reno {fmt_pct(gains)}; {self.throughput_detail(t, 0.0)}",
+            )
+        )
+        out.notes.append(
+            "Snoop and ELN are not simulated: their gains are the published ones the paper quotes (Balakrishnan et al.)"
+        )
         return out
 
 
@@ -448,8 +558,14 @@ class BaTcp(_BitErrors):
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t, out, gains = self.base(results, quick)
         ok, test = checks.between(gains, 0.0, 202.0)
-        out.claims.append(Claim("TCPW improves on Reno without router support, though less than BA-TCP's published "
-                                "+202 %", ok, f"{test}; {self.throughput_detail(t, 0.0)}"))
-        out.notes.append("BA-TCP is not simulated (it needs routers that measure fair shares): +202 % is the gain the "
-                         "paper quotes")
+        out.claims.append(
+            Claim(
+                "TCPW improves on Reno without router support, though less than BA-TCP's published +202 %",
+                ok,
+                f"{test}; {self.throughput_detail(t, 0.0)}",
+            )
+        )
+        out.notes.append(
+            "BA-TCP is not simulated (it needs routers that measure fair shares): +202 % is the gain the paper quotes"
+        )
         return out
