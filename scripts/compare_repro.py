@@ -53,7 +53,9 @@ def differences(before: Any, after: Any, path: str = "") -> list[str]:
     return [] if before == after else [f"{path}: {before!r} -> {after!r}"]
 
 
-def compare(before: list[dict[str, Any]], after: list[dict[str, Any]], figure: bool = False) -> tuple[list[str], list[str]]:
+def compare(
+    before: list[dict[str, Any]], after: list[dict[str, Any]], figure: bool = False
+) -> tuple[list[str], list[str]]:
     """(differences in judged results, differences in figure data) between two report lists."""
     b, a = {r["id"]: r for r in before}, {r["id"]: r for r in after}
     judged_diffs = [f"{i}: only before" for i in b if i not in a] + [f"{i}: only after" for i in a if i not in b]
@@ -78,8 +80,10 @@ def main() -> int:
         print(f"JUDGED {line[:400]}")
     for line in figure_diffs:
         print(f"figure {line[:200]}")
-    print(f"{len(before)} experiments before, {len(after)} after: "
-          + ("judged results identical" if not judged_diffs else f"{len(judged_diffs)} judged difference(s)"))
+    print(
+        f"{len(before)} experiments before, {len(after)} after: "
+        + ("judged results identical" if not judged_diffs else f"{len(judged_diffs)} judged difference(s)")
+    )
     return 1 if judged_diffs else 0
 
 

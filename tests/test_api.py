@@ -1,11 +1,13 @@
 """tcpsim.run end to end: determinism, invariants, results and traces."""
 
 import json
+import pickle
+import subprocess
+import sys
 import threading
 
 import pandas as pd
 import pytest
-
 import tcpsim
 from tcpsim.paths import builtin_scenario
 
@@ -81,10 +83,51 @@ def test_results_save_and_serialize(tmp_path):
     assert {p.name for p in out.iterdir()} == {"flows.csv", "links.csv", "meta.json", "trace_cwnd.parquet"}
     assert pd.read_parquet(out / "trace_cwnd.parquet").shape[0] == len(r.trace("cwnd"))
     doc = json.loads(json.dumps(r.to_json_dict()))
-    assert {"id", "name", "variant", "throughput_bps", "goodput_bps", "bytes_delivered", "bytes_retransmitted",
-            "timeouts", "fast_retransmits", "rtt_min_s"} <= set(doc["flows"][0])
+    assert {
+        "id",
+        "name",
+        "variant",
+        "throughput_bps",
+        "goodput_bps",
+        "bytes_delivered",
+        "bytes_retransmitted",
+        "timeouts",
+        "fast_retransmits",
+        "rtt_min_s",
+    } <= set(doc["flows"][0])
     assert {"name", "utilization", "drops_queue", "drops_error"} <= set(doc["links"][0])
     assert doc["meta"]["seed"] == 1 and doc["meta"]["events"] > 0
+
+
+def test_json_is_the_same_before_and_after_the_tables_are_built_and_keeps_floats_exact():
+    r = short_lossy(**{"udp": [{"src": "source", "dst": "sink", "rate": "100kbps"}]})
+    from_engine = json.dumps(r.to_json_dict())
+    links = r.links  # builds the DataFrames; to_json_dict then reads them
+    assert json.dumps(r.to_json_dict()) == from_engine
+    doc = json.loads(from_engine)
+    assert [row["queue_mean_pkts"] for row in doc["links"]] == links["queue_mean_pkts"].tolist()
+    assert [row["name"] for row in doc["udp"]] == ["udp0"]
+
+
+def test_a_result_leaves_a_process_with_its_tables():
+    r = short_lossy(**{"trace.cwnd": True})
+    copy = pickle.loads(pickle.dumps(r))
+    pd.testing.assert_frame_equal(copy.flows, r.flows)
+    pd.testing.assert_frame_equal(copy.trace("cwnd"), r.trace("cwnd"))
+    assert copy.meta == r.meta
+
+
+HEAVY_MODULES = ("pandas", "numpy", "pyarrow", "matplotlib", "scipy", "rich")
+
+
+def test_the_cli_and_a_run_to_json_load_no_heavy_library():
+    code = (
+        "import sys, tcpsim.cli, tcpsim; "
+        f"tcpsim.run({LOSSY!r}, duration='1s').to_json_dict(); "
+        f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
 
 
 def test_the_core_releases_the_gil_while_it_runs():
@@ -112,8 +155,10 @@ def test_a_bad_seed_is_a_clear_error():
 def test_udp_cbr_sources_send_at_their_rate_while_on_and_squeeze_tcp():
     scenario = {
         "duration": "60s",
-        "links": [{"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "1ms", "queue": "1000pkt"},
-                  {"name": "bottleneck", "a": "r", "b": "d", "rate": "5Mbps", "delay": "29ms", "queue": "40pkt"}],
+        "links": [
+            {"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "1ms", "queue": "1000pkt"},
+            {"name": "bottleneck", "a": "r", "b": "d", "rate": "5Mbps", "delay": "29ms", "queue": "40pkt"},
+        ],
         "flows": [{"name": "tcp", "src": "s", "dst": "d"}],
         "udp": [{"name": "cbr", "src": "s", "dst": "d", "rate": "2Mbps", "packet": "1000B", "on": [["10s", "40s"]]}],
     }

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from tcpsim import cache, runner
 from tcpsim.paths import builtin_scenario
 from tcpsim.result import RunResult
@@ -20,8 +19,9 @@ UDP = ("udp", [{"src": "source", "dst": "sink", "rate": "100kbps"}])
 
 
 def spec(seed: int = 1) -> RunSpec:
-    return RunSpec(key=(seed,), scenario=builtin_scenario("lossy_link"), seed=seed,
-                   overrides=(("duration", "5s"), *TRACES, UDP))
+    return RunSpec(
+        key=(seed,), scenario=builtin_scenario("lossy_link"), seed=seed, overrides=(("duration", "5s"), *TRACES, UDP)
+    )
 
 
 @pytest.fixture

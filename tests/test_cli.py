@@ -6,8 +6,6 @@ import types
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
-
 import tcpsim
 import tcpsim.repro as repro
 from tcpsim import runner
@@ -15,6 +13,7 @@ from tcpsim.cli import app
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.result import RunResult
+from typer.testing import CliRunner
 
 cli = CliRunner()
 
@@ -48,21 +47,47 @@ variant = "newreno"
 def fake_result(seed: int = 1, goodput_bps: float = 1.5e6) -> RunResult:
     flows = pd.DataFrame(
         {
-            "id": [0], "name": ["bulk"], "variant": ["newreno"], "src": ["src"], "dst": ["dst"],
-            "throughput_bps": [goodput_bps * 1.01], "goodput_bps": [goodput_bps], "bytes_delivered": [1_875_000],
-            "bytes_sent": [1_900_000], "bytes_retransmitted": [25_000], "timeouts": [1], "fast_retransmits": [4],
-            "spurious_fast_retransmits": [0], "rtt_min_s": [0.05], "rtt_mean_s": [float("nan")],
+            "id": [0],
+            "name": ["bulk"],
+            "variant": ["newreno"],
+            "src": ["src"],
+            "dst": ["dst"],
+            "throughput_bps": [goodput_bps * 1.01],
+            "goodput_bps": [goodput_bps],
+            "bytes_delivered": [1_875_000],
+            "bytes_sent": [1_900_000],
+            "bytes_retransmitted": [25_000],
+            "timeouts": [1],
+            "fast_retransmits": [4],
+            "spurious_fast_retransmits": [0],
+            "rtt_min_s": [0.05],
+            "rtt_mean_s": [float("nan")],
         }
     )
     links = pd.DataFrame(
         {
-            "name": ["bottleneck"], "direction": ["ab"], "src": ["router"], "dst": ["dst"], "rate_bps": [2e6],
-            "utilization": [0.93], "tx_packets": [1500], "drops_queue": [12], "drops_error": [0],
-            "queue_mean_pkts": [20.5], "queue_max_pkts": [50],
+            "name": ["bottleneck"],
+            "direction": ["ab"],
+            "src": ["router"],
+            "dst": ["dst"],
+            "rate_bps": [2e6],
+            "utilization": [0.93],
+            "tx_packets": [1500],
+            "drops_queue": [12],
+            "drops_error": [0],
+            "queue_mean_pkts": [20.5],
+            "queue_max_pkts": [50],
         }
     )
-    meta = {"seed": seed, "version": "test", "scenario_hash": "ab" * 32, "events": 123456, "wall_s": 0.1,
-            "sim_s": 10.0, "events_per_s": 1234560.0}
+    meta = {
+        "seed": seed,
+        "version": "test",
+        "scenario_hash": "ab" * 32,
+        "events": 123456,
+        "wall_s": 0.1,
+        "sim_s": 10.0,
+        "events_per_s": 1234560.0,
+    }
     return RunResult(flows=flows, links=links, meta=meta)
 
 
@@ -99,8 +124,11 @@ class Good(Experiment):
     id, title, paper = "moller.fig3", "a model that matches", "moller"
 
     def analyze(self, results, quick):
-        return Outcome(series=[Series("s", [1, 2], [0.5, 0.5])], claims=[Claim("equal shares", True)],
-                       numbers=[Number("share at B=CT", paper=0.5, measured=0.52)])
+        return Outcome(
+            series=[Series("s", [1, 2], [0.5, 0.5])],
+            claims=[Claim("equal shares", True)],
+            numbers=[Number("share at B=CT", paper=0.5, measured=0.52)],
+        )
 
 
 class Bad(Experiment):
@@ -171,8 +199,10 @@ def test_list_json_shape(monkeypatch):
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {
         "experiments": [{"id": "moller.fig3", "title": "a model that matches", "paper": "moller"}],
-        "workloads": [{"name": "dumbbell", "description": "400 flows over a dumbbell"},
-                      {"name": "tiny", "description": "one flow"}],
+        "workloads": [
+            {"name": "dumbbell", "description": "400 flows over a dumbbell"},
+            {"name": "tiny", "description": "one flow"},
+        ],
     }
     human = cli.invoke(app, ["list"])
     assert "moller.fig3" in human.stdout and "dumbbell" in human.stdout
@@ -188,8 +218,16 @@ def test_bench_json_and_unknown_workload(monkeypatch):
 
     def run_benchmarks(names, jobs):
         calls.append((names, jobs))
-        return [{"name": "dumbbell", "events": 10**6, "wall_s": 0.5, "events_per_s": 2e6,
-                 "sim_s_per_wall_s": 120.0, "sim_s": 60.0}]
+        return [
+            {
+                "name": "dumbbell",
+                "events": 10**6,
+                "wall_s": 0.5,
+                "events_per_s": 2e6,
+                "sim_s_per_wall_s": 120.0,
+                "sim_s": 60.0,
+            }
+        ]
 
     bench.run_benchmarks = run_benchmarks
     monkeypatch.setitem(sys.modules, "tcpsim.bench", bench)
@@ -210,7 +248,9 @@ def test_bench_json_and_unknown_workload(monkeypatch):
 
 def test_model_moller_json_shape():
     pytest.importorskip("tcpsim.models.moller", reason="tcpsim.models.moller is not written yet")
-    result = cli.invoke(app, ["model", "moller", "--capacity", "10Mbps", "--rtt", "50ms", "--buffers", "2:84", "--json"])
+    result = cli.invoke(
+        app, ["model", "moller", "--capacity", "10Mbps", "--rtt", "50ms", "--buffers", "2:84", "--json"]
+    )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     columns = ["buffer_pkts", "newreno", "westwood_plus", "utilization"]
@@ -318,8 +358,20 @@ def test_sweep_writes_csv_and_summarizes(scenario_file, tmp_path):
     out = tmp_path / "sweep.csv"
     result = cli.invoke(
         app,
-        ["sweep", str(scenario_file), "--grid", "links[1].queue=[\"10pkt\", \"20pkt\"]", "--grid", "tcp.mss=500,1000",
-         "--seeds", "2", "-j", "1", "--out", str(out)],
+        [
+            "sweep",
+            str(scenario_file),
+            "--grid",
+            'links[1].queue=["10pkt", "20pkt"]',
+            "--grid",
+            "tcp.mss=500,1000",
+            "--seeds",
+            "2",
+            "-j",
+            "1",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     df = pd.read_csv(out)
@@ -353,7 +405,9 @@ def test_version(monkeypatch):
     assert result.stdout.strip() == "tcpsim 9.9.9"
 
 
-@pytest.mark.parametrize("command", [[], ["run"], ["validate"], ["list"], ["repro"], ["sweep"], ["bench"], ["model", "moller"]])
+@pytest.mark.parametrize(
+    "command", [[], ["run"], ["validate"], ["list"], ["repro"], ["sweep"], ["bench"], ["model", "moller"]]
+)
 def test_help_is_available_for_every_command(command):
     result = cli.invoke(app, [*command, "--help"])
     assert result.exit_code == 0

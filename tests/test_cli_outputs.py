@@ -5,11 +5,10 @@ import os
 import sys
 
 import pytest
-from typer.testing import CliRunner
-
-from test_cli import fake_result, fakes, one_error_line, scenario_file  # noqa: F401 - fixtures
 from tcpsim import outpaths
 from tcpsim.cli import MAX_BUFFER_POINTS, app
+from test_cli import fake_result, fakes, one_error_line, scenario_file  # noqa: F401 - fixtures
+from typer.testing import CliRunner
 
 cli = CliRunner()
 
@@ -36,14 +35,20 @@ def refused(args, expected: str, simulations=None) -> None:
 
 def test_run_out_an_existing_file(scenario_file, tmp_path, simulations):
     (tmp_path / "f").write_text("")
-    refused(["run", str(scenario_file), "--out", str(tmp_path / "f")],
-            f"--out {tmp_path / 'f'}: is an existing file, not a directory; give a directory", simulations)
+    refused(
+        ["run", str(scenario_file), "--out", str(tmp_path / "f")],
+        f"--out {tmp_path / 'f'}: is an existing file, not a directory; give a directory",
+        simulations,
+    )
 
 
 def test_run_out_below_a_file(scenario_file, tmp_path, simulations):
     (tmp_path / "f").write_text("")
-    refused(["run", str(scenario_file), "--out", str(tmp_path / "f" / "sub")],
-            f"--out {tmp_path / 'f' / 'sub'}: {tmp_path / 'f'} is a file, so no directory can be made below it", simulations)
+    refused(
+        ["run", str(scenario_file), "--out", str(tmp_path / "f" / "sub")],
+        f"--out {tmp_path / 'f' / 'sub'}: {tmp_path / 'f'} is a file, so no directory can be made below it",
+        simulations,
+    )
 
 
 def test_run_out_an_unwritable_directory(scenario_file, tmp_path, simulations, monkeypatch):
@@ -51,13 +56,22 @@ def test_run_out_an_unwritable_directory(scenario_file, tmp_path, simulations, m
     locked.mkdir(mode=0o555)
     # root may write anywhere, so deny through os.access as a non-root user would see it
     monkeypatch.setattr(outpaths.os, "access", lambda path, mode: os.fspath(path) != str(locked))
-    refused(["run", str(scenario_file), "--out", str(locked)], f"--out {locked}: the directory is not writable", simulations)
-    refused(["run", str(scenario_file), "--out", str(locked / "new")],
-            f"--out {locked / 'new'}: {locked}, where it would be created, is not writable", simulations)
+    refused(
+        ["run", str(scenario_file), "--out", str(locked)], f"--out {locked}: the directory is not writable", simulations
+    )
+    refused(
+        ["run", str(scenario_file), "--out", str(locked / "new")],
+        f"--out {locked / 'new'}: {locked}, where it would be created, is not writable",
+        simulations,
+    )
 
 
 def test_run_out_empty(scenario_file, simulations):
-    refused(["run", str(scenario_file), "--out", ""], "--out: the path is empty; give a directory, e.g. results", simulations)
+    refused(
+        ["run", str(scenario_file), "--out", ""],
+        "--out: the path is empty; give a directory, e.g. results",
+        simulations,
+    )
 
 
 def test_run_out_reused_replaces_the_previous_runs_files_only(scenario_file, tmp_path, simulations):
@@ -74,17 +88,23 @@ def test_run_out_reused_replaces_the_previous_runs_files_only(scenario_file, tmp
 
 def test_repro_out_an_existing_file(tmp_path):
     (tmp_path / "f").write_text("")
-    refused(["repro", "all", "--out", str(tmp_path / "f")],
-            f"--out {tmp_path / 'f'}: is an existing file, not a directory; give a directory")
+    refused(
+        ["repro", "all", "--out", str(tmp_path / "f")],
+        f"--out {tmp_path / 'f'}: is an existing file, not a directory; give a directory",
+    )
     refused(["repro", "all", "--out", ""], "--out: the path is empty; give a directory, e.g. results")
 
 
 def test_sweep_out_an_existing_directory(scenario_file, tmp_path):
     (tmp_path / "rows.csv").mkdir()
-    refused(["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path / "rows.csv")],
-            f"--out {tmp_path / 'rows.csv'}: is an existing directory; give a file name, e.g. {tmp_path / 'rows.csv' / 'out.csv'}")
-    refused(["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path)],
-            f"--out {tmp_path}: no extension is not supported; use a file name ending in .csv, .parquet")
+    refused(
+        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path / "rows.csv")],
+        f"--out {tmp_path / 'rows.csv'}: is an existing directory; give a file name, e.g. {tmp_path / 'rows.csv' / 'out.csv'}",
+    )
+    refused(
+        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path)],
+        f"--out {tmp_path}: no extension is not supported; use a file name ending in .csv, .parquet",
+    )
 
 
 def test_sweep_out_in_a_new_directory_is_created(scenario_file, tmp_path):
@@ -96,21 +116,30 @@ def test_sweep_out_in_a_new_directory_is_created(scenario_file, tmp_path):
 
 def test_model_plot_with_an_unknown_extension():
     pytest.importorskip("tcpsim.models.moller")
-    refused(["model", "moller", "--plot", "x.foo"],
-            "--plot x.foo: extension '.foo' is not supported; use a file name ending in .png, .svg, .pdf")
+    refused(
+        ["model", "moller", "--plot", "x.foo"],
+        "--plot x.foo: extension '.foo' is not supported; use a file name ending in .png, .svg, .pdf",
+    )
 
 
 def test_model_moller_bounds_the_number_of_buffer_sizes():
-    refused(["model", "moller", "--buffers", "1:1e7:1"],
-            f"--buffers '1:1e7:1': 10000000 buffer sizes; at most {MAX_BUFFER_POINTS} are allowed, use a larger STEP")
-    refused(["model", "moller", "--buffers", ",".join(["5"] * (MAX_BUFFER_POINTS + 1))],
-            f"--buffers: {MAX_BUFFER_POINTS + 1} buffer sizes; at most {MAX_BUFFER_POINTS} are allowed")
+    refused(
+        ["model", "moller", "--buffers", "1:1e7:1"],
+        f"--buffers '1:1e7:1': 10000000 buffer sizes; at most {MAX_BUFFER_POINTS} are allowed, use a larger STEP",
+    )
+    refused(
+        ["model", "moller", "--buffers", ",".join(["5"] * (MAX_BUFFER_POINTS + 1))],
+        f"--buffers: {MAX_BUFFER_POINTS + 1} buffer sizes; at most {MAX_BUFFER_POINTS} are allowed",
+    )
 
 
 @pytest.mark.parametrize("seed", ["18446744073709551616", "-1", "abc", "1.5", "１０", ""])
 def test_a_bad_seed_is_an_error_line_not_click_usage(scenario_file, seed, simulations):
-    refused(["run", str(scenario_file), "--seed", seed],
-            f"--seed: {seed!r} is not a seed; use a whole number from 0 to 18446744073709551615, e.g. --seed 2", simulations)
+    refused(
+        ["run", str(scenario_file), "--seed", seed],
+        f"--seed: {seed!r} is not a seed; use a whole number from 0 to 18446744073709551615, e.g. --seed 2",
+        simulations,
+    )
 
 
 def test_the_largest_seed_runs(scenario_file, simulations):

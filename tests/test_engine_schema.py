@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from engine_schema import engine_schema_errors
-
 from tcpsim.scenario import VARIANTS, load_scenario
 from tcpsim.topologies import dumbbell
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from typer.testing import CliRunner
-
 import tcpsim
 from tcpsim import runner
 from tcpsim.cli import app
 from tcpsim.limits import RunTooLarge, ScenarioWarning, estimate_cost
 from tcpsim.scenario import ScenarioError, load_scenario
+from typer.testing import CliRunner
 
 cli = CliRunner()
 LOSSY = "scenarios/lossy_link.toml"
@@ -39,10 +38,14 @@ def warning_lines(result) -> list[str]:
     ("overrides", "driver"),
     [
         (["tcp.min_rto=1ns", "tcp.max_rto=1ns", "tcp.initial_rto=1ns"], "retransmission timers (tcp.min_rto)"),
-        (['links[1].loss=[{kind="gilbert_elliott", good_mean="1ns", bad_mean="1ns", bad_loss=0.5}]'],
-         "loss-model state changes (links[1].loss sojourns)"),
-        (['links[1].loss=[{kind="two_state", good_sojourn="1ns", bad_sojourn="1ns", bad_loss=0.5}]'],
-         "loss-model state changes (links[1].loss sojourns)"),
+        (
+            ['links[1].loss=[{kind="gilbert_elliott", good_mean="1ns", bad_mean="1ns", bad_loss=0.5}]'],
+            "loss-model state changes (links[1].loss sojourns)",
+        ),
+        (
+            ['links[1].loss=[{kind="two_state", good_sojourn="1ns", bad_sojourn="1ns", bad_loss=0.5}]'],
+            "loss-model state changes (links[1].loss sojourns)",
+        ),
         (['udp=[{src="source", dst="sink", rate="18446744073709551615bps"}]'], "packets on links[0] (access)"),
         (["links[*].delay=0s", "links[*].rate=18446744073709551615bps"], "packets on links"),
     ],
@@ -80,7 +83,9 @@ def test_many_flows_are_refused_by_their_memory():
 def test_traces_of_too_many_rows_are_refused(overrides):
     result = validate(*overrides)
     assert result.exit_code == 2
-    assert any(line.startswith("error: limits.max_trace_rows: the traces would have about ") for line in error_lines(result))
+    assert any(
+        line.startswith("error: limits.max_trace_rows: the traces would have about ") for line in error_lines(result)
+    )
 
 
 def test_the_limits_table_raises_a_limit(tmp_path):
@@ -98,7 +103,9 @@ def test_one_run_too_big_fails_alone_in_a_sweep_and_the_others_are_cached(tmp_pa
     assert list(results) == [(0, 1)]
     [(key, message)] = failures.items()
     assert key == (1, 1)
-    assert message.startswith("RunTooLarge: limits.max_events") or message.startswith("RunTooLarge: limits.max_trace_rows")
+    assert message.startswith("RunTooLarge: limits.max_events") or message.startswith(
+        "RunTooLarge: limits.max_trace_rows"
+    )
     assert [p for p in tmp_path.rglob("*") if p.is_file()], "the finished run is cached"
 
 
@@ -119,12 +126,22 @@ def test_the_api_refuses_unless_forced():
     ("override", "expected"),
     [
         ("tcp.rtt_tick=100s", "error: tcp.rtt_tick: 100s is longer than max_rto (60s)"),
-        ('tcp.cc={kind="westwood", null_sample_divisor=0}',
-         "error: tcp.cc.null_sample_divisor: 0 (no null samples) needs a fixed-coefficient filter"),
-        ('tcp.cc={kind="westwood", tau="1ns"}', "error: tcp.cc.null_sample_divisor: 2 is more than tau in nanoseconds (1)"),
-        ('tcp.cc={kind="westwood", null_sample_divisor=4294967295}',
-         "error: tcp.cc.null_sample_divisor: 4294967295 is more than tau in nanoseconds (500000000)"),
-        ("links[1].queue=1e300BDP", "error: links[1].queue: '1e300BDP' is 2.5e+304 bytes, more than the engine's largest queue"),
+        (
+            'tcp.cc={kind="westwood", null_sample_divisor=0}',
+            "error: tcp.cc.null_sample_divisor: 0 (no null samples) needs a fixed-coefficient filter",
+        ),
+        (
+            'tcp.cc={kind="westwood", tau="1ns"}',
+            "error: tcp.cc.null_sample_divisor: 2 is more than tau in nanoseconds (1)",
+        ),
+        (
+            'tcp.cc={kind="westwood", null_sample_divisor=4294967295}',
+            "error: tcp.cc.null_sample_divisor: 4294967295 is more than tau in nanoseconds (500000000)",
+        ),
+        (
+            "links[1].queue=1e300BDP",
+            "error: links[1].queue: '1e300BDP' is 2.5e+304 bytes, more than the engine's largest queue",
+        ),
         ("tcp.header=4294967295", "error: tcp.header: 4294967295 is too large; at most 65536 is allowed here"),
         ("tcp.mss=2GiB", "error: tcp.mss: '2GiB' is too large; at most 1073741824 is allowed here"),
         ("duration=2000000000s", "error: duration: '2000000000s' is too large; at most 1000000000000000000 is"),
@@ -160,9 +177,18 @@ def test_an_engine_error_is_an_error_line_with_exit_2(monkeypatch):
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        (["duration=1ns"], "warning: duration: the measurement window (duration − warmup = 1ns) is shorter than 4 round trips"),
-        (["duration=10s", "warmup=9.9995s"], "warning: warmup: the measurement window (duration − warmup = 500us) is shorter"),
-        (["tcp.init_cwnd=4294967295"], "warning: tcp.init_cwnd: an initial window of 4294967295 segments sends 1 GiB at once"),
+        (
+            ["duration=1ns"],
+            "warning: duration: the measurement window (duration − warmup = 1ns) is shorter than 4 round trips",
+        ),
+        (
+            ["duration=10s", "warmup=9.9995s"],
+            "warning: warmup: the measurement window (duration − warmup = 500us) is shorter",
+        ),
+        (
+            ["tcp.init_cwnd=4294967295"],
+            "warning: tcp.init_cwnd: an initial window of 4294967295 segments sends 1 GiB at once",
+        ),
     ],
 )
 def test_nonsense_that_runs_is_warned_about(overrides, expected):

@@ -14,7 +14,6 @@ models (bit errors) are unbiased on any traffic and are also checked on the data
 import math
 
 import pytest
-
 import tcpsim
 
 ACK_SPACING_S = 1500 * 8 / 10e6
@@ -70,10 +69,17 @@ def test_bit_errors_lose_packets_by_their_size_on_the_wire():
 def test_gilbert_elliott_loses_the_stationary_mix_of_its_state_loss_rates(seed):
     good_mean_s, bad_mean_s, good_loss, bad_loss = 0.1, 0.05, 0.01, 0.3
     result = tcpsim.run(
-        probe({
-            "kind": "gilbert_elliott", "good_mean": "100ms", "bad_mean": "50ms", "good_loss": good_loss,
-            "bad_loss": bad_loss, "initial": "stationary", "direction": "ba",
-        }),
+        probe(
+            {
+                "kind": "gilbert_elliott",
+                "good_mean": "100ms",
+                "bad_mean": "50ms",
+                "good_loss": good_loss,
+                "bad_loss": bad_loss,
+                "initial": "stationary",
+                "direction": "ba",
+            }
+        ),
         seed=seed,
     )
     row = direction(result, "ba")
@@ -92,10 +98,18 @@ def test_gilbert_elliott_loses_the_stationary_mix_of_its_state_loss_rates(seed):
 def test_two_state_with_deterministic_sojourns_loses_the_time_weighted_mix(seed):
     good_s, bad_s, good_loss, bad_loss, p_bad = 0.1, 0.02, 0.01, 0.5, 0.5
     result = tcpsim.run(
-        probe({
-            "kind": "two_state", "good_sojourn": "100ms", "bad_sojourn": "20ms", "good_loss": good_loss,
-            "bad_loss": bad_loss, "p_bad": p_bad, "initial": "stationary", "direction": "ba",
-        }),
+        probe(
+            {
+                "kind": "two_state",
+                "good_sojourn": "100ms",
+                "bad_sojourn": "20ms",
+                "good_loss": good_loss,
+                "bad_loss": bad_loss,
+                "p_bad": p_bad,
+                "initial": "stationary",
+                "direction": "ba",
+            }
+        ),
         seed=seed,
     )
     row = direction(result, "ba")
@@ -150,7 +164,7 @@ def test_same_seed_same_losses_other_seed_other_losses():
 
 
 def test_a_flow_on_another_link_does_not_change_this_links_losses():
-    # DESIGN "Randomness": streams are named after their link, so a second link with its own
+    # docs/architecture.md, "Randomness": streams are named after their link, so a second link with its own
     # random loss and a jittered flow draws nothing from the probe link's streams.
     models = [
         {"kind": "gilbert_elliott", "good_mean": "200ms", "bad_mean": "50ms", "good_loss": 0.001, "bad_loss": 0.2},
@@ -159,7 +173,11 @@ def test_a_flow_on_another_link_does_not_change_this_links_losses():
     ]
     extra = {
         "link": {
-            "a": "p", "b": "q", "rate": "5Mbps", "delay": "10ms", "queue": "50pkt",
+            "a": "p",
+            "b": "q",
+            "rate": "5Mbps",
+            "delay": "10ms",
+            "queue": "50pkt",
             "loss": [
                 {"kind": "bernoulli", "p": 0.01},
                 {"kind": "gilbert_elliott", "good_mean": "1s", "bad_mean": "1s", "bad_loss": 0.1},

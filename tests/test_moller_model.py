@@ -58,12 +58,7 @@ def hybrid(scenario: int, x: float, **kwargs) -> moller.HybridResult:
 # eq. (30) overshoots the overflow level CT + B (s~ < 0, so s* = 0 and the shares are w_i/W),
 # while the integration finds the true fixed point; the gap is the "at most half a packet" of
 # dropping the W_0 term in eq. (29), which is not small against a 0.4-packet buffer.
-COMPARED = [
-    (scenario, x)
-    for scenario in SCENARIOS
-    for x in (0.1, 0.5, 1.0, 2.0)
-    if x * bdp_pkts(scenario) >= 5.0
-]
+COMPARED = [(scenario, x) for scenario in SCENARIOS for x in (0.1, 0.5, 1.0, 2.0) if x * bdp_pkts(scenario) >= 5.0]
 
 
 @pytest.mark.parametrize(("scenario", "x"), COMPARED)
@@ -178,23 +173,15 @@ def test_prop1_boundary_continuity_of_props_2_and_3() -> None:
     deficit = np.array([0.5, 2.0, 5.0])  # (CT - W)/M
     window = bdp - deficit * increase
     boundary_buffer = (np.expm1(deficit) - deficit) * increase
-    s_full, t_full = moller.epoch_full_utilization(
-        window, bdp, boundary_buffer * (1 + 1e-9), increase, capacity
-    )
-    s_under, t_under = moller.epoch_under_utilization(
-        window, bdp, boundary_buffer * (1 - 1e-9), increase, capacity
-    )
+    s_full, t_full = moller.epoch_full_utilization(window, bdp, boundary_buffer * (1 + 1e-9), increase, capacity)
+    s_under, t_under = moller.epoch_under_utilization(window, bdp, boundary_buffer * (1 - 1e-9), increase, capacity)
     assert np.allclose(s_full, s_under, rtol=1e-5)
     assert np.allclose(t_full, t_under, rtol=1e-5)
 
 
 def test_epoch_roots_satisfy_eq_13() -> None:
     def queue(s, buffer, window, bdp, increase):  # eq. (13)
-        return (
-            buffer * np.exp(-s)
-            + (window - bdp) * (1 - np.exp(-s))
-            + (np.exp(-s) - 1 + s) * increase
-        )
+        return buffer * np.exp(-s) + (window - bdp) * (1 - np.exp(-s)) + (np.exp(-s) - 1 + s) * increase
 
     capacity, bdp, increase = 1e7 / 8, 1e7 / 8 * 0.2, 3000.0
     buffer, window = 100 * PACKET_BYTES, bdp - 20 * PACKET_BYTES  # full utilization
@@ -217,9 +204,7 @@ def test_prop3_survives_exp_underflow_for_huge_bdp() -> None:
 def test_square_root_formulas_eqs_34_35() -> None:
     p, rtt_prop, queueing = 0.01, 0.05, np.array([0.01, 0.05, 1.0, 1e6])
     rtt = rtt_prop + queueing
-    ratio = moller.sqrt_formula_westwood_pkts_per_s(
-        p, rtt, queueing
-    ) / moller.sqrt_formula_newreno_pkts_per_s(p, rtt)
+    ratio = moller.sqrt_formula_westwood_pkts_per_s(p, rtt, queueing) / moller.sqrt_formula_newreno_pkts_per_s(p, rtt)
     assert np.allclose(ratio, moller.sqrt_formula_ratio(rtt_prop, queueing))
     assert moller.sqrt_formula_ratio(rtt_prop, rtt_prop) == pytest.approx(1.0)
     assert ratio[-1] == pytest.approx(1 / np.sqrt(2), rel=1e-6)

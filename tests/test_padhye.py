@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from tcpsim.models.padhye import mathis, padhye_full
 
 

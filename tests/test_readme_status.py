@@ -24,16 +24,16 @@ def test_readme_quick_status_table_matches_a_fresh_quick_run(tmp_path):
     fresh = status_table(reports)
     assert readme == fresh, (
         "README's quick status table is stale; run `tcpsim repro all --quick --update-readme README.md`.\n"
-        f"README:\n{readme}\n\nfresh run:\n{fresh}")
+        f"README:\n{readme}\n\nfresh run:\n{fresh}"
+    )
 
 
 def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
     """`repro --update-readme` writes the generated table between the markers of its mode."""
-    from typer.testing import CliRunner
-
     import tcpsim.repro as repro
     from tcpsim.cli import app
     from tcpsim.repro.framework import Claim, Experiment, Number, Outcome
+    from typer.testing import CliRunner
 
     class Tiny(Experiment):
         id, title, paper = "validation.tiny", "tiny", "validation"
@@ -45,10 +45,13 @@ def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
     monkeypatch.setattr(repro, "_loaded", True)
     repro.register(Tiny)
     readme = tmp_path / "README.md"
-    readme.write_text("intro\n<!-- status:quick:begin -->\nold\n<!-- status:quick:end -->\n"
-                      "<!-- status:full:begin -->\nkeep\n<!-- status:full:end -->\n")
-    result = CliRunner().invoke(app, ["repro", "all", "--quick", "--out", str(tmp_path / "out"),
-                                      "--update-readme", str(readme), "--status"])
+    readme.write_text(
+        "intro\n<!-- status:quick:begin -->\nold\n<!-- status:quick:end -->\n"
+        "<!-- status:full:begin -->\nkeep\n<!-- status:full:end -->\n"
+    )
+    result = CliRunner().invoke(
+        app, ["repro", "all", "--quick", "--out", str(tmp_path / "out"), "--update-readme", str(readme), "--status"]
+    )
     assert result.exit_code == 0, result.output
     text = readme.read_text()
     assert "| validation | 0/1 | 1/1 | 0 | 1 | – | – |" in status_block(text, "quick")
@@ -56,6 +59,7 @@ def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
     assert status_block(text, "quick") in result.stdout
     bad = tmp_path / "NOBLOCK.md"
     bad.write_text("no markers\n")
-    result = CliRunner().invoke(app, ["repro", "all", "--quick", "--out", str(tmp_path / "out"),
-                                      "--update-readme", str(bad)])
+    result = CliRunner().invoke(
+        app, ["repro", "all", "--quick", "--out", str(tmp_path / "out"), "--update-readme", str(bad)]
+    )
     assert result.exit_code == 2 and "status:quick:begin" in result.output

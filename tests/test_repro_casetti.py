@@ -4,15 +4,29 @@ fig3, fig9 and fig16 run end to end through the repro framework."""
 import json
 
 import pytest
-
 from tcpsim.repro import select
 from tcpsim.repro.casetti import common, fading, wired, wireless
+from tcpsim.repro.casetti.common import tagged
 from tcpsim.repro.framework import execute
+from tcpsim.repro.table import RunKey
 from tcpsim.scenario import load_scenario
 
-IDS = ["casetti.fig3", "casetti.fig4", "casetti.friendliness", "casetti.fig7", "casetti.fig9", "casetti.fig10",
-       "casetti.fig11", "casetti.fig12", "casetti.snoop", "casetti.batcp", "casetti.fig15", "casetti.fig16",
-       "casetti.fig17", "casetti.fig18"]
+IDS = [
+    "casetti.fig3",
+    "casetti.fig4",
+    "casetti.friendliness",
+    "casetti.fig7",
+    "casetti.fig9",
+    "casetti.fig10",
+    "casetti.fig11",
+    "casetti.fig12",
+    "casetti.snoop",
+    "casetti.batcp",
+    "casetti.fig15",
+    "casetti.fig16",
+    "casetti.fig17",
+    "casetti.fig18",
+]
 
 
 def test_every_catalog_experiment_is_registered():
@@ -33,8 +47,9 @@ def test_quick_runs_are_valid_scenarios(experiment_id):
 
 
 def test_common_setup():
-    scenario = load_scenario(common.wireless_scenario("westwood", loss=common.bernoulli(0.01), duration_s=10,
-                                                       warmup_s=1))
+    scenario = load_scenario(
+        common.wireless_scenario("westwood", loss=common.bernoulli(0.01), duration_s=10, warmup_s=1)
+    )
     engine = scenario.to_engine()
     tcp = engine["flows"][0]["tcp"]
     assert tcp["mss_bytes"] + tcp["header_bytes"] == 400
@@ -81,8 +96,15 @@ def _short_fig16() -> fading.Fig16:
 
 
 def test_shortened_experiments_run_end_to_end(tmp_path):
-    reports = execute([_short_fig3(), _short_fig9(), _short_fig16()], quick=True, seeds=1, jobs=1, out_dir=tmp_path,
-                      progress=False, cache_dir=tmp_path / "cache")
+    reports = execute(
+        [_short_fig3(), _short_fig9(), _short_fig16()],
+        quick=True,
+        seeds=1,
+        jobs=1,
+        out_dir=tmp_path,
+        progress=False,
+        cache_dir=tmp_path / "cache",
+    )
     by_id = {r["id"]: r for r in reports}
     for report in reports:
         texts = [c["text"] for c in report["claims"]]
@@ -117,11 +139,13 @@ def test_fig10_setup_buffer_floor_and_receiver_window():
     windowed = load_scenario(fig10.scenario("reno", 0.1, True, rwnd_pkts=163)).to_engine()
     assert windowed["flows"][0]["tcp"]["rwnd_bytes"] == 163 * common.MSS_BYTES
     specs = fig10.runs(quick=True, seeds=1)
-    tags = {spec.key[1].partition("|")[2] for spec in specs}
-    assert {"buffer5", "tick", "64 KB window", "ns-2 default window_ 20"} <= tags
+    assert {spec.key.get("kind") for spec in specs} == {None, "buffer5", "tick"}
+    assert {spec.key.get("reading") for spec in specs} == {None, "64 KB window", "ns-2 default window_ 20"}
     # each alternative reading runs the whole grid, like the main one
     for name in fig10.windows:
-        assert {spec.key[0] for spec in specs if spec.key[1] == f"reno|{name}"} == set(fig10.grid(True))
+        assert {spec.key["wired_delay_s"] for spec in specs if spec.key.matches(reading=name, config="reno")} == set(
+            fig10.grid(True)
+        )
 
 
 def _gilbert_elliott(scenario: dict) -> dict:
@@ -142,17 +166,23 @@ def test_fading_sojourn_units():
     assert (packets["good_mean_ns"], packets["bad_mean_ns"]) == (8 * 1_600_000, 4 * 1_600_000)
     assert _gilbert_elliott(fig16._scenario("reno", 10e6, True, "ab", fading.PKT))["bad_mean_ns"] == 4 * 320_000
     blackout = _gilbert_elliott(fig17.scenario("sack", 0.1, True))
-    assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (4_000_000_000, 100_000_000, 1.0)
-    for experiment, alt in ((fig15, "pkt"), (fig16, "pkt"), (fig17, "pkt")):
-        specs = experiment.runs(quick=True, seeds=None)
-        tags = {spec.key[1].partition("|")[2] for spec in specs}
-        assert {alt, fading.DATA_ONLY} <= tags
+    assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (
+        4_000_000_000,
+        100_000_000,
+        1.0,
+    )
     for experiment in (fig15, fig16):
         specs = experiment.runs(quick=True, seeds=None)
-        alt_keys = {(x, seed) for x, c, seed in (spec.key for spec in specs) if c == "reno|pkt"}
-        main_keys = {(x, seed) for x, c, seed in (spec.key for spec in specs) if c == "reno"}
+        assert {spec.key.get("kind") for spec in specs} == {None, fading.DATA_ONLY}
+        alt_keys = {
+            spec.key.without("reading")
+            for spec in specs
+            if spec.key.matches(reading=fading.PACKET_READING, config="reno")
+        }
+        main_keys = {spec.key for spec in specs if tagged(spec.key) and spec.key.matches(config="reno")}
         assert alt_keys == main_keys  # the reading runs the same grid and seeds as the main one
-    assert "corr" in {spec.key[1].partition("|")[2] for spec in fig17.runs(quick=True, seeds=1)}
+    kinds = {spec.key.get("kind") for spec in fig17.runs(quick=True, seeds=1)}
+    assert kinds == {None, fading.DATA_ONLY, fading.PKT, "corr", "ns2clock"}  # sensitivities, no reading
 
 
 def test_markov_channel_errs_in_both_directions():
@@ -174,10 +204,15 @@ def test_fig7_models_the_linux_testbed():
     fig7 = wired.Fig7()
     specs = fig7.runs(quick=True, seeds=1)
     readings = set(fig7.readings)
-    assert {spec.key[0] for spec in specs} == {"main", *readings, "q100", "q50", "rwnd64K", "nosack", "latest"}
-    for kind in ("main", *readings):
-        assert {spec.key[2] for spec in specs if spec.key[0] == kind} == set(range(6))
-    main = next(spec.scenario for spec in specs if spec.key == ("main", 0.01, 2, 1))
+    assert {spec.key.get("reading") for spec in specs} == {None, *readings}
+    assert {spec.key.get("kind") for spec in specs} == {None, "q100", "q50", "rwnd64K", "nosack", "latest"}
+    for tags in ({}, *({"reading": name} for name in readings)):
+        assert {spec.key["k"] for spec in specs if tagged(spec.key, **tags)} == set(range(6))
+
+    def scenario(**key):
+        return next(spec.scenario for spec in specs if spec.key == RunKey(**key))
+
+    main = scenario(loss=0.01, k=2, seed=1)
     assert main["links"][0]["queue"] == "1BDP" and main["links"][0]["rate"] == "10000000bps"
     assert main["tcp"]["mss"] == 1460 and main["tcp"]["rwnd"] == "32KB" and main["tcp"]["rtt_tick"] == "10ms"
     assert main["links"][0]["loss"][0]["p"] == 0.01
@@ -185,12 +220,12 @@ def test_fig7_models_the_linux_testbed():
     linux = {"recovery": "sack", "avoid_repeated_fast_retransmit": True, "timeout_ssthresh": "first_of_episode"}
     tcpw = {**linux, "cc": {"kind": "westwood", "sample_tick": "10ms"}}  # ACKs timed in jiffies
     assert [f["tcp"] for f in main["flows"]] == [linux] * 2 + [tcpw] * 3
-    emulator = next(spec.scenario for spec in specs if spec.key == ("emulator 4 Mb/s, 100-packet queue", 0.0, 1, 1))
+    emulator = scenario(reading="emulator 4 Mb/s, 100-packet queue", loss=0.0, k=1, seed=1)
     assert emulator["links"][0]["queue"] == "100pkt" and emulator["links"][0]["rate"] == "4000000bps"
-    latest = next(spec.scenario for spec in specs if spec.key == ("latest", 0.0, 1, 1))
+    latest = scenario(kind="latest", loss=0.0, k=1, seed=1)
     assert [f["tcp"].get("cc", {}).get("filter") for f in latest["flows"]] == [None] + [{"kind": "tustin_latest"}] * 4
     assert all(f["tcp"]["cc"]["sample_tick"] == "10ms" for f in latest["flows"][1:])
-    ns2 = next(spec.scenario for spec in specs if spec.key == ("ns-2 simulation set-up", 0.0, 1, 1))
+    ns2 = scenario(reading="ns-2 simulation set-up", loss=0.0, k=1, seed=1)
     assert ns2["tcp"]["mss"] == 360 and ns2["links"][0]["rate"] == "2000000bps"
 
 
@@ -267,6 +302,7 @@ def test_fig7_judge_fails_when_reno_is_squeezed():
             if variant == "reno":
                 return [1.0 * (reno_share if k < 5 else 1.0)] * 3
             return [1.0 + gain / 100 + d for d in (0.0, 0.01, -0.01)]
+
         return v
 
     claims, number = fig7.judge(values(0.95, 10), range(6))

@@ -7,7 +7,6 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-
 import tcpsim.repro as repro
 from tcpsim import runner
 from tcpsim.repro import UnknownExperiment, register, select
@@ -22,8 +21,11 @@ def fake_run(spec: RunSpec) -> RunResult:
     if params.get("fail"):
         raise RuntimeError("engine exploded")
     goodput = params["x"] * 1e6 + spec.seed * 1e4
-    return RunResult(flows=pd.DataFrame({"name": ["a"], "goodput_bps": [goodput]}), links=pd.DataFrame(),
-                     meta={"seed": spec.seed, "wall_s": 0.5})
+    return RunResult(
+        flows=pd.DataFrame({"name": ["a"], "goodput_bps": [goodput]}),
+        links=pd.DataFrame(),
+        meta={"seed": spec.seed, "wall_s": 0.5},
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -99,7 +101,10 @@ class FailingRuns(Experiment):
     paper = "gangadhar"
 
     def runs(self, quick, seeds):
-        return [RunSpec(key=("bad",), scenario={}, overrides=(("fail", True),)), RunSpec(key=("ok",), scenario={}, overrides=(("x", 1),))]
+        return [
+            RunSpec(key=("bad",), scenario={}, overrides=(("fail", True),)),
+            RunSpec(key=("ok",), scenario={}, overrides=(("x", 1),)),
+        ]
 
     def analyze(self, results, quick):
         raise AssertionError("must not be called when runs failed")
@@ -248,9 +253,17 @@ def test_a_range_is_checked_as_a_range():
 def test_number_json_has_kind_bounds_precision_and_status():
     n = Number("rate", paper=1.0, measured=1.05, tolerance=0.1, precision="read off a plot to ±0.1 Mb/s")
     assert n.to_dict() == {
-        "name": "rate", "kind": "point", "paper": 1.0, "paper_high": None, "measured": 1.05, "tolerance": 0.1,
-        "precision": "read off a plot to ±0.1 Mb/s", "rel_error": pytest.approx(0.05), "status": "matched",
-        "ok": True, "explanation": None,
+        "name": "rate",
+        "kind": "point",
+        "paper": 1.0,
+        "paper_high": None,
+        "measured": 1.05,
+        "tolerance": 0.1,
+        "precision": "read off a plot to ±0.1 Mb/s",
+        "rel_error": pytest.approx(0.05),
+        "status": "matched",
+        "ok": True,
+        "explanation": None,
     }
 
 
@@ -273,7 +286,18 @@ def test_execute_writes_figures_and_summaries(tmp_path):
     reports = execute([Sweep(), Model()], quick=True, seeds=3, jobs=2, out_dir=out, progress=False)
     assert [r["id"] for r in reports] == ["casetti.fig9", "moller.fig3"]
     sweep_report = reports[0]
-    assert set(sweep_report) >= {"id", "title", "paper", "quick", "series", "claims", "numbers", "notes", "figure", "wall_s"}
+    assert set(sweep_report) >= {
+        "id",
+        "title",
+        "paper",
+        "quick",
+        "series",
+        "claims",
+        "numbers",
+        "notes",
+        "figure",
+        "wall_s",
+    }
     assert sweep_report["quick"] is True
     series = sweep_report["series"][0]
     assert set(series) == {"label", "x", "y", "y_ci_low", "y_ci_high"}
@@ -420,8 +444,13 @@ def test_alternative_readings_are_scored_apart_and_drawn_dashed(tmp_path):
     assert "packet times: main" in svg and "stroke-dasharray" in svg
 
     summary = (tmp_path / "summary.md").read_text()
-    assert "1/1 experiments reproduced; claims: 1/1 hold; numbers: 2 matched, 0 missed; model checks: 1/1 matched" in summary
-    assert "alternative readings (not counted above): 1/2 reproduced; claims 0/1, numbers 1 matched / 1 missed" in summary
+    assert (
+        "1/1 experiments reproduced; claims: 1/1 hold; numbers: 2 matched, 0 missed; model checks: 1/1 matched"
+        in summary
+    )
+    assert (
+        "alternative readings (not counted above): 1/2 reproduced; claims 0/1, numbers 1 matched / 1 missed" in summary
+    )
     assert "| moller.fig7 | main: paper: sojourns in seconds | reproduced | 1/1 | 2 | 0 |" in summary
     assert "| moller.fig7 | alt: packet times | not reproduced | 0/1 | 0 | 1 |" in summary
     assert "| moller.fig7 | packet times | number | at 2 | 2 | 1 | -50.0% | missed | halved |" in summary
@@ -433,16 +462,22 @@ def test_status_table_counts_main_readings_per_paper():
 
     def report(paper, ok, claims, numbers, readings=()):
         return {
-            "paper": paper, "ok": ok, "claims": [{"ok": c} for c in claims],
-            "numbers": [{"status": s} for s in numbers], "model_checks": [], "readings": list(readings),
+            "paper": paper,
+            "ok": ok,
+            "claims": [{"ok": c} for c in claims],
+            "numbers": [{"status": s} for s in numbers],
+            "model_checks": [],
+            "readings": list(readings),
         }
 
     alt = {"ok": True, "claims": [{"ok": True}], "numbers": [{"status": "missed"}]}
-    table = status_table([
-        report("casetti", True, [True], ["matched"]),
-        report("casetti", False, [True, False], ["missed", "matched"], [alt]),
-        report("moller", True, [], ["matched"]),
-    ])
+    table = status_table(
+        [
+            report("casetti", True, [True], ["matched"]),
+            report("casetti", False, [True, False], ["missed", "matched"], [alt]),
+            report("moller", True, [], ["matched"]),
+        ]
+    )
     rows = table.splitlines()
     # papers in the fixed order of PAPERS, whatever order the reports come in
     assert rows[2] == "| moller | 1/1 | 0/0 | 1 | 0 | – | – |"

@@ -7,12 +7,11 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-
 from tcpsim.repro import select
 from tcpsim.repro.aggregate import Curve
+from tcpsim.repro.framework import execute
 from tcpsim.repro.gangadhar import ack_compression, common, families, sweeps, traces
 from tcpsim.repro.table import RunKey
-from tcpsim.repro.framework import execute
 from tcpsim.scenario import load_scenario
 
 IDS = [f"gangadhar.fig{n}" for n in range(5, 12)]
@@ -22,29 +21,74 @@ EXPECTED_TCP = {
     "reno": ("reno", {"kind": "aimd"}),
     "newreno": ("newreno", {"kind": "aimd"}),
     # The paper's ns-3 code: per-ACK samples, fixed-α Tustin filter, no null samples, Reno recovery.
-    "westwood": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 0,
-                          "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": True,
-                          "sample_tick_ns": 0}),
+    "westwood": (
+        "reno",
+        {
+            "kind": "westwood",
+            "tau_ns": 500_000_000,
+            "null_sample_divisor": 0,
+            "filter": {"kind": "tustin_fixed", "alpha": 0.9},
+            "ns3_fast_recovery": True,
+            "sample_tick_ns": 0,
+        },
+    ),
     # One sample per RTT (no 50 ms floor), same filter, Reno recovery with the same ns-3 windows.
-    "westwood_plus": ("reno", {"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9},
-                               "min_window_ns": 0, "min_decrease_half": False, "ns3_fast_recovery": True}),
-    "westwood_casetti": ("reno", {"kind": "westwood", "tau_ns": 500_000_000, "null_sample_divisor": 2,
-                                  "filter": {"kind": "tustin"}, "ns3_fast_recovery": False,
-                                  "sample_tick_ns": 0}),
-    "westwood_plus_linux": ("newreno", {"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"},
-                                        "min_window_ns": 50_000_000, "min_decrease_half": False,
-                                        "ns3_fast_recovery": False}),
+    "westwood_plus": (
+        "reno",
+        {
+            "kind": "westwood_plus",
+            "filter": {"kind": "tustin_fixed", "alpha": 0.9},
+            "min_window_ns": 0,
+            "min_decrease_half": False,
+            "ns3_fast_recovery": True,
+        },
+    ),
+    "westwood_casetti": (
+        "reno",
+        {
+            "kind": "westwood",
+            "tau_ns": 500_000_000,
+            "null_sample_divisor": 2,
+            "filter": {"kind": "tustin"},
+            "ns3_fast_recovery": False,
+            "sample_tick_ns": 0,
+        },
+    ),
+    "westwood_plus_linux": (
+        "newreno",
+        {
+            "kind": "westwood_plus",
+            "filter": {"kind": "two_stage_ewma"},
+            "min_window_ns": 50_000_000,
+            "min_decrease_half": False,
+            "ns3_fast_recovery": False,
+        },
+    ),
 }
-NS3 = {"min_rto_ns": 200_000_000, "init_cwnd_segments": 1, "init_ssthresh_bytes": 65535, "rwnd_bytes": 65535,
-       "avoid_repeated_fast_retransmit": False, "header_bytes": 42, "mss_bytes": 400, "delack_timeout_ns": 200_000_000,
-       "ca_increment": "ns3"}
+NS3 = {
+    "min_rto_ns": 200_000_000,
+    "init_cwnd_segments": 1,
+    "init_ssthresh_bytes": 65535,
+    "rwnd_bytes": 65535,
+    "avoid_repeated_fast_retransmit": False,
+    "header_bytes": 42,
+    "mss_bytes": 400,
+    "delack_timeout_ns": 200_000_000,
+    "ca_increment": "ns3",
+}
 
 
 def intended_flavour(key):
     if key.get("kind") == "diag":
         return "westwood"
-    assert key.get("kind") in (None, "tcpsim_defaults", "ns3_literal", "newreno_recovery", "data_errors_only",
-                               "max_rto_ns3"), key
+    assert key.get("kind") in (
+        None,
+        "tcpsim_defaults",
+        "ns3_literal",
+        "newreno_recovery",
+        "data_errors_only",
+        "max_rto_ns3",
+    ), key
     return key["flavour"]
 
 
@@ -108,8 +152,15 @@ def test_quick_runs_load_with_the_intended_flavour(experiment_id):
 
 
 def test_lossy_link_geometry_and_sweeps():
-    scenario = common.lossy_link(common.WESTWOOD, per=0.01, bottleneck_delay="50ms", bottleneck_rate="4Mbps",
-                                    delack_count=8, mss=41, duration_s=600)
+    scenario = common.lossy_link(
+        common.WESTWOOD,
+        per=0.01,
+        bottleneck_delay="50ms",
+        bottleneck_rate="4Mbps",
+        delack_count=8,
+        mss=41,
+        duration_s=600,
+    )
     engine = load_scenario(scenario).to_engine()
     access, lossy = engine["links"]
     assert (access["rate_bps"], access["delay_ns"]) == (10_000_000, 45_000_000)
@@ -136,16 +187,24 @@ def test_helpers():
     t, v = np.array([0.0, 1.0, 2.5]), np.array([1.0, 2.0, 3.0])
     assert ack_compression._on_grid(t, v, 0.5, 3.0, 0.5).tolist() == [1.0, 2.0, 2.0, 2.0, 3.0]
     # Fast-recovery entries: an ssthresh change with cwnd above one segment (a timeout sets one).
-    trace = pd.DataFrame({"cwnd_bytes": [8000, 8400, 6000, 400, 800],
-                          "ssthresh_bytes": [10**9, 10**9, 4800, 3000, 3000]})
+    trace = pd.DataFrame(
+        {"cwnd_bytes": [8000, 8400, 6000, 400, 800], "ssthresh_bytes": [10**9, 10**9, 4800, 3000, 3000]}
+    )
     assert families._fr_entries(trace, 400) == [(8400.0, 4800.0)]
     assert common._ge(1.0, 1.02) and not common._ge(1.0, 1.1)
 
 
 def test_fig10_and_fig11_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "DURATION_QUICK_S", 60)
-    reports = execute(select(["gangadhar.fig10", "gangadhar.fig11"]), quick=True, seeds=1, jobs=1,
-                      out_dir=tmp_path, progress=False, cache_dir=tmp_path / "cache")
+    reports = execute(
+        select(["gangadhar.fig10", "gangadhar.fig11"]),
+        quick=True,
+        seeds=1,
+        jobs=1,
+        out_dir=tmp_path,
+        progress=False,
+        cache_dir=tmp_path / "cache",
+    )
     fig10, fig11 = reports
     for report in reports:
         assert report["claims"] and all(c["detail"] for c in report["claims"]), report["claims"]
@@ -169,8 +228,15 @@ def test_fig8_end_to_end_on_a_small_grid(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "DURATION_QUICK_S", 40)
     monkeypatch.setattr(families, "PER_QUICK", (0.0001, 0.001, 0.01))
     monkeypatch.setattr(families.Fig8, "COUNTS_QUICK", (1, 8))
-    (report,) = execute(select(["gangadhar.fig8"]), quick=True, seeds=1, jobs=1, out_dir=tmp_path,
-                        progress=False, cache_dir=tmp_path / "cache")
+    (report,) = execute(
+        select(["gangadhar.fig8"]),
+        quick=True,
+        seeds=1,
+        jobs=1,
+        out_dir=tmp_path,
+        progress=False,
+        cache_dir=tmp_path / "cache",
+    )
     assert [c["text"] for c in report["claims"]] == [
         "delayed-ACK count 1 best, 8 worst for all",
         "Reno's spread across delayed-ACK counts broader than Westwood's",
@@ -190,15 +256,22 @@ def curves(values: dict, x=(0.0001, 0.001, 0.005, 0.01)):
 
 
 PAPER_FIG5 = {  # the paper's shape: Westwood far above, Westwood+ second and falling from 0.001
-    "tahoe": [1.6, 0.7, 0.33, 0.22], "reno": [1.65, 0.8, 0.37, 0.24], "newreno": [1.7, 0.82, 0.38, 0.25],
-    "westwood": [1.78, 1.7, 1.45, 1.2], "westwood_plus": [1.76, 1.7, 0.95, 0.5],
+    "tahoe": [1.6, 0.7, 0.33, 0.22],
+    "reno": [1.65, 0.8, 0.37, 0.24],
+    "newreno": [1.7, 0.82, 0.38, 0.25],
+    "westwood": [1.78, 1.7, 1.45, 1.2],
+    "westwood_plus": [1.76, 1.7, 0.95, 0.5],
 }
 
 
 def test_fig5_claims_hold_on_the_papers_shape_and_fail_against_it():
     c = curves(PAPER_FIG5)
-    for check in (sweeps.westwood_highest_by_far, sweeps.westwood_plus_second,
-                  sweeps.westwood_plus_drops_sharply, sweeps.reno_like_newreno):
+    for check in (
+        sweeps.westwood_highest_by_far,
+        sweeps.westwood_plus_second,
+        sweeps.westwood_plus_drops_sharply,
+        sweeps.reno_like_newreno,
+    ):
         claim = check(c)
         assert claim.ok and claim.detail.startswith("test: "), (claim.text, claim.detail)
     assert sweeps.all_fall(c, list(PAPER_FIG5)).ok
@@ -216,11 +289,23 @@ def test_fig5_claims_hold_on_the_papers_shape_and_fail_against_it():
 
 def test_fig6_fig7_claims_fail_against_the_paper():
     rates = (1, 2, 4, 8)
-    paper = {"tahoe": [0.33, 0.34, 0.34, 0.33], "reno": [0.37, 0.38, 0.38, 0.37], "newreno": [0.38, 0.39, 0.38, 0.38],
-             "westwood": [0.8, 1.5, 2.5, 3.3], "westwood_plus": [0.74, 0.96, 1.05, 1.19]}
+    paper = {
+        "tahoe": [0.33, 0.34, 0.34, 0.33],
+        "reno": [0.37, 0.38, 0.38, 0.37],
+        "newreno": [0.38, 0.39, 0.38, 0.38],
+        "westwood": [0.8, 1.5, 2.5, 3.3],
+        "westwood_plus": [0.74, 0.96, 1.05, 1.19],
+    }
     c = curves(paper, rates)
-    assert all(check(c).ok for check in (sweeps.westwood_family_above, sweeps.westwood_family_rises,
-                                         sweeps.westwood_far_above_plus, sweeps.others_flat))
+    assert all(
+        check(c).ok
+        for check in (
+            sweeps.westwood_family_above,
+            sweeps.westwood_family_rises,
+            sweeps.westwood_far_above_plus,
+            sweeps.others_flat,
+        )
+    )
     falls = curves({**paper, "westwood": [0.8, 1.5, 2.95, 2.67]}, rates)  # the 64 KB window's fall at 8 Mb/s
     assert not sweeps.westwood_family_rises(falls).ok
     assert "falls 4 → 8 Mb/s" in sweeps.westwood_family_rises(falls).detail
@@ -235,32 +320,46 @@ def family(values: dict, pers=(0.0001, 0.001, 0.01)):
 
 
 def test_spread_claims_use_a_welch_test_and_a_tie_does_not_hold():
-    base = {("westwood", 41): [[1.0, 1.02], [0.9, 0.92], [0.5, 0.52]],
-            ("westwood", 1460): [[1.8, 1.82], [1.7, 1.72], [1.5, 1.52]],
-            ("westwood_plus", 41): [[1.0, 1.02], [0.8, 0.82], [0.1, 0.12]],
-            ("westwood_plus", 1460): [[1.8, 1.82], [1.7, 1.72], [1.2, 1.22]]}
-    clear = {**base, ("reno", 41): [[0.3, 0.31], [0.1, 0.11], [0.05, 0.06]],
-             ("reno", 1460): [[1.9, 1.91], [1.5, 1.52], [0.5, 0.52]]}
+    base = {
+        ("westwood", 41): [[1.0, 1.02], [0.9, 0.92], [0.5, 0.52]],
+        ("westwood", 1460): [[1.8, 1.82], [1.7, 1.72], [1.5, 1.52]],
+        ("westwood_plus", 41): [[1.0, 1.02], [0.8, 0.82], [0.1, 0.12]],
+        ("westwood_plus", 1460): [[1.8, 1.82], [1.7, 1.72], [1.2, 1.22]],
+    }
+    clear = {
+        **base,
+        ("reno", 41): [[0.3, 0.31], [0.1, 0.11], [0.05, 0.06]],
+        ("reno", 1460): [[1.9, 1.91], [1.5, 1.52], [0.5, 0.52]],
+    }
     c = family(clear)
     assert families.largest_spread(c, "reno").per == 0.0001
     assert families.spread_broader(c, "reno", ["westwood", "westwood_plus"], "Reno's spread largest").ok
     # Reno's spread 2.4 % above Westwood's with a run-to-run spread of ±0.1: a tie, so the claim does not hold.
-    tie = {**base, ("reno", 41): [[0.1, 0.3], [0.1, 0.11], [0.05, 0.06]],
-           ("reno", 1460): [[1.0, 1.24], [0.9, 0.92], [0.5, 0.52]]}
+    tie = {
+        **base,
+        ("reno", 41): [[0.1, 0.3], [0.1, 0.11], [0.05, 0.06]],
+        ("reno", 1460): [[1.0, 1.24], [0.9, 0.92], [0.5, 0.52]],
+    }
     claim = families.spread_broader(family(tie), "reno", ["westwood"], "Reno's spread largest")
     assert not claim.ok and "a tie" in claim.detail and "Welch" in claim.detail
     # Westwood's spread clearly larger: smaller, not holding.
-    assert not families.spread_broader(family({**clear, ("westwood", 41): [[0.1, 0.11], [0.1, 0.1], [0.1, 0.1]]}),
-                                        "reno", ["westwood"], "x").ok
+    assert not families.spread_broader(
+        family({**clear, ("westwood", 41): [[0.1, 0.11], [0.1, 0.1], [0.1, 0.1]]}), "reno", ["westwood"], "x"
+    ).ok
     ok, text = common.larger_beyond_noise([1.0, 1.01], [0.5, 0.51])
     assert ok and "significantly" in text
     assert not common.larger_beyond_noise([0.5, 0.51], [1.0, 1.01])[0]
 
 
 def test_order_and_westwood_plus_claims_fail_against_the_paper():
-    good = {(n, s): [[v] * 2 for v in vs] for (n, s), vs in {
-        (n, s): [1.6 - 0.05 * s, 1.0 - 0.05 * s, 0.4 - 0.04 * s] for n in ("reno", "westwood", "westwood_plus")
-        for s in (1, 4, 8)}.items()}
+    good = {
+        (n, s): [[v] * 2 for v in vs]
+        for (n, s), vs in {
+            (n, s): [1.6 - 0.05 * s, 1.0 - 0.05 * s, 0.4 - 0.04 * s]
+            for n in ("reno", "westwood", "westwood_plus")
+            for s in (1, 4, 8)
+        }.items()
+    }
     assert families.order_claim(family(good), 1, 8, "delayed-ACK count", "").ok
     swapped = {**good, ("westwood", 4): [[1.7] * 2, [1.1] * 2, [0.5] * 2]}  # count 4 above count 1
     claim = families.order_claim(family(swapped), 1, 8, "delayed-ACK count", "")
@@ -302,13 +401,19 @@ def test_fig8_bounds_are_bounds_and_an_explanation_never_matches():
             for i, per in enumerate((0.0001, 0.001, 0.01)):
                 top = 1.8 - 0.5 * i
                 for seed in (1, 2):
-                    results[RunKey(flavour=name, delack_count=count, per=per, seed=seed)] = FakeRun(top if count == 1 else top - spread * (i == 1))
+                    results[RunKey(flavour=name, delack_count=count, per=per, seed=seed)] = FakeRun(
+                        top if count == 1 else top - spread * (i == 1)
+                    )
     (fig8,) = select(["gangadhar.fig8"])
     outcome = fig8.judge(results, quick=True)
     reno, westwood = outcome.numbers
     assert (westwood.kind, westwood.paper, round(westwood.measured, 3)) == ("upper", 0.4, 0.426)
     assert westwood.status == "missed" and westwood.explanation
     assert reno.status == "matched" and reno.explanation is None
-    results = {k: FakeRun(r.flows.iloc[0]["throughput_bps"] / 1e6 + (0.05 if k.matches(flavour="westwood", delack_count=8) else 0))
-               for k, r in results.items()}
+    results = {
+        k: FakeRun(
+            r.flows.iloc[0]["throughput_bps"] / 1e6 + (0.05 if k.matches(flavour="westwood", delack_count=8) else 0)
+        )
+        for k, r in results.items()
+    }
     assert fig8.judge(results, quick=True).numbers[1].status == "matched"  # 0.376 < 0.4

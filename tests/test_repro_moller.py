@@ -7,13 +7,12 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.figure import Figure
-
 import tcpsim.scenario
+from matplotlib.figure import Figure
 from tcpsim.repro import select
+from tcpsim.repro.framework import execute
 from tcpsim.repro.moller import common as moller
 from tcpsim.repro.table import RunKey
-from tcpsim.repro.framework import execute
 from tcpsim.scenario import load_scenario
 
 ANALYTICAL = ["moller.fig3", "moller.fig4", "moller.limits"]
@@ -30,7 +29,8 @@ def test_analytical_experiments_pass(tmp_path):
     assert [r["id"] for r in reports] == ANALYTICAL
     for report in reports:
         failed = [c for c in report["claims"] if not c["ok"]] + [
-            n for n in report["model_checks"] if n["status"] != "matched"]
+            n for n in report["model_checks"] if n["status"] != "matched"
+        ]
         assert not failed, (report["id"], failed)
         assert report["claims"] and all(c["detail"].startswith("test: ") for c in report["claims"])
         # The model's identities are model checks, not paper numbers.
@@ -70,8 +70,9 @@ def test_scenario_geometry():
     assert math.isclose(2 * one_way_ms, 200.0)
     assert scenario["tcp"] == {"mss": 1460, "header": 40, "delack_count": 1}
     assert [f["variant"] for f in scenario["flows"]] == ["newreno", "westwood_plus"]
-    modified = moller.two_flow_scenario(moller.TABLE_II[1], 42, duration_s=100, warmup_s=10, modified=True,
-                                        second_start_s=50)
+    modified = moller.two_flow_scenario(
+        moller.TABLE_II[1], 42, duration_s=100, warmup_s=10, modified=True, second_start_s=50
+    )
     assert modified["flows"][1]["tcp"] == {"cc": {"kind": "westwood_plus", "min_decrease_half": True}}
     assert modified["flows"][1]["start"] in ("50s", "50.0s")
 
@@ -84,7 +85,9 @@ def test_missing_variant_fails_loudly(monkeypatch, experiment_id):
         experiment.runs(True, None)
 
 
-@pytest.mark.skipif(not HAS_WESTWOOD_PLUS, reason="the westwood_plus variant (issue 3) is not in tcpsim.scenario.VARIANTS yet")
+@pytest.mark.skipif(
+    not HAS_WESTWOOD_PLUS, reason="the westwood_plus variant (issue 3) is not in tcpsim.scenario.VARIANTS yet"
+)
 @pytest.mark.parametrize("experiment_id", SIMULATION)
 def test_simulation_runs_are_valid_scenarios(experiment_id):
     (experiment,) = select([experiment_id])
@@ -100,7 +103,8 @@ def test_simulation_runs_are_valid_scenarios(experiment_id):
         flows = scenario.flow_table()
         assert [f.variant for f in flows][0] == "newreno"
         assert scenario.to_engine()["links"][2]["ab"]["queue"]["limit_packets"] in moller.buffer_grid(
-            moller.TABLE_II[1], quick=True)
+            moller.TABLE_II[1], quick=True
+        )
     if experiment_id == "moller.fig7":
         engine = [s.to_engine() for s in checked.values()]
         assert any(e["flows"][1]["tcp"]["cc"].get("min_decrease_half") for e in engine)
@@ -114,16 +118,29 @@ class FakeResult:
 
     def __init__(self, setting, first_share, second_share, queue_pkts, rtt_min_s=0.0514):
         to_bps = setting.capacity_bps * moller.MSS_BYTES / moller.PACKET_BYTES
-        self.flows = pd.DataFrame({"name": ["f1", "f2"], "throughput_bps": [first_share * to_bps, second_share * to_bps],
-                                   "rtt_min_s": [0.0514, rtt_min_s], "fast_retransmits": [90, 90], "timeouts": [0, 1]})
-        self.links = pd.DataFrame({"name": ["bottleneck"], "direction": ["ab"], "utilization": [1.0],
-                                   "queue_mean_pkts": [queue_pkts], "drops_queue": [10]})
+        self.flows = pd.DataFrame(
+            {
+                "name": ["f1", "f2"],
+                "throughput_bps": [first_share * to_bps, second_share * to_bps],
+                "rtt_min_s": [0.0514, rtt_min_s],
+                "fast_retransmits": [90, 90],
+                "timeouts": [0, 1],
+            }
+        )
+        self.links = pd.DataFrame(
+            {
+                "name": ["bottleneck"],
+                "direction": ["ab"],
+                "utilization": [1.0],
+                "queue_mean_pkts": [queue_pkts],
+                "drops_queue": [10],
+            }
+        )
         self.traces = {}
         self.meta = {"wall_s": 0.0}
 
 
-def _model_results(setting, buffers, condition=None, shift=0.0, second="westwood_plus", modified=False,
-                   delayed=False):
+def _model_results(setting, buffers, condition=None, shift=0.0, second="westwood_plus", modified=False, delayed=False):
     out = {}
     for buffer in buffers:
         row = setting.model([buffer], modified).iloc[0]
@@ -132,8 +149,13 @@ def _model_results(setting, buffers, condition=None, shift=0.0, second="westwood
             first = second_share = setting.newreno_pair_model([buffer])["per_flow"].iloc[0]
         for seed, noise in ((1, -0.005), (2, 0.0), (3, 0.005)):
             key = RunKey(**(condition or {}), buffer=buffer, seed=seed)
-            out[key] = FakeResult(setting, first - noise + shift, second_share + noise - shift, buffer / 2,
-                                  rtt_min_s=0.0514 + 0.0004 * buffer * delayed)
+            out[key] = FakeResult(
+                setting,
+                first - noise + shift,
+                second_share + noise - shift,
+                buffer / 2,
+                rtt_min_s=0.0514 + 0.0004 * buffer * delayed,
+            )
     return out
 
 
@@ -146,7 +168,9 @@ def test_fig5_model_as_simulation_passes():
     assert all(c.ok for c in outcome.claims), [(c.text, c.detail) for c in outcome.claims if not c.ok]
     # One claim per catalog statement: the model match (once) and the ratio.
     assert [c.text.split(": ", 1)[-1][:30] for c in outcome.claims] == [
-        "simulation matches the model e", "W+/NR ratio falls with B, towa"]
+        "simulation matches the model e",
+        "W+/NR ratio falls with B, towa",
+    ]
     ratio = outcome.numbers[-1]
     # An explanation sits beside a missed number; it never makes it matched.
     assert ratio.status == "missed" and ratio.explanation and "B → ∞" in ratio.explanation
@@ -179,12 +203,18 @@ def test_fig6_fig7_fig8_analyze_and_plot():
     setting = moller.TABLE_II[1]
     buffers = moller.buffer_grid(setting, quick=True)
     experiments = dict((e.id, e) for e in select(SIMULATION))
-    fig6 = {**_model_results(setting, buffers, {"start": "delayed"}, shift=-0.02, delayed=True),
-            **_model_results(setting, buffers, {"start": "together"})}
-    fig7 = {**_model_results(setting, buffers, {"westwood": "modified"}, modified=True),
-            **_model_results(setting, buffers, {"westwood": "unmodified"})}
-    fig8 = {**_model_results(setting, buffers, {"competitor": "newreno"}, second="newreno"),
-            **_model_results(setting, buffers, {"competitor": "westwood_plus"})}
+    fig6 = {
+        **_model_results(setting, buffers, {"start": "delayed"}, shift=-0.02, delayed=True),
+        **_model_results(setting, buffers, {"start": "together"}),
+    }
+    fig7 = {
+        **_model_results(setting, buffers, {"westwood": "modified"}, modified=True),
+        **_model_results(setting, buffers, {"westwood": "unmodified"}),
+    }
+    fig8 = {
+        **_model_results(setting, buffers, {"competitor": "newreno"}, second="newreno"),
+        **_model_results(setting, buffers, {"competitor": "westwood_plus"}),
+    }
     for experiment_id, results in (("moller.fig6", fig6), ("moller.fig7", fig7), ("moller.fig8", fig8)):
         outcome = experiments[experiment_id].analyze(results, quick=True)
         assert outcome.claims and all(c.detail for c in outcome.claims)
@@ -203,15 +233,26 @@ def test_fig6_fig7_fig8_claims_fail_on_data_that_contradict_the_paper():
     buffers = moller.buffer_grid(setting, quick=True)
     experiments = dict((e.id, e) for e in select(SIMULATION))
     # fig6: a delayed start that changes nothing (RTTmin at the base RTT, same shares).
-    fig6 = {**{k.replace(start="delayed"): r for k, r in _model_results(setting, buffers, {"start": "together"}).items()},
-            **_model_results(setting, buffers, {"start": "together"})}
+    fig6 = {
+        **{k.replace(start="delayed"): r for k, r in _model_results(setting, buffers, {"start": "together"}).items()},
+        **_model_results(setting, buffers, {"start": "together"}),
+    }
     assert [c.ok for c in experiments["moller.fig6"].analyze(fig6, quick=True).claims] == [False, False]
     # fig7: the "modified" Westwood+ is the unmodified one: shares stay unequal for B > CT.
-    fig7 = {**{k.replace(westwood="modified"): r for k, r in _model_results(setting, buffers, {"westwood": "unmodified"}).items()},
-            **_model_results(setting, buffers, {"westwood": "unmodified"})}
+    fig7 = {
+        **{
+            k.replace(westwood="modified"): r
+            for k, r in _model_results(setting, buffers, {"westwood": "unmodified"}).items()
+        },
+        **_model_results(setting, buffers, {"westwood": "unmodified"}),
+    }
     assert not experiments["moller.fig7"].analyze(fig7, quick=True).claims[0].ok
     # fig8: NewReno against Westwood+ doing the same as against NewReno everywhere, full utilization.
-    fig8 = {**_model_results(setting, buffers, {"competitor": "newreno"}, second="newreno"),
-            **{k.replace(competitor="westwood_plus"): r
-               for k, r in _model_results(setting, buffers, {"competitor": "x"}, second="newreno").items()}}
+    fig8 = {
+        **_model_results(setting, buffers, {"competitor": "newreno"}, second="newreno"),
+        **{
+            k.replace(competitor="westwood_plus"): r
+            for k, r in _model_results(setting, buffers, {"competitor": "x"}, second="newreno").items()
+        },
+    }
     assert [c.ok for c in experiments["moller.fig8"].analyze(fig8, quick=True).claims] == [False, False]

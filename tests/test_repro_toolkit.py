@@ -7,7 +7,6 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-
 from tcpsim.repro.aggregate import ANY, FRACTION, NON_NEGATIVE, Curve, Range, aggregate, curve, curves, summarize
 from tcpsim.repro.framework import Experiment, Outcome, Series, execute
 from tcpsim.repro.plotting import error_bars, figure_title, new_figure, plot_lines, save, style
@@ -23,7 +22,9 @@ def test_run_key_is_named_hashable_ordered_and_picklable():
     key = RunKey(flavour="reno", per=0.001, seed=2)
     assert key["per"] == 0.001 and "seed" in key and "size" not in key and key.get("size", 7) == 7
     assert list(key) == ["flavour", "per", "seed"]
-    assert key == RunKey(flavour="reno", per=0.001, seed=2) and len({key, RunKey(flavour="reno", per=0.001, seed=2)}) == 1
+    assert (
+        key == RunKey(flavour="reno", per=0.001, seed=2) and len({key, RunKey(flavour="reno", per=0.001, seed=2)}) == 1
+    )
     assert key != RunKey(flavour="reno", per=0.001, seed=1)
     assert RunKey(flavour="reno", per=0.001, seed=1) < key
     assert key.replace(seed=3)["seed"] == 3 and key.without("seed") == RunKey(flavour="reno", per=0.001)
@@ -41,8 +42,9 @@ def test_results_table_has_one_row_per_named_run():
         RunKey(flavour="reno", per=0.01, seed=1, reading="scaled"): fake_result(5e6),
         ("positional", 1): fake_result(9e6),  # not a named key: not in the table
     }
-    table = results_table(results, lambda r: {"throughput": float(r.flows["throughput_bps"].iloc[0]) / 1e6},
-                          experiment="x.fig1")
+    table = results_table(
+        results, lambda r: {"throughput": float(r.flows["throughput_bps"].iloc[0]) / 1e6}, experiment="x.fig1"
+    )
     assert list(table.columns) == ["experiment", "flavour", "per", "seed", "reading", "throughput"]
     assert table["reading"].tolist() == [MAIN, MAIN, "scaled"]
     assert table["seed"].tolist() == [1, 2, 1] and table["throughput"].tolist() == [1.0, 3.0, 5.0]
@@ -76,8 +78,14 @@ def test_ci_is_clipped_to_the_metric_range():
 
 
 def test_aggregate_groups_by_named_parameters():
-    table = pd.DataFrame({"flavour": ["reno", "reno", "reno", "tahoe"], "per": [0.01, 0.01, 0.001, 0.01],
-                          "seed": [1, 2, 1, 1], "jain": [0.97, 1.0, 0.9, 0.8]})
+    table = pd.DataFrame(
+        {
+            "flavour": ["reno", "reno", "reno", "tahoe"],
+            "per": [0.01, 0.01, 0.001, 0.01],
+            "seed": [1, 2, 1, 1],
+            "jain": [0.97, 1.0, 0.9, 0.8],
+        }
+    )
     out = aggregate(table, ["flavour", "per"], "jain", FRACTION)
     assert out[["flavour", "per", "n"]].values.tolist() == [["reno", 0.001, 1], ["reno", 0.01, 2], ["tahoe", 0.01, 1]]
     assert out["ci_high"].max() <= 1.0 and out["mean"].tolist() == pytest.approx([0.9, 0.985, 0.8])
@@ -105,8 +113,9 @@ def test_sweep_declares_named_runs_over_axes_and_seeds():
         return {"name": f"{flavour} {per}"}
 
     specs = sweep.specs(scenario, True, [1, 2], condition="main")
-    assert [s.key for s in specs] == [RunKey(condition="main", flavour=f, per=0.01, seed=s)
-                                      for f in ("reno", "westwood") for s in (1, 2)]
+    assert [s.key for s in specs] == [
+        RunKey(condition="main", flavour=f, per=0.01, seed=s) for f in ("reno", "westwood") for s in (1, 2)
+    ]
     assert [s.seed for s in specs] == [1, 2, 1, 2] and built == [("reno", 0.01), ("westwood", 0.01)]
     assert len(sweep.specs(scenario, False, [1])) == 6
     keyed = Sweep(Axis("flavour", (SimpleNamespace(name="reno"),), key=lambda f: f.name))
@@ -119,7 +128,8 @@ def test_sweep_declares_named_runs_over_axes_and_seeds():
 
 def test_figure_title_is_the_papers_figure_name_not_the_id():
     assert figure_title(SimpleNamespace(id="gangadhar.fig7", title="throughput vs bandwidth")) == (
-        "Fig. 7: throughput vs bandwidth")
+        "Fig. 7: throughput vs bandwidth"
+    )
     assert figure_title(SimpleNamespace(id="moller.limits", title="Prop. 4")) == "Prop. 4"
     assert figure_title(SimpleNamespace(id="x.table", title="t", figure="Table 2")) == "Table 2: t"
 
@@ -132,8 +142,10 @@ def test_error_bars_are_clipped_to_the_series_range():
 
 
 def test_plotter_writes_png_svg_and_pdf_with_the_papers_title(tmp_path):
-    series = [Series("Jain", [1, 2], [0.99, 0.5], [0.9, 0.2], [1.063, 0.8], valid=FRACTION),
-              Series("model", [1, 2], [1.0, 0.6])]
+    series = [
+        Series("Jain", [1, 2], [0.99, 0.5], [0.9, 0.2], [1.063, 0.8], valid=FRACTION),
+        Series("model", [1, 2], [1.0, 0.6]),
+    ]
     with style():
         fig = new_figure()
         ax = plot_lines(fig, series, "Fig. 3: fairness", "flows", "Jain's index")
@@ -157,8 +169,7 @@ class _Demo(Experiment):
     xlabel = "x"
 
     def analyze(self, results, quick):
-        return Outcome(series=[Series("demo", [1, 2], [0.5, 0.7], [0.4, 0.6], [0.6, 1.2], valid=FRACTION)],
-                       numbers=[])
+        return Outcome(series=[Series("demo", [1, 2], [0.5, 0.7], [0.4, 0.6], [0.6, 1.2], valid=FRACTION)], numbers=[])
 
 
 def test_framework_draws_every_figure_in_three_formats_without_the_id(tmp_path):

@@ -10,9 +10,8 @@ import time
 
 import pandas as pd
 import pytest
-
 import tcpsim
-from tcpsim import cache, runner
+from tcpsim import runner
 from tcpsim.result import RunResult
 from tcpsim.runner import RunFailed, RunSpec, run_many, sweep
 
@@ -55,10 +54,7 @@ def fake_core(monkeypatch, tmp_path):
 
 
 def specs(n: int) -> list[RunSpec]:
-    return [
-        RunSpec(key=("rate", i), scenario=SCENARIO, seed=1, overrides=(("rate", i + 1),))
-        for i in range(n)
-    ]
+    return [RunSpec(key=("rate", i), scenario=SCENARIO, seed=1, overrides=(("rate", i + 1),)) for i in range(n)]
 
 
 def cache_files(root):
@@ -161,7 +157,9 @@ def test_cache_location_defaults_to_cwd_and_honours_the_environment(tmp_path, mo
 
 def test_duplicate_keys_are_rejected(tmp_path):
     with pytest.raises(ValueError, match="duplicate"):
-        run_many([RunSpec(key=(1,), scenario=SCENARIO), RunSpec(key=(1,), scenario=SCENARIO, seed=2)], cache_dir=tmp_path)
+        run_many(
+            [RunSpec(key=(1,), scenario=SCENARIO), RunSpec(key=(1,), scenario=SCENARIO, seed=2)], cache_dir=tmp_path
+        )
 
 
 def test_jobs_must_be_positive(tmp_path):
@@ -176,7 +174,9 @@ def test_missing_dask_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_sweep_returns_one_row_per_combination_seed_and_flow(tmp_path):
-    df = sweep(SCENARIO, {"rate": [1, 2], "delay": ["10ms", "20ms"]}, seeds=2, jobs=2, cache_dir=tmp_path, progress=False)
+    df = sweep(
+        SCENARIO, {"rate": [1, 2], "delay": ["10ms", "20ms"]}, seeds=2, jobs=2, cache_dir=tmp_path, progress=False
+    )
     assert len(df) == 2 * 2 * 2 * 2
     assert list(df.columns[:3]) == ["rate", "delay", "seed"]
     row = df[(df["rate"] == 2) & (df["delay"] == "20ms") & (df["seed"] == 2) & (df["name"] == "a")]
@@ -204,7 +204,9 @@ def test_a_dict_scenario_is_loaded_once_for_many_seeds(monkeypatch):
 
     monkeypatch.setattr(tcpsim.scenario, "load_scenario", Loaded)
     monkeypatch.setattr(runner, "_canonical_hashes", {})
-    digests = {REAL_SCENARIO_HASH(RunSpec(key=(s,), scenario=SCENARIO, seed=s, overrides=(("rate", 2),))) for s in range(5)}
+    digests = {
+        REAL_SCENARIO_HASH(RunSpec(key=(s,), scenario=SCENARIO, seed=s, overrides=(("rate", 2),))) for s in range(5)
+    }
     assert len(digests) == 1 and loads == [{"rate": 2}]
     REAL_SCENARIO_HASH(RunSpec(key=(0,), scenario=SCENARIO, overrides=(("rate", 3),)))
     assert len(loads) == 2

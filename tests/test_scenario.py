@@ -8,9 +8,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from engine_schema import assert_canonical_shape
-
 import tcpsim
+from engine_schema import assert_canonical_shape
 from tcpsim.scenario import (
     VARIANTS,
     FlowInfo,
@@ -127,8 +126,14 @@ def test_rtt_tick_and_correlated_gilbert_elliott_reach_the_engine():
     tcp = load_scenario(minimal(tcp={"rtt_tick": "100ms"})).to_engine()["flows"][0]["tcp"]
     assert tcp["rtt_tick_ns"] == 100_000_000
     ge = {"kind": "gilbert_elliott", "good_mean": "4s", "bad_mean": "100ms", "bad_loss": 1.0}
-    link = {"a": "x", "b": "y", "rate": "1Mbps", "delay": "1ms", "queue": "10pkt",
-            "loss": [{"kind": "bernoulli", "p": 0.01, "direction": "ab"}, ge | {"correlated": True}, ge]}
+    link = {
+        "a": "x",
+        "b": "y",
+        "rate": "1Mbps",
+        "delay": "1ms",
+        "queue": "10pkt",
+        "loss": [{"kind": "bernoulli", "p": 0.01, "direction": "ab"}, ge | {"correlated": True}, ge],
+    }
     [engine_link] = load_scenario(minimal(links=[link])).to_engine()["links"]
     ab, ba = engine_link["ab"]["loss"], engine_link["ba"]["loss"]
     # The key is the model's position in the link's list, the same in both directions.
@@ -196,7 +201,9 @@ def test_variant_presets_set_both_halves(variant):
 
 
 def test_count_replicates_a_flow_with_numbered_names():
-    scenario = load_scenario(minimal(flows=[{"name": "bulk", "src": "x", "dst": "y", "count": 3}, {"src": "y", "dst": "x"}]))
+    scenario = load_scenario(
+        minimal(flows=[{"name": "bulk", "src": "x", "dst": "y", "count": 3}, {"src": "y", "dst": "x"}])
+    )
     assert [row.name for row in scenario.flow_table()] == ["bulk.0", "bulk.1", "bulk.2", "flow1"]
     assert [row.index for row in scenario.flow_table()] == [0, 1, 2, 3]
     assert len(scenario.to_engine()["flows"]) == 4
@@ -295,16 +302,18 @@ def test_all_field_errors_are_collected():
     scenario["links"][0] |= {"rtae": 1, "rate": "0Mbps", "loss": [{"kind": "bernoulli", "p": 1.5}, {"kind": "gilbert"}]}
     scenario["flows"][0] |= {"variant": "renoo", "start": "5s", "stop": "1s"}
     error = errors_of(scenario)
-    assert sorted(path for path, _ in error.errors) == sorted([
-        "duration",
-        "tcp.msss",
-        "links[0].rtae",
-        "links[0].rate",
-        "links[0].loss[0].p",
-        "links[0].loss[1].kind",
-        "flows[0].variant",
-        "trace.cwnd",
-    ])
+    assert sorted(path for path, _ in error.errors) == sorted(
+        [
+            "duration",
+            "tcp.msss",
+            "links[0].rtae",
+            "links[0].rate",
+            "links[0].loss[0].p",
+            "links[0].loss[1].kind",
+            "flows[0].variant",
+            "trace.cwnd",
+        ]
+    )
     assert len(str(error).splitlines()) == 8
     assert "pydantic" not in str(error).lower()
 
@@ -334,21 +343,37 @@ def test_whole_scenario_errors_are_collected():
     ("change", "path", "fragment"),
     [
         (lambda s: s["links"][0].update(queue="0pkt"), "links[0].queue", "at least one packet"),
-        (lambda s: s["links"][0].update(queue="1000B"), "links[0].queue", "less than one packet (the largest is 1500 bytes"),
-        (lambda s: s["links"][0].update(queue={"kind": "red"}), "links[0].queue.kind", "'red' is not a queue kind; allowed: drop_tail"),
+        (
+            lambda s: s["links"][0].update(queue="1000B"),
+            "links[0].queue",
+            "less than one packet (the largest is 1500 bytes",
+        ),
+        (
+            lambda s: s["links"][0].update(queue={"kind": "red"}),
+            "links[0].queue.kind",
+            "'red' is not a queue kind; allowed: drop_tail",
+        ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),
         (lambda s: s["links"][0].update(b="x"), "links[0].b", "a link joins two different nodes"),
         (lambda s: s["links"][0].update(delay="-1ms"), "links[0].delay", "is not a duration"),
         (lambda s: s["links"][0].update(loss=[{"kind": "bernoulli", "p": -0.1}]), "links[0].loss[0].p", "from 0 to 1"),
-        (lambda s: s["links"][0].update(loss=[{"p": 0.1}]), "links[0].loss[0].kind", "allowed: bernoulli, bit_error, gilbert_elliott, outage, scripted, two_state"),
+        (
+            lambda s: s["links"][0].update(loss=[{"p": 0.1}]),
+            "links[0].loss[0].kind",
+            "allowed: bernoulli, bit_error, gilbert_elliott, outage, scripted, two_state",
+        ),
         (lambda s: s["flows"][0].update(stop="0s"), "flows[0].stop", "must be after start (0s)"),
         (lambda s: s["flows"][0].update(src="q"), "flows[0].src", "'q' is not a node; known nodes: x, y"),
         (lambda s: s["flows"][0].update(dst="x"), "flows[0].dst", "a flow joins two different nodes"),
         (lambda s: s["flows"][0].update(start="20s"), "flows[0].start", "not before the end of the run"),
         (lambda s: s["flows"][0].update(count=0), "flows[0].count", "is not a count"),
         (lambda s: s["flows"][0].update(tcp={"mss": 0}), "flows[0].tcp.mss", "must be greater than zero"),
-        (lambda s: s["flows"][0].update(tcp={"min_rto": "2min"}), "flows[0].tcp.min_rto", "must not exceed max_rto (60s)"),
+        (
+            lambda s: s["flows"][0].update(tcp={"min_rto": "2min"}),
+            "flows[0].tcp.min_rto",
+            "must not exceed max_rto (60s)",
+        ),
         (lambda s: s.update(tcp={"rwnd": "1KB"}), "tcp.rwnd", "less than one segment"),
         (lambda s: s.update(tcp={"cc": "cubic"}), "tcp.cc.kind", "'cubic' is not a cc kind; allowed: aimd"),
         (lambda s: s.update(duration="0s"), "duration", "must be greater than zero"),
@@ -398,7 +423,7 @@ def test_overrides_set_values_in_place():
         "tcp.mss=1000",
         "trace.cwnd=true",
         "flows[0].tcp.delack_count=1",
-        "links[1].ab.queue=\"20pkt\"",
+        'links[1].ab.queue="20pkt"',
     ]
     config = load_scenario(SCENARIOS / "single_flow.toml", overrides).to_engine()
     assert config["duration_ns"] == 100_000_000_000
@@ -436,7 +461,9 @@ def test_dict_overrides_use_values_as_given():
 
 
 def test_bad_override_paths_are_all_reported():
-    error = errors_of(minimal(), ["links[5].rate=5Mbps", "links[0].rtae=1", "duration.x=1", "nonsense", "flows[0].tcp.cc.kind=aimd"])
+    error = errors_of(
+        minimal(), ["links[5].rate=5Mbps", "links[0].rtae=1", "duration.x=1", "nonsense", "flows[0].tcp.cc.kind=aimd"]
+    )
     assert [path for path, _ in error.errors] == ["links[5]", "links[0].rtae", "duration", "", "flows[0].tcp.cc"]
     assert "no such entry; links has 1 (override 'links[5].rate=5Mbps')" in str(error)
     assert "unknown key; did you mean 'rate'?" in str(error)
@@ -554,15 +581,30 @@ def test_bit_error_rate_given_directly_or_as_data_per_error():
 def test_gilbert_elliott_in_canonical_units_with_defaults():
     ab, ba = engine_losses(
         {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "good_loss": 1e-5, "bad_loss": 0.05},
-        {"kind": "gilbert_elliott", "good_mean": "4s", "bad_mean": "100ms", "bad_loss": 1, "initial": "stationary", "direction": "ba"},
+        {
+            "kind": "gilbert_elliott",
+            "good_mean": "4s",
+            "bad_mean": "100ms",
+            "bad_loss": 1,
+            "initial": "stationary",
+            "direction": "ba",
+        },
     )
     fading = {
-        "kind": "gilbert_elliott", "good_mean_ns": 8 * SECOND_NS, "bad_mean_ns": 4 * SECOND_NS,
-        "good_loss": 1e-5, "bad_loss": 0.05, "initial": "good",
+        "kind": "gilbert_elliott",
+        "good_mean_ns": 8 * SECOND_NS,
+        "bad_mean_ns": 4 * SECOND_NS,
+        "good_loss": 1e-5,
+        "bad_loss": 0.05,
+        "initial": "good",
     }
     blackout = {
-        "kind": "gilbert_elliott", "good_mean_ns": 4 * SECOND_NS, "bad_mean_ns": SECOND_NS // 10,
-        "good_loss": 0.0, "bad_loss": 1.0, "initial": "stationary",
+        "kind": "gilbert_elliott",
+        "good_mean_ns": 4 * SECOND_NS,
+        "bad_mean_ns": SECOND_NS // 10,
+        "good_loss": 0.0,
+        "bad_loss": 1.0,
+        "initial": "stationary",
     }
     assert ab == [fading]
     assert ba == [fading, blackout]
@@ -570,10 +612,17 @@ def test_gilbert_elliott_in_canonical_units_with_defaults():
 
 def test_two_state_defaults_to_macura_next_state_probability():
     ab, _ = engine_losses({"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "0.1ms", "bad_loss": 0.1})
-    assert ab == [{
-        "kind": "two_state", "good_sojourn_ns": SECOND_NS, "bad_sojourn_ns": 100_000, "good_loss": 0.0, "bad_loss": 0.1,
-        "p_bad": 0.5, "initial": "good",
-    }]
+    assert ab == [
+        {
+            "kind": "two_state",
+            "good_sojourn_ns": SECOND_NS,
+            "bad_sojourn_ns": 100_000,
+            "good_loss": 0.0,
+            "bad_loss": 0.1,
+            "p_bad": 0.5,
+            "initial": "good",
+        }
+    ]
 
 
 def test_outage_periodic_or_listed_windows():
@@ -584,15 +633,26 @@ def test_outage_periodic_or_listed_windows():
     )
     assert ab == [
         {"kind": "periodic_outage", "period_ns": 4 * SECOND_NS, "duration_ns": SECOND_NS // 10, "offset_ns": 0},
-        {"kind": "periodic_outage", "period_ns": 4 * SECOND_NS, "duration_ns": SECOND_NS // 10, "offset_ns": 3 * SECOND_NS // 2},
-        {"kind": "outage_intervals", "intervals_ns": [[10 * SECOND_NS, 12 * SECOND_NS], [12 * SECOND_NS, 25 * SECOND_NS // 2]]},
+        {
+            "kind": "periodic_outage",
+            "period_ns": 4 * SECOND_NS,
+            "duration_ns": SECOND_NS // 10,
+            "offset_ns": 3 * SECOND_NS // 2,
+        },
+        {
+            "kind": "outage_intervals",
+            "intervals_ns": [[10 * SECOND_NS, 12 * SECOND_NS], [12 * SECOND_NS, 25 * SECOND_NS // 2]],
+        },
     ]
 
 
 def test_loss_model_fields_can_be_overridden_by_path():
     scenario = with_loss({"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "bad_loss": 0.05})
     config = load_scenario(scenario, ["links[0].loss[0].bad_loss=0.3", "links[0].loss[0].bad_mean=500ms"]).to_engine()
-    assert (config["links"][0]["ab"]["loss"][0]["bad_loss"], config["links"][0]["ab"]["loss"][0]["bad_mean_ns"]) == (0.3, SECOND_NS // 2)
+    assert (config["links"][0]["ab"]["loss"][0]["bad_loss"], config["links"][0]["ab"]["loss"][0]["bad_mean_ns"]) == (
+        0.3,
+        SECOND_NS // 2,
+    )
 
 
 @pytest.mark.parametrize(
@@ -602,8 +662,16 @@ def test_loss_model_fields_can_be_overridden_by_path():
         ({"kind": "bit_error", "ber": 1e-6, "one_per": "64KB"}, ".one_per", "give either `ber` or `one_per`, not both"),
         ({"kind": "bit_error", "ber": 2}, ".ber", "2 is not a probability; use a number from 0 to 1, e.g. 0.005"),
         ({"kind": "bit_error", "one_per": "0B"}, ".one_per", "'0B' must be greater than zero"),
-        ({"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "0s", "bad_loss": 1}, ".bad_mean", "'0s' must be greater than zero"),
-        ({"kind": "gilbert_elliott", "good_mean": "8", "bad_mean": "4s", "bad_loss": 1}, ".good_mean", "'8' has no unit; write a duration with ns, us, ms, s or min, e.g. '8s' or '8ms'"),
+        (
+            {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "0s", "bad_loss": 1},
+            ".bad_mean",
+            "'0s' must be greater than zero",
+        ),
+        (
+            {"kind": "gilbert_elliott", "good_mean": "8", "bad_mean": "4s", "bad_loss": 1},
+            ".good_mean",
+            "'8' has no unit; write a duration with ns, us, ms, s or min, e.g. '8s' or '8ms'",
+        ),
         ({"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s"}, ".bad_loss", "required key is missing"),
         (
             {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "bad_loss": 1, "initial": "ugly"},
@@ -615,18 +683,38 @@ def test_loss_model_fields_can_be_overridden_by_path():
             ".p_bda",
             "unknown key; did you mean 'p_bad'? allowed: kind, good_sojourn, bad_sojourn, good_loss, bad_loss, p_bad, initial, direction",
         ),
-        ({"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.1, "p_bad": 1.5}, ".p_bad", "1.5 is not a probability; use a number from 0 to 1, e.g. 0.005"),
+        (
+            {"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.1, "p_bad": 1.5},
+            ".p_bad",
+            "1.5 is not a probability; use a number from 0 to 1, e.g. 0.005",
+        ),
         (
             {"kind": "outage"},
             "",
             'needs a schedule: `period` and `duration` (e.g. period = "4s", duration = "100ms") or `intervals` (e.g. [["10s", "12s"]])',
         ),
-        ({"kind": "outage", "period": "4s"}, ".duration", "required key is missing; a periodic outage needs `period` and `duration`"),
+        (
+            {"kind": "outage", "period": "4s"},
+            ".duration",
+            "required key is missing; a periodic outage needs `period` and `duration`",
+        ),
         ({"kind": "outage", "period": "4s", "duration": "5s"}, ".duration", "5s must not exceed period (4s)"),
-        ({"kind": "outage", "offset": "1s", "intervals": [["1s", "2s"]]}, ".offset", "give either `intervals` or `period` and `duration`, not both"),
+        (
+            {"kind": "outage", "offset": "1s", "intervals": [["1s", "2s"]]},
+            ".offset",
+            "give either `intervals` or `period` and `duration`, not both",
+        ),
         ({"kind": "outage", "intervals": []}, ".intervals", "needs at least 1 entry"),
-        ({"kind": "outage", "intervals": [["1s"]]}, ".intervals[0]", "['1s'] is not an outage window; use [start, end], e.g. [\"10s\", \"12s\"]"),
-        ({"kind": "outage", "intervals": [["2s", "2s"]]}, ".intervals[0]", "[2s, 2s] is an empty window; the end must be after the start"),
+        (
+            {"kind": "outage", "intervals": [["1s"]]},
+            ".intervals[0]",
+            '[\'1s\'] is not an outage window; use [start, end], e.g. ["10s", "12s"]',
+        ),
+        (
+            {"kind": "outage", "intervals": [["2s", "2s"]]},
+            ".intervals[0]",
+            "[2s, 2s] is an empty window; the end must be after the start",
+        ),
         (
             {"kind": "outage", "intervals": [["1s", "3s"], ["2s", "4s"]]},
             ".intervals[1]",
@@ -640,7 +728,9 @@ def test_loss_model_fields_can_be_overridden_by_path():
     ],
 )
 def test_loss_model_errors_name_the_path_and_what_is_allowed(model, path, message):
-    assert only_line(errors_of(with_loss({"kind": "bernoulli", "p": 0.01}, model))) == f"links[0].loss[1]{path}: {message}"
+    assert (
+        only_line(errors_of(with_loss({"kind": "bernoulli", "p": 0.01}, model))) == f"links[0].loss[1]{path}: {message}"
+    )
 
 
 def test_json_schema_lists_every_loss_kind():
@@ -657,30 +747,53 @@ def test_json_schema_lists_every_loss_kind():
 
 def test_westwood_presets_pair_their_estimators_with_reno_and_newreno_recovery():
     scenario = minimal()
-    scenario["flows"] = [{"name": "w", "src": "x", "dst": "y", "variant": "westwood"},
-                         {"name": "wp", "src": "x", "dst": "y", "variant": "westwood_plus"}]
+    scenario["flows"] = [
+        {"name": "w", "src": "x", "dst": "y", "variant": "westwood"},
+        {"name": "wp", "src": "x", "dst": "y", "variant": "westwood_plus"},
+    ]
     w, wp = (f["tcp"] for f in load_scenario(scenario).to_engine()["flows"])
-    assert (w["recovery"], w["cc"]) == ("reno", {"kind": "westwood", "tau_ns": 500_000_000,
-                                                 "null_sample_divisor": 2, "filter": {"kind": "tustin"},
-                                                 "ns3_fast_recovery": False, "sample_tick_ns": 0})
+    assert (w["recovery"], w["cc"]) == (
+        "reno",
+        {
+            "kind": "westwood",
+            "tau_ns": 500_000_000,
+            "null_sample_divisor": 2,
+            "filter": {"kind": "tustin"},
+            "ns3_fast_recovery": False,
+            "sample_tick_ns": 0,
+        },
+    )
     assert (wp["recovery"], wp["cc"]["kind"], wp["cc"]["min_window_ns"]) == ("newreno", "westwood_plus", 50_000_000)
 
 
 def test_a_cc_override_takes_human_units_and_named_filters():
     scenario = minimal()
-    scenario["flows"] = [{"src": "x", "dst": "y", "variant": "westwood",
-                          "tcp": {"cc": {"kind": "westwood", "tau": "1s", "filter": {"kind": "tustin_fixed", "alpha": 0.9}}}}]
+    scenario["flows"] = [
+        {
+            "src": "x",
+            "dst": "y",
+            "variant": "westwood",
+            "tcp": {"cc": {"kind": "westwood", "tau": "1s", "filter": {"kind": "tustin_fixed", "alpha": 0.9}}},
+        }
+    ]
     cc = load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]
-    assert cc == {"kind": "westwood", "tau_ns": 1_000_000_000, "null_sample_divisor": 2,
-                  "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "ns3_fast_recovery": False, "sample_tick_ns": 0}
+    assert cc == {
+        "kind": "westwood",
+        "tau_ns": 1_000_000_000,
+        "null_sample_divisor": 2,
+        "filter": {"kind": "tustin_fixed", "alpha": 0.9},
+        "ns3_fast_recovery": False,
+        "sample_tick_ns": 0,
+    }
     scenario["flows"][0]["tcp"]["cc"]["sample_tick"] = "10ms"
     assert load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]["sample_tick_ns"] == 10_000_000
 
 
 def test_the_latest_sample_ablation_filter_needs_null_samples_like_tustin():
     scenario = minimal()
-    scenario["flows"] = [{"src": "x", "dst": "y", "variant": "westwood",
-                          "tcp": {"cc": {"kind": "westwood", "filter": "tustin_latest"}}}]
+    scenario["flows"] = [
+        {"src": "x", "dst": "y", "variant": "westwood", "tcp": {"cc": {"kind": "westwood", "filter": "tustin_latest"}}}
+    ]
     assert load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]["filter"] == {"kind": "tustin_latest"}
     scenario["flows"][0]["tcp"]["cc"]["null_sample_divisor"] = 0
     assert str(errors_of(scenario)) == (
@@ -691,8 +804,13 @@ def test_the_latest_sample_ablation_filter_needs_null_samples_like_tustin():
 
 def test_bad_cc_parameters_name_their_path():
     scenario = minimal()
-    scenario["flows"] = [{"src": "x", "dst": "y",
-                          "tcp": {"cc": {"kind": "westwood", "null_sample_divisor": 1, "filter": {"kind": "ewma", "alpha": 1.5}}}}]
+    scenario["flows"] = [
+        {
+            "src": "x",
+            "dst": "y",
+            "tcp": {"cc": {"kind": "westwood", "null_sample_divisor": 1, "filter": {"kind": "ewma", "alpha": 1.5}}},
+        }
+    ]
     assert str(errors_of(scenario)).splitlines() == [
         "flows[0].tcp.cc.filter.alpha: 1.5 is not a filter coefficient; use a number in [0, 1), e.g. 0.9",
     ]

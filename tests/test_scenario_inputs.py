@@ -4,11 +4,10 @@ traceback."""
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
-
 import tcpsim
 from tcpsim.cli import app
 from tcpsim.scenario import MAX_DEPTH, ScenarioError, load_scenario
+from typer.testing import CliRunner
 
 cli = CliRunner()
 
@@ -113,21 +112,39 @@ def test_a_deeply_nested_dict_is_a_scenario_error():
     ("overrides", "path", "message"),
     [
         ({"trace.cwnd": "yes"}, "trace.cwnd", "'yes' is not a boolean; use true or false"),
-        ({"links[0].loss": [GILBERT | {"correlated": "yes"}]}, "links[0].loss[0].correlated",
-         "'yes' is not a boolean; use true or false"),
+        (
+            {"links[0].loss": [GILBERT | {"correlated": "yes"}]},
+            "links[0].loss[0].correlated",
+            "'yes' is not a boolean; use true or false",
+        ),
         ({"tcp.avoid_repeated_fast_retransmit": 1}, "tcp.avoid_repeated_fast_retransmit", "1 is not a boolean"),
-        ({"tcp.cc": {"kind": "westwood", "null_sample_divisor": "2"}}, "tcp.cc.null_sample_divisor",
-         "'2' is not a divisor; use a whole number >= 0, e.g. 2"),
-        ({"tcp.cc": {"kind": "westwood", "null_sample_divisor": 2.0}}, "tcp.cc.null_sample_divisor", "2.0 is not a divisor"),
+        (
+            {"tcp.cc": {"kind": "westwood", "null_sample_divisor": "2"}},
+            "tcp.cc.null_sample_divisor",
+            "'2' is not a divisor; use a whole number >= 0, e.g. 2",
+        ),
+        (
+            {"tcp.cc": {"kind": "westwood", "null_sample_divisor": 2.0}},
+            "tcp.cc.null_sample_divisor",
+            "2.0 is not a divisor",
+        ),
         ({"flows[0].count": 2.0}, "flows[0].count", "2.0 is not a count"),
         ({"flows[0].count": "2"}, "flows[0].count", "'2' is not a count"),
         ({"tcp.init_cwnd": True}, "tcp.init_cwnd", "True is not a count"),
         ({"tcp.mss": 1460.0}, "tcp.mss", "1460.0 is not a size"),
         ({"links[0].loss": [{"kind": "bernoulli", "p": "0.01"}]}, "links[0].loss[0].p", "'0.01' is not a probability"),
         ({"name": 5}, "name", "5 is invalid; input should be a valid string"),
-        ({"duration": "１０s"}, "duration", "'１０s' is not a duration; use a non-negative number with ns, us, ms, s or min"),
+        (
+            {"duration": "１０s"},
+            "duration",
+            "'１０s' is not a duration; use a non-negative number with ns, us, ms, s or min",
+        ),
         ({"links[0].rate": "１Mbps"}, "links[0].rate", "'１Mbps' is not a rate"),
-        ({"duration": float("nan")}, "duration", "nan is not a duration; use a non-negative number with ns, us, ms, s or min, e.g. '45ms'"),
+        (
+            {"duration": float("nan")},
+            "duration",
+            "nan is not a duration; use a non-negative number with ns, us, ms, s or min, e.g. '45ms'",
+        ),
         ({"duration": float("inf")}, "duration", "inf is not a duration"),
     ],
 )
@@ -143,17 +160,32 @@ def test_full_width_digits_in_an_override_path_are_not_an_index():
 
 
 def test_numpy_scalars_count_as_their_python_equivalents():
-    plain = load_scenario(raw(), {
-        "flows[0].count": 2, "tcp.mss": 1000, "trace.cwnd": True, "links[0].loss": [{"kind": "bernoulli", "p": 0.01}],
-        "tcp.cc": {"kind": "westwood", "null_sample_divisor": 3, "filter": {"kind": "ewma", "alpha": 0.5}},
-        "duration": "10s",
-    })
-    numpy = load_scenario(raw(), {
-        "flows[0].count": np.int64(2), "tcp.mss": np.uint32(1000), "trace.cwnd": np.bool_(True),
-        "links[0].loss": [{"kind": "bernoulli", "p": np.float64(0.01)}],
-        "tcp.cc": {"kind": "westwood", "null_sample_divisor": np.int8(3), "filter": {"kind": "ewma", "alpha": np.float64(0.5)}},
-        "duration": np.str_("10s"),
-    })
+    plain = load_scenario(
+        raw(),
+        {
+            "flows[0].count": 2,
+            "tcp.mss": 1000,
+            "trace.cwnd": True,
+            "links[0].loss": [{"kind": "bernoulli", "p": 0.01}],
+            "tcp.cc": {"kind": "westwood", "null_sample_divisor": 3, "filter": {"kind": "ewma", "alpha": 0.5}},
+            "duration": "10s",
+        },
+    )
+    numpy = load_scenario(
+        raw(),
+        {
+            "flows[0].count": np.int64(2),
+            "tcp.mss": np.uint32(1000),
+            "trace.cwnd": np.bool_(True),
+            "links[0].loss": [{"kind": "bernoulli", "p": np.float64(0.01)}],
+            "tcp.cc": {
+                "kind": "westwood",
+                "null_sample_divisor": np.int8(3),
+                "filter": {"kind": "ewma", "alpha": np.float64(0.5)},
+            },
+            "duration": np.str_("10s"),
+        },
+    )
     assert numpy.to_engine_json() == plain.to_engine_json()
 
 

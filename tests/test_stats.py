@@ -3,7 +3,6 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from tcpsim.stats import jain_index, mean_ci, means_differ, summarize
 
 

@@ -3,7 +3,6 @@
 from fractions import Fraction
 
 import pytest
-
 from tcpsim.units import (
     QueueLimit,
     bdp_bytes,

@@ -6,11 +6,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 import tcpsim
 from tcpsim.cli import app
 from tcpsim.scenario import ScenarioError, load_scenario
+from typer.testing import CliRunner
 
 # single_flow: 2 Mb/s bottleneck, 250 ms round-trip propagation, 1460 B segments in 1500 B
 # packets, drop-tail 1 BDP, delayed ACKs (delack_count 2).
@@ -31,10 +30,13 @@ def bottleneck(result):
     return result.links[(result.links["name"] == "bottleneck") & (result.links["direction"] == "ab")].iloc[0]
 
 
-@pytest.mark.parametrize(("cc", "alpha", "beta"), [
-    (None, 1, 3),  # the papers' α, β
-    ({"alpha": 2, "beta": 4}, 2, 4),  # ns-3 and Linux
-])
+@pytest.mark.parametrize(
+    ("cc", "alpha", "beta"),
+    [
+        (None, 1, 3),  # the papers' α, β
+        ({"alpha": 2, "beta": 4}, 2, 4),  # ns-3 and Linux
+    ],
+)
 def test_alone_on_an_idle_path_vegas_fills_the_link_and_queues_alpha_to_beta_packets(cc, alpha, beta):
     r = vegas_alone(cc, **{"trace.cwnd": True, "trace.interval": "1s"})
     flow, link = r.flows.iloc[0], bottleneck(r)
@@ -102,34 +104,57 @@ def engine_cc(cc=None, variant="vegas"):
 def test_the_vegas_variant_is_the_papers_vegas_on_newreno_recovery():
     tcp = engine_cc()
     assert tcp["recovery"] == "newreno" and tcp["init_cwnd_segments"] == 2
-    assert tcp["cc"] == {"kind": "vegas", "alpha": 1.0, "beta": 3.0, "gamma": 1.0, "rtt": "min",
-                         "slow_start": "every_other_rtt", "slow_start_exit": "eighth", "loss_decrease": 0.25,
-                         "timeout_cwnd_segments": 2, "min_round_samples": 3}
+    assert tcp["cc"] == {
+        "kind": "vegas",
+        "alpha": 1.0,
+        "beta": 3.0,
+        "gamma": 1.0,
+        "rtt": "min",
+        "slow_start": "every_other_rtt",
+        "slow_start_exit": "eighth",
+        "loss_decrease": 0.25,
+        "timeout_cwnd_segments": 2,
+        "min_round_samples": 3,
+    }
     assert engine_cc("vegas", variant="newreno")["cc"] == tcp["cc"]
 
 
 def test_flavours_are_parameters_on_any_recovery():
-    ns3 = {"kind": "vegas", "alpha": 2, "beta": 4, "slow_start": "every_rtt", "slow_start_exit": "target",
-           "loss_decrease": "ns3", "timeout_cwnd": 1}
+    ns3 = {
+        "kind": "vegas",
+        "alpha": 2,
+        "beta": 4,
+        "slow_start": "every_rtt",
+        "slow_start_exit": "target",
+        "loss_decrease": "ns3",
+        "timeout_cwnd": 1,
+    }
     tcp = engine_cc(ns3, variant="sack")
     assert tcp["recovery"] == "sack"
     assert {k: tcp["cc"][k] for k in ("alpha", "beta", "loss_decrease", "timeout_cwnd_segments")} == {
-        "alpha": 2.0, "beta": 4.0, "loss_decrease": "ns3", "timeout_cwnd_segments": 1}
+        "alpha": 2.0,
+        "beta": 4.0,
+        "loss_decrease": "ns3",
+        "timeout_cwnd_segments": 1,
+    }
     assert engine_cc({"kind": "vegas", "rtt": "mean", "loss_decrease": 0.5})["cc"]["loss_decrease"] == 0.5
 
 
-@pytest.mark.parametrize(("cc", "message"), [
-    ({"alpha": 4}, "tcp.cc.beta: 3 must be >= alpha (4)"),
-    ({"gamma": -1}, "tcp.cc.gamma: -1 is not a number of segments; use a number >= 0, e.g. 1"),
-    ({"rtt": "median"}, "tcp.cc.rtt: "),
-    ({"loss_decrease": 1.5}, "tcp.cc.loss_decrease: 1.5 is not a window decrease"),
-    ({"timeout_cwnd": 0}, "tcp.cc.timeout_cwnd: 0 is not a count"),
-    ({"min_round_samples": 0}, "tcp.cc.min_round_samples: 0 is not a count"),
-])
+@pytest.mark.parametrize(
+    ("cc", "message"),
+    [
+        ({"alpha": 4}, "tcp.cc.beta: 3 must be >= alpha (4)"),
+        ({"gamma": -1}, "tcp.cc.gamma: -1 is not a number of segments; use a number >= 0, e.g. 1"),
+        ({"rtt": "median"}, "tcp.cc.rtt: "),
+        ({"loss_decrease": 1.5}, "tcp.cc.loss_decrease: 1.5 is not a window decrease"),
+        ({"timeout_cwnd": 0}, "tcp.cc.timeout_cwnd: 0 is not a count"),
+        ({"min_round_samples": 0}, "tcp.cc.min_round_samples: 0 is not a count"),
+    ],
+)
 def test_bad_vegas_parameters_are_one_error_line_with_exit_2(tmp_path, cc, message):
     path = tmp_path / "s.toml"
     path.write_text(IDLE_PATH.read_text())
-    setting = "tcp.cc={kind = \"vegas\", " + ", ".join(f"{k} = {_toml(v)}" for k, v in cc.items()) + "}"
+    setting = 'tcp.cc={kind = "vegas", ' + ", ".join(f"{k} = {_toml(v)}" for k, v in cc.items()) + "}"
     result = CliRunner().invoke(app, ["validate", str(path), "--set", setting])
     assert result.exit_code == 2
     [line] = result.stderr.splitlines()

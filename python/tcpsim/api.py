@@ -9,12 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import _core
+from . import __version__, _core
 from .limits import ScenarioWarning, check_limits, estimate_cost, run_warnings
 from .result import RunResult, build_result
 from .scenario import Scenario, load_scenario
-
-from . import __version__
 
 
 class SimulationError(RuntimeError):

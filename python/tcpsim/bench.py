@@ -26,10 +26,16 @@ def _dumbbell() -> Any:
 
 
 WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "lossy_link": ("one NewReno flow, 10 Mb/s 45 ms → 2 Mb/s bottleneck, 400-byte segments, "
-                   "delayed-ACK count 2, no errors, 600 s (gangadhar Fig. 3 topology)", _lossy_link),
-    "dumbbell": ("200 forward + 200 reverse NewReno flows, 100 Mb/s 10 ms bottleneck, 200 Mb/s "
-                 "access, buffer C·250 ms, 1 KB packets, RTTs uniform in [20, 300] ms, 60 s", _dumbbell),
+    "lossy_link": (
+        "one NewReno flow, 10 Mb/s 45 ms → 2 Mb/s bottleneck, 400-byte segments, "
+        "delayed-ACK count 2, no errors, 600 s (gangadhar Fig. 3 topology)",
+        _lossy_link,
+    ),
+    "dumbbell": (
+        "200 forward + 200 reverse NewReno flows, 100 Mb/s 10 ms bottleneck, 200 Mb/s "
+        "access, buffer C·250 ms, 1 KB packets, RTTs uniform in [20, 300] ms, 60 s",
+        _dumbbell,
+    ),
 }
 
 BENCH_SEED = 1
@@ -40,8 +46,14 @@ def _run_workload(name: str) -> dict[str, Any]:
 
     result = run(WORKLOADS[name][1](), seed=BENCH_SEED)
     m = result.meta
-    return {"name": name, "events": m["events"], "wall_s": m["wall_s"], "events_per_s": m["events_per_s"],
-            "sim_s": m["sim_s"], "sim_s_per_wall_s": m["sim_s_per_wall_s"]}
+    return {
+        "name": name,
+        "events": m["events"],
+        "wall_s": m["wall_s"],
+        "events_per_s": m["events_per_s"],
+        "sim_s": m["sim_s"],
+        "sim_s_per_wall_s": m["sim_s_per_wall_s"],
+    }
 
 
 def run_benchmarks(names: list[str] | None = None, jobs: int = 1) -> list[dict[str, Any]]:

@@ -177,7 +177,9 @@ def _parse_buffers(text: str) -> list[float]:
                 raise CliError(f"--buffers {text!r}: need A <= B and STEP > 0")
             count = int((stop - start) / step + 1e-9) + 1
             if count > MAX_BUFFER_POINTS:
-                raise CliError(f"--buffers {text!r}: {count} buffer sizes; at most {MAX_BUFFER_POINTS} are allowed, use a larger STEP")
+                raise CliError(
+                    f"--buffers {text!r}: {count} buffer sizes; at most {MAX_BUFFER_POINTS} are allowed, use a larger STEP"
+                )
             values = [start + i * step for i in range(count)]
         else:
             values = [float(p) for p in text.split(",")]
@@ -235,21 +237,53 @@ def _table(title: str | Text | None, columns: list[str], rows: Iterable[Iterable
     return table
 
 
-_TEXT_COLUMNS = {"", "id", "name", "variant", "path", "dir", "title", "paper", "kind", "item", "detail",
-                 "workload", "description", "flow"}
+_TEXT_COLUMNS = {
+    "",
+    "id",
+    "name",
+    "variant",
+    "path",
+    "dir",
+    "title",
+    "paper",
+    "kind",
+    "item",
+    "detail",
+    "workload",
+    "description",
+    "flow",
+}
 
 
 def _flows_table(flows: pd.DataFrame) -> Table:
     return _table(
         "flows",
-        ["id", "name", "variant", "path", "goodput Mb/s", "throughput Mb/s", "retx %", "RTOs", "fast retx",
-         "RTT min ms", "RTT mean ms"],
+        [
+            "id",
+            "name",
+            "variant",
+            "path",
+            "goodput Mb/s",
+            "throughput Mb/s",
+            "retx %",
+            "RTOs",
+            "fast retx",
+            "RTT min ms",
+            "RTT mean ms",
+        ],
         (
             (
-                f["id"], f["name"], f["variant"], f"{f['src']}→{f['dst']}",
-                _num(f["goodput_bps"], 1e6), _num(f["throughput_bps"], 1e6),
+                f["id"],
+                f["name"],
+                f["variant"],
+                f"{f['src']}→{f['dst']}",
+                _num(f["goodput_bps"], 1e6),
+                _num(f["throughput_bps"], 1e6),
                 _num(100 * f["bytes_retransmitted"] / f["bytes_sent"] if f["bytes_sent"] else 0.0, digits=2),
-                f["timeouts"], f["fast_retransmits"], _num(f["rtt_min_s"], 1e-3, 1), _num(f["rtt_mean_s"], 1e-3, 1),
+                f["timeouts"],
+                f["fast_retransmits"],
+                _num(f["rtt_min_s"], 1e-3, 1),
+                _num(f["rtt_mean_s"], 1e-3, 1),
             )
             for f in flows.to_dict("records")
         ),
@@ -262,9 +296,15 @@ def _links_table(links: pd.DataFrame) -> Table:
         ["name", "dir", "rate Mb/s", "util %", "tx pkts", "queue drops", "error drops", "queue mean", "queue max"],
         (
             (
-                link["name"], f"{link['src']}→{link['dst']}", _num(link["rate_bps"], 1e6),
-                _num(100 * link["utilization"], digits=1), link["tx_packets"], link["drops_queue"],
-                link["drops_error"], _num(link["queue_mean_pkts"], digits=1), link["queue_max_pkts"],
+                link["name"],
+                f"{link['src']}→{link['dst']}",
+                _num(link["rate_bps"], 1e6),
+                _num(100 * link["utilization"], digits=1),
+                link["tx_packets"],
+                link["drops_queue"],
+                link["drops_error"],
+                _num(link["queue_mean_pkts"], digits=1),
+                link["queue_max_pkts"],
             )
             for link in links.to_dict("records")
         ),
@@ -293,7 +333,9 @@ def _workload_description(entry: str | tuple[str, Any]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Commands
 
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="Scenario file (e.g. scenarios/*.toml).", show_default=False)]
+FileArg = Annotated[
+    Path, typer.Argument(metavar="FILE", help="Scenario file (e.g. scenarios/*.toml).", show_default=False)
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -316,7 +358,8 @@ ForceOpt = Annotated[
     ),
 ]
 JobsOpt = Annotated[
-    int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs")
+    int | None,
+    typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs"),
 ]
 
 
@@ -367,9 +410,8 @@ def run(
     """
     import warnings
 
-    from tcpsim.scenario import load_scenario
-
     from tcpsim.outpaths import output_dir
+    from tcpsim.scenario import load_scenario
 
     run_seed = _parse_seed(seed)
     out_dir = None if out is None else output_dir(out, "--out")
@@ -384,7 +426,7 @@ def run(
     if out_dir is not None:
         result.save(out_dir)
     if json_:
-        _print_json(result.to_json_dict())
+        typer.echo(json.dumps(result.to_json_dict(), allow_nan=False))  # already plain JSON data
         return
     console = _stdout()
     console.print(_flows_table(result.flows))
@@ -417,7 +459,9 @@ def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> Non
 
     scenario = load_scenario(file, set_ or ())
     _check_before_run(scenario, force)
-    typer.echo(f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows")
+    typer.echo(
+        f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows"
+    )
 
 
 @app.command("list")
@@ -444,10 +488,20 @@ def list_(
         _print_json({"experiments": experiments, "workloads": workloads})
         return
     console = _stdout()
-    console.print(_table("experiments (tcpsim repro ID)", ["id", "paper", "title"],
-                         ((e["id"], e["paper"], e["title"]) for e in experiments)))
-    console.print(_table("benchmark workloads (tcpsim bench NAME)", ["workload", "description"],
-                         ((w["name"], w["description"]) for w in workloads)))
+    console.print(
+        _table(
+            "experiments (tcpsim repro ID)",
+            ["id", "paper", "title"],
+            ((e["id"], e["paper"], e["title"]) for e in experiments),
+        )
+    )
+    console.print(
+        _table(
+            "benchmark workloads (tcpsim bench NAME)",
+            ["workload", "description"],
+            ((w["name"], w["description"]) for w in workloads),
+        )
+    )
 
 
 def _mark(ok: bool) -> Text:
@@ -469,9 +523,23 @@ def _report_rows(group: dict[str, Any], reading: str) -> list[tuple[Any, ...]]:
     checks = [("number", n) for n in group["numbers"]] + [("model check", m) for m in group.get("model_checks", [])]
     for kind, n in checks:
         error = "" if n["rel_error"] is None or n["kind"] != "point" else f" ({n['rel_error']:+.1%})"
-        gap = "" if n["status"] == "matched" else "missed: " + (f"outside ±{n['tolerance']:.0%}" if n["kind"] == "point" else "bound not met")
+        gap = (
+            ""
+            if n["status"] == "matched"
+            else "missed: " + (f"outside ±{n['tolerance']:.0%}" if n["kind"] == "point" else "bound not met")
+        )
         detail = "; ".join(t for t in (gap, n["precision"], n["explanation"]) if t)
-        rows.append((_mark(n["status"] == "matched"), reading, kind, n["name"], _paper_bound(n), _sig(n["measured"]) + error, detail))
+        rows.append(
+            (
+                _mark(n["status"] == "matched"),
+                reading,
+                kind,
+                n["name"],
+                _paper_bound(n),
+                _sig(n["measured"]) + error,
+                detail,
+            )
+        )
     return rows
 
 
@@ -499,9 +567,16 @@ def repro(
             show_default=False,
         ),
     ],
-    quick: Annotated[bool, typer.Option("--quick", help="Fewer seeds (and shorter runs where the experiment allows): a smoke test, not a reproduction.")] = False,
+    quick: Annotated[
+        bool,
+        typer.Option(
+            "--quick",
+            help="Fewer seeds (and shorter runs where the experiment allows): a smoke test, not a reproduction.",
+        ),
+    ] = False,
     seeds: Annotated[
-        int | None, typer.Option(min=1, metavar="N", help="Replications per point.", show_default="the experiment's own")
+        int | None,
+        typer.Option(min=1, metavar="N", help="Replications per point.", show_default="the experiment's own"),
     ] = None,
     jobs: JobsOpt = None,
     out: Annotated[
@@ -511,8 +586,16 @@ def repro(
             help="Directory for figures (PNG, SVG, PDF), per-experiment JSON, summary.json and summary.md; the experiments' previous files there are replaced.",
         ),
     ] = "results",
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 unless every claim of every main reading holds and every number matches.")] = False,
-    status: Annotated[bool, typer.Option("--status", help="Print only the per-paper status table (markdown), as the README includes it.")] = False,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict", help="Exit 1 unless every claim of every main reading holds and every number matches."
+        ),
+    ] = False,
+    status: Annotated[
+        bool,
+        typer.Option("--status", help="Print only the per-paper status table (markdown), as the README includes it."),
+    ] = False,
     update_readme: Annotated[
         Path | None,
         typer.Option(
@@ -587,7 +670,7 @@ def sweep(
             help=(
                 "A parameter axis: a scenario path and its values, e.g. --grid 'links[0].rate=1Mbps,2Mbps', "
                 "or a TOML array for values containing commas. A value is read as TOML when it parses "
-                "(500, true, \"x\"), else as text (10Mbps). "
+                '(500, true, "x"), else as text (10Mbps). '
                 "Repeat for more axes; every combination runs."
             ),
             show_default=False,
@@ -600,7 +683,11 @@ def sweep(
     ] = None,
     dask: Annotated[
         str | None,
-        typer.Option(metavar="ADDRESS", help="Run on a Dask cluster (scheduler address) instead of local processes.", show_default=False),
+        typer.Option(
+            metavar="ADDRESS",
+            help="Run on a Dask cluster (scheduler address) instead of local processes.",
+            show_default=False,
+        ),
     ] = None,
     json_: JsonOpt = False,
     force: ForceOpt = False,
@@ -627,8 +714,13 @@ def sweep(
     summary = summarize(df, [*axes, "name"], "goodput_bps")
     columns = [*axes, "flow", "goodput Mb/s", "95% CI", "seeds"]
     rows = (
-        (*(r[p] for p in axes), r["name"], _num(r["mean"], 1e6),
-         f"{_num(r['ci_low'], 1e6)} … {_num(r['ci_high'], 1e6)}", r["n"])
+        (
+            *(r[p] for p in axes),
+            r["name"],
+            _num(r["mean"], 1e6),
+            f"{_num(r['ci_low'], 1e6)} … {_num(r['ci_high'], 1e6)}",
+            r["n"],
+        )
         for r in summary.to_dict("records")
     )
     console = _stdout()
@@ -641,10 +733,14 @@ def sweep(
 @_reports_errors
 def bench(
     names: Annotated[
-        list[str] | None, typer.Argument(metavar="NAME", help="Workloads to run (see 'tcpsim list').", show_default="all")
+        list[str] | None,
+        typer.Argument(metavar="NAME", help="Workloads to run (see 'tcpsim list').", show_default="all"),
     ] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, metavar="N", help="Workloads run at once (more than 1 disturbs the timings).")
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, metavar="N", help="Workloads run at once (more than 1 disturbs the timings)."
+        ),
     ] = 1,
     json_: JsonOpt = False,
 ) -> None:
@@ -662,8 +758,16 @@ def bench(
         _table(
             "benchmarks",
             ["workload", "events", "wall s", "M events/s", "sim s / wall s"],
-            ((r["name"], f"{r['events']:,}", _num(r["wall_s"]), _num(r["events_per_s"], 1e6, 2),
-              _num(r["sim_s_per_wall_s"], digits=1)) for r in rows),
+            (
+                (
+                    r["name"],
+                    f"{r['events']:,}",
+                    _num(r["wall_s"]),
+                    _num(r["events_per_s"], 1e6, 2),
+                    _num(r["sim_s_per_wall_s"], digits=1),
+                )
+                for r in rows
+            ),
         )
     )
 
@@ -677,7 +781,8 @@ def model_moller(
     capacity: Annotated[str, typer.Option(metavar="RATE", help="Bottleneck capacity C, e.g. 10Mbps.")] = "10Mbps",
     rtt: Annotated[str, typer.Option(metavar="TIME", help="Round-trip propagation delay T, e.g. 50ms.")] = "50ms",
     buffers: Annotated[
-        str, typer.Option(metavar="SPEC", help="Buffer sizes B in packets: A:B (every integer), A:B:STEP, or a comma list.")
+        str,
+        typer.Option(metavar="SPEC", help="Buffer sizes B in packets: A:B (every integer), A:B:STEP, or a comma list."),
     ] = "2:84",
     packet: Annotated[str, typer.Option(metavar="SIZE", help="Packet size, e.g. 1500B.")] = "1500B",
     modified: Annotated[
@@ -685,7 +790,8 @@ def model_moller(
     ] = False,
     json_: JsonOpt = False,
     plot: Annotated[
-        str | None, typer.Option(metavar="FILE", help="Also draw the shares vs B to FILE (.png, .svg, .pdf).", show_default=False)
+        str | None,
+        typer.Option(metavar="FILE", help="Also draw the shares vs B to FILE (.png, .svg, .pdf).", show_default=False),
     ] = None,
 ) -> None:
     """Fluid model of NewReno vs Westwood+ at a drop-tail bottleneck (Möller et al., Sec. III).
@@ -713,8 +819,15 @@ def model_moller(
     if json_:
         columns = ["buffer_pkts", "buffer_over_bdp", "newreno", "westwood_plus", "utilization"]
         _print_json(
-            {"model": "moller", "capacity_bps": capacity_bps, "rtt_s": rtt_s, "packet_bytes": packet_bytes,
-             "modified_westwood": modified, "bdp_pkts": bdp_pkts} | {c: df[c].tolist() for c in columns}
+            {
+                "model": "moller",
+                "capacity_bps": capacity_bps,
+                "rtt_s": rtt_s,
+                "packet_bytes": packet_bytes,
+                "modified_westwood": modified,
+                "bdp_pkts": bdp_pkts,
+            }
+            | {c: df[c].tolist() for c in columns}
         )
         return
     console = _stdout()
@@ -723,8 +836,16 @@ def model_moller(
         _table(
             None,
             ["B pkts", "B/CT", "NewReno", "Westwood+", "sum"],
-            ((f"{r['buffer_pkts']:g}", _num(r["buffer_over_bdp"], digits=2), _num(r["newreno"]),
-              _num(r["westwood_plus"]), _num(r["utilization"])) for r in df.to_dict("records")),
+            (
+                (
+                    f"{r['buffer_pkts']:g}",
+                    _num(r["buffer_over_bdp"], digits=2),
+                    _num(r["newreno"]),
+                    _num(r["westwood_plus"]),
+                    _num(r["utilization"]),
+                )
+                for r in df.to_dict("records")
+            ),
         )
     )
     if plot_file is not None:

@@ -24,7 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tcpsim.scenario import Scenario, ScenarioError, _flow_instances, _tcp_origin, format_path
+from tcpsim.scenario import Scenario, ScenarioError, format_path
+from tcpsim.scenario.traffic import flow_instances, tcp_origin
 from tcpsim.units import format_duration
 
 NS_PER_S = 10**9
@@ -194,12 +195,24 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
         active_s = max(0.0, min(stop_ns, engine["duration_ns"]) - app["start_ns"]) / NS_PER_S
         window_bps = 8 * settings["rwnd_bytes"] / _rtt_s(engine, forward, wire, ack)
         max_packets = 2 * math.ceil(app["bytes"] / settings["mss_bytes"]) if app["bytes"] is not None else math.inf
-        tcp.append(_Flow(forward, path(flow["dst"], flow["src"]), window_bps, active_s, wire, ack, settings["delack_count"], max_packets))
+        tcp.append(
+            _Flow(
+                forward,
+                path(flow["dst"], flow["src"]),
+                window_bps,
+                active_s,
+                wire,
+                ack,
+                settings["delack_count"],
+                max_packets,
+            )
+        )
     udp = []
     for flow in engine["udp_flows"]:
         on_s = sum(max(0, min(end, engine["duration_ns"]) - start) for start, end in flow["on"]) / NS_PER_S
-        udp.append(_Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s),
-                         flow["packet_bytes"]))
+        udp.append(
+            _Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s), flow["packet_bytes"])
+        )
     return tcp, udp
 
 
@@ -256,7 +269,9 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
         rows["cwnd"] = acks if trace["cwnd"] else 0.0
         rows["queue"] = 2 * sum(packets_on.values()) if trace["queue"] else 0.0
     rows["rtt"] = acks if trace["rtt"] else 0.0
-    rows["throughput"] = math.ceil(duration_ns / trace["throughput_bin_ns"]) * flows if trace["throughput_bin_ns"] else 0.0
+    rows["throughput"] = (
+        math.ceil(duration_ns / trace["throughput_bin_ns"]) * flows if trace["throughput_bin_ns"] else 0.0
+    )
     cost.trace_rows = sum(rows.values())
     smallest = min((flow.ack_bytes or flow.wire_bytes for flow in [*tcp, *udp]), default=1)
     in_network = sum(_bytes_held(engine, channel, smallest) for channel in range(channels)) / smallest
@@ -299,26 +314,32 @@ def check_limits(scenario: Scenario, cost: Cost) -> None:
     problems = []
     if cost.events > limits.max_events:
         driver = max(cost.drivers, key=cost.drivers.__getitem__)
-        problems.append((
-            "limits.max_events",
-            f"this run needs about {_amount(cost.events)} events, more than the limit of {_amount(limits.max_events)}; "
-            f"most ({_amount(cost.drivers[driver])}) are {driver}; shorten the run or change what drives it, "
-            f"{_override('limits.max_events')}",
-        ))
+        problems.append(
+            (
+                "limits.max_events",
+                f"this run needs about {_amount(cost.events)} events, more than the limit of {_amount(limits.max_events)}; "
+                f"most ({_amount(cost.drivers[driver])}) are {driver}; shorten the run or change what drives it, "
+                f"{_override('limits.max_events')}",
+            )
+        )
     if cost.trace_rows > limits.max_trace_rows:
-        problems.append((
-            "limits.max_trace_rows",
-            f"the traces would have about {_amount(cost.trace_rows)} rows, more than the limit of "
-            f"{_amount(limits.max_trace_rows)}; use a coarser trace.interval or trace.throughput_bin, trace fewer series, "
-            f"{_override('limits.max_trace_rows')}",
-        ))
+        problems.append(
+            (
+                "limits.max_trace_rows",
+                f"the traces would have about {_amount(cost.trace_rows)} rows, more than the limit of "
+                f"{_amount(limits.max_trace_rows)}; use a coarser trace.interval or trace.throughput_bin, trace fewer series, "
+                f"{_override('limits.max_trace_rows')}",
+            )
+        )
     if cost.memory_bytes > limits.max_memory_bytes:
-        problems.append((
-            "limits.max_memory",
-            f"this run needs about {_size(cost.memory_bytes)} of memory, more than the limit of "
-            f"{_size(limits.max_memory_bytes)} (flows: {len(scenario.flow_table())}, trace rows: {_amount(cost.trace_rows)}); "
-            f"{_override('limits.max_memory')}",
-        ))
+        problems.append(
+            (
+                "limits.max_memory",
+                f"this run needs about {_size(cost.memory_bytes)} of memory, more than the limit of "
+                f"{_size(limits.max_memory_bytes)} (flows: {len(scenario.flow_table())}, trace rows: {_amount(cost.trace_rows)}); "
+                f"{_override('limits.max_memory')}",
+            )
+        )
     if problems:
         raise RunTooLarge(problems)
 
@@ -333,12 +354,14 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
     window_ns = engine["duration_ns"] - engine["warmup_ns"]
     if rtts and window_ns < MIN_WINDOW_RTTS * max(rtts) * NS_PER_S:
         where = "warmup" if engine["warmup_ns"] else "duration"
-        found.append((
-            where,
-            f"the measurement window (duration − warmup = {format_duration(window_ns)}) is shorter than "
-            f"{MIN_WINDOW_RTTS} round trips of the longest path ({MIN_WINDOW_RTTS} × {max(rtts) * 1e3:.3g} ms); "
-            f"rates measured over it are dominated by start-up and border effects",
-        ))
+        found.append(
+            (
+                where,
+                f"the measurement window (duration − warmup = {format_duration(window_ns)}) is shorter than "
+                f"{MIN_WINDOW_RTTS} round trips of the longest path ({MIN_WINDOW_RTTS} × {max(rtts) * 1e3:.3g} ms); "
+                f"rates measured over it are dominated by start-up and border effects",
+            )
+        )
     seen = set()
     instances = None  # the user's [[flows]] entry of each engine flow, found only if needed
     for index, (flow, engine_flow) in enumerate(zip(tcp, engine["flows"])):
@@ -346,16 +369,18 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
         burst = min(settings["init_cwnd_segments"] * settings["mss_bytes"], settings["rwnd_bytes"])
         holds = sum(_bytes_held(engine, channel, flow.wire_bytes) for channel in flow.path)
         if burst > INIT_WINDOW_EXCESS * holds:
-            instances = instances or _flow_instances(scenario)
+            instances = instances or flow_instances(scenario)
             instance = instances[index]
-            where = format_path(_tcp_origin(scenario, instance.position, "init_cwnd_segments"))
+            where = format_path(tcp_origin(scenario, instance.position, "init_cwnd_segments"))
             if where in seen:
                 continue
             seen.add(where)
-            found.append((
-                where,
-                f"an initial window of {settings['init_cwnd_segments']} segments sends {_size(burst)} at once, more than "
-                f"{INIT_WINDOW_EXCESS}× what the path of flow {instance.name!r} holds ({_size(holds)}: queues and "
-                f"links); the burst is mostly dropped, and goodput counts it as sent",
-            ))
+            found.append(
+                (
+                    where,
+                    f"an initial window of {settings['init_cwnd_segments']} segments sends {_size(burst)} at once, more than "
+                    f"{INIT_WINDOW_EXCESS}× what the path of flow {instance.name!r} holds ({_size(holds)}: queues and "
+                    f"links); the burst is mostly dropped, and goodput counts it as sent",
+                )
+            )
     return found

@@ -35,7 +35,9 @@ def output_file(text: str, option: str, suffixes: Sequence[str]) -> Path:
         shown = f"extension {path.suffix!r}" if path.suffix else "no extension"
         raise OutputPathError(f"{option} {text}: {shown} is not supported; use a file name ending in {allowed}")
     if path.is_dir():
-        raise OutputPathError(f"{option} {text}: is an existing directory; give a file name, e.g. {path / ('out' + suffixes[0])}")
+        raise OutputPathError(
+            f"{option} {text}: is an existing directory; give a file name, e.g. {path / ('out' + suffixes[0])}"
+        )
     _writable_place(path.parent, text, option)
     if path.exists() and not os.access(path, os.W_OK):
         raise OutputPathError(f"{option} {text}: the file exists and is not writable")

@@ -2,45 +2,129 @@
 
 Everything is held in pandas DataFrames and plain dicts so that a result travels between
 processes (the parallel runner's workers), is cached as data (``tcpsim.cache``) and converts to
-JSON, CSV and Parquet without the engine.
+JSON, CSV and Parquet without the engine. A result fresh from the engine keeps the engine's
+output and builds its DataFrames on first access: ``tcpsim run --json`` needs no pandas.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 TRACE_KINDS = ("cwnd", "rtt", "queue", "throughput")
 SAVED_FILES = ("flows.csv", "links.csv", "udp.csv", "meta.json", *(f"trace_{kind}.parquet" for kind in TRACE_KINDS))
 """Every file :meth:`RunResult.save` may write."""
 
 FLOW_JSON_COLUMNS = [
-    "id", "name", "variant", "src", "dst", "throughput_bps", "goodput_bps", "bytes_delivered",
-    "bytes_sent", "bytes_retransmitted", "timeouts", "fast_retransmits",
-    "fast_retransmitted_segments", "spurious_fast_retransmits", "rtt_min_s", "rtt_mean_s",
+    "id",
+    "name",
+    "variant",
+    "src",
+    "dst",
+    "throughput_bps",
+    "goodput_bps",
+    "bytes_delivered",
+    "bytes_sent",
+    "bytes_retransmitted",
+    "timeouts",
+    "fast_retransmits",
+    "fast_retransmitted_segments",
+    "spurious_fast_retransmits",
+    "rtt_min_s",
+    "rtt_mean_s",
 ]
 LINK_JSON_COLUMNS = [
-    "name", "direction", "src", "dst", "rate_bps", "utilization", "tx_packets", "drops_queue",
-    "drops_error", "queue_mean_pkts", "queue_max_pkts",
+    "name",
+    "direction",
+    "src",
+    "dst",
+    "rate_bps",
+    "utilization",
+    "tx_packets",
+    "drops_queue",
+    "drops_error",
+    "queue_mean_pkts",
+    "queue_max_pkts",
 ]
 
 
-@dataclass
+class EngineOutput(NamedTuple):
+    """What the engine returned for one run, with the canonical scenario that labels it."""
+
+    summary: dict[str, Any]
+    raw_traces: dict[str, Any]
+    canonical: dict[str, Any]
+    flow_variants: list[str]
+
+
 class RunResult:
     """Per-flow (`flows`), per-link-direction (`links`) and per-UDP-source (`udp`) summaries
-    over the measurement window [warmup, duration], the recorded time series, and `meta`."""
+    over the measurement window [warmup, duration], the recorded time series (`traces`), and
+    `meta`. `udp` has one row per UDP constant-bit-rate source: packets/bytes sent and received,
+    throughput."""
 
-    flows: pd.DataFrame
-    links: pd.DataFrame
-    meta: dict[str, Any]
-    traces: dict[str, pd.DataFrame] = field(default_factory=dict)
-    udp: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """One row per UDP constant-bit-rate source: packets/bytes sent and received, throughput."""
+    def __init__(
+        self,
+        flows: pd.DataFrame,
+        links: pd.DataFrame,
+        meta: dict[str, Any],
+        traces: dict[str, pd.DataFrame] | None = None,
+        udp: pd.DataFrame | None = None,
+    ) -> None:
+        if udp is None:
+            import pandas as pd
+
+            udp = pd.DataFrame()
+        self.meta = meta
+        self._frames: dict[str, Any] | None = {"flows": flows, "links": links, "udp": udp, "traces": traces or {}}
+        self._engine: EngineOutput | None = None
+
+    @classmethod
+    def from_engine(cls, engine: EngineOutput, meta: dict[str, Any]) -> RunResult:
+        """A result whose tables are built from `engine` when first asked for."""
+        result = cls.__new__(cls)
+        result.meta, result._frames, result._engine = meta, None, engine
+        return result
+
+    def _frame(self, name: str) -> Any:
+        if self._frames is None:
+            assert self._engine is not None
+            self._frames = _frames(self._engine)
+        return self._frames[name]
+
+    @property
+    def flows(self) -> pd.DataFrame:
+        return self._frame("flows")
+
+    @property
+    def links(self) -> pd.DataFrame:
+        return self._frame("links")
+
+    @property
+    def udp(self) -> pd.DataFrame:
+        return self._frame("udp")
+
+    @property
+    def traces(self) -> dict[str, pd.DataFrame]:
+        return self._frame("traces")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to leave a worker process) with its tables built, as they were before."""
+        return {
+            "meta": self.meta,
+            "_frames": {name: self._frame(name) for name in ("flows", "links", "udp", "traces")},
+            "_engine": None,
+        }
+
+    def __repr__(self) -> str:
+        built = "built" if self._frames is not None else "not built yet"
+        return f"RunResult(meta={self.meta!r}, tables {built})"
 
     def trace(self, kind: str) -> pd.DataFrame:
         """The time series `kind` (one of cwnd, rtt, queue, throughput) as a DataFrame."""
@@ -54,12 +138,18 @@ class RunResult:
         return self.traces[kind]
 
     def to_json_dict(self) -> dict[str, Any]:
-        """meta, flows and links as JSON-ready objects (NaN becomes null)."""
+        """meta, flows and links as JSON-ready objects (NaN becomes null, floats exact). Straight
+        from the engine's output while the tables are not built, so no pandas is needed."""
+        if self._frames is None:
+            assert self._engine is not None
+            flows, links, udp = _rows(self._engine)
+        else:
+            flows, links, udp = (_records(self._frames[name]) for name in ("flows", "links", "udp"))
         return {
             "meta": self.meta,
-            "flows": _records(self.flows[[c for c in FLOW_JSON_COLUMNS if c in self.flows]]),
-            "links": _records(self.links[[c for c in LINK_JSON_COLUMNS if c in self.links]]),
-            "udp": _records(self.udp),
+            "flows": _select(flows, FLOW_JSON_COLUMNS),
+            "links": _select(links, LINK_JSON_COLUMNS),
+            "udp": udp,
         }
 
     def save(self, directory: str | Path) -> Path:
@@ -81,97 +171,167 @@ class RunResult:
         return out
 
 
+def _plain(value: Any) -> Any:
+    """A table cell as JSON: numpy scalars as Python values, NaN as None."""
+    if hasattr(value, "item"):
+        value = value.item()
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
 def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    return json.loads(df.to_json(orient="records"))
+    return [{column: _plain(value) for column, value in row.items()} for row in df.to_dict("records")]
 
 
-def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:
-    return np.frombuffer(raw[name], dtype=np.dtype(dtype).newbyteorder("<"))
+def _select(rows: list[dict[str, Any]], columns: list[str]) -> list[dict[str, Any]]:
+    """The given columns of each row, in that order; a column no row has is left out (as a
+    DataFrame selection of the columns it holds would)."""
+    present = {column for row in rows for column in row}
+    kept = [column for column in columns if column in present]
+    return [{column: row.get(column) for column in kept} for row in rows]
 
 
-def build_result(engine_summary: dict[str, Any], raw_traces: dict[str, Any], canonical: dict[str, Any],
-                 flow_variants: list[str], meta: dict[str, Any]) -> RunResult:
+def _rows(engine: EngineOutput) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Rows of the flows, links and udp tables, labelled like the DataFrames of :func:`_frames`."""
+    summary, canonical, nodes = engine.summary, engine.canonical, engine.canonical["nodes"]
+    flows = [
+        {
+            "id": row["id"],
+            "name": flow["name"],
+            "variant": variant,
+            "src": nodes[flow["src"]],
+            "dst": nodes[flow["dst"]],
+            **{key: value for key, value in row.items() if key != "id"},
+        }
+        for row, flow, variant in zip(summary["flows"], canonical["flows"], engine.flow_variants, strict=True)
+    ]
+    links = [
+        {
+            "name": canonical["links"][channel["link"]]["name"],
+            **{key: value for key, value in channel.items() if key not in ("from", "to")},
+            "src": nodes[channel["from"]],
+            "dst": nodes[channel["to"]],
+        }
+        for channel in summary["channels"]
+    ]
+    udp = []
+    for row, source in zip(summary["udp_flows"], canonical["udp_flows"], strict=True):
+        first, *others = row.items()
+        udp.append(
+            dict(
+                [first, ("name", source["name"]), ("src", nodes[source["src"]]), ("dst", nodes[source["dst"]]), *others]
+            )
+        )
+    return flows, links, udp
+
+
+def _frames(engine: EngineOutput) -> dict[str, Any]:
+    """The DataFrames of a result: flows, links, udp and traces."""
+    import pandas as pd
+
+    flows, links, udp = _rows(engine)
+    flow_names = [f["name"] for f in engine.canonical["flows"]]
+    channel_names = [(engine.canonical["links"][c["link"]]["name"], c["direction"]) for c in engine.summary["channels"]]
+    return {
+        "flows": pd.DataFrame(flows) if flows else _no_flows(),
+        "links": pd.DataFrame(links),
+        "udp": pd.DataFrame(udp),
+        "traces": _traces(engine.raw_traces, flow_names, channel_names),
+    }
+
+
+def _no_flows() -> pd.DataFrame:
+    """The flows table of a run without TCP flows: its label columns, no rows."""
+    import pandas as pd
+
+    empty = pd.DataFrame(columns=["id"])
+    for position, column in enumerate(("name", "variant", "src", "dst"), start=1):
+        empty.insert(position, column, [])
+    return empty
+
+
+def build_result(
+    engine_summary: dict[str, Any],
+    raw_traces: dict[str, Any],
+    canonical: dict[str, Any],
+    flow_variants: list[str],
+    meta: dict[str, Any],
+) -> RunResult:
     """Assemble a RunResult from the engine's output and the canonical scenario it ran.
 
     ``meta`` gains the engine's ``trace_truncated`` (the cwnd, rtt and queue traces stopped at
     the canonical ``trace.max_rows`` rows) and ``trace_truncated_at_s`` (simulated time of the
     first row left out, or None)."""
     meta = meta | {key: engine_summary[key] for key in ("trace_truncated", "trace_truncated_at_s")}
-    nodes = canonical["nodes"]
-    flow_names = [f["name"] for f in canonical["flows"]]
-    flows = pd.DataFrame(engine_summary["flows"])
-    if flows.empty:
-        flows = pd.DataFrame(columns=["id"])
-    flows.insert(1, "name", flow_names)
-    flows.insert(2, "variant", flow_variants)
-    flows.insert(3, "src", [nodes[f["src"]] for f in canonical["flows"]])
-    flows.insert(4, "dst", [nodes[f["dst"]] for f in canonical["flows"]])
-    links = pd.DataFrame(engine_summary["channels"])
-    links.insert(0, "name", [canonical["links"][c["link"]]["name"] for c in engine_summary["channels"]])
-    links["src"] = [nodes[c["from"]] for c in engine_summary["channels"]]
-    links["dst"] = [nodes[c["to"]] for c in engine_summary["channels"]]
-    links = links.drop(columns=["from", "to"])
-    channel_names = [(canonical["links"][c["link"]]["name"], c["direction"]) for c in engine_summary["channels"]]
-    traces = _traces(raw_traces, flow_names, channel_names)
-    udp = pd.DataFrame(engine_summary["udp_flows"])
-    if not udp.empty:
-        sources = canonical["udp_flows"]
-        udp.insert(1, "name", [u["name"] for u in sources])
-        udp.insert(2, "src", [nodes[u["src"]] for u in sources])
-        udp.insert(3, "dst", [nodes[u["dst"]] for u in sources])
-    return RunResult(flows=flows, links=links, meta=meta, traces=traces, udp=udp)
+    return RunResult.from_engine(EngineOutput(engine_summary, raw_traces, canonical, flow_variants), meta)
+
+
+def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:
+    import numpy as np
+
+    return np.frombuffer(raw[name], dtype=np.dtype(dtype).newbyteorder("<"))
 
 
 def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str, str]]) -> dict[str, pd.DataFrame]:
+    import numpy as np
+    import pandas as pd
+
     out: dict[str, pd.DataFrame] = {}
     names = np.array(flow_names, dtype=object)
     if "cwnd" in raw:
         r = raw["cwnd"]
         flow = _column(r, "flow", "u4")
-        out["cwnd"] = pd.DataFrame({
-            "time_s": _column(r, "time_ns", "u8") / 1e9,
-            "flow": flow,
-            "flow_name": names[flow] if len(flow) else [],
-            "cwnd_bytes": _column(r, "cwnd_bytes", "u8"),
-            "ssthresh_bytes": _column(r, "ssthresh_bytes", "u8"),
-            # Bandwidth estimate of the Westwood family (NaN for others) and the smallest RTT
-            # sample so far (NaN before the first).
-            "bwe_bps": _column(r, "bwe_bps", "f8"),
-            "min_rtt_s": np.where(min_rtt := _column(r, "min_rtt_ns", "u8"), min_rtt / 1e9, np.nan),
-        })
+        out["cwnd"] = pd.DataFrame(
+            {
+                "time_s": _column(r, "time_ns", "u8") / 1e9,
+                "flow": flow,
+                "flow_name": names[flow] if len(flow) else [],
+                "cwnd_bytes": _column(r, "cwnd_bytes", "u8"),
+                "ssthresh_bytes": _column(r, "ssthresh_bytes", "u8"),
+                # Bandwidth estimate of the Westwood family (NaN for others) and the smallest RTT
+                # sample so far (NaN before the first).
+                "bwe_bps": _column(r, "bwe_bps", "f8"),
+                "min_rtt_s": np.where(min_rtt := _column(r, "min_rtt_ns", "u8"), min_rtt / 1e9, np.nan),
+            }
+        )
     if "rtt" in raw:
         r = raw["rtt"]
         flow = _column(r, "flow", "u4")
-        out["rtt"] = pd.DataFrame({
-            "time_s": _column(r, "time_ns", "u8") / 1e9,
-            "flow": flow,
-            "flow_name": names[flow] if len(flow) else [],
-            "rtt_s": _column(r, "rtt_ns", "u8") / 1e9,
-            "srtt_s": _column(r, "srtt_ns", "u8") / 1e9,
-            "rto_s": _column(r, "rto_ns", "u8") / 1e9,
-        })
+        out["rtt"] = pd.DataFrame(
+            {
+                "time_s": _column(r, "time_ns", "u8") / 1e9,
+                "flow": flow,
+                "flow_name": names[flow] if len(flow) else [],
+                "rtt_s": _column(r, "rtt_ns", "u8") / 1e9,
+                "srtt_s": _column(r, "srtt_ns", "u8") / 1e9,
+                "rto_s": _column(r, "rto_ns", "u8") / 1e9,
+            }
+        )
     if "queue" in raw:
         r = raw["queue"]
         channel = _column(r, "channel", "u4")
         link = np.array([c[0] for c in channels], dtype=object)
         direction = np.array([c[1] for c in channels], dtype=object)
-        out["queue"] = pd.DataFrame({
-            "time_s": _column(r, "time_ns", "u8") / 1e9,
-            "link": link[channel] if len(channel) else [],
-            "direction": direction[channel] if len(channel) else [],
-            "packets": _column(r, "packets", "u8"),
-            "bytes": _column(r, "bytes", "u8"),
-        })
+        out["queue"] = pd.DataFrame(
+            {
+                "time_s": _column(r, "time_ns", "u8") / 1e9,
+                "link": link[channel] if len(channel) else [],
+                "direction": direction[channel] if len(channel) else [],
+                "packets": _column(r, "packets", "u8"),
+                "bytes": _column(r, "bytes", "u8"),
+            }
+        )
     if "throughput" in raw:
         r = raw["throughput"]
         bin_s = r["bin_ns"] / 1e9
         per_flow = _column(r, "bytes", "u8").reshape(r["flows"], -1) if r["flows"] else np.zeros((0, 0), "u8")
         n_bins = per_flow.shape[1]
-        out["throughput"] = pd.DataFrame({
-            "time_s": np.tile(np.arange(n_bins) * bin_s, per_flow.shape[0]),
-            "flow": np.repeat(np.arange(per_flow.shape[0]), n_bins),
-            "flow_name": np.repeat(names, n_bins),
-            "bytes": per_flow.ravel(),
-            "throughput_bps": per_flow.ravel() * 8.0 / bin_s,
-        })
+        out["throughput"] = pd.DataFrame(
+            {
+                "time_s": np.tile(np.arange(n_bins) * bin_s, per_flow.shape[0]),
+                "flow": np.repeat(np.arange(per_flow.shape[0]), n_bins),
+                "flow_name": np.repeat(names, n_bins),
+                "bytes": per_flow.ravel(),
+                "throughput_bps": per_flow.ravel() * 8.0 / bin_s,
+            }
+        )
     return out

@@ -231,7 +231,14 @@ def _progress_bar(enabled: bool) -> Progress:
     """A transient rich bar on stderr, only for people: when stderr is not a terminal (pipes,
     CI logs, ``--json`` consumers) nothing is drawn at all."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     return Progress(
@@ -353,4 +360,3 @@ def sweep(
     if not frames:
         return pd.DataFrame(columns=[*paths, "seed"])
     return pd.concat(frames, ignore_index=True)
-

@@ -84,9 +84,7 @@ def jain_index(x: Iterable[float]) -> float:
     return float(np.sum(array) ** 2 / (array.size * square_sum))
 
 
-def summarize(
-    df: pd.DataFrame, by: str | Sequence[str], value: str, confidence: float = 0.95
-) -> pd.DataFrame:
+def summarize(df: pd.DataFrame, by: str | Sequence[str], value: str, confidence: float = 0.95) -> pd.DataFrame:
     """Collapse replications: one row per combination of the ``by`` columns with ``mean``,
     ``ci_low``, ``ci_high`` and ``n`` (number of non-NaN values) of ``value``.
 

@@ -43,7 +43,9 @@ DURATION_UNITS_NS: dict[str, int] = {
 RATE_UNITS_BPS: dict[str, int] = {
     f"{prefix}{suffix}": factor
     for base_prefix, factor in {"": 1, "k": 10**3, "M": 10**6, "G": 10**9}.items()
-    for prefix in {base_prefix, base_prefix.lower(), base_prefix.upper()}
+    for prefix in dict.fromkeys(
+        (base_prefix, base_prefix.lower(), base_prefix.upper())
+    )  # ordered: a set would vary per process
     for suffix in ("bps", "b/s")
 }
 """Bits per second. The prefix's case is forgiven ("mbps" is megabits); the "b" is not, so
@@ -71,10 +73,7 @@ optional spaces, and a unit. ASCII digits only: a full-width "１０s" is a typo
 
 _DURATION_HELP = "use a non-negative number with ns, us, ms, s or min, e.g. '45ms'"
 _RATE_HELP = "use a positive number with bps, kbps, Mbps or Gbps, e.g. '10Mbps'"
-_SIZE_HELP = (
-    "use a non-negative integer (bytes) or a number with B, KB, MB, GB, KiB, MiB or GiB, "
-    "e.g. '64KB'"
-)
+_SIZE_HELP = "use a non-negative integer (bytes) or a number with B, KB, MB, GB, KiB, MiB or GiB, e.g. '64KB'"
 _QUEUE_LIMIT_HELP = (
     "use a positive number of packets ('100pkt'), a size ('64KB') "
     "or a multiple of the link's bandwidth-delay product ('1.5BDP')"
@@ -126,7 +125,7 @@ class QueueLimit:
 
 
 def parse_queue_limit(value: object) -> QueueLimit:
-    """"100pkt" / "100pkts" / "100p" (packets), "64KB" (bytes) or "1.5BDP" → a positive limit."""
+    """ "100pkt" / "100pkts" / "100p" (packets), "64KB" (bytes) or "1.5BDP" → a positive limit."""
     if _is_bare_number(value):
         raise ValueError(
             f"{value!r} has no unit; a queue limit is in packets ('{value}pkt'), "
@@ -204,4 +203,3 @@ def _is_bare_number(value: object) -> bool:
         return True
     match = _match_quantity(value)
     return match is not None and match["unit"] is None
-

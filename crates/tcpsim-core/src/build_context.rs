@@ -1,5 +1,5 @@
 //! What a link direction's components — its queue discipline and loss models — are built
-//! with: the run seed and a stream name per component (DESIGN "Randomness": every random
+//! with: the run seed and a stream name per component (docs/architecture.md, "Randomness": every random
 //! component draws from its own named stream), the link's rate, and the flows (for models
 //! that count a flow's segments). Every discipline and model takes the same context, so a
 //! component that needs randomness (RED's drop decision) or the rate (RED's idle-time decay)

@@ -238,7 +238,7 @@ impl LossConfig {
     }
 }
 
-/// Loss-recovery algorithm (DESIGN "two separate axes": this half owns duplicate ACKs,
+/// Loss-recovery algorithm (docs/architecture.md, "TCP: two axes": this half owns duplicate ACKs,
 /// fast retransmit, fast recovery and the retransmission timer).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]

@@ -108,9 +108,7 @@ class MollerParams:
     @property
     def westwood_decrease_factor(self) -> float:
         """beta of eq. (27) (max(beta, 1/2) for the modified Westwood+ of Sec. IV)."""
-        return float(
-            westwood_decrease_factor(self.bdp_bytes, self.buffer_bytes, self.modified_westwood)
-        )
+        return float(westwood_decrease_factor(self.bdp_bytes, self.buffer_bytes, self.modified_westwood))
 
 
 @dataclass(frozen=True)
@@ -158,9 +156,7 @@ def _lambertw_minus1_of_neg_exp(log_minus_x: ArrayLike) -> FloatArray:
     return np.where(log_minus_x < _LOG_UNDERFLOW, w, direct)
 
 
-def westwood_decrease_factor(
-    bdp_bytes: ArrayLike, buffer_bytes: ArrayLike, modified: bool = False
-) -> FloatArray:
+def westwood_decrease_factor(bdp_bytes: ArrayLike, buffer_bytes: ArrayLike, modified: bool = False) -> FloatArray:
     """beta = CT / (CT + B), Westwood+'s window decrease with RTT_min = T and the optimistic
     bandwidth estimate (end of Sec. II); modified Westwood+ (Sec. IV): max(beta, 1/2)."""
     bdp = np.asarray(bdp_bytes, dtype=float)
@@ -195,9 +191,7 @@ def full_utilization(
     increase = np.asarray(increase_bytes, dtype=float)
     deficit = (bdp - window) / increase
     with np.errstate(over="ignore"):
-        queue_stays_positive = np.asarray(buffer_bytes, dtype=float) / increase >= (
-            np.expm1(deficit) - deficit
-        )
+        queue_stays_positive = np.asarray(buffer_bytes, dtype=float) / increase >= (np.expm1(deficit) - deficit)
     return (window >= bdp) | queue_stays_positive
 
 
@@ -238,9 +232,7 @@ def epoch_under_utilization(
     applies = ~full_utilization(window, bdp, buffer_bytes, increase)
     deficit = np.where(applies, (bdp - window) / increase, 1.0)  # a = (CT - W)/M > 0
     # s1 = 1 + a + W_{-1}(-(1 + s~) e^{-1-a}), 1 + s~ = 1 + a + B/M; argument passed as a log.
-    s1 = 1.0 + deficit + _lambertw_minus1_of_neg_exp(
-        np.log1p(deficit + buffer_over_increase) - 1.0 - deficit
-    )
+    s1 = 1.0 + deficit + _lambertw_minus1_of_neg_exp(np.log1p(deficit + buffer_over_increase) - 1.0 - deficit)
     s2 = deficit - s1
     s3 = 1.0 + buffer_over_increase + _lambertw_real(-np.exp(-1.0 - buffer_over_increase), 0)
     s_star = s1 + s2 + s3  # = s~ + 1 + W_0(-e^{-1-B/M}), eq. (20)
@@ -250,9 +242,7 @@ def epoch_under_utilization(
     return np.where(applies, s_star, np.nan), np.where(applies, t_star, np.nan)
 
 
-def data_volume_bytes(
-    initial_window_bytes: ArrayLike, packet_bytes: ArrayLike, s_star: ArrayLike
-) -> FloatArray:
+def data_volume_bytes(initial_window_bytes: ArrayLike, packet_bytes: ArrayLike, s_star: ArrayLike) -> FloatArray:
     """D_i = s* (w_i^0 + m_i s*/2), eq. (7): data a flow sends during one epoch."""
     s = np.asarray(s_star, dtype=float)
     return s * (np.asarray(initial_window_bytes, dtype=float) + np.asarray(packet_bytes) * s / 2)
@@ -349,23 +339,16 @@ def sqrt_formula_newreno_pkts_per_s(loss_prob: ArrayLike, rtt_s: ArrayLike) -> F
     return np.sqrt(2 * (1 - p) / p) / np.asarray(rtt_s, dtype=float)
 
 
-def sqrt_formula_westwood_pkts_per_s(
-    loss_prob: ArrayLike, rtt_s: ArrayLike, queueing_delay_s: ArrayLike
-) -> FloatArray:
+def sqrt_formula_westwood_pkts_per_s(loss_prob: ArrayLike, rtt_s: ArrayLike, queueing_delay_s: ArrayLike) -> FloatArray:
     """T^Westwood = sqrt((1 - p)/(p T_q RTT)), eq. (34); T_q is the mean queueing delay."""
     p = np.asarray(loss_prob, dtype=float)
-    return np.sqrt(
-        (1 - p) / (p * np.asarray(queueing_delay_s, dtype=float) * np.asarray(rtt_s, dtype=float))
-    )
+    return np.sqrt((1 - p) / (p * np.asarray(queueing_delay_s, dtype=float) * np.asarray(rtt_s, dtype=float)))
 
 
 def sqrt_formula_ratio(propagation_rtt_s: ArrayLike, queueing_delay_s: ArrayLike) -> FloatArray:
     """T^Westwood / T^Reno = sqrt(1 + T/T_q) / sqrt(2), eq. (35): 1 at T_q = T, -> 1/sqrt(2) as
     T_q -> infinity, -> infinity as T_q -> 0."""
-    return np.sqrt(
-        (1 + np.asarray(propagation_rtt_s, dtype=float) / np.asarray(queueing_delay_s, dtype=float))
-        / 2
-    )
+    return np.sqrt((1 + np.asarray(propagation_rtt_s, dtype=float) / np.asarray(queueing_delay_s, dtype=float)) / 2)
 
 
 def solve(
@@ -383,9 +366,7 @@ def solve(
     """
     buffer_pkts = np.atleast_1d(np.asarray(buffer_pkts, dtype=float))
     _require_positive_finite("buffer_pkts", buffer_pkts)
-    MollerParams(
-        capacity_bps, rtt_s, float(buffer_pkts.min()), packet_bytes, modified_westwood
-    ).validate()
+    MollerParams(capacity_bps, rtt_s, float(buffer_pkts.min()), packet_bytes, modified_westwood).validate()
     capacity = capacity_bps / BITS_PER_BYTE
     bdp = capacity * rtt_s
     buffer = buffer_pkts * packet_bytes

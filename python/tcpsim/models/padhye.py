@@ -36,8 +36,9 @@ def _backoff_factor(p: np.ndarray) -> np.ndarray:
     return 1 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
 
 
-def padhye_full(p: ArrayLike, rtt_s: ArrayLike, t0_s: ArrayLike, b: float = 1.0,
-                w_max_pkts: float = np.inf) -> np.ndarray:
+def padhye_full(
+    p: ArrayLike, rtt_s: ArrayLike, t0_s: ArrayLike, b: float = 1.0, w_max_pkts: float = np.inf
+) -> np.ndarray:
     """Send rate B(p) in packets/s, eq. (30) (eq. (31) when the window limit binds)."""
     p = np.asarray(p, dtype=float)
     rtt = np.asarray(rtt_s, dtype=float)
@@ -50,8 +51,7 @@ def padhye_full(p: ArrayLike, rtt_s: ArrayLike, t0_s: ArrayLike, b: float = 1.0,
     q = _timeout_probability(p, w)
     f = _backoff_factor(p)
     unlimited_rate = ((1 - p) / p + ew + q / (1 - p)) / (rtt * (b / 2 * ew + 1) + q * t0 * f / (1 - p))
-    limited_rate = ((1 - p) / p + w + q / (1 - p)) / (
-        rtt * (b / 8 * w + (1 - p) / (p * w) + 2) + q * t0 * f / (1 - p))
+    limited_rate = ((1 - p) / p + w + q / (1 - p)) / (rtt * (b / 8 * w + (1 - p) / (p * w) + 2) + q * t0 * f / (1 - p))
     return np.where(limited, limited_rate, unlimited_rate)
 
 

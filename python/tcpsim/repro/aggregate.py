@@ -31,8 +31,11 @@ class Range:
     high: float | None = None
 
     def clip(self, values: Any) -> np.ndarray:
-        return np.clip(np.asarray(values, dtype=float), -np.inf if self.low is None else self.low,
-                       np.inf if self.high is None else self.high)
+        return np.clip(
+            np.asarray(values, dtype=float),
+            -np.inf if self.low is None else self.low,
+            np.inf if self.high is None else self.high,
+        )
 
 
 ANY = Range()
@@ -91,9 +94,16 @@ class Curve:
         def column(name: str) -> np.ndarray:
             return np.array([s[name] for s in stats], dtype=float)
 
-        return cls(xs, column("mean"), column("sd"), column("ci_low"), column("ci_high"),
-                   np.array([s["n"] for s in stats], dtype=int),
-                   {x: np.asarray(values_by_x[x], dtype=float) for x in xs}, valid)
+        return cls(
+            xs,
+            column("mean"),
+            column("sd"),
+            column("ci_low"),
+            column("ci_high"),
+            np.array([s["n"] for s in stats], dtype=int),
+            {x: np.asarray(values_by_x[x], dtype=float) for x in xs},
+            valid,
+        )
 
     def at(self, x: Any) -> float:
         return float(self.mean[self.x.index(x)])
@@ -112,8 +122,14 @@ class Curve:
         """The curve as a figure series with its 95 % CI, plotted at ``x`` (default: its own x)."""
         from tcpsim.repro.framework import Series
 
-        return Series(label, list(self.x if x is None else x), self.mean.tolist(), self.ci_low.tolist(),
-                      self.ci_high.tolist(), valid=self.valid)
+        return Series(
+            label,
+            list(self.x if x is None else x),
+            self.mean.tolist(),
+            self.ci_low.tolist(),
+            self.ci_high.tolist(),
+            valid=self.valid,
+        )
 
 
 def curve(table: pd.DataFrame, x: str, metric: str, valid: Range = ANY) -> Curve:
@@ -124,7 +140,9 @@ def curve(table: pd.DataFrame, x: str, metric: str, valid: Range = ANY) -> Curve
     return Curve.of({xv: values[xv] for xv in sorted(values)}, valid)
 
 
-def curves(table: pd.DataFrame, x: str, metric: str, by: str | Sequence[str], valid: Range = ANY) -> dict[Hashable, Curve]:
+def curves(
+    table: pd.DataFrame, x: str, metric: str, by: str | Sequence[str], valid: Range = ANY
+) -> dict[Hashable, Curve]:
     """One ``curve`` per value of ``by`` (a column, or several: then keyed by tuples), in the
     order the values first appear."""
     columns = [by] if isinstance(by, str) else list(by)

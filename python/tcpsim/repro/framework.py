@@ -375,27 +375,29 @@ def _report(
         and all(n.matched for n in outcome.numbers)
         and all(m.matched for m in outcome.model_checks)
     )
-    return jsonable({
-        "id": experiment.id,
-        "title": experiment.title,
-        "paper": experiment.paper,
-        "quick": quick,
-        # The main reading's verdict alone: alternative readings never change it.
-        "ok": ok,
-        "status": _verdict(ok),
-        # Every run, the analysis and the figure succeeded (claims may still fail: that is a
-        # result, not a breakdown).
-        "completed": figure is not None,
-        "main_reading": outcome.main_reading,
-        "series": [s.to_dict() for s in outcome.series],
-        "claims": [c.to_dict() for c in outcome.claims],
-        "numbers": [n.to_dict() for n in outcome.numbers],
-        "model_checks": [m.to_dict() for m in outcome.model_checks],
-        "readings": [r.to_dict() for r in outcome.readings],
-        "notes": list(outcome.notes),
-        "figure": str(figure) if figure else None,
-        "wall_s": wall_s,
-    })
+    return jsonable(
+        {
+            "id": experiment.id,
+            "title": experiment.title,
+            "paper": experiment.paper,
+            "quick": quick,
+            # The main reading's verdict alone: alternative readings never change it.
+            "ok": ok,
+            "status": _verdict(ok),
+            # Every run, the analysis and the figure succeeded (claims may still fail: that is a
+            # result, not a breakdown).
+            "completed": figure is not None,
+            "main_reading": outcome.main_reading,
+            "series": [s.to_dict() for s in outcome.series],
+            "claims": [c.to_dict() for c in outcome.claims],
+            "numbers": [n.to_dict() for n in outcome.numbers],
+            "model_checks": [m.to_dict() for m in outcome.model_checks],
+            "readings": [r.to_dict() for r in outcome.readings],
+            "notes": list(outcome.notes),
+            "figure": str(figure) if figure else None,
+            "wall_s": wall_s,
+        }
+    )
 
 
 def execute(
@@ -498,4 +500,3 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
         lines += ["", "## Notes", ""]
         lines += [f"- **{where}**: {cell(note)}" for where, note in noted]
     return "\n".join(lines) + "\n"
-

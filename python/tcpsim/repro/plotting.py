@@ -138,8 +138,12 @@ def draw_series(
     ``style_of(series)`` may override any line property per series (e.g. a paper's own markers)."""
     colors = colors or PALETTE
     for i, s in enumerate(series):
-        style = {"color": colors[i % len(colors)], "marker": markers[i % len(markers)] if markers else None,
-                 "linestyle": linestyle, "alpha": alpha}
+        style = {
+            "color": colors[i % len(colors)],
+            "marker": markers[i % len(markers)] if markers else None,
+            "linestyle": linestyle,
+            "alpha": alpha,
+        }
         if style_of is not None:
             style.update(style_of(s))
         bars = error_bars(s)
@@ -150,8 +154,14 @@ def draw_series(
             ax.plot(s.x, s.y, label=s.label, **style)
 
 
-def finish_axes(ax: Axes, xlabel: str = "", ylabel: str = "", xscale: str | None = None, legend: bool = True,
-                legend_loc: str = "best") -> None:
+def finish_axes(
+    ax: Axes,
+    xlabel: str = "",
+    ylabel: str = "",
+    xscale: str | None = None,
+    legend: bool = True,
+    legend_loc: str = "best",
+) -> None:
     """Axis labels, scale and a legend (if anything is labelled)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -161,8 +171,15 @@ def finish_axes(ax: Axes, xlabel: str = "", ylabel: str = "", xscale: str | None
         ax.legend(loc=legend_loc)
 
 
-def plot_lines(fig: Figure, series: Sequence[Series], title: str, xlabel: str = "", ylabel: str = "",
-               xscale: str | None = None, **style: Any) -> Axes:
+def plot_lines(
+    fig: Figure,
+    series: Sequence[Series],
+    title: str,
+    xlabel: str = "",
+    ylabel: str = "",
+    xscale: str | None = None,
+    **style: Any,
+) -> Axes:
     """The default figure: one panel, every series with its 95 % CI, the paper's title; ``style``
     goes to ``draw_series``."""
     ax = fig.add_subplot()

@@ -53,6 +53,11 @@ def _own_summary(experiment: Experiment) -> str:
     return re.sub(r"\s+", " ", first).replace("|", r"\|").strip()
 
 
+def _natural_key(experiment: Experiment) -> list[int | str]:
+    """Sort key that puts fig9 before fig10, whatever order the modules registered in."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", experiment.id)]
+
+
 def _figure_name(experiment: Experiment) -> str:
     if experiment.figure:
         return experiment.figure
@@ -61,7 +66,7 @@ def _figure_name(experiment: Experiment) -> str:
 
 
 def reference_markdown(experiments: list[Experiment]) -> str:
-    """Markdown: one section per paper (in registry order) with a table of its experiments."""
+    """Markdown: one section per paper (in a fixed order) with a table of its experiments, by id."""
     lines = [
         "# Experiment reference",
         "",
@@ -71,11 +76,12 @@ def reference_markdown(experiments: list[Experiment]) -> str:
         "claim and number, and `results/summary.md` keeps them. Replications are seeds 1…n in",
         "paper-fidelity mode and in `--quick` mode.",
     ]
-    papers = list(dict.fromkeys(e.paper for e in experiments))
+    order = {paper: i for i, paper in enumerate(PAPER_CITATIONS)}
+    papers = sorted({e.paper for e in experiments}, key=lambda paper: order.get(paper, len(order)))
     for paper in papers:
         lines += ["", f"## {paper}", "", PAPER_CITATIONS.get(paper, "") + ".", ""]
         lines += ["| id | figure | what it runs | seeds (full / quick) | set-up |", "|---|---|---|---|---|"]
-        for e in (e for e in experiments if e.paper == paper):
+        for e in sorted((e for e in experiments if e.paper == paper), key=_natural_key):
             simulated = type(e).runs is not Experiment.runs
             seeds = f"{e.seeds_full} / {e.seeds_quick}" if simulated else "model only"
             title = e.title.replace("|", r"\|")

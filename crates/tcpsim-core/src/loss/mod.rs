@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn a_flow_and_loss_models_on_another_link_do_not_change_this_links_losses() {
-        // DESIGN "Randomness": x–y's streams are named after x–y, so the p–q flow (with its own
+        // docs/architecture.md, "Randomness": x–y's streams are named after x–y, so the p–q flow (with its own
         // start jitter) and p–q's loss models draw nothing from them.
         let alone = xy_counters(scenario(every_model(), json!([]), &[(0, 1)]), 7);
         let with_other = xy_counters(scenario(every_model(), every_model(), &[(0, 1), (2, 3)]), 7);

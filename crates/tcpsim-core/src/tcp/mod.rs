@@ -1,5 +1,5 @@
 //! TCP: a sender and a receiver per flow, with loss recovery and congestion control as two
-//! separate axes (DESIGN "TCP: two separate axes").
+//! separate axes (docs/architecture.md, "TCP: two axes").
 
 pub mod cc;
 pub mod receiver;

@@ -1,5 +1,6 @@
 """Set-up shared by every `casetti` experiment: packet sizes, TCP configurations, the Fig. 8
-wireless scenario, formatting helpers and the generic one-flow sweep."""
+wireless scenario, per-seed statistics and formatting, and the one-flow throughput sweep (runs
+keyed by name, per-seed throughputs from the results table, its figure)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, summarize
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
+from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, draw_series, figure_title, finish_axes
+from tcpsim.repro.sweep import Axis, Sweep
+from tcpsim.repro.table import RunKey, results_table
 from tcpsim.runner import RunSpec
-from tcpsim.stats import mean_ci
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from tcpsim.result import RunResult
+
+PAPER = "casetti"
 
 # --- common set-up -------------------------------------------------------------------------
 
@@ -75,13 +79,25 @@ CONFIGS: dict[str, Config] = {
     "westwood[rto1s]": Config("westwood", "TCPW, RTO floor 1 s", PAPER_WESTWOOD_TCP, RFC_RTO),
     "reno[rto1s]": Config("reno", "Reno, RTO floor 1 s", {}, RFC_RTO),
     "sack[rto1s]": Config("sack", "SACK, RTO floor 1 s", {}, RFC_RTO),
-    "westwood[fixed]": Config("westwood", "TCPW, fixed-coefficient filter (ns-2 TCPW filter type 1), no null samples",
-                              {**PAPER_WESTWOOD_TCP, "cc": {"kind": "westwood", "null_sample_divisor": 0,
-                                                            "filter": {"kind": "tustin_fixed", "alpha": 19 / 21}}}, {}),
+    "westwood[fixed]": Config(
+        "westwood",
+        "TCPW, fixed-coefficient filter (ns-2 TCPW filter type 1), no null samples",
+        {
+            **PAPER_WESTWOOD_TCP,
+            "cc": {"kind": "westwood", "null_sample_divisor": 0, "filter": {"kind": "tustin_fixed", "alpha": 19 / 21}},
+        },
+        {},
+    ),
 }
 MAIN = ("westwood", "reno", "sack")
-SENSITIVITY = ("westwood[preset]", "westwood[newreno]", "westwood[fixed]", "westwood[rto1s]", "reno[rto1s]",
-               "sack[rto1s]")
+SENSITIVITY = (
+    "westwood[preset]",
+    "westwood[newreno]",
+    "westwood[fixed]",
+    "westwood[rto1s]",
+    "reno[rto1s]",
+    "sack[rto1s]",
+)
 
 
 def fmt_ms(seconds: float) -> str:
@@ -99,8 +115,14 @@ def buffer_pkts(rate_bps: float, rtt_s: float, floor: int = MIN_BUFFER_PKTS) -> 
 
 def flow_spec(name: str, src: str, dst: str, config: str, **extra: Any) -> dict[str, Any]:
     c = CONFIGS[config]
-    spec: dict[str, Any] = {"name": name, "src": src, "dst": dst, "variant": c.variant,
-                            "start_jitter": f"{START_JITTER_S}s", **extra}
+    spec: dict[str, Any] = {
+        "name": name,
+        "src": src,
+        "dst": dst,
+        "variant": c.variant,
+        "start_jitter": f"{START_JITTER_S}s",
+        **extra,
+    }
     if c.flow_tcp:
         spec["tcp"] = dict(c.flow_tcp)
     return spec
@@ -111,10 +133,19 @@ def wire_mbps(payload_bps: float) -> float:
     return float(payload_bps) * WIRE_PER_PAYLOAD / 1e6
 
 
-def wireless_scenario(config: str, *, loss: Sequence[Mapping[str, Any]], duration_s: float, warmup_s: float,
-                      wired_delay_s: float = 0.045, wireless_rate_bps: float = 2e6,
-                      wired_rate_bps: float = WIRED_RATE_BPS, trace: Mapping[str, Any] | None = None,
-                      name: str = "", min_buffer_pkts: int = MIN_BUFFER_PKTS) -> dict[str, Any]:
+def wireless_scenario(
+    config: str,
+    *,
+    loss: Sequence[Mapping[str, Any]],
+    duration_s: float,
+    warmup_s: float,
+    wired_delay_s: float = 0.045,
+    wireless_rate_bps: float = 2e6,
+    wired_rate_bps: float = WIRED_RATE_BPS,
+    trace: Mapping[str, Any] | None = None,
+    name: str = "",
+    min_buffer_pkts: int = MIN_BUFFER_PKTS,
+) -> dict[str, Any]:
     """Fig. 8: source —wired— base station —wireless (lossy)— mobile, one bulk flow."""
     rtt_s = 2 * (wired_delay_s + WIRELESS_DELAY_S)
     c = CONFIGS[config]
@@ -124,11 +155,23 @@ def wireless_scenario(config: str, *, loss: Sequence[Mapping[str, Any]], duratio
         "warmup": f"{warmup_s}s",
         "tcp": {**BASE_TCP, **c.tcp},
         "links": [
-            {"name": "wired", "a": "source", "b": "base", "rate": fmt_bps(wired_rate_bps), "delay": fmt_ms(wired_delay_s),
-             "queue": f"{buffer_pkts(wired_rate_bps, rtt_s)}pkt"},
-            {"name": "wireless", "a": "base", "b": "mobile", "rate": fmt_bps(wireless_rate_bps),
-             "delay": fmt_ms(WIRELESS_DELAY_S), "queue": f"{buffer_pkts(wireless_rate_bps, rtt_s, min_buffer_pkts)}pkt",
-             "loss": [dict(item) for item in loss]},
+            {
+                "name": "wired",
+                "a": "source",
+                "b": "base",
+                "rate": fmt_bps(wired_rate_bps),
+                "delay": fmt_ms(wired_delay_s),
+                "queue": f"{buffer_pkts(wired_rate_bps, rtt_s)}pkt",
+            },
+            {
+                "name": "wireless",
+                "a": "base",
+                "b": "mobile",
+                "rate": fmt_bps(wireless_rate_bps),
+                "delay": fmt_ms(WIRELESS_DELAY_S),
+                "queue": f"{buffer_pkts(wireless_rate_bps, rtt_s, min_buffer_pkts)}pkt",
+                "loss": [dict(item) for item in loss],
+            },
         ],
         "flows": [flow_spec("tcp", "source", "mobile", config)],
     }
@@ -142,14 +185,26 @@ def bernoulli(p: float) -> list[dict[str, Any]]:
     return [{"kind": "bernoulli", "p": p, "direction": "both"}] if p > 0 else []
 
 
+# --- per-seed statistics and their text ------------------------------------------------------
+
+GAIN = Range(-100.0)
+"""A gain TCPW / other − 1, in percent, is at least −100 %."""
+
+
+def mean(values: Sequence[float]) -> float:
+    """Mean over seeds (NaNs ignored)."""
+    return summarize(values)["mean"]
+
+
 def fmt_ci(values: Sequence[float], digits: int = 3, unit: str = "") -> str:
-    m, lo, hi = mean_ci(values)
-    return f"{m:.{digits}f}{unit} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    """Mean [95 % CI] over seeds, as the claims' evidence gives it (the t interval unclipped)."""
+    s = summarize(values)
+    return f"{s['mean']:.{digits}f}{unit} [{s['ci_low']:.{digits}f}, {s['ci_high']:.{digits}f}]"
 
 
 def fmt_pct(values: Sequence[float]) -> str:
-    m, lo, hi = mean_ci(values)
-    return f"{m:+.0f}% [{lo:+.0f}, {hi:+.0f}]"
+    s = summarize(values)
+    return f"{s['mean']:+.0f}% [{s['ci_low']:+.0f}, {s['ci_high']:+.0f}]"
 
 
 def paired_gains(numerator: Sequence[float], denominator: Sequence[float]) -> list[float]:
@@ -157,15 +212,46 @@ def paired_gains(numerator: Sequence[float], denominator: Sequence[float]) -> li
     return [100.0 * (a / b - 1.0) if b > 0 else math.nan for a, b in zip(numerator, denominator)]
 
 
-# --- generic sweep of a one-flow scenario ----------------------------------------------------
+# --- the one-flow throughput sweep ------------------------------------------------------------
+
+THROUGHPUT = "throughput"
+"""The results table's column of a run's throughput (Mb/s of 400-byte packets)."""
+TAGS = ("reading", "kind")
+"""Key parameters naming an alternative reading's runs (``reading``) or a sensitivity run's
+(``kind``); the main runs have neither."""
+
+Samples = Mapping[tuple[Any, str], list[float]]
+"""Per-seed throughputs (Mb/s, in seed order) by (x, config)."""
 
 
-class Sweep(Experiment):
-    """A one-flow scenario swept over x for TCPW, Reno and SACK: throughput with 95 % CIs, gains
-    of TCPW over Reno and SACK per seed; sensitivity runs at ``headline_x``."""
+def _throughput(result: RunResult) -> dict[str, float]:
+    return {THROUGHPUT: wire_mbps(result.flows["throughput_bps"].sum())}
 
-    paper = "casetti"
+
+def tagged(key: RunKey, **tags: str) -> bool:
+    """Whether the run key carries exactly ``tags`` (a ``reading`` or a ``kind``; none: a main run)."""
+    return all(key.get(tag) == tags.get(tag) for tag in TAGS)
+
+
+def throughput_samples(results: Mapping[RunKey, RunResult], axis: str, **tags: str) -> Samples:
+    """Per-seed throughput by (x, config) of the runs whose keys carry exactly ``tags`` (none: the
+    main runs), from the results table's curves of throughput against ``axis`` per config."""
+    runs = {key: r for key, r in results.items() if tagged(key, **tags)}
+    if not runs:
+        return {}
+    table = results_table(runs, _throughput, PAPER).sort_values("seed", kind="stable")
+    by_config = curves(table, axis, THROUGHPUT, by="config", valid=NON_NEGATIVE)
+    return {(x, config): c.samples[x].tolist() for config, c in by_config.items() for x in c.x}
+
+
+class ThroughputSweep(Experiment):
+    """A one-flow scenario swept over x (the key parameter ``axis``) for TCPW, Reno and SACK:
+    throughput with 95 % CIs, gains of TCPW over Reno and SACK per seed; sensitivity runs at
+    ``headline_x``. Runs are keyed ``RunKey([reading=|kind=], <axis>=x, config=..., seed=...)``."""
+
+    paper = PAPER
     ylabel = "throughput (Mb/s, 400-byte packets)"
+    axis: str
     seeds_full = 10
     seeds_quick = 4
     grid_full: tuple[float, ...] = ()
@@ -193,13 +279,26 @@ class Sweep(Experiment):
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         raise NotImplementedError
 
+    def point_specs(
+        self,
+        xs: Sequence[float],
+        configs: Sequence[str],
+        seeds: Sequence[int],
+        build: Callable[[str, float], dict[str, Any]],
+        **tags: str,
+    ) -> list[RunSpec]:
+        """One run per x, config and seed, the scenario ``build(config, x)``, keyed by ``tags``
+        (a ``reading`` or a ``kind``), the axis, the config and the seed."""
+        sweep = Sweep(Axis(self.axis, tuple(xs)), Axis("config", tuple(configs)))
+        return sweep.specs(lambda config, **point: build(config, point[self.axis]), False, seeds, **tags)
+
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
-        specs = [RunSpec(key=(x, config, seed), scenario=self.scenario(config, x, quick), seed=seed)
-                 for x in self.grid(quick) for config in MAIN for seed in self.replications(quick, seeds)]
-        specs += [RunSpec(key=(self.headline_x, config, seed), scenario=self.scenario(config, self.headline_x, quick),
-                          seed=seed)
-                  for config in SENSITIVITY for seed in self.sensitivity_seeds(quick, seeds)]
-        return specs
+        def build(config: str, x: float) -> dict[str, Any]:
+            return self.scenario(config, x, quick)
+
+        return self.point_specs(self.grid(quick), MAIN, self.replications(quick, seeds), build) + self.point_specs(
+            (self.headline_x,), SENSITIVITY, self.sensitivity_seeds(quick, seeds), build
+        )
 
     def sensitivity_seeds(self, quick: bool, seeds: int | None) -> list[int]:
         """Seeds of the sensitivity runs: fewer than the main ones in quick mode."""
@@ -208,44 +307,47 @@ class Sweep(Experiment):
 
     # analysis helpers
 
-    @staticmethod
-    def table(results: Mapping[Any, RunResult]) -> dict[tuple[float, str], list[float]]:
-        """(x, config) → per-seed throughput (Mb/s, 400-byte packets), in seed order."""
-        rows: dict[tuple[float, str], list[tuple[int, float]]] = {}
-        for (x, config, seed), r in results.items():
-            rows.setdefault((x, config), []).append((seed, wire_mbps(r.flows["throughput_bps"].sum())))
-        return {key: [v for _, v in sorted(values)] for key, values in rows.items()}
+    def table(self, results: Mapping[RunKey, RunResult], **tags: str) -> Samples:
+        """(x, config) → per-seed throughput (Mb/s, 400-byte packets), in seed order, of the runs
+        tagged ``tags`` (none: the main and headline sensitivity runs)."""
+        return throughput_samples(results, self.axis, **tags)
 
-    def gain_series(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], other: str) -> list[list[float]]:
+    def gain_series(self, t: Samples, grid: Sequence[float], other: str) -> list[list[float]]:
         return [paired_gains(t[(x, "westwood")], t[(x, other)]) for x in grid]
 
-    def base_outcome(self, t: Mapping[tuple[float, str], list[float]], quick: bool,
-                     sensitivity: bool = True) -> Outcome:
-        """Series of throughput and gains over the grid, the set-up note and (with `sensitivity`)
-        the sensitivity runs' note."""
-        grid = list(self.grid(quick))
+    def curve_series(self, t: Samples, grid: Sequence[float], suffix: str = "") -> list[Series]:
+        """Throughput of each variant and TCPW's gains over ``compare``, 95 % CIs clipped to their
+        ranges, plotted at x × x_plot_scale; labels end with ``suffix``."""
         xs = [x * self.x_plot_scale for x in grid]
-        series = []
-        for config in MAIN:
-            stats = [mean_ci(t[(x, config)]) for x in grid]
-            series.append(Series(CONFIGS[config].label, xs, [s[0] for s in stats], [s[1] for s in stats],
-                                 [s[2] for s in stats]))
-        for other in self.compare:
-            stats = [mean_ci(g) for g in self.gain_series(t, grid, other)]
-            series.append(Series(f"gain over {CONFIGS[other].label} (%)", xs, [s[0] for s in stats],
-                                 [s[1] for s in stats], [s[2] for s in stats]))
-        notes = [self.setup_note(quick)] + ([self.sensitivity_note(t)] if sensitivity else [])
-        return Outcome(series=series, notes=notes)
+        series = [
+            Curve.of({x: t[(x, c)] for x in grid}, NON_NEGATIVE).series(CONFIGS[c].label + suffix, xs) for c in MAIN
+        ]
+        series += [
+            Curve.of(dict(zip(grid, self.gain_series(t, grid, other))), GAIN).series(
+                f"gain over {CONFIGS[other].label} (%){suffix}", xs
+            )
+            for other in self.compare
+        ]
+        return series
+
+    def base_outcome(self, t: Samples, quick: bool, results: Mapping[RunKey, RunResult] | None = None) -> Outcome:
+        """Series of throughput and gains over the grid, the set-up note and (given all the
+        `results`) the sensitivity runs' note."""
+        notes = [self.setup_note(quick)] + ([self.sensitivity_note(t, results)] if results is not None else [])
+        return Outcome(series=self.curve_series(t, list(self.grid(quick))), notes=notes)
 
     def setup_note(self, quick: bool) -> str:
-        return (f"{len(self.replications(quick, None))} seeds per point (sensitivity runs: "
-                f"{self.sensitivity_seeds_quick if quick else self.seeds_full}); {self.duration(quick):g} s runs, "
-                f"first {self.warmup_s:g} s excluded; throughput = delivered 400-byte packets (360 B payload + "
-                f"40 B headers) as ns-2 counts them; buffers = BDP (≥ {MIN_BUFFER_PKTS} packets); delayed ACKs; "
-                "min RTO 200 ms (ns-2 2-tick floor); every timeout halves the window (ns-2); TCPW reacts to every 3 "
-                "duplicate ACKs (paper Sec. 3.1, ns-2 TCPW agent)")
+        return (
+            f"{len(self.replications(quick, None))} seeds per point (sensitivity runs: "
+            f"{self.sensitivity_seeds_quick if quick else self.seeds_full}); {self.duration(quick):g} s runs, "
+            f"first {self.warmup_s:g} s excluded; throughput = delivered 400-byte packets (360 B payload + "
+            f"40 B headers) as ns-2 counts them; buffers = BDP (≥ {MIN_BUFFER_PKTS} packets); delayed ACKs; "
+            "min RTO 200 ms (ns-2 2-tick floor); every timeout halves the window (ns-2); TCPW reacts to every 3 "
+            "duplicate ACKs (paper Sec. 3.1, ns-2 TCPW agent)"
+        )
 
-    def sensitivity_lines(self, t: Mapping[tuple[float, str], list[float]]) -> list[str]:
+    def sensitivity_lines(self, t: Samples, results: Mapping[RunKey, RunResult]) -> list[str]:
+        """The headline sensitivity runs (in `t`, the main samples, under their own configs)."""
         x = self.headline_x
         n = len(t.get((x, "westwood[preset]"), []))
 
@@ -256,32 +358,48 @@ class Sweep(Experiment):
         lines = []
         for config in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]"):
             values = first(config)
-            lines.append(f"{CONFIGS[config].label}: {fmt_ci(values)} Mb/s, gain over Reno {fmt_pct(paired_gains(values, reno))}"
-                         f", over SACK {fmt_pct(paired_gains(values, sack))}")
+            lines.append(
+                f"{CONFIGS[config].label}: {fmt_ci(values)} Mb/s, gain over Reno {fmt_pct(paired_gains(values, reno))}"
+                f", over SACK {fmt_pct(paired_gains(values, sack))}"
+            )
         w1, r1, s1 = first("westwood[rto1s]"), first("reno[rto1s]"), first("sack[rto1s]")
-        lines.append(f"RTO floor 1 s (RFC 6298) for all: TCPW {fmt_ci(w1)}, Reno {fmt_ci(r1)}, SACK {fmt_ci(s1)} Mb/s, "
-                     f"gain over Reno {fmt_pct(paired_gains(w1, r1))}, over SACK {fmt_pct(paired_gains(w1, s1))}")
+        lines.append(
+            f"RTO floor 1 s (RFC 6298) for all: TCPW {fmt_ci(w1)}, Reno {fmt_ci(r1)}, SACK {fmt_ci(s1)} Mb/s, "
+            f"gain over Reno {fmt_pct(paired_gains(w1, r1))}, over SACK {fmt_pct(paired_gains(w1, s1))}"
+        )
         return lines
 
-    def sensitivity_note(self, t: Mapping[tuple[float, str], list[float]]) -> str:
-        return (f"sensitivity at x = {self.headline_x * self.x_plot_scale:g}{self.x_unit} (first "
-                f"{len(t.get((self.headline_x, 'westwood[preset]'), []))} seeds): " + "; ".join(self.sensitivity_lines(t)))
+    def sensitivity_note(self, t: Samples, results: Mapping[RunKey, RunResult]) -> str:
+        return (
+            f"sensitivity at x = {self.headline_x * self.x_plot_scale:g}{self.x_unit} (first "
+            f"{len(t.get((self.headline_x, 'westwood[preset]'), []))} seeds): "
+            + "; ".join(self.sensitivity_lines(t, results))
+        )
 
     def capacity_bps(self, x: float) -> float:
         """Bottleneck capacity at x (the 2 Mb/s wireless link unless x is a capacity)."""
         return 2e6
 
-    def gain_number(self, t: Mapping[tuple[float, str], list[float]], other: str, paper: float,
-                    explain: Callable[[str, float], str] | None = None, name: str | None = None) -> Number:
+    def gain_number(
+        self,
+        t: Samples,
+        other: str,
+        paper: float,
+        explain: Callable[[str, float], str] | None = None,
+        name: str | None = None,
+    ) -> Number:
         gains = paired_gains(t[(self.headline_x, "westwood")], t[(self.headline_x, other)])
-        measured = mean_ci(gains)[0]
-        number = Number(name or f"TCPW gain over {CONFIGS[other].label} at {self.headline_x * self.x_plot_scale:g}"
-                        f"{self.x_unit} (%)", paper, measured)
+        number = Number(
+            name
+            or f"TCPW gain over {CONFIGS[other].label} at {self.headline_x * self.x_plot_scale:g}{self.x_unit} (%)",
+            paper,
+            mean(gains),
+        )
         if not number.within_tolerance and explain is not None:
             number.explanation = explain(other, paper)
         return number
 
-    def gain_numbers(self, t: Mapping[tuple[float, str], list[float]], paper: float, context: str) -> list[Number]:
+    def gain_numbers(self, t: Samples, paper: float, context: str) -> list[Number]:
         """TCPW's gain over Reno and over SACK at the headline x against the paper's `paper` %,
         each explained by :func:`explain_gain` with `context` when off by more than 15 %."""
         explain = explain_gain(self, t, context)
@@ -290,89 +408,125 @@ class Sweep(Experiment):
     def label(self, x: float) -> str:
         return f"{x * self.x_plot_scale:g}{self.x_unit}"
 
-    def peak_claims(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], where: str) -> list[Claim]:
+    def peak_claims(self, t: Samples, grid: Sequence[float], where: str) -> list[Claim]:
         """The paper's "TCPW's gain over Reno and SACK peaks at the headline x" (`where` in words),
         one claim per competitor, judged by :func:`checks.peak_at`."""
-        return [Claim(f"TCPW's gain over {CONFIGS[other].label} is largest at {where}",
-                      *checks.peak_at(dict(zip(grid, self.gain_series(t, grid, other))), self.headline_x, self.label))
-                for other in ("reno", "sack")]
+        return [
+            Claim(
+                f"TCPW's gain over {CONFIGS[other].label} is largest at {where}",
+                *checks.peak_at(dict(zip(grid, self.gain_series(t, grid, other))), self.headline_x, self.label),
+            )
+            for other in ("reno", "sack")
+        ]
 
-    def increase_claims(self, t: Mapping[tuple[float, str], list[float]], grid: Sequence[float], what: str) -> list[Claim]:
+    def increase_claims(self, t: Samples, grid: Sequence[float], what: str) -> list[Claim]:
         """The paper's "TCPW's gain grows with `what`", per competitor, by :func:`checks.increases`."""
-        return [Claim(f"TCPW's gain over {CONFIGS[other].label} increases with {what}",
-                      *checks.increases(dict(zip(grid, self.gain_series(t, grid, other))), self.label))
-                for other in ("reno", "sack")]
+        return [
+            Claim(
+                f"TCPW's gain over {CONFIGS[other].label} increases with {what}",
+                *checks.increases(dict(zip(grid, self.gain_series(t, grid, other))), self.label),
+            )
+            for other in ("reno", "sack")
+        ]
 
-    def throughput_detail(self, t: Mapping[tuple[float, str], list[float]], x: float) -> str:
+    def throughput_detail(self, t: Samples, x: float) -> str:
         return ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c)])}" for c in MAIN) + " Mb/s"
 
+    # figure
+
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        fig.set_size_inches(11, 4.8)
+        """Throughputs (left) and TCPW's gains with the paper's value as a star (right);
+        sensitivity series (few seeds) without their wide CIs, which would flatten the rest."""
+        fig.set_size_inches(DOUBLE_IN, 3.1)
         left, right = fig.subplots(1, 2)
-        gains = [s for s in outcome.series if s.label.startswith("gain")]
-        rates = [s for s in outcome.series if not s.label.startswith("gain")]
-        errorbars(left, rates)
-        left.set_ylabel(self.ylabel)
-        errorbars(right, gains)
+        drawn = [Series(s.label, s.x, s.y) if is_sensitivity(s) else s for s in outcome.series]
+        draw_series(left, [s for s in drawn if not is_gain(s)], style_of=variant_style)
+        draw_series(right, [s for s in drawn if is_gain(s)], style_of=variant_style)
         if self.paper_gain is not None:
-            right.plot([self.headline_x * self.x_plot_scale], [self.paper_gain], marker="*", markersize=14,
-                       color="black", linestyle="none", label=f"paper: {self.paper_gain:+g}%")
-        right.axhline(0, color="grey", linewidth=0.8)
-        right.set_ylabel("TCPW gain (%)")
-        for ax in (left, right):
-            ax.set_xlabel(self.xlabel)
+            right.plot(
+                [self.headline_x * self.x_plot_scale],
+                [self.paper_gain],
+                marker="*",
+                markersize=9,
+                color="black",
+                linestyle="none",
+                label=f"paper: {self.paper_gain:+g}%",
+            )
+        right.axhline(0, color=GREY, linewidth=0.6)
+        for ax, ylabel in ((left, self.ylabel), (right, "TCPW gain (%)")):
+            finish_axes(ax, self.xlabel, ylabel, legend=False)
             if self.symlog_linthresh:
                 ax.set_xscale("symlog", linthresh=self.symlog_linthresh, linscale=0.5)
                 top = max(max(s.x) for s in outcome.series)
                 ax.set_xlim(-0.2 * self.symlog_linthresh, top * 1.25)
             elif self.xscale:
                 ax.set_xscale(self.xscale)
-            ax.grid(alpha=0.3)
-            ax.legend(fontsize="x-small")
-        fig.suptitle(f"{self.id}: {self.title}", fontsize="medium")
+        fig.suptitle(figure_title(self))
 
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
-        """Alternative readings' series dashed, labelled with the reading: throughputs on the left
-        axes, gains on the right."""
-        if not outcome.readings or len(fig.axes) < 2:
-            return
+        """The alternative readings' throughputs on the left axes, their gains on the right; then
+        one legend for both panels below them, off the data."""
         left, right = fig.axes[:2]
-        for reading in outcome.readings:
-            for s in reading.series:
-                ax = right if s.label.startswith("gain") else left
-                ax.plot(s.x, s.y, linestyle="--", marker="x", markersize=4, color=color_of(s.label),
-                        label=f"{reading.name}: {s.label}")
         for ax in (left, right):
-            ax.legend(fontsize="x-small")
+            draw_reading_styles(
+                ax,
+                [(r.name, [s for s in r.series if is_gain(s) == (ax is right)]) for r in outcome.readings],
+                outcome.main_reading if ax is left else "",
+            )
+        entries: dict[str, Any] = {}
+        for ax in (left, right):
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                entries.setdefault(label, handle)
+        fig.legend(list(entries.values()), list(entries), loc="outside lower center", ncol=4)
 
 
-COLORS = {"TCPW": "tab:blue", "Reno": "tab:red", "SACK": "tab:green", "gain over Reno": "tab:purple",
-          "gain over SACK": "tab:olive"}
+READING_STYLES = {"--": "dashed", ":": "dotted", "-.": "dash-dotted"}
+"""Line style of the first, second, ... alternative reading, and its name in the legend."""
 
 
-def color_of(label: str) -> str | None:
-    return next((color for prefix, color in sorted(COLORS.items(), key=lambda kv: -len(kv[0]))
-                 if label.startswith(prefix)), None)
+def draw_reading_styles(ax: Axes, readings: Sequence[tuple[str, Sequence[Series]]], main: str) -> None:
+    """Alternative readings' series, (reading name, series), thin with × markers, in the colour of
+    their variant and a line style per reading, so that two readings stay apart (the shared
+    ``draw_readings`` dashes them all); one grey legend entry per reading and one for the main
+    reading (solid) unless ``main`` is empty."""
+    if not readings:
+        return
+    for (name, series), (style, style_name) in zip(readings, READING_STYLES.items()):
+        for s in series:
+            ax.plot(
+                s.x, s.y, linestyle=style, marker="x", markersize=2.5, linewidth=0.8, color=variant_style(s)["color"]
+            )
+        ax.plot([], [], linestyle=style, color=GREY, label=f"{name} ({style_name})")
+    if main:
+        ax.plot([], [], linestyle="-", color=GREY, label=f"{main} (solid)")
 
 
-def errorbars(ax: Axes, series: Sequence[Series], **style: Any) -> None:
-    """Lines with 95 % CI error bars, coloured by variant; sensitivity series (label containing
-    "sensitivity") dashed and paler."""
-    for s in series:
-        y = np.asarray(s.y, dtype=float)
-        extra: dict[str, Any] = {"linestyle": "--", "alpha": 0.6} if "sensitivity" in s.label else {}
-        if "color" not in style and color_of(s.label):
-            extra["color"] = color_of(s.label)
-        if s.y_ci_low is not None and s.y_ci_high is not None:
-            below = np.clip(y - np.asarray(s.y_ci_low, dtype=float), 0, None)
-            above = np.clip(np.asarray(s.y_ci_high, dtype=float) - y, 0, None)
-            ax.errorbar(s.x, y, yerr=[below, above], marker="o", markersize=3, capsize=3, label=s.label,
-                        **{**extra, **style})
-        else:
-            ax.plot(s.x, y, marker="o", markersize=3, label=s.label, **{**extra, **style})
+VARIANT_STYLES = {"TCPW": (PALETTE[0], "o"), "Reno": (PALETTE[1], "s"), "SACK": (PALETTE[2], "^")}
+"""Colour and marker of each variant; a gain over a variant takes that variant's."""
 
 
-def explain_gain(experiment: Sweep, t: Mapping[tuple[float, str], list[float]], context: str) -> Callable[[str, float], str]:
+def is_gain(series: Series) -> bool:
+    return series.label.startswith("gain")
+
+
+def is_sensitivity(series: Series) -> bool:
+    return "sensitivity" in series.label
+
+
+def variant_style(series: Series) -> dict[str, Any]:
+    """Line properties of a series by the variant its label names (a gain by its competitor);
+    sensitivity series dashed and paler."""
+    name = series.label.removeprefix("gain over ")
+    variant = next((v for v in VARIANT_STYLES if name.startswith(v)), None)
+    style: dict[str, Any] = {}
+    if variant is not None:
+        style["color"], style["marker"] = VARIANT_STYLES[variant]
+    if is_sensitivity(series):
+        style.update(linestyle="--", alpha=0.6)
+    return style
+
+
+def explain_gain(experiment: ThroughputSweep, t: Samples, context: str) -> Callable[[str, float], str]:
     """An explanation built from the measurements: the throughputs at the headline point, the
     range of gains the TCPW flavours of the sensitivity runs give (and whether the paper's value
     lies inside it), and the bound the link puts on any gain when TCPW nearly fills it."""
@@ -381,20 +535,29 @@ def explain_gain(experiment: Sweep, t: Mapping[tuple[float, str], list[float]], 
         x = experiment.headline_x
         n = len(t[(x, "westwood[preset]")])
         ref = t[(x, other)][:n]
-        flavours = {CONFIGS[c].label: mean_ci(paired_gains(t[(x, c)][:n], ref))[0]
-                    for c in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]")}
-        flavours["TCPW and " + CONFIGS[other].label + " with a 1 s RTO floor"] = mean_ci(
-            paired_gains(t[(x, "westwood[rto1s]")], t[(x, f"{other}[rto1s]")]))[0]
+        flavours = {
+            CONFIGS[c].label: mean(paired_gains(t[(x, c)][:n], ref))
+            for c in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]")
+        }
+        flavours["TCPW and " + CONFIGS[other].label + " with a 1 s RTO floor"] = mean(
+            paired_gains(t[(x, "westwood[rto1s]")], t[(x, f"{other}[rto1s]")])
+        )
         lo, hi = min(flavours.values()), max(flavours.values())
-        text = (f"{context} Measured here: {experiment.throughput_detail(t, x)}. Over the {n} seeds of the "
-                f"sensitivity runs the gain over {CONFIGS[other].label} spans {lo:+.0f}% to {hi:+.0f}% with the TCP "
-                "flavour (" + "; ".join(f"{k}: {v:+.0f}%" for k, v in flavours.items()) + f"): the paper's {paper:+g}% "
-                + ("lies inside that range." if lo <= paper <= hi else "lies outside it."))
+        text = (
+            f"{context} Measured here: {experiment.throughput_detail(t, x)}. Over the {n} seeds of the "
+            f"sensitivity runs the gain over {CONFIGS[other].label} spans {lo:+.0f}% to {hi:+.0f}% with the TCP "
+            "flavour ("
+            + "; ".join(f"{k}: {v:+.0f}%" for k, v in flavours.items())
+            + f"): the paper's {paper:+g}% "
+            + ("lies inside that range." if lo <= paper <= hi else "lies outside it.")
+        )
         capacity = experiment.capacity_bps(x) / 1e6
-        w, r = mean_ci(t[(x, "westwood")])[0], mean_ci(t[(x, other)])[0]
+        w, r = mean(t[(x, "westwood")]), mean(t[(x, other)])
         if w > 0.85 * capacity:
-            text += (f" TCPW already carries {w / capacity:.0%} of the {capacity:g} Mb/s link, so against this "
-                     f"{CONFIGS[other].label} no variant can gain more than {100 * (capacity / r - 1):+.0f}%.")
+            text += (
+                f" TCPW already carries {w / capacity:.0%} of the {capacity:g} Mb/s link, so against this "
+                f"{CONFIGS[other].label} no variant can gain more than {100 * (capacity / r - 1):+.0f}%."
+            )
         return text
 
     return explain
@@ -402,4 +565,5 @@ def explain_gain(experiment: Sweep, t: Mapping[tuple[float, str], list[float]], 
 
 GAIN_CONTEXT = (
     "The gain is a ratio of two throughputs that details the paper leaves to ns-2 set (TCPW's and Reno's reaction "
-    "to a second loss in a window, RTO granularity); the paper reports no absolute throughputs to pin them.")
+    "to a second loss in a window, RTO granularity); the paper reports no absolute throughputs to pin them."
+)

@@ -51,21 +51,24 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
+from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     CONFIGS,
     MAIN,
     PACKET_BYTES,
-    Sweep,
+    TAGS,
+    Samples,
+    ThroughputSweep,
     fmt_ci,
     fmt_ms,
     fmt_pct,
+    mean,
     paired_gains,
     wireless_scenario,
 )
-from tcpsim.repro.casetti import checks
-from tcpsim.repro.framework import Claim, Number, Outcome, Reading, Series
+from tcpsim.repro.framework import Claim, Number, Outcome, Reading
+from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
-from tcpsim.stats import mean_ci
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult
@@ -74,10 +77,18 @@ if TYPE_CHECKING:
 # --- Sec. 5.2–5.3: correlated errors -------------------------------------------------------
 
 
-def gilbert_elliott(good_mean_s: float, bad_mean_s: float, good_loss: float, bad_loss: float,
-                    direction: str) -> dict[str, Any]:
-    return {"kind": "gilbert_elliott", "good_mean": fmt_ms(good_mean_s), "bad_mean": fmt_ms(bad_mean_s),
-            "good_loss": good_loss, "bad_loss": bad_loss, "initial": "stationary", "direction": direction}
+def gilbert_elliott(
+    good_mean_s: float, bad_mean_s: float, good_loss: float, bad_loss: float, direction: str
+) -> dict[str, Any]:
+    return {
+        "kind": "gilbert_elliott",
+        "good_mean": fmt_ms(good_mean_s),
+        "bad_mean": fmt_ms(bad_mean_s),
+        "good_loss": good_loss,
+        "bad_loss": bad_loss,
+        "initial": "stationary",
+        "direction": direction,
+    }
 
 
 NS2_CLOCK_RATE = "2Mbps"
@@ -95,10 +106,11 @@ PACKET_READING = "sojourns in packets"
 PACKET_HYPOTHESIS = (
     "The means 8 and 4 were counted in packets, not seconds: ns-2 of 2000–2001 had no two-state model with "
     "exponential sojourns in seconds, and its ErrorModel/MultiState makes one Markov transition per packet by "
-    "default (see the fading module docstring).")
+    "default (see the fading module docstring)."
+)
 
 
-class _Markov(Sweep):
+class _Markov(ThroughputSweep):
     """Two-state Markov channel (exponential sojourns) on the Fig. 8 wireless link; see the module
     docstring for the unit of the sojourns (`unit`, the main reading; the other one is a
     sensitivity run over `alt_grid`)."""
@@ -144,13 +156,15 @@ class _Markov(Sweep):
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         return self._scenario(config, x, quick, self.direction, self.unit)
 
-    def _scenario(self, config: str, x: float, quick: bool, direction: str, unit: str,
-                  correlated: bool = False) -> dict[str, Any]:
+    def _scenario(
+        self, config: str, x: float, quick: bool, direction: str, unit: str, correlated: bool = False
+    ) -> dict[str, Any]:
         loss = self.loss(x, direction, unit)
         if correlated:
             loss = [{**item, "correlated": True} for item in loss]
-        return wireless_scenario(config, loss=loss, wireless_rate_bps=self.rate(x), duration_s=self.duration(quick),
-                                 warmup_s=self.warmup_s)
+        return wireless_scenario(
+            config, loss=loss, wireless_rate_bps=self.rate(x), duration_s=self.duration(quick), warmup_s=self.warmup_s
+        )
 
     def alt_grid(self, quick: bool) -> tuple[float, ...]:
         if self.alt_is_reading:
@@ -160,82 +174,96 @@ class _Markov(Sweep):
     def alt_seeds(self, quick: bool, seeds: int | None) -> list[int]:
         return self.replications(quick, seeds) if self.alt_is_reading else self.sensitivity_seeds(quick, seeds)
 
-    def alt_table(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> dict[tuple[float, str], list[float]]:
-        """The runs in the other unit, keyed like the main ones: (x, config) → per-seed Mb/s."""
-        tag = f"|{self.alt_unit}"
-        return {(x, c): t[(x, c + tag)] for x in self.alt_grid(quick) for c in MAIN}
+    def alt_tags(self) -> dict[str, str]:
+        """Key tags of the runs in the other unit: the alternative reading's name, or the
+        sensitivity run's kind (the unit)."""
+        return {"reading": PACKET_READING} if self.alt_is_reading else {"kind": self.alt_unit}
 
-    def judge(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> tuple[list[Claim], list[Number]]:
-        """Claims and numbers of one reading from its table (x, config) → per-seed Mb/s."""
+    def alt_table(self, results: Mapping[RunKey, RunResult]) -> Samples:
+        """The runs in the other unit, keyed like the main ones: (x, config) → per-seed Mb/s."""
+        return self.table(results, **self.alt_tags())
+
+    def judge(self, t: Samples, quick: bool) -> tuple[list[Claim], list[Number]]:
+        """Claims and numbers of one reading from its samples (x, config) → per-seed Mb/s."""
         raise NotImplementedError
 
-    def reading(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> Reading:
+    def reading(self, results: Mapping[RunKey, RunResult], quick: bool) -> Reading:
         """The packet-sojourn alternative reading, judged like the main one."""
-        alt = self.alt_table(t, quick)
+        alt = self.alt_table(results)
         claims, numbers = self.judge(alt, quick)
-        return Reading(PACKET_READING, PACKET_HYPOTHESIS, claims=claims, numbers=numbers,
-                       series=self.base_outcome(alt, quick, sensitivity=False).series,
-                       notes=[self.markov_note(self.alt_unit)])
+        return Reading(
+            PACKET_READING,
+            PACKET_HYPOTHESIS,
+            claims=claims,
+            numbers=numbers,
+            series=self.base_outcome(alt, quick).series,
+            notes=[self.markov_note(self.alt_unit)],
+        )
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
-        sens = self.sensitivity_seeds(quick, seeds)
-        specs = super().runs(quick, seeds)
-        specs += [RunSpec(key=(self.headline_x, f"{config}|{DATA_ONLY}", seed), seed=seed,
-                          scenario=self._scenario(config, self.headline_x, quick, DATA_ONLY, self.unit))
-                  for config in MAIN for seed in sens]
-        specs += [RunSpec(key=(x, f"{config}|{self.alt_unit}", seed), seed=seed,
-                          scenario=self._scenario(config, x, quick, self.direction, self.alt_unit))
-                  for x in self.alt_grid(quick) for config in MAIN for seed in self.alt_seeds(quick, seeds)]
-        return specs
+        """The main sweep, the data-direction sensitivity at the headline x (kind ``DATA_ONLY``)
+        and the runs in the other unit (``alt_tags``)."""
+        return (
+            super().runs(quick, seeds)
+            + self.point_specs(
+                (self.headline_x,),
+                MAIN,
+                self.sensitivity_seeds(quick, seeds),
+                lambda c, x: self._scenario(c, x, quick, DATA_ONLY, self.unit),
+                kind=DATA_ONLY,
+            )
+            + self.point_specs(
+                self.alt_grid(quick),
+                MAIN,
+                self.alt_seeds(quick, seeds),
+                lambda c, x: self._scenario(c, x, quick, self.direction, self.alt_unit),
+                **self.alt_tags(),
+            )
+        )
 
     @property
     def alt_tag(self) -> str:
         return f"sojourns in {UNIT_TEXT[self.alt_unit]} (sensitivity)"
 
-    def alt_series(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> list[Series]:
-        grid = list(self.alt_grid(quick))
-        xs = [x * self.x_plot_scale for x in grid]
-        tag = f"|{self.alt_unit}"
-        out = []
-        for config in MAIN:
-            stats = [mean_ci(t[(x, config + tag)]) for x in grid]
-            out.append(Series(f"{CONFIGS[config].label}, {self.alt_tag}", xs, [v[0] for v in stats],
-                              [v[1] for v in stats], [v[2] for v in stats]))
-        for other in ("reno", "sack"):
-            stats = [mean_ci(paired_gains(t[(x, "westwood" + tag)], t[(x, other + tag)])) for x in grid]
-            out.append(Series(f"gain over {CONFIGS[other].label} (%), {self.alt_tag}", xs, [v[0] for v in stats],
-                              [v[1] for v in stats], [v[2] for v in stats]))
-        return out
-
-    def alt_note(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> str:
-        tag = f"|{self.alt_unit}"
+    def alt_note(self, alt: Samples, quick: bool) -> str:
         parts = []
         for x in self.alt_grid(quick):
-            w, r, sk = (t[(x, c + tag)] for c in MAIN)
-            parts.append(f"{x * self.x_plot_scale:g}{self.x_unit}: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(sk)} "
-                         f"Mb/s, gain over Reno {fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, sk))}")
-        return (f"sensitivity, Good/Bad sojourns counted in {UNIT_TEXT[self.alt_unit]} instead of "
-                f"{UNIT_TEXT[self.unit]}: " + "; ".join(parts))
+            w, r, sk = (alt[(x, c)] for c in MAIN)
+            parts.append(
+                f"{x * self.x_plot_scale:g}{self.x_unit}: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(sk)} "
+                f"Mb/s, gain over Reno {fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, sk))}"
+            )
+        return (
+            f"sensitivity, Good/Bad sojourns counted in {UNIT_TEXT[self.alt_unit]} instead of "
+            f"{UNIT_TEXT[self.unit]}: " + "; ".join(parts)
+        )
 
-    def data_only_note(self, t: Mapping[tuple[float, str], list[float]]) -> str:
+    def data_only_note(self, data_only: Samples) -> str:
         x = self.headline_x
-        w, r, s = (t[(x, f"{c}|{DATA_ONLY}")] for c in MAIN)
-        return (f"sensitivity, channel process on the data direction only at x = {x * self.x_plot_scale:g}"
-                f"{self.x_unit}: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(s)} Mb/s, gain over Reno "
-                f"{fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, s))}")
+        w, r, s = (data_only[(x, c)] for c in MAIN)
+        return (
+            f"sensitivity, channel process on the data direction only at x = {x * self.x_plot_scale:g}"
+            f"{self.x_unit}: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(s)} Mb/s, gain over Reno "
+            f"{fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, s))}"
+        )
 
-    def sensitivity_lines(self, t: Mapping[tuple[float, str], list[float]]) -> list[str]:
-        return super().sensitivity_lines(t) + [self.data_only_note(t)]
+    def sensitivity_lines(self, t: Samples, results: Mapping[RunKey, RunResult]) -> list[str]:
+        return super().sensitivity_lines(t, results) + [self.data_only_note(self.table(results, kind=DATA_ONLY))]
 
     def markov_note(self, unit: str | None = None) -> str:
         unit = unit or self.unit
-        return (f"two-state Markov channel in each direction of the wireless link, independent (Sec. 5; Fig. 8 "
-                f"topology): exponential "
-                f"sojourns counted in {UNIT_TEXT[unit]}"
-                + (" (emulated: mean × the 400-byte transmission time on the wireless link, 1.6 ms at 2 Mb/s)"
-                   if unit == PKT else "")
-                + f", Good mean {self.good_mean_s:g} with packet loss {self.good_loss:g}, state at t = 0 drawn from "
-                "the stationary distribution")
+        return (
+            f"two-state Markov channel in each direction of the wireless link, independent (Sec. 5; Fig. 8 "
+            f"topology): exponential "
+            f"sojourns counted in {UNIT_TEXT[unit]}"
+            + (
+                " (emulated: mean × the 400-byte transmission time on the wireless link, 1.6 ms at 2 Mb/s)"
+                if unit == PKT
+                else ""
+            )
+            + f", Good mean {self.good_mean_s:g} with packet loss {self.good_loss:g}, state at t = 0 drawn from "
+            "the stationary distribution"
+        )
 
 
 @register
@@ -247,6 +275,7 @@ class Fig15(_Markov):
     id = "casetti.fig15"
     title = "fading (Good 8 s, 0.001 %; Bad 4 s): throughput vs Bad-state error rate"
     xlabel = "packet error rate in the Bad state (%)"
+    axis = "bad_loss"
     good_mean_s = 8.0
     bad_mean_s = 4.0
     unit = SEC
@@ -265,24 +294,31 @@ class Fig15(_Markov):
     def channel(self, x: float) -> tuple[float, float]:
         return self.bad_mean_s, x
 
-    def judge(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> tuple[list[Claim], list[Number]]:
+    def judge(self, t: Samples, quick: bool) -> tuple[list[Claim], list[Number]]:
         grid = [x for x in self.grid(quick) if x > 0]
         claims = self.peak_claims(t, grid, "5 % Bad-state errors")
         worst = grid[-1]
-        claims.append(Claim(f"all protocols perform poorly above 5 % (at {worst:.0%})",
-                            *checks.all_below({CONFIGS[c].label: mean_ci(t[(worst, c)])[0] for c in MAIN},
-                                              self.poor * 2.0, f"{self.poor:.0%} of the 2 Mb/s link, Mb/s")))
+        claims.append(
+            Claim(
+                f"all protocols perform poorly above 5 % (at {worst:.0%})",
+                *checks.all_below(
+                    {CONFIGS[c].label: mean(t[(worst, c)]) for c in MAIN},
+                    self.poor * 2.0,
+                    f"{self.poor:.0%} of the 2 Mb/s link, Mb/s",
+                ),
+            )
+        )
         numbers = [self.gain_number(t, other, 300.0) for other in ("reno", "sack")]
         below = paired_gains(t[(self.below_x, "westwood")], t[(self.below_x, "reno")])
-        numbers.append(Number(f"TCPW gain over Reno below 5 % (at {self.below_x:.0%}) (%)", 150.0, mean_ci(below)[0]))
+        numbers.append(Number(f"TCPW gain over Reno below 5 % (at {self.below_x:.0%}) (%)", 150.0, mean(below)))
         return claims, numbers
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         out.main_reading = "paper: sojourns in seconds"
         out.claims, out.numbers = self.judge(t, quick)
-        out.readings.append(self.reading(t, quick))
+        out.readings.append(self.reading(results, quick))
         out.notes.append(self.markov_note() + f"; Bad mean {self.bad_mean_s:g}")
         return out
 
@@ -296,6 +332,7 @@ class Fig16(_Markov):
     id = "casetti.fig16"
     title = "fading (Good 8 s, Bad 4 s), Bad-state errors 5 %: throughput vs wireless capacity"
     xlabel = "wireless link capacity (Mb/s)"
+    axis = "wireless_rate_bps"
     good_mean_s = 8.0
     bad_mean_s = 4.0
     bad_loss = 0.05
@@ -317,20 +354,22 @@ class Fig16(_Markov):
     def capacity_bps(self, x: float) -> float:
         return x
 
-    def judge(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> tuple[list[Claim], list[Number]]:
+    def judge(self, t: Samples, quick: bool) -> tuple[list[Claim], list[Number]]:
         claims = self.increase_claims(t, list(self.grid(quick)), "the wireless capacity")
         return claims, [self.gain_number(t, other, 400.0) for other in ("reno", "sack")]
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         out.main_reading = "paper: sojourns in seconds"
         out.claims, out.numbers = self.judge(t, quick)
-        out.readings.append(self.reading(t, quick))
-        out.notes.append(self.markov_note() + f"; Bad mean {self.bad_mean_s:g}, Bad loss {self.bad_loss:.0%}; the "
-                         "wired link stays 10 Mb/s (Fig. 8), so at 10 Mb/s both links have the same capacity; in the "
-                         "packet reading the sojourns scale with the capacity (a packet takes 1.6 ms at 2 Mb/s, "
-                         "0.32 ms at 10 Mb/s)")
+        out.readings.append(self.reading(results, quick))
+        out.notes.append(
+            self.markov_note() + f"; Bad mean {self.bad_mean_s:g}, Bad loss {self.bad_loss:.0%}; the "
+            "wired link stays 10 Mb/s (Fig. 8), so at 10 Mb/s both links have the same capacity; in the "
+            "packet reading the sojourns scale with the capacity (a packet takes 1.6 ms at 2 Mb/s, "
+            "0.32 ms at 10 Mb/s)"
+        )
         return out
 
 
@@ -353,6 +392,7 @@ class Fig17(_Markov):
     id = "casetti.fig17"
     title = "blackouts (Good 4 s, Bad = 100 % loss): throughput vs mean blackout duration"
     xlabel = "mean blackout duration (s)"
+    axis = "blackout_s"
     good_mean_s = 4.0
     unit = SEC
     grid_full = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
@@ -381,84 +421,121 @@ class Fig17(_Markov):
         link (data and ACKs lost together, as when the base station is not visible, Sec. 5.2.2;
         per-packet draws stay per direction), and ns-2's transmission-time clock."""
         sens = self.sensitivity_seeds(quick, seeds)
-        return super().runs(quick, seeds) + [
-            RunSpec(key=(x, f"{config}|corr", seed), seed=seed,
-                    scenario=self._scenario(config, x, quick, "both", self.unit, correlated=True))
-            for x in self.grid(quick) if x > 0 for config in MAIN for seed in sens] + [
-            RunSpec(key=(x, f"{config}|ns2clock", seed), seed=seed, scenario=self._ns2_clock_scenario(config, x, quick))
-            for x in self.NS2_CLOCK_GRID for config in MAIN for seed in sens]
+        return (
+            super().runs(quick, seeds)
+            + self.point_specs(
+                [x for x in self.grid(quick) if x > 0],
+                MAIN,
+                sens,
+                lambda c, x: self._scenario(c, x, quick, "both", self.unit, correlated=True),
+                kind="corr",
+            )
+            + self.point_specs(
+                self.NS2_CLOCK_GRID, MAIN, sens, lambda c, x: self._ns2_clock_scenario(c, x, quick), kind="ns2clock"
+            )
+        )
 
     def _ns2_clock_scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         loss = [{**item, "clock_rate": NS2_CLOCK_RATE} for item in self.loss(x, self.direction, SEC)]
-        return wireless_scenario(config, loss=loss, wireless_rate_bps=self.rate(x), duration_s=self.duration(quick),
-                                 warmup_s=self.warmup_s)
+        return wireless_scenario(
+            config, loss=loss, wireless_rate_bps=self.rate(x), duration_s=self.duration(quick), warmup_s=self.warmup_s
+        )
 
-    def ns2_clock_note(self, t: Mapping[tuple[float, str], list[float]]) -> str:
-        parts = [f"{x:g} s: " + ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c + '|ns2clock')])}" for c in MAIN)
-                 for x in self.NS2_CLOCK_GRID]
-        return ("sensitivity, ns-2's two-state clock of 2000 (ErrorModel/TwoState or Expo, unit time: sojourns "
-                f"advance only by the transmission time, at {NS2_CLOCK_RATE}, of the packets sent into them), Mb/s: "
-                + "; ".join(parts) + ". Once a blackout outlasts the window, each retransmission timeout moves it on "
-                "by one packet time, so every variant stalls under exponential backoff")
+    def ns2_clock_note(self, ns2clock: Samples) -> str:
+        parts = [
+            f"{x:g} s: " + ", ".join(f"{CONFIGS[c].label} {fmt_ci(ns2clock[(x, c)])}" for c in MAIN)
+            for x in self.NS2_CLOCK_GRID
+        ]
+        return (
+            "sensitivity, ns-2's two-state clock of 2000 (ErrorModel/TwoState or Expo, unit time: sojourns "
+            f"advance only by the transmission time, at {NS2_CLOCK_RATE}, of the packets sent into them), Mb/s: "
+            + "; ".join(parts)
+            + ". Once a blackout outlasts the window, each retransmission timeout moves it on "
+            "by one packet time, so every variant stalls under exponential backoff"
+        )
 
-    def correlated_note(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> str:
+    def correlated_note(self, corr: Samples, quick: bool) -> str:
         parts = []
         for x in (x for x in self.grid(quick) if x > 0):
-            w, r, sk = (t[(x, f"{c}|corr")] for c in MAIN)
-            parts.append(f"{x:g} s: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(sk)} Mb/s, gain over Reno "
-                         f"{fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, sk))}")
-        return ("sensitivity, one blackout process for both directions (data and ACKs blacked out together): "
-                + "; ".join(parts))
+            w, r, sk = (corr[(x, c)] for c in MAIN)
+            parts.append(
+                f"{x:g} s: TCPW {fmt_ci(w)}, Reno {fmt_ci(r)}, SACK {fmt_ci(sk)} Mb/s, gain over Reno "
+                f"{fmt_pct(paired_gains(w, r))}, over SACK {fmt_pct(paired_gains(w, sk))}"
+            )
+        return (
+            "sensitivity, one blackout process for both directions (data and ACKs blacked out together): "
+            + "; ".join(parts)
+        )
 
-    def gain_trend(self, t: Mapping[tuple[float, str], list[float]], xs: list[float], tag: str) -> str:
-        return ", ".join(f"{x:g} s {mean_ci(paired_gains(t[(x, 'westwood' + tag)], t[(x, 'reno' + tag)]))[0]:+.0f}%"
-                         for x in xs)
+    def gain_trend(self, t: Samples, xs: list[float]) -> str:
+        return ", ".join(f"{x:g} s {mean(paired_gains(t[(x, 'westwood')], t[(x, 'reno')])):+.0f}%" for x in xs)
 
-    def timeouts_per_blackout(self, results: Mapping[Any, RunResult], xs: list[float], quick: bool) -> str:
+    def timeouts_per_blackout(self, results: Mapping[RunKey, RunResult], xs: list[float], quick: bool) -> str:
+        """Mean timeouts per blackout of the main runs at each x."""
         parts = []
         for x in xs:
             blackouts = self.duration(quick) / (self.good_mean_s + x)
-            per = {c: mean_ci([float(r.flows["timeouts"].sum()) for (kx, kc, _), r in results.items()
-                               if kx == x and kc == c])[0] / blackouts for c in MAIN}
+            per = {
+                c: mean(
+                    [
+                        float(r.flows["timeouts"].sum())
+                        for key, r in results.items()
+                        if key.matches(**{self.axis: x}, config=c) and not any(tag in key for tag in TAGS)
+                    ]
+                )
+                / blackouts
+                for c in MAIN
+            }
             parts.append(f"{x:g} s: " + ", ".join(f"{CONFIGS[c].label} {v:.2f}" for c, v in per.items()))
         return "; ".join(parts)
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        corr, data_only, alt = (self.table(results, kind=kind) for kind in ("corr", DATA_ONLY, self.alt_unit))
+        out = self.base_outcome(t, quick, results)
         out.main_reading = "paper: blackouts in seconds"
         grid = list(self.grid(quick))
         blackouts = [v for v in grid if v > 0]
         longest = blackouts[-1]
         x = self.headline_x
-        fall = {c: mean_ci(t[(longest, c)])[0] / mean_ci(t[(grid[0], c)])[0] for c in MAIN}
-        gains = {v: paired_gains(t[(v, "westwood")], t[(v, "reno")]) for v in blackouts}
-        alike, test = checks.gain_near_zero({CONFIGS[o].label: paired_gains(t[(longest, "westwood")], t[(longest, o)])
-                                             for o in ("reno", "sack")}, self.alike_within)
-        alt = f"|{self.alt_unit}"
-        out.claims.append(Claim(
-            f"longer blackouts hurt all protocols alike (at {longest:g} s TCPW within ±{self.alike_within:g} % of Reno "
-            "and of SACK)", alike,
-            f"{test}. Throughput at {longest:g} s relative to no blackout: "
-            + ", ".join(f"{CONFIGS[c].label} {v:.0%}" for c, v in fall.items())
-            + f"; gain over Reno by mean blackout: {self.gain_trend(t, blackouts, '')}. Timeouts per blackout "
-            f"(run length / (4 s + mean)): {self.timeouts_per_blackout(results, [x, longest], quick)}. Sensitivity "
-            f"runs, gain over Reno: one blackout process for both directions {self.gain_trend(t, blackouts, '|corr')}; "
-            f"sojourns in packets {self.gain_trend(t, list(self.alt_grid(quick)), alt)}"))
+        fall = {c: mean(t[(longest, c)]) / mean(t[(grid[0], c)]) for c in MAIN}
+        alike, test = checks.gain_near_zero(
+            {CONFIGS[o].label: paired_gains(t[(longest, "westwood")], t[(longest, o)]) for o in ("reno", "sack")},
+            self.alike_within,
+        )
+        out.claims.append(
+            Claim(
+                f"longer blackouts hurt all protocols alike (at {longest:g} s TCPW within ±{self.alike_within:g} % of Reno "
+                "and of SACK)",
+                alike,
+                f"{test}. Throughput at {longest:g} s relative to no blackout: "
+                + ", ".join(f"{CONFIGS[c].label} {v:.0%}" for c, v in fall.items())
+                + f"; gain over Reno by mean blackout: {self.gain_trend(t, blackouts)}. Timeouts per blackout "
+                f"(run length / (4 s + mean)): {self.timeouts_per_blackout(results, [x, longest], quick)}. Sensitivity "
+                f"runs, gain over Reno: one blackout process for both directions {self.gain_trend(corr, blackouts)}; "
+                f"sojourns in packets {self.gain_trend(alt, list(self.alt_grid(quick)))}",
+            )
+        )
         n = len(t[(x, "westwood[preset]")])
 
         def pair(w: list[float], r: list[float]) -> str:
-            return f"{mean_ci(w)[0]:.2f}/{mean_ci(r)[0]:.2f} ({mean_ci(paired_gains(w, r))[0]:+.0f}%)"
+            return f"{mean(w):.2f}/{mean(r):.2f} ({mean(paired_gains(w, r)):+.0f}%)"
 
-        readings = {"one blackout process for both directions": pair(t[(x, "westwood|corr")], t[(x, "reno|corr")]),
-                    "data direction only": pair(t[(x, f"westwood|{DATA_ONLY}")], t[(x, f"reno|{DATA_ONLY}")]),
-                    "RTO floor 1 s": pair(t[(x, "westwood[rto1s]")], t[(x, "reno[rto1s]")])}
-        readings.update({CONFIGS[c].label: pair(t[(x, c)][:n], t[(x, "reno")][:n])
-                         for c in ("westwood[preset]", "westwood[newreno]", "westwood[fixed]")})
-        tcpw, reno = mean_ci(t[(x, "westwood")])[0], mean_ci(t[(x, "reno")])[0]
+        readings = {
+            "one blackout process for both directions": pair(corr[(x, "westwood")], corr[(x, "reno")]),
+            "data direction only": pair(data_only[(x, "westwood")], data_only[(x, "reno")]),
+            "RTO floor 1 s": pair(t[(x, "westwood[rto1s]")], t[(x, "reno[rto1s]")]),
+        }
+        readings.update(
+            {
+                CONFIGS[c].label: pair(t[(x, c)][:n], t[(x, "reno")][:n])
+                for c in ("westwood[preset]", "westwood[newreno]", "westwood[fixed]")
+            }
+        )
+        tcpw = mean(t[(x, "westwood")])
 
         def explanation(other: str, paper: float) -> str:
-            base = mean_ci(t[(x, other)])[0]
+            base = mean(t[(x, other)])
             return (
                 f"TCPW gets {tcpw:.2f} Mb/s at {x:g} s and {CONFIGS[other].label} {base:.2f}; +{paper:g}% over it "
                 f"would need TCPW at {base * (1 + paper / 100):.2f} Mb/s. Reno and SACK fall as far as ns-2's timeout "
@@ -469,17 +546,22 @@ class Fig17(_Markov):
                 "docstring); the fixed-coefficient filter without null samples keeps more of the link. "
                 f"TCPW/Reno Mb/s (gain) at {x:g} s in other readings: "
                 + "; ".join(f"{k} {v}" for k, v in readings.items())
-                + f"; sojourns in packets {self.gain_trend(t, list(self.alt_grid(quick)), alt)}, where a 'blackout' "
+                + f"; sojourns in packets {self.gain_trend(alt, list(self.alt_grid(quick)))}, where a 'blackout' "
                 "shorter than one packet time is in effect a Bernoulli loss of a few % and the gain stays large at "
-                "0.5 s instead of falling.")
+                "0.5 s instead of falling."
+            )
 
-        out.numbers += [self.gain_number(t, "reno", 167.0, explanation),
-                        self.gain_number(t, "sack", 167.0, explanation)]
-        out.series += self.alt_series(t, quick)
-        out.notes.append(self.correlated_note(t, quick))
-        out.notes.append(self.ns2_clock_note(t))
-        out.notes.append(self.alt_note(t, quick))
-        out.notes.append(self.markov_note() + "; Bad state = blackout (every packet lost), exponential with the mean "
-                         "on the x axis (0: no Bad state). The Good state's packet loss is not given for blackouts: the "
-                         "fading value 0.001 % is used")
+        out.numbers += [
+            self.gain_number(t, "reno", 167.0, explanation),
+            self.gain_number(t, "sack", 167.0, explanation),
+        ]
+        out.series += self.curve_series(alt, list(self.alt_grid(quick)), f", {self.alt_tag}")
+        out.notes.append(self.correlated_note(corr, quick))
+        out.notes.append(self.ns2_clock_note(self.table(results, kind="ns2clock")))
+        out.notes.append(self.alt_note(alt, quick))
+        out.notes.append(
+            self.markov_note() + "; Bad state = blackout (every packet lost), exponential with the mean "
+            "on the x axis (0: no Bad state). The Good state's packet loss is not given for blackouts: the "
+            "fading value 0.001 % is used"
+        )
         return out

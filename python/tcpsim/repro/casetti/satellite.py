@@ -9,25 +9,27 @@ from tcpsim.repro import register
 from tcpsim.repro.casetti.common import (
     BASE_TCP,
     CONFIGS,
-    Sweep,
+    ThroughputSweep,
     bernoulli,
     buffer_pkts,
     flow_spec,
     fmt_bps,
     fmt_ms,
+    mean,
 )
 from tcpsim.repro.framework import Claim, Outcome
-from tcpsim.stats import mean_ci
+from tcpsim.repro.table import RunKey
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult
 
 
 @register
-class Fig18(Sweep):
+class Fig18(ThroughputSweep):
     id = "casetti.fig18"
     title = "LEO satellite (one-way 100 ms, 0.1 % errors, 100 ms hand-off every 4 s): throughput vs capacity"
     xlabel = "satellite link capacity (Mb/s)"
+    axis = "capacity_bps"
     grid_full = (0.5e6, 1e6, 2e6, 4e6, 6e6, 8e6, 10e6)
     grid_quick = (1e6, 4e6, 10e6)
     headline_x = 10e6
@@ -43,31 +45,53 @@ class Fig18(Sweep):
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         c = CONFIGS[config]
         rtt = 2 * self.one_way_s
-        loss = bernoulli(self.error_p) + [{"kind": "outage", "period": f"{self.handoff_period_s}s",
-                                           "duration": fmt_ms(self.handoff_s), "offset": "2s", "direction": "both"}]
+        loss = bernoulli(self.error_p) + [
+            {
+                "kind": "outage",
+                "period": f"{self.handoff_period_s}s",
+                "duration": fmt_ms(self.handoff_s),
+                "offset": "2s",
+                "direction": "both",
+            }
+        ]
         return {
             "name": f"casetti LEO satellite, {c.label}",
             "duration": f"{self.duration(quick)}s",
             "warmup": f"{self.warmup_s}s",
             "tcp": {**BASE_TCP, **c.tcp},
-            "links": [{"name": "satellite", "a": "gateway", "b": "terminal", "rate": fmt_bps(x), "delay": fmt_ms(self.one_way_s),
-                       "queue": f"{buffer_pkts(x, rtt)}pkt", "loss": loss}],
+            "links": [
+                {
+                    "name": "satellite",
+                    "a": "gateway",
+                    "b": "terminal",
+                    "rate": fmt_bps(x),
+                    "delay": fmt_ms(self.one_way_s),
+                    "queue": f"{buffer_pkts(x, rtt)}pkt",
+                    "loss": loss,
+                }
+            ],
             "flows": [flow_spec("tcp", "gateway", "terminal", config)],
         }
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         grid = list(self.grid(quick))
         top = grid[-1]
-        ratios = {o: mean_ci(t[(top, "westwood")])[0] / mean_ci(t[(top, o)])[0] for o in ("reno", "sack")}
-        above = all(mean_ci(t[(x, "westwood")])[0] > max(mean_ci(t[(x, o)])[0] for o in ("reno", "sack")) for x in grid)
-        out.claims.append(Claim("TCPW far above Reno and SACK (above at every capacity, ≥ 2× at the highest)",
-                                above and all(r >= 1 + self.far_above for r in ratios.values()),
-                                "; ".join(f"{x / 1e6:g} Mb/s: {self.throughput_detail(t, x)}" for x in grid)))
+        ratios = {o: mean(t[(top, "westwood")]) / mean(t[(top, o)]) for o in ("reno", "sack")}
+        above = all(mean(t[(x, "westwood")]) > max(mean(t[(x, o)]) for o in ("reno", "sack")) for x in grid)
+        out.claims.append(
+            Claim(
+                "TCPW far above Reno and SACK (above at every capacity, ≥ 2× at the highest)",
+                above and all(r >= 1 + self.far_above for r in ratios.values()),
+                "; ".join(f"{x / 1e6:g} Mb/s: {self.throughput_detail(t, x)}" for x in grid),
+            )
+        )
         out.claims += self.increase_claims(t, grid, "the capacity (more so at high speed)")
-        out.notes.append(f"one satellite link gateway → terminal of the given capacity, one-way {self.one_way_s * 1e3:g} ms, "
-                         f"buffer = BDP (RTT 200 ms); {self.error_p:.1%} Bernoulli packet errors and a "
-                         f"{self.handoff_s * 1e3:g} ms total outage every {self.handoff_period_s:g} s (first at 2 s) in both "
-                         "directions; the paper gives no capacity range: 0.5–10 Mb/s")
+        out.notes.append(
+            f"one satellite link gateway → terminal of the given capacity, one-way {self.one_way_s * 1e3:g} ms, "
+            f"buffer = BDP (RTT 200 ms); {self.error_p:.1%} Bernoulli packet errors and a "
+            f"{self.handoff_s * 1e3:g} ms total outage every {self.handoff_period_s:g} s (first at 2 s) in both "
+            "directions; the paper gives no capacity range: 0.5–10 Mb/s"
+        )
         return out

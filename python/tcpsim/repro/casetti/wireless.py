@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.repro import register
+from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     CONFIGS,
     GAIN_CONTEXT,
@@ -18,20 +19,26 @@ from tcpsim.repro.casetti.common import (
     MSS_BYTES,
     NS2_RTT_TICK,
     PACKET_BYTES,
+    PAPER,
     WIRELESS_DELAY_S,
-    Sweep,
+    Samples,
+    ThroughputSweep,
     bernoulli,
     buffer_pkts,
     explain_gain,
     fmt_ci,
     fmt_pct,
+    is_gain,
+    mean,
     paired_gains,
+    variant_style,
     wireless_scenario,
 )
-from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
+from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, error_bars, figure_legend, figure_title, finish_axes
+from tcpsim.repro.sweep import Axis, Sweep
+from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
-from tcpsim.stats import mean_ci
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -43,9 +50,10 @@ if TYPE_CHECKING:
 
 
 @register
-class Fig9(Sweep):
+class Fig9(ThroughputSweep):
     id = "casetti.fig9"
     title = "Fig. 8 topology: throughput vs Bernoulli error rate of the wireless link"
+    axis = "error_p"
     xlabel = "packet error probability (%), both directions"
     grid_full = (0.0, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05)
     grid_quick = (0.0, 0.001, 0.005, 0.01, 0.02, 0.05)
@@ -58,20 +66,25 @@ class Fig9(Sweep):
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         return wireless_scenario(config, loss=bernoulli(x), duration_s=self.duration(quick), warmup_s=self.warmup_s)
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         grid = [x for x in self.grid(quick) if x > 0]
         out.claims += self.peak_claims(t, grid, "1 % errors")
-        above = all(mean_ci(t[(x, "westwood")])[0] > max(mean_ci(t[(x, o)])[0] for o in ("reno", "sack")) for x in grid)
-        out.claims.append(Claim("TCPW above Reno and SACK at every error rate > 0", above,
-                                "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid)))
+        above = all(mean(t[(x, "westwood")]) > max(mean(t[(x, o)]) for o in ("reno", "sack")) for x in grid)
+        out.claims.append(
+            Claim(
+                "TCPW above Reno and SACK at every error rate > 0",
+                above,
+                "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid),
+            )
+        )
         out.numbers += self.gain_numbers(t, 394.0, GAIN_CONTEXT)
         return out
 
 
 @register
-class Fig10(Sweep):
+class Fig10(ThroughputSweep):
     """Fig. 10 (paper Sec. 5.1): the Fig. 8 topology with 0.5 % Bernoulli errors both ways on the
     wireless link, wired one-way delay swept from 0 to 250 ms.
 
@@ -111,6 +124,7 @@ class Fig10(Sweep):
 
     id = "casetti.fig10"
     title = "Fig. 8 topology, 0.5 % errors: throughput vs wired one-way delay"
+    axis = "wired_delay_s"
     xlabel = "wired link one-way propagation delay (ms)"
     grid_full = (0.0, 0.001, 0.002, 0.005, 0.010, 0.020, 0.050, 0.075, 0.100, 0.150, 0.200, 0.250)
     grid_quick = (0.0, 0.002, 0.005, 0.020, 0.050, 0.100, 0.150, 0.200, 0.250)
@@ -127,21 +141,37 @@ class Fig10(Sweep):
     """Floor of the base-station (wireless) buffer: ns-2's default queue `limit_` (see the docstring)."""
     small_buffer_pkts = MIN_BUFFER_PKTS
     """Sensitivity at the short delays: the floor of the other casetti experiments."""
-    windows = {"64 KB window": (163, (
-                   "The senders' window was TCP's 64 KB maximum without window scaling (163 packets of 400 B), as a "
-                   "TCP of 2000 advertised; picked from explored windows of 100–256 packets because it gives both "
-                   "the +567 % at 100 ms and the fall beyond (chosen after seeing results).")),
-               "ns-2 default window_ 20": (20, (
-                   "The scripts kept ns-2's default Agent/TCP window_ of 20 packets (ns-default.tcl), since the paper "
-                   "sets no window."))}
+    windows = {
+        "64 KB window": (
+            163,
+            (
+                "The senders' window was TCP's 64 KB maximum without window scaling (163 packets of 400 B), as a "
+                "TCP of 2000 advertised; picked from explored windows of 100–256 packets because it gives both "
+                "the +567 % at 100 ms and the fall beyond (chosen after seeing results)."
+            ),
+        ),
+        "ns-2 default window_ 20": (
+            20,
+            (
+                "The scripts kept ns-2's default Agent/TCP window_ of 20 packets (ns-default.tcl), since the paper "
+                "sets no window."
+            ),
+        ),
+    }
     """Alternative readings: name → (receiver window in 400-byte packets, hypothesis)."""
 
-    def scenario(self, config: str, x: float, quick: bool, floor: int | None = None,
-                 rwnd_pkts: int | None = None) -> dict[str, Any]:
+    def scenario(
+        self, config: str, x: float, quick: bool, floor: int | None = None, rwnd_pkts: int | None = None
+    ) -> dict[str, Any]:
         """`floor` None = `min_buffer_pkts`; `rwnd_pkts` None = unlimited (the main reading)."""
-        scenario = wireless_scenario(config, loss=bernoulli(self.error_p), wired_delay_s=x,
-                                     min_buffer_pkts=self.min_buffer_pkts if floor is None else floor,
-                                     duration_s=self.duration(quick), warmup_s=self.warmup_s)
+        scenario = wireless_scenario(
+            config,
+            loss=bernoulli(self.error_p),
+            wired_delay_s=x,
+            min_buffer_pkts=self.min_buffer_pkts if floor is None else floor,
+            duration_s=self.duration(quick),
+            warmup_s=self.warmup_s,
+        )
         if rwnd_pkts is not None:
             scenario["tcp"] = {**scenario["tcp"], "rwnd": f"{rwnd_pkts * MSS_BYTES}B"}
         return scenario
@@ -159,76 +189,103 @@ class Fig10(Sweep):
         return scenario
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
+        """The main sweep, each window reading over the whole grid (key ``reading``), and the
+        sensitivity runs (key ``kind``): the 5-packet buffer floor and 100 ms RTT ticks."""
         sens = self.sensitivity_seeds(quick, seeds)
-
-        def specs(xs: Sequence[float], tag: str, make: Any, seed_list: Sequence[int] = sens) -> list[RunSpec]:
-            return [RunSpec(key=(x, f"{config}|{tag}", seed), seed=seed, scenario=make(config, x))
-                    for x in xs for config in MAIN for seed in seed_list]
-
-        readings = [spec for name, (window, _) in self.windows.items()
-                    for spec in specs(self.grid(quick), name, lambda c, x, w=window: self.scenario(c, x, quick, rwnd_pkts=w),
-                                      self.replications(quick, seeds))]
-        return (super().runs(quick, seeds) + readings
-                + specs(self.small_grid(quick), "buffer5",
-                        lambda c, x: self.scenario(c, x, quick, floor=self.small_buffer_pkts))
-                + specs(self.tick_grid(quick), "tick", lambda c, x: self.tick_scenario(c, x, quick)))
+        specs = super().runs(quick, seeds)
+        for name, (window, _) in self.windows.items():
+            specs += self.point_specs(
+                self.grid(quick),
+                MAIN,
+                self.replications(quick, seeds),
+                lambda c, x, w=window: self.scenario(c, x, quick, rwnd_pkts=w),
+                reading=name,
+            )
+        specs += self.point_specs(
+            self.small_grid(quick),
+            MAIN,
+            sens,
+            lambda c, x: self.scenario(c, x, quick, floor=self.small_buffer_pkts),
+            kind="buffer5",
+        )
+        return specs + self.point_specs(
+            self.tick_grid(quick), MAIN, sens, lambda c, x: self.tick_scenario(c, x, quick), kind="tick"
+        )
 
     def setup_note(self, quick: bool) -> str:
-        return (super().setup_note(quick).replace(f"buffers = BDP (≥ {MIN_BUFFER_PKTS} packets)",
-                                                  f"wired buffer = BDP (≥ {MIN_BUFFER_PKTS} packets), base-station "
-                                                  f"buffer = BDP (≥ {self.min_buffer_pkts} packets, ns-2's default "
-                                                  "queue limit_)")
-                + "; receiver window unlimited (main reading; see the class docstring)")
+        return (
+            super()
+            .setup_note(quick)
+            .replace(
+                f"buffers = BDP (≥ {MIN_BUFFER_PKTS} packets)",
+                f"wired buffer = BDP (≥ {MIN_BUFFER_PKTS} packets), base-station "
+                f"buffer = BDP (≥ {self.min_buffer_pkts} packets, ns-2's default "
+                "queue limit_)",
+            )
+            + "; receiver window unlimited (main reading; see the class docstring)"
+        )
 
-    def tagged_detail(self, t: Mapping[tuple[float, str], list[float]], xs: Sequence[float], tag: str,
-                      gain: bool = True) -> str:
+    def tagged_detail(self, t: Samples, xs: Sequence[float], gain: bool = True) -> str:
+        """Per x of a sensitivity run's samples `t`: each variant's throughput (and the gain)."""
+
         def one(x: float) -> str:
-            text = f"{x * 1e3:g} ms: " + ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, f'{c}|{tag}')])}" for c in MAIN)
+            text = f"{x * 1e3:g} ms: " + ", ".join(f"{CONFIGS[c].label} {fmt_ci(t[(x, c)])}" for c in MAIN)
             if gain:
-                text += f" Mb/s, gain over Reno {fmt_pct(paired_gains(t[(x, f'westwood|{tag}')], t[(x, f'reno|{tag}')]))}"
+                text += f" Mb/s, gain over Reno {fmt_pct(paired_gains(t[(x, 'westwood')], t[(x, 'reno')]))}"
                 return text
             return text + " Mb/s"
 
         return "; ".join(one(x) for x in xs)
 
-    def judge(self, t: Mapping[tuple[float, str], list[float]], quick: bool) -> tuple[list[Claim], list[Number]]:
-        """Claims and numbers of one reading from its table (x, config) → per-seed Mb/s."""
+    def judge(self, t: Samples, quick: bool) -> tuple[list[Claim], list[Number]]:
+        """Claims and numbers of one reading from its samples (x, config) → per-seed Mb/s."""
         grid = list(self.grid(quick))
         claims = self.peak_claims(t, grid, "about 100 ms")
         for x in self.small_grid(quick):
-            claims.append(Claim(f"all protocols equally effective below ~5 ms (at {self.label(x)})",
-                                *checks.equal_within({CONFIGS[c].label: mean_ci(t[(x, c)])[0] for c in MAIN},
-                                                     self.equal_within)))
+            claims.append(
+                Claim(
+                    f"all protocols equally effective below ~5 ms (at {self.label(x)})",
+                    *checks.equal_within({CONFIGS[c].label: mean(t[(x, c)]) for c in MAIN}, self.equal_within),
+                )
+            )
         for other in ("reno", "sack"):
             beyond = {x: paired_gains(t[(x, "westwood")], t[(x, other)]) for x in grid if x >= self.headline_x}
-            claims.append(Claim(f"TCPW's gain over {CONFIGS[other].label} decreases beyond 100 ms",
-                                *checks.falls_beyond(beyond, self.headline_x, self.label)))
+            claims.append(
+                Claim(
+                    f"TCPW's gain over {CONFIGS[other].label} decreases beyond 100 ms",
+                    *checks.falls_beyond(beyond, self.headline_x, self.label),
+                )
+            )
         return claims, [self.gain_number(t, other, 567.0) for other in ("reno", "sack")]
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         out.main_reading = "paper: receiver window unlimited"
         out.claims, out.numbers = self.judge(t, quick)
         for name, (_, hypothesis) in self.windows.items():
-            view = {(x, c): t[(x, f"{c}|{name}")] for x in self.grid(quick) for c in MAIN}
+            view = self.table(results, reading=name)
             claims, numbers = self.judge(view, quick)
-            out.readings.append(Reading(name, hypothesis, claims=claims, numbers=numbers,
-                                        series=self.base_outcome(view, quick, sensitivity=False).series))
+            out.readings.append(
+                Reading(name, hypothesis, claims=claims, numbers=numbers, series=self.base_outcome(view, quick).series)
+            )
         small = self.small_grid(quick)
         out.notes.append(
             f"below 5 ms the base-station buffer is {self.min_buffer_pkts} packets (ns-2's default limit_; the BDP is "
             f"under two packets, which ns-2's DropTail could not run). Sensitivity with the {self.small_buffer_pkts}-"
-            "packet floor of the other experiments: " + self.tagged_detail(t, small, "buffer5", gain=False)
+            "packet floor of the other experiments: "
+            + self.tagged_detail(self.table(results, kind="buffer5"), small, gain=False)
             + ". Sensitivity with RTT samples in 100 ms ticks (ns-2's tcpTick_ of 2000–2001; ns-2's TCPW then takes "
-            "RTTmin ≥ 100 ms): " + self.tagged_detail(t, self.tick_grid(quick), "tick"))
+            "RTTmin ≥ 100 ms): " + self.tagged_detail(self.table(results, kind="tick"), self.tick_grid(quick))
+        )
         return out
 
 
 @register
-class Fig11(Sweep):
+class Fig11(ThroughputSweep):
     id = "casetti.fig11"
     title = "Fig. 8 topology, 0.5 % errors, RTT 45 ms: throughput vs wireless capacity"
+    axis = "wireless_rate_bps"
     xlabel = "wireless link capacity (Mb/s)"
     grid_full = (1e6, 2e6, 3e6, 4e6, 5e6, 6e6, 7e6, 8e6)
     grid_quick = (1e6, 2e6, 4e6, 6e6, 8e6)
@@ -245,13 +302,18 @@ class Fig11(Sweep):
         return x
 
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
-        return wireless_scenario(config, loss=bernoulli(self.error_p), wireless_rate_bps=x,
-                                 wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
-                                 duration_s=self.duration(quick), warmup_s=self.warmup_s)
+        return wireless_scenario(
+            config,
+            loss=bernoulli(self.error_p),
+            wireless_rate_bps=x,
+            wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
+            duration_s=self.duration(quick),
+            warmup_s=self.warmup_s,
+        )
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         out.claims += self.increase_claims(t, list(self.grid(quick)), "the wireless capacity")
         out.numbers += self.gain_numbers(t, 550.0, GAIN_CONTEXT)
         return out
@@ -261,7 +323,7 @@ class Fig11(Sweep):
 class Fig12(Experiment):
     id = "casetti.fig12"
     title = "cwnd and ssthresh of TCPW and Reno over the lossy link (0.5 % errors)"
-    paper = "casetti"
+    paper = PAPER
     xlabel = "time (s)"
     ylabel = "segments"
     seeds_full = 10
@@ -276,16 +338,22 @@ class Fig12(Experiment):
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         trace = {"cwnd": True, "interval": "100ms"}
-        return [RunSpec(key=(config, seed), seed=seed, scenario=wireless_scenario(
-                    config, loss=bernoulli(self.error_p), duration_s=self.duration_s, warmup_s=0.0, trace=trace))
-                for config in self.variants for seed in self.replications(quick, seeds)]
+        return Sweep(Axis("config", self.variants)).specs(
+            lambda config: wireless_scenario(
+                config, loss=bernoulli(self.error_p), duration_s=self.duration_s, warmup_s=0.0, trace=trace
+            ),
+            quick,
+            self.replications(quick, seeds),
+        )
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         edges = np.arange(self.skip_s, self.duration_s + 1e-9, self.window_s)
         means: dict[tuple[str, str], list[float]] = {}
         windows: dict[tuple[str, str], list[np.ndarray]] = {}
         series = []
-        for (config, seed), r in sorted(results.items(), key=lambda kv: kv[0][1]):
+        first_seed = min(key["seed"] for key in results)
+        for key, r in sorted(results.items(), key=lambda kv: kv[0]["seed"]):
+            config, seed = key["config"], key["seed"]
             trace = r.trace("cwnd")
             trace = trace[trace["time_s"] >= self.skip_s]
             for col in ("cwnd_bytes", "ssthresh_bytes"):
@@ -293,54 +361,79 @@ class Fig12(Experiment):
                 means.setdefault((config, col), []).append(float(values.mean()))
                 idx = np.digitize(trace["time_s"].to_numpy(), edges) - 1
                 windows.setdefault((config, col), []).append(
-                    np.array([values[idx == i].mean() for i in range(len(edges) - 1)]))
-            if seed == min(s for _, s in results):
+                    np.array([values[idx == i].mean() for i in range(len(edges) - 1)])
+                )
+            if seed == first_seed:
                 full = r.trace("cwnd")
                 ss = (full["ssthresh_bytes"] / MSS_BYTES).to_numpy(dtype=float, copy=True)
                 ss[ss > 1e5] = np.nan  # "infinite" before the first loss
                 label = CONFIGS[config].label
-                series += [Series(f"{label} cwnd (seed {seed})", full["time_s"].tolist(),
-                                  (full["cwnd_bytes"] / MSS_BYTES).tolist()),
-                           Series(f"{label} ssthresh (seed {seed})", full["time_s"].tolist(), ss.tolist())]
+                series += [
+                    Series(
+                        f"{label} cwnd (seed {seed})",
+                        full["time_s"].tolist(),
+                        (full["cwnd_bytes"] / MSS_BYTES).tolist(),
+                    ),
+                    Series(f"{label} ssthresh (seed {seed})", full["time_s"].tolist(), ss.tolist()),
+                ]
         claims = []
         for col, name in (("cwnd_bytes", "cwnd"), ("ssthresh_bytes", "ssthresh")):
             w, r = windows[("westwood", col)], windows[("reno", col)]
             frac = float(np.mean([np.mean(a > b) for a, b in zip(w, r)]))
-            claims.append(Claim(f"TCPW's {name} stays consistently higher than Reno's", frac >= self.consistently and
-                                mean_ci(means[("westwood", col)])[0] > mean_ci(means[("reno", col)])[0],
-                                f"time-average {name} after {self.skip_s:g} s: TCPW {fmt_ci(means[('westwood', col)], 1)}, "
-                                f"Reno {fmt_ci(means[('reno', col)], 1)} segments; TCPW above Reno in {frac:.0%} of the "
-                                f"{self.window_s:g} s windows (seeds paired)"))
-        return Outcome(series=series, claims=claims, notes=[
-            f"{len(means[('reno', 'cwnd_bytes')])} seeds; Fig. 8 topology (2 Mb/s wireless, RTT 90 ms, buffer "
-            f"{buffer_pkts(2e6, 0.09002)} packets), {self.error_p:.1%} Bernoulli errors both ways (the paper does not give "
-            f"the rate of Figs. 12–13; 0.5 % is that of Figs. 10–11); {self.duration_s:g} s sampled every 100 ms; "
-            f"statistics after {self.skip_s:g} s; the plot shows the first seed",
-            "TCPW's cwnd spikes are Reno-style fast-recovery inflation (cwnd + 3, +1 per further duplicate ACK, "
-            "deflated to min(cwnd, BWE·RTTmin) at the end); ns-2's TCPW agent did not inflate",
-        ])
+            claims.append(
+                Claim(
+                    f"TCPW's {name} stays consistently higher than Reno's",
+                    frac >= self.consistently and mean(means[("westwood", col)]) > mean(means[("reno", col)]),
+                    f"time-average {name} after {self.skip_s:g} s: TCPW {fmt_ci(means[('westwood', col)], 1)}, "
+                    f"Reno {fmt_ci(means[('reno', col)], 1)} segments; TCPW above Reno in {frac:.0%} of the "
+                    f"{self.window_s:g} s windows (seeds paired)",
+                )
+            )
+        return Outcome(
+            series=series,
+            claims=claims,
+            notes=[
+                f"{len(means[('reno', 'cwnd_bytes')])} seeds; Fig. 8 topology (2 Mb/s wireless, RTT 90 ms, buffer "
+                f"{buffer_pkts(2e6, 0.09002)} packets), {self.error_p:.1%} Bernoulli errors both ways (the paper does not give "
+                f"the rate of Figs. 12–13; 0.5 % is that of Figs. 10–11); {self.duration_s:g} s sampled every 100 ms; "
+                f"statistics after {self.skip_s:g} s; the plot shows the first seed",
+                "TCPW's cwnd spikes are Reno-style fast-recovery inflation (cwnd + 3, +1 per further duplicate ACK, "
+                "deflated to min(cwnd, BWE·RTTmin) at the end); ns-2's TCPW agent did not inflate",
+            ],
+        )
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        axes = fig.subplots(2, 1, sharex=True, sharey=True)
-        for ax, label in zip(axes, ("TCPW", "Reno")):
+        """One panel per variant (the paper's Figs. 12 and 13): cwnd solid, ssthresh dashed; one
+        legend below."""
+        fig.set_size_inches(DOUBLE_IN, 2.8)
+        axes = fig.subplots(1, 2, sharey=True)
+        for ax, label, color in zip(axes, ("TCPW", "Reno"), PALETTE):
             for s in outcome.series:
                 if s.label.startswith(label + " "):
-                    ax.plot(s.x, s.y, linewidth=0.9, label=s.label)
-            ax.set_ylabel(self.ylabel)
-            ax.set_title(f"{label} over lossy link: cwnd and ssthresh", fontsize="small")
-            ax.legend(fontsize="small", loc="upper right")
-            ax.grid(alpha=0.3)
-        axes[-1].set_xlabel(self.xlabel)
-        fig.suptitle(f"{self.id}: {self.title}", fontsize="medium")
+                    ax.plot(
+                        s.x,
+                        s.y,
+                        color=color if "cwnd" in s.label else "black",
+                        linestyle="-" if "cwnd" in s.label else "--",
+                        linewidth=0.7,
+                        label=s.label,
+                    )
+            finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", legend=False)
+            ax.set_title(f"{label} over the lossy link")
+        handles, labels = (sum(pair, []) for pair in zip(*(ax.get_legend_handles_labels() for ax in axes)))
+        fig.legend(handles, labels, loc="outside lower center", ncol=4)
+        fig.suptitle(figure_title(self))
 
 
-class _BitErrors(Sweep):
+class _BitErrors(ThroughputSweep):
     """One point: the Fig. 8 topology with the wired delay set for a given RTT and independent bit
-    errors on the wireless link (both directions); TCPW vs Reno (and SACK)."""
+    errors on the wireless link (both directions); TCPW vs Reno (and SACK). The sweep's one x
+    (``point`` 0) carries the headline sensitivity runs like every other sweep's."""
 
     one_per: str
     rtt_s: float
     paper_value: float
+    axis = "point"
     grid_full = (0.0,)
     grid_quick = (0.0,)
     headline_x = 0.0
@@ -348,8 +441,13 @@ class _BitErrors(Sweep):
 
     def scenario(self, config: str, x: float, quick: bool) -> dict[str, Any]:
         loss = [{"kind": "bit_error", "one_per": self.one_per, "direction": "both"}]
-        return wireless_scenario(config, loss=loss, wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
-                                 duration_s=self.duration(quick), warmup_s=self.warmup_s)
+        return wireless_scenario(
+            config,
+            loss=loss,
+            wired_delay_s=self.rtt_s / 2 - WIRELESS_DELAY_S,
+            duration_s=self.duration(quick),
+            warmup_s=self.warmup_s,
+        )
 
     def per_packet_loss(self) -> str:
         ber = 1 / (8 * {"64KiB": 65536, "100KiB": 102400}[self.one_per])
@@ -357,40 +455,68 @@ class _BitErrors(Sweep):
         ack = 1 - (1 - ber) ** (8 * HEADER_BYTES)
         return f"BER {ber:.3g}: a 400-byte data packet is lost with p = {data:.4f}, a 40-byte ACK with {ack:.5f}"
 
-    def base(self, results: Mapping[Any, RunResult], quick: bool) -> tuple[dict[tuple[float, str], list[float]], Outcome, list[float]]:
+    def base(self, results: Mapping[RunKey, RunResult], quick: bool) -> tuple[Samples, Outcome, list[float]]:
         t = self.table(results)
-        out = self.base_outcome(t, quick)
+        out = self.base_outcome(t, quick, results)
         gains = paired_gains(t[(0.0, "westwood")], t[(0.0, "reno")])
-        out.notes.append(f"Fig. 8 topology (10 Mb/s wired, 2 Mb/s wireless) with the wired one-way delay set to "
-                         f"{(self.rtt_s / 2 - WIRELESS_DELAY_S) * 1e3:.2f} ms for an RTT of {self.rtt_s * 1e3:g} ms "
-                         f"(the paper does not describe its topology for this comparison); one bit error per "
-                         f"{self.one_per} in both directions: {self.per_packet_loss()}")
-        explain = explain_gain(self, t, GAIN_CONTEXT + " The topology of this comparison is not given either "
-                                "(here: Fig. 8 with the wired delay changed).")
-        out.numbers.append(self.gain_number(t, "reno", self.paper_value, explain,
-                                            f"TCPW gain over Reno, 1 bit error per {self.one_per[:-3]} KB, "
-                                            f"RTT {self.rtt_s * 1e3:g} ms (%)"))
+        out.notes.append(
+            f"Fig. 8 topology (10 Mb/s wired, 2 Mb/s wireless) with the wired one-way delay set to "
+            f"{(self.rtt_s / 2 - WIRELESS_DELAY_S) * 1e3:.2f} ms for an RTT of {self.rtt_s * 1e3:g} ms "
+            f"(the paper does not describe its topology for this comparison); one bit error per "
+            f"{self.one_per} in both directions: {self.per_packet_loss()}"
+        )
+        explain = explain_gain(
+            self,
+            t,
+            GAIN_CONTEXT + " The topology of this comparison is not given either "
+            "(here: Fig. 8 with the wired delay changed).",
+        )
+        out.numbers.append(
+            self.gain_number(
+                t,
+                "reno",
+                self.paper_value,
+                explain,
+                f"TCPW gain over Reno, 1 bit error per {self.one_per[:-3]} KB, RTT {self.rtt_s * 1e3:g} ms (%)",
+            )
+        )
         return t, out, gains
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
+        """Bars with clipped 95 % CIs: throughputs (left), gains against the paper's and the
+        published values (right)."""
+        fig.set_size_inches(DOUBLE_IN, 2.6)
         left, right = fig.subplots(1, 2, width_ratios=(3, 2))
-        rates = [s for s in outcome.series if not s.label.startswith("gain")]
-        gains = [s for s in outcome.series if s.label.startswith("gain")]
-        for ax, group, colors in ((left, rates, ["tab:blue", "tab:red", "tab:orange"]),
-                                  (right, gains, ["tab:red", "tab:orange"])):
-            y = np.array([s.y[0] for s in group])
-            lo = np.array([s.y_ci_low[0] for s in group])
-            hi = np.array([s.y_ci_high[0] for s in group])
-            labels = [s.label.replace(" (%)", "") for s in group]
-            ax.bar(labels, y, yerr=[y - lo, hi - y], capsize=4, color=colors)
-            ax.grid(alpha=0.3, axis="y")
-        left.set_ylabel(self.ylabel)
-        right.set_ylabel("TCPW gain (%)")
-        right.axhline(self.paper_value, color="black", linestyle="--", label=f"paper: {self.paper_value:+g}% over Reno")
-        for value, name in self.published:
-            right.axhline(value, color="grey", linestyle=":", label=f"{name} (published): {value:+g}%")
-        right.legend(fontsize="x-small")
-        fig.suptitle(f"{self.id}: {self.title}", fontsize="medium")
+        for ax, group in (
+            (left, [s for s in outcome.series if not is_gain(s)]),
+            (right, [s for s in outcome.series if is_gain(s)]),
+        ):
+            bars = [error_bars(s) for s in group]
+            ax.bar(
+                [s.label.replace(" (%)", "") for s in group],
+                [b[0][0] for b in bars],
+                width=0.6,
+                yerr=[[b[1][0] for b in bars], [b[2][0] for b in bars]],
+                color=[variant_style(s)["color"] for s in group],
+                error_kw={"elinewidth": 0.7},
+            )
+            ax.grid(axis="x", visible=False)
+        finish_axes(left, ylabel=self.ylabel)
+        right.axhline(
+            self.paper_value,
+            color="black",
+            linestyle="--",
+            linewidth=0.8,
+            label=f"paper: {self.paper_value:+g}% over Reno",
+        )
+        for (value, name), style in zip(self.published, (":", "-.")):
+            right.axhline(value, color=GREY, linestyle=style, linewidth=0.8, label=f"{name} (published): {value:+g}%")
+        finish_axes(right, ylabel="TCPW gain (%)", legend=False)
+        figure_legend(fig, right, columns=3)
+        fig.suptitle(figure_title(self))
+
+    def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
+        """No alternative readings: the bars keep their own legend."""
 
     published: tuple[tuple[float, str], ...] = ()
 
@@ -404,14 +530,19 @@ class Snoop(_BitErrors):
     paper_value = 382.0
     published = ((400.0, "Snoop"), (200.0, "ELN"))
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t, out, gains = self.base(results, quick)
-        g = mean_ci(gains)[0]
-        out.claims.append(Claim("TCPW's gain over Reno is closer to Snoop's published ≈ +400 % than to ELN's ≈ +200 %",
-                                abs(g - 400) < abs(g - 200), f"TCPW over Reno {fmt_pct(gains)}; "
-                                f"{self.throughput_detail(t, 0.0)}"))
-        out.notes.append("Snoop and ELN are not simulated: their gains are the published ones the paper quotes "
-                         "(Balakrishnan et al.)")
+        g = mean(gains)
+        out.claims.append(
+            Claim(
+                "TCPW's gain over Reno is closer to Snoop's published ≈ +400 % than to ELN's ≈ +200 %",
+                abs(g - 400) < abs(g - 200),
+                f"TCPW over Reno {fmt_pct(gains)}; {self.throughput_detail(t, 0.0)}",
+            )
+        )
+        out.notes.append(
+            "Snoop and ELN are not simulated: their gains are the published ones the paper quotes (Balakrishnan et al.)"
+        )
         return out
 
 
@@ -424,11 +555,17 @@ class BaTcp(_BitErrors):
     paper_value = 161.0
     published = ((202.0, "BA-TCP"),)
 
-    def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t, out, gains = self.base(results, quick)
         ok, test = checks.between(gains, 0.0, 202.0)
-        out.claims.append(Claim("TCPW improves on Reno without router support, though less than BA-TCP's published "
-                                "+202 %", ok, f"{test}; {self.throughput_detail(t, 0.0)}"))
-        out.notes.append("BA-TCP is not simulated (it needs routers that measure fair shares): +202 % is the gain the "
-                         "paper quotes")
+        out.claims.append(
+            Claim(
+                "TCPW improves on Reno without router support, though less than BA-TCP's published +202 %",
+                ok,
+                f"{test}; {self.throughput_detail(t, 0.0)}",
+            )
+        )
+        out.notes.append(
+            "BA-TCP is not simulated (it needs routers that measure fair shares): +202 % is the gain the paper quotes"
+        )
         return out

@@ -11,8 +11,20 @@ import numpy as np
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Number, Outcome, Series
 from tcpsim.repro.gangadhar.common import (
-    DEFAULT_FLAVOURS, FLAVOUR_NOTE, FLAVOURS, MSS_BYTES, NEWRENO, NS3_TCP, WESTWOOD, WESTWOOD_CASETTI,
-    WESTWOOD_NS3_CC, WESTWOOD_PLUS, WESTWOOD_PLUS_LINUX, Flavour, _TwoWindows)
+    DEFAULT_FLAVOURS,
+    FLAVOUR_NOTE,
+    FLAVOURS,
+    MSS_BYTES,
+    NEWRENO,
+    NS3_TCP,
+    WESTWOOD,
+    WESTWOOD_CASETTI,
+    WESTWOOD_NS3_CC,
+    WESTWOOD_PLUS,
+    WESTWOOD_PLUS_LINUX,
+    Flavour,
+    _TwoWindows,
+)
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, figure_title, finish_axes
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
@@ -23,17 +35,22 @@ if TYPE_CHECKING:
     from tcpsim.result import RunResult
 
 BOTTLENECK_BPS = 500e3
-_FIG11_VARIANTS = {"same": "", "newreno": " with a NewReno flow 2", "access1ms": " with 1 ms access links",
-                   "ca_exact": " with exact congestion-avoidance growth (ca_increment = exact)",
-                   "no_ns3_rules": " without either ns-3 rule (ns3_fast_recovery = false, ca_increment = exact)"}
+_FIG11_VARIANTS = {
+    "same": "",
+    "newreno": " with a NewReno flow 2",
+    "access1ms": " with 1 ms access links",
+    "ca_exact": " with exact congestion-avoidance growth (ca_increment = exact)",
+    "no_ns3_rules": " without either ns-3 rule (ns3_fast_recovery = false, ca_increment = exact)",
+}
 FIG11_DURATION_S = 20
 FIG11_FLOW2_START_S = 2
 FIG11_WINDOW_S = (8, 14)
 """The paper's "fluctuation period" of Westwood+, where it quotes ≈ 300 … slightly above 500 kb/s."""
 
 
-def ack_compression(flavour: Flavour, flow2: Flavour | None = None, access_delay: str = "45ms",
-                    ca_increment: str = "ns3") -> dict[str, Any]:
+def ack_compression(
+    flavour: Flavour, flow2: Flavour | None = None, access_delay: str = "45ms", ca_increment: str = "ns3"
+) -> dict[str, Any]:
     """Fig. 4: PC1, PC2 —1 Mb/s— router —500 kb/s— server; flow 1 PC1 → server, flow 2 server → PC2
     from 2 s; flow 2 runs ``flow2`` (default: the same flavour as flow 1). Table 1's delays,
     segment size, delayed ACKs and the ns-3 defaults; 100-packet drop-tail queues; no random errors.
@@ -54,11 +71,19 @@ def ack_compression(flavour: Flavour, flow2: Flavour | None = None, access_delay
         "links": [
             {"name": "access1", "a": "pc1", "b": "router", "rate": "1Mbps", "delay": access_delay, "queue": "100pkt"},
             {"name": "access2", "a": "pc2", "b": "router", "rate": "1Mbps", "delay": access_delay, "queue": "100pkt"},
-            {"name": "bottleneck", "a": "router", "b": "server", "rate": "500kbps", "delay": "0.01ms",
-             "queue": "100pkt"},
+            {
+                "name": "bottleneck",
+                "a": "router",
+                "b": "server",
+                "rate": "500kbps",
+                "delay": "0.01ms",
+                "queue": "100pkt",
+            },
         ],
-        "flows": [flow("flow1", "pc1", "server", flavour, "0s"),
-                  flow("flow2", "server", "pc2", flow2, f"{FIG11_FLOW2_START_S}s")],
+        "flows": [
+            flow("flow1", "pc1", "server", flavour, "0s"),
+            flow("flow2", "server", "pc2", flow2, f"{FIG11_FLOW2_START_S}s"),
+        ],
         "trace": {"cwnd": True},
     }
 
@@ -97,7 +122,8 @@ def westwood_fluctuates(peak_bps: float, mean_bps: float, sd_bps: float) -> Clai
         peak_bps >= WILD_PEAK * BOTTLENECK_BPS and sd_bps >= 0.5 * mean_bps,
         f"test: peak ≥ {WILD_PEAK:g} × the 500 kb/s bottleneck and, after flow 2 starts, sd ≥ mean/2 on a 10 ms grid "
         f"(the 8 Mb/s peak is judged as a number); peak {peak_bps / 1e6:.2f} Mb/s = "
-        f"{peak_bps / BOTTLENECK_BPS:.1f}×, mean {mean_bps / 1e6:.2f} Mb/s, sd {sd_bps / 1e6:.2f} Mb/s")
+        f"{peak_bps / BOTTLENECK_BPS:.1f}×, mean {mean_bps / 1e6:.2f} Mb/s, sd {sd_bps / 1e6:.2f} Mb/s",
+    )
 
 
 def westwood_plus_near_bottleneck(low_bps: float, high_bps: float) -> Claim:
@@ -110,7 +136,8 @@ def westwood_plus_near_bottleneck(low_bps: float, high_bps: float) -> Claim:
         low_bps >= floor and reach <= high_bps <= top,
         f"test: in {FIG11_WINDOW_S[0]}–{FIG11_WINDOW_S[1]} s the estimate stays within [{floor / 1e3:.0f}, "
         f"{top / 1e3:.0f}] kb/s (300 kb/s − 15 % … 500 kb/s + 15 %) and reaches ≥ {reach / 1e3:.0f} kb/s; "
-        f"measured {low_bps / 1e3:.0f} … {high_bps / 1e3:.0f} kb/s")
+        f"measured {low_bps / 1e3:.0f} … {high_bps / 1e3:.0f} kb/s",
+    )
 
 
 @register
@@ -122,21 +149,36 @@ class Fig11(_TwoWindows):
 
     # No random element (no loss model, no jitter): one run per set-up, whatever `seeds`.
     def judged_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
-        return [RunSpec(key=RunKey(flavour=f.name, variant="same"), scenario=ack_compression(f), seed=1)
-                for f in (WESTWOOD, WESTWOOD_PLUS, *DEFAULT_FLAVOURS)]
+        return [
+            RunSpec(key=RunKey(flavour=f.name, variant="same"), scenario=ack_compression(f), seed=1)
+            for f in (WESTWOOD, WESTWOOD_PLUS, *DEFAULT_FLAVOURS)
+        ]
 
     def extra_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
-        specs = [RunSpec(key=RunKey(flavour=f.name, variant="newreno"), scenario=ack_compression(f, NEWRENO), seed=1)
-                 for f in (WESTWOOD, WESTWOOD_PLUS)]
-        specs += [RunSpec(key=RunKey(flavour=f.name, variant="access1ms"), seed=1,
-                          scenario=ack_compression(f, access_delay="1ms"))
-                  for f in (WESTWOOD, WESTWOOD_PLUS)]
+        specs = [
+            RunSpec(key=RunKey(flavour=f.name, variant="newreno"), scenario=ack_compression(f, NEWRENO), seed=1)
+            for f in (WESTWOOD, WESTWOOD_PLUS)
+        ]
+        specs += [
+            RunSpec(
+                key=RunKey(flavour=f.name, variant="access1ms"), seed=1, scenario=ack_compression(f, access_delay="1ms")
+            )
+            for f in (WESTWOOD, WESTWOOD_PLUS)
+        ]
         # How much Westwood's peak depends on the window dynamics: the two ns-3 rules switched off.
         no_raise = dataclasses.replace(WESTWOOD, cc={**WESTWOOD_NS3_CC, "ns3_fast_recovery": False})
-        specs += [RunSpec(key=RunKey(flavour="westwood", variant="ca_exact"), seed=1,
-                          scenario=ack_compression(WESTWOOD, ca_increment="exact")),
-                  RunSpec(key=RunKey(flavour="westwood", variant="no_ns3_rules"), seed=1,
-                          scenario=ack_compression(no_raise, ca_increment="exact"))]
+        specs += [
+            RunSpec(
+                key=RunKey(flavour="westwood", variant="ca_exact"),
+                seed=1,
+                scenario=ack_compression(WESTWOOD, ca_increment="exact"),
+            ),
+            RunSpec(
+                key=RunKey(flavour="westwood", variant="no_ns3_rules"),
+                seed=1,
+                scenario=ack_compression(no_raise, ca_increment="exact"),
+            ),
+        ]
         return specs
 
     @staticmethod
@@ -147,9 +189,15 @@ class Fig11(_TwoWindows):
         peak = int(np.nanargmax(v))
         below = np.flatnonzero(v[:peak] <= 2 * BOTTLENECK_BPS)
         start = int(below[-1]) if below.size else 0
-        gaps = np.diff(t[start:peak + 1])
-        return {"t0": float(t[start]), "v0": float(v[start]), "t1": float(t[peak]), "v1": float(v[peak]),
-                "acks": float(peak - start), "close": float(np.sum(gaps < 1e-3))}
+        gaps = np.diff(t[start : peak + 1])
+        return {
+            "t0": float(t[start]),
+            "v0": float(v[start]),
+            "t1": float(t[peak]),
+            "v1": float(v[peak]),
+            "acks": float(peak - start),
+            "close": float(np.sum(gaps < 1e-3)),
+        }
 
     @staticmethod
     def _summary(result: RunResult) -> dict[str, float]:
@@ -157,10 +205,16 @@ class Fig11(_TwoWindows):
         after = _on_grid(t, v, FIG11_FLOW2_START_S, FIG11_DURATION_S)
         window = _on_grid(t, v, *FIG11_WINDOW_S)
         late = t >= FIG11_FLOW2_START_S
-        return {"peak": float(np.nanmax(v)), "max_after": float(np.nanmax(v[late])),
-                "min_after": float(np.nanmin(v[late])), "mean_after": float(np.mean(after)),
-                "sd_after": float(np.std(after)), "win_min": float(np.min(window)), "win_max": float(np.max(window)),
-                "throughput": float(result.flows.iloc[0]["throughput_bps"])}
+        return {
+            "peak": float(np.nanmax(v)),
+            "max_after": float(np.nanmax(v[late])),
+            "min_after": float(np.nanmin(v[late])),
+            "mean_after": float(np.mean(after)),
+            "sd_after": float(np.std(after)),
+            "win_min": float(np.min(window)),
+            "win_max": float(np.max(window)),
+            "throughput": float(result.flows.iloc[0]["throughput_bps"]),
+        }
 
     def judge(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         results = {(key["flavour"], key["variant"]): r for key, r in results.items()}
@@ -175,8 +229,10 @@ class Fig11(_TwoWindows):
         def kbps(x: float) -> str:
             return f"{x / 1e3:.0f} kb/s"
 
-        claims = [westwood_fluctuates(ww["peak"], ww["mean_after"], ww["sd_after"]),
-                  westwood_plus_near_bottleneck(wp["win_min"], wp["win_max"])]
+        claims = [
+            westwood_fluctuates(ww["peak"], ww["mean_after"], ww["sd_after"]),
+            westwood_plus_near_bottleneck(wp["win_min"], wp["win_max"]),
+        ]
         diag = results[("westwood_plus", "same")]
         trace = diag.trace("cwnd")
         flow1 = trace[trace["flow"] == 0]
@@ -184,24 +240,34 @@ class Fig11(_TwoWindows):
         cut_text = ""
         if len(first_cut):
             row = first_cut.iloc[0]
-            cut_text = (f"flow 1's first loss, at {row['time_s']:.1f} s, came while the α = 0.9 filter (started at 0) "
-                        f"still read {kbps(row['bwe_bps'])}, so ssthresh = BWE·RTTmin = "
-                        f"{row['ssthresh_bytes'] / MSS_BYTES:.0f} segments (the paper's own Sec. 4.2 mechanism: "
-                        f"\"if errors occur before Westwood+ stabilizes, the low incorrect bandwidth estimate is used\")")
+            cut_text = (
+                f"flow 1's first loss, at {row['time_s']:.1f} s, came while the α = 0.9 filter (started at 0) "
+                f"still read {kbps(row['bwe_bps'])}, so ssthresh = BWE·RTTmin = "
+                f"{row['ssthresh_bytes'] / MSS_BYTES:.0f} segments (the paper's own Sec. 4.2 mechanism: "
+                f'"if errors occur before Westwood+ stabilizes, the low incorrect bandwidth estimate is used")'
+            )
         wp1 = s.get(("westwood_plus", "access1ms"))
         low_explanation = (
             f"Westwood+ measures what flow 1 achieves (its throughput: {kbps(wp['throughput'])} over 20 s); {cut_text}, "
             f"after which the window grows by one segment per two RTTs and the estimate climbs to "
             f"{kbps(float(_bwe(diag)[1][-1]))} by 20 s. The paper gives neither access delays nor buffers nor flow 2's "
-            f"variant for this set-up (\"the various parameters were not provided in detail\")"
-            + (f": with 1 ms access links (sensitivity run) the 8–14 s range is {kbps(wp1['win_min'])} … "
-               f"{kbps(wp1['win_max'])}" if wp1 else ""))
+            f'variant for this set-up ("the various parameters were not provided in detail")'
+            + (
+                f": with 1 ms access links (sensitivity run) the 8–14 s range is {kbps(wp1['win_min'])} … "
+                f"{kbps(wp1['win_max'])}"
+                if wp1
+                else ""
+            )
+        )
         climb = self._peak_climb(results[("westwood", "same")])
         ack_bytes = NS3_TCP["header"]
         ack_gap_s = ack_bytes * 8 / BOTTLENECK_BPS
         top_sample = 2 * MSS_BYTES * 8 / ack_gap_s
-        sens_peaks = ", ".join(f"{_FIG11_VARIANTS[variant].strip()} {v['peak'] / 1e6:.2f}"
-                               for (n, variant), v in s.items() if n == "westwood" and variant != "same")
+        sens_peaks = ", ".join(
+            f"{_FIG11_VARIANTS[variant].strip()} {v['peak'] / 1e6:.2f}"
+            for (n, variant), v in s.items()
+            if n == "westwood" and variant != "same"
+        )
         peak_explanation = (
             f"the peak is built by bursts of compressed ACKs, so it depends on how long and how close together "
             f"they come: "
@@ -212,18 +278,29 @@ class Fig11(_TwoWindows):
             f"estimate climbed from {climb['v0'] / 1e6:.2f} Mb/s at {climb['t0']:.2f} s to {climb['v1'] / 1e6:.2f} "
             f"Mb/s at {climb['t1']:.2f} s over {climb['acks']:.0f} ACKs, {climb['close']:.0f} of them < 1 ms after "
             f"the previous one. The burst length follows flow 1's and flow 2's windows, which the paper's "
-            f"unstated buffers, access delays and flow-2 variant (\"the various parameters were not provided in "
+            f'unstated buffers, access delays and flow-2 variant ("the various parameters were not provided in '
             f"detail\") and ns-3's growth rules set"
-            + (f"; sensitivity runs, peak (Mb/s): {sens_peaks}" if sens_peaks else ""))
+            + (f"; sensitivity runs, peak (Mb/s): {sens_peaks}" if sens_peaks else "")
+        )
         numbers = [
-            Number("Westwood: peak bandwidth estimate (Mb/s), paper 8", PAPER_WESTWOOD_PEAK_BPS / 1e6,
-                   ww["peak"] / 1e6),
-            Number(f"Westwood+: highest estimate in {FIG11_WINDOW_S[0]}–{FIG11_WINDOW_S[1]} s (kb/s), paper only "
-                   f"slightly above 500", PAPER_WP_HIGH_BPS / 1e3, wp["win_max"] / 1e3, kind="range",
-                   paper_high=SLIGHTLY_ABOVE * PAPER_WP_HIGH_BPS / 1e3,
-                   precision="\"only slightly higher than 500 kb/s\": above 500 kb/s and by at most 15 %"),
-            Number(f"Westwood+: lowest estimate in {FIG11_WINDOW_S[0]}–{FIG11_WINDOW_S[1]} s (kb/s), paper "
-                   f"approximately 300", PAPER_WP_LOW_BPS / 1e3, wp["win_min"] / 1e3),
+            Number(
+                "Westwood: peak bandwidth estimate (Mb/s), paper 8", PAPER_WESTWOOD_PEAK_BPS / 1e6, ww["peak"] / 1e6
+            ),
+            Number(
+                f"Westwood+: highest estimate in {FIG11_WINDOW_S[0]}–{FIG11_WINDOW_S[1]} s (kb/s), paper only "
+                f"slightly above 500",
+                PAPER_WP_HIGH_BPS / 1e3,
+                wp["win_max"] / 1e3,
+                kind="range",
+                paper_high=SLIGHTLY_ABOVE * PAPER_WP_HIGH_BPS / 1e3,
+                precision='"only slightly higher than 500 kb/s": above 500 kb/s and by at most 15 %',
+            ),
+            Number(
+                f"Westwood+: lowest estimate in {FIG11_WINDOW_S[0]}–{FIG11_WINDOW_S[1]} s (kb/s), paper "
+                f"approximately 300",
+                PAPER_WP_LOW_BPS / 1e3,
+                wp["win_min"] / 1e3,
+            ),
         ]
         for number, explanation in zip(numbers, (peak_explanation, low_explanation, low_explanation)):
             if number.status == "missed":
@@ -231,7 +308,9 @@ class Fig11(_TwoWindows):
         others = "; ".join(
             f"{FLAVOURS[n].label}{_FIG11_VARIANTS[variant]}: peak {kbps(v['peak'])}, after 2 s {kbps(v['min_after'])} … "
             f"{kbps(v['max_after'])}, 8–14 s {kbps(v['win_min'])} … {kbps(v['win_max'])}"
-            for (n, variant), v in s.items() if variant != "same" or not FLAVOURS[n].judged)
+            for (n, variant), v in s.items()
+            if variant != "same" or not FLAVOURS[n].judged
+        )
         notes = [
             FLAVOUR_NOTE,
             "set-up (the paper gives only the rates): PC1, PC2 —1 Mb/s, 45 ms— router —500 kb/s, 0.01 ms— server "
@@ -269,6 +348,7 @@ class Fig11(_TwoWindows):
             for reading in outcome.readings:
                 for s in reading.series:
                     if s.label == flavour.label:
-                        ax.step(s.x, s.y, where="post", linestyle="--", linewidth=0.8, color=PALETTE[2],
-                                label=reading.name)
+                        ax.step(
+                            s.x, s.y, where="post", linestyle="--", linewidth=0.8, color=PALETTE[2], label=reading.name
+                        )
             ax.legend(fontsize=5.5)

@@ -55,7 +55,8 @@ SCALED_READING = "ns-3 window scaling / 128 KB"
 SCALED_HYPOTHESIS = (
     "the authors' ns-3 advertised its 131 072-byte receive buffer rather than ns-3.17's 16-bit 65 535-byte "
     "window: the paper's fig7 shows Westwood rising with bandwidth to 8 Mb/s and comparable to casetti's Fig. 11 "
-    "(ns-2, where a 64 KB window never binds at the 45 ms RTT), which a 64 KB window does not allow here")
+    "(ns-2, where a 64 KB window never binds at the 45 ms RTT), which a 64 KB window does not allow here"
+)
 SCALED_KEY = "scaled_rwnd"
 """First element of the key of a run of the alternative reading (the rest is the main run's key)."""
 NS3_DEVICE_QUEUE = "100pkt"
@@ -65,11 +66,15 @@ device it is a sensitivity run of fig7: ns-3 of 2013 had no flow control between
 device, so a burst of more than 101 segments was dropped at the sender."""
 
 WESTWOOD_NS3_CC: dict[str, Any] = {
-    "kind": "westwood", "null_sample_divisor": 0, "filter": {"kind": "tustin_fixed", "alpha": 0.9},
+    "kind": "westwood",
+    "null_sample_divisor": 0,
+    "filter": {"kind": "tustin_fixed", "alpha": 0.9},
     "ns3_fast_recovery": True,
 }
 WESTWOOD_PLUS_NS3_CC: dict[str, Any] = {
-    "kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window": "0s",
+    "kind": "westwood_plus",
+    "filter": {"kind": "tustin_fixed", "alpha": 0.9},
+    "min_window": "0s",
     "ns3_fast_recovery": True,
 }
 
@@ -102,8 +107,7 @@ NEWRENO = Flavour("newreno", "NewReno", "newreno")
 WESTWOOD = Flavour("westwood", "Westwood", "westwood", WESTWOOD_NS3_CC, "reno")
 WESTWOOD_PLUS = Flavour("westwood_plus", "Westwood+", "westwood_plus", WESTWOOD_PLUS_NS3_CC, "reno")
 WESTWOOD_CASETTI = Flavour("westwood_casetti", "Westwood, tcpsim default (casetti/ns-2)", "westwood", judged=False)
-WESTWOOD_PLUS_LINUX = Flavour("westwood_plus_linux", "Westwood+, tcpsim default (Linux)", "westwood_plus",
-                              judged=False)
+WESTWOOD_PLUS_LINUX = Flavour("westwood_plus_linux", "Westwood+, tcpsim default (Linux)", "westwood_plus", judged=False)
 FIVE = (TAHOE, RENO, NEWRENO, WESTWOOD, WESTWOOD_PLUS)
 THREE = (RENO, WESTWOOD, WESTWOOD_PLUS)
 DEFAULT_FLAVOURS = (WESTWOOD_CASETTI, WESTWOOD_PLUS_LINUX)
@@ -116,18 +120,18 @@ FLAVOUR_NOTE = (
     "paper's flavours (ns-3 TcpWestwood, Sec. 3.2), over Reno recovery as the ns-3 class is: Westwood = per-ACK "
     "samples, Tustin filter with fixed α = 0.9 on the mean of the last two samples, no null samples "
     "and ns-3's fast-recovery windows: min(cwnd, ssthresh) uninflated at entry, ssthresh at exit even if larger "
-    "(cc = {kind=\"westwood\", null_sample_divisor=0, filter={kind=\"tustin_fixed\", alpha=0.9}, "
+    '(cc = {kind="westwood", null_sample_divisor=0, filter={kind="tustin_fixed", alpha=0.9}, '
     "ns3_fast_recovery=true}); Westwood+ = one sample per RTT, same filter, no 50 ms floor, same recovery windows "
-    "(cc = {kind=\"westwood_plus\", filter={kind=\"tustin_fixed\", alpha=0.9}, min_window=\"0s\", "
+    '(cc = {kind="westwood_plus", filter={kind="tustin_fixed", alpha=0.9}, min_window="0s", '
     "ns3_fast_recovery=true})"
 )
 NS3_NOTE = (
     "ns-3 (2013) defaults for what the paper omits: min RTO 200 ms, initial cwnd 1 segment, initial ssthresh "
     "65 535 B, advertised window 65 535 B (16 bits, no window scaling in ns-3.17), no RFC 6582 recover check "
     "before fast retransmit, 42 header bytes (IPv4 + TCP + PPP), congestion avoidance adding max(1, ⌊SMSS²/cwnd⌋) "
-    "bytes per ACK (ca_increment = \"ns3\"); router buffer 100 packets drop-tail, errors in both directions of the "
+    'bytes per ACK (ca_increment = "ns3"); router buffer 100 packets drop-tail, errors in both directions of the '
     "bottleneck (catalog assumptions); the source's device queue is large, not ns-3's 100 packets (fig7 "
-    "sensitivity run). Alternative reading \"" + SCALED_READING + "\": the same with a 131 072-byte window"
+    'sensitivity run). Alternative reading "' + SCALED_READING + '": the same with a 131 072-byte window'
 )
 NOT_MODELLED_NOTE = (
     "ns-3 detail tcpsim does not model: ns-3 ssthresh = BWE·RTTmin in bytes with no 2-segment floor on "
@@ -223,10 +227,12 @@ def _error_bar_note(curves: Mapping[Any, Curve]) -> str:
     worst = max(float(np.max(c.ci_half)) for c in curves.values())
     sd = max(float(np.max(c.sd)) for c in curves.values())
     runs = min(c.runs for c in curves.values())
-    return (f"error bars: the 95 % Student-t interval of the mean over {runs} run(s) per point"
-            + (" (t = 12.7 with 2 runs)" if runs == 2 else "")
-            + f", clipped at 0; its half-width is at most {worst:.3f} Mb/s. The paper's error bars are ± one "
-            f"standard deviation; ours is at most {sd:.3f} Mb/s")
+    return (
+        f"error bars: the 95 % Student-t interval of the mean over {runs} run(s) per point"
+        + (" (t = 12.7 with 2 runs)" if runs == 2 else "")
+        + f", clipped at 0; its half-width is at most {worst:.3f} Mb/s. The paper's error bars are ± one "
+        f"standard deviation; ours is at most {sd:.3f} Mb/s"
+    )
 
 
 def _non_increasing(values: Sequence[float]) -> tuple[bool, list[str]]:
@@ -299,11 +305,19 @@ class _TwoWindows(Experiment):
         outcome.notes += self.main_notes(main, outcome, quick)
         alternative = self.judge(scaled, quick)
         outcome.main_reading = MAIN_READING
-        outcome.readings = [Reading(
-            SCALED_READING, SCALED_HYPOTHESIS, claims=alternative.claims, numbers=alternative.numbers,
-            series=alternative.series,
-            notes=[f"advertised window {SCALED_RWND}, everything else as the main reading; the paper's flavours only "
-                   "(tcpsim's default flavours and the sensitivity runs are run under the main reading)"])]
+        outcome.readings = [
+            Reading(
+                SCALED_READING,
+                SCALED_HYPOTHESIS,
+                claims=alternative.claims,
+                numbers=alternative.numbers,
+                series=alternative.series,
+                notes=[
+                    f"advertised window {SCALED_RWND}, everything else as the main reading; the paper's flavours only "
+                    "(tcpsim's default flavours and the sensitivity runs are run under the main reading)"
+                ],
+            )
+        ]
         return outcome
 
 

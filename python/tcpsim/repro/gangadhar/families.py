@@ -13,9 +13,31 @@ from tcpsim.repro import register
 from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, curves
 from tcpsim.repro.framework import Claim, Number, Outcome, Series
 from tcpsim.repro.gangadhar.common import (
-    FLAVOUR_NOTE, FLAVOURS, MSS_BYTES, NOISE, NOT_MODELLED_NOTE, NS3_NOTE, NS3_TCP, PER_FULL, PER_QUICK, RENO, THREE,
-    THROUGHPUT, WESTWOOD, WESTWOOD_PLUS, Flavour, _error_bar_note, _fmt, _ge, _throughput_mbps, _TwoWindows,
-    duration_s, larger_beyond_noise, lossy_link, throughput_table)
+    FLAVOUR_NOTE,
+    FLAVOURS,
+    MSS_BYTES,
+    NOISE,
+    NOT_MODELLED_NOTE,
+    NS3_NOTE,
+    NS3_TCP,
+    PER_FULL,
+    PER_QUICK,
+    RENO,
+    THREE,
+    THROUGHPUT,
+    WESTWOOD,
+    WESTWOOD_PLUS,
+    Flavour,
+    _error_bar_note,
+    _fmt,
+    _ge,
+    _throughput_mbps,
+    _TwoWindows,
+    duration_s,
+    larger_beyond_noise,
+    lossy_link,
+    throughput_table,
+)
 from tcpsim.repro.plotting import DOUBLE_IN, draw_readings, draw_series, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, select_runs
@@ -76,9 +98,11 @@ def order_claim(c: Mapping[tuple[str, int], Curve], best: int, worst: int, setti
                     violations.append(f"{label} PER {p:g}: {s}{unit} {_fmt(v)} > {best}{unit} {_fmt(values[best])}")
                 if not _ge(v, values[worst]):
                     violations.append(f"{label} PER {p:g}: {s}{unit} {_fmt(v)} < {worst}{unit} {_fmt(values[worst])}")
-    detail = (f"test: at every (variant, PER) {best}{unit} ≥ and {worst}{unit} ≤ every other {setting_name}, within "
-              f"{NOISE}; {checked} points checked, "
-              + ("no violation" if not violations else f"{len(violations)} violation(s): " + "; ".join(violations[:6])))
+    detail = (
+        f"test: at every (variant, PER) {best}{unit} ≥ and {worst}{unit} ≤ every other {setting_name}, within "
+        f"{NOISE}; {checked} points checked, "
+        + ("no violation" if not violations else f"{len(violations)} violation(s): " + "; ".join(violations[:6]))
+    )
     return Claim(f"{setting_name} {best}{unit} best, {worst}{unit} worst for all", not violations, detail)
 
 
@@ -92,12 +116,15 @@ def spread_broader(c: Mapping[tuple[str, int], Curve], name: str, others: Sequen
         larger, verdict = larger_beyond_noise(mine.samples, theirs.samples)
         holds &= larger
         parts.append(f"vs {FLAVOURS[other].label} (PER {theirs.per:g}): {verdict}")
-    return Claim(text, holds,
-                 f"test: {FLAVOURS[name].label}'s largest spread (mean over runs of best − worst setting at one PER) "
-                 f"larger than each other variant's, and told apart by a two-sided Welch test at 95 % on the runs' "
-                 f"spreads (a tie does not hold; with 2 runs a side the test has little power: it separates only "
-                 f"gaps of several run-to-run standard deviations); {FLAVOURS[name].label} at PER {mine.per:g} "
-                 f"({mine.best} vs {mine.worst}): " + "; ".join(parts))
+    return Claim(
+        text,
+        holds,
+        f"test: {FLAVOURS[name].label}'s largest spread (mean over runs of best − worst setting at one PER) "
+        f"larger than each other variant's, and told apart by a two-sided Welch test at 95 % on the runs' "
+        f"spreads (a tie does not hold; with 2 runs a side the test has little power: it separates only "
+        f"gaps of several run-to-run standard deviations); {FLAVOURS[name].label} at PER {mine.per:g} "
+        f"({mine.best} vs {mine.worst}): " + "; ".join(parts),
+    )
 
 
 def westwood_plus_drops_at_high_per(c: Mapping[tuple[str, int], Curve]) -> Claim:
@@ -110,22 +137,31 @@ def westwood_plus_drops_at_high_per(c: Mapping[tuple[str, int], Curve]) -> Claim
     ww_high = max(s.mean for p, s in ww.items() if p >= 0.001)
     worst = max(s for n, s in c if n == "westwood_plus")
     return Claim(
-        "Westwood+ drops at high PER", wp_high > 2 * wp[low_p].mean and wp_high > ww_high,
+        "Westwood+ drops at high PER",
+        wp_high > 2 * wp[low_p].mean and wp_high > ww_high,
         f"test: Westwood+'s largest spread across counts at PER ≥ 0.001 > 2 × its spread at PER {low_p:g} and > "
         f"Westwood's at PER ≥ 0.001; Westwood+ {wp[low_p].mean:.3f} Mb/s at PER {low_p:g}, up to {wp_high:.3f} "
         f"(Westwood: {ww_high:.3f}); Westwood+ at count {worst}: "
-        + ", ".join(f"{p:g}: {_fmt(c[('westwood_plus', worst)].at(p))}" for p in c[("westwood_plus", worst)].x))
+        + ", ".join(f"{p:g}: {_fmt(c[('westwood_plus', worst)].at(p))}" for p in c[("westwood_plus", worst)].x),
+    )
 
 
 def westwood_plus_poor_above(c: Mapping[tuple[str, int], Curve], sizes: Sequence[int]) -> Claim:
     """fig9 "Westwood+ performs poorly at high error rates (greater than 0.001)": from PER 0.001 to 0.01
     Westwood+ keeps a smaller share of its throughput than Westwood does, for every payload size."""
-    kept = {s: (c[("westwood_plus", s)].at(0.01) / c[("westwood_plus", s)].at(0.001),
-                c[("westwood", s)].at(0.01) / c[("westwood", s)].at(0.001)) for s in sizes}
+    kept = {
+        s: (
+            c[("westwood_plus", s)].at(0.01) / c[("westwood_plus", s)].at(0.001),
+            c[("westwood", s)].at(0.01) / c[("westwood", s)].at(0.001),
+        )
+        for s in sizes
+    }
     return Claim(
-        "Westwood+ poor above PER 0.001", all(wp < ww for wp, ww in kept.values()),
+        "Westwood+ poor above PER 0.001",
+        all(wp < ww for wp, ww in kept.values()),
         "test: share of the PER-0.001 throughput kept at PER 0.01, Westwood+ < Westwood for every payload size: "
-        + ", ".join(f"{s} B {wp:.0%} vs {ww:.0%}" for s, (wp, ww) in kept.items()))
+        + ", ".join(f"{s} B {wp:.0%} vs {ww:.0%}" for s, (wp, ww) in kept.items()),
+    )
 
 
 class _Family(_TwoWindows):
@@ -148,11 +184,14 @@ class _Family(_TwoWindows):
         raise NotImplementedError
 
     def judged_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
-        sweep = Sweep(Axis("flavour", THREE, key=lambda f: f.name),
-                      Axis(self.setting, self.settings(False), quick=self.settings(True)),
-                      Axis("per", PER_FULL, quick=PER_QUICK))
-        return sweep.specs(lambda flavour, per, **setting: self.scenario(flavour, setting[self.setting], per, quick),
-                           quick, seeds)
+        sweep = Sweep(
+            Axis("flavour", THREE, key=lambda f: f.name),
+            Axis(self.setting, self.settings(False), quick=self.settings(True)),
+            Axis("per", PER_FULL, quick=PER_QUICK),
+        )
+        return sweep.specs(
+            lambda flavour, per, **setting: self.scenario(flavour, setting[self.setting], per, quick), quick, seeds
+        )
 
     def curves(self, results: Mapping[RunKey, RunResult]) -> dict[tuple[str, int], Curve]:
         """Throughput vs PER per (flavour name, setting); each point's runs in seed order."""
@@ -160,15 +199,21 @@ class _Family(_TwoWindows):
         return curves(table, "per", THROUGHPUT, by=["flavour", self.setting], valid=NON_NEGATIVE)
 
     def series(self, c: Mapping[tuple[str, int], Curve]) -> list[Series]:
-        return [c[(f.name, s)].series(f"{f.label}, {self.setting_name} {s}{self.unit}")
-                for f in THREE for s in sorted(s for n, s in c if n == f.name)]
+        return [
+            c[(f.name, s)].series(f"{f.label}, {self.setting_name} {s}{self.unit}")
+            for f in THREE
+            for s in sorted(s for n, s in c if n == f.name)
+        ]
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
         fig.set_size_inches(DOUBLE_IN, 3.2)
         axes = fig.subplots(1, len(THREE), sharey=True)
         for ax, f in zip(axes, THREE):
-            mine = [Series(s.label.split(", ", 1)[1], s.x, s.y, s.y_ci_low, s.y_ci_high, s.valid)
-                    for s in outcome.series if s.label.startswith(f.label + ",")]
+            mine = [
+                Series(s.label.split(", ", 1)[1], s.x, s.y, s.y_ci_low, s.y_ci_high, s.valid)
+                for s in outcome.series
+                if s.label.startswith(f.label + ",")
+            ]
             draw_series(ax, mine)
             finish_axes(ax, self.xlabel, self.ylabel if ax is axes[0] else "", self.xscale, legend=False)
             ax.set_title(f.label)
@@ -177,9 +222,16 @@ class _Family(_TwoWindows):
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
         """Each variant's alternative-reading curves dashed on its own panel; one legend below."""
         for ax, f in zip(fig.axes, THREE):
-            draw_readings(ax, [(reading.name, Series(s.label.split(", ", 1)[1], s.x, s.y))
-                               for reading in outcome.readings for s in reading.series
-                               if s.label.startswith(f.label + ",")], compact=True)
+            draw_readings(
+                ax,
+                [
+                    (reading.name, Series(s.label.split(", ", 1)[1], s.x, s.y))
+                    for reading in outcome.readings
+                    for s in reading.series
+                    if s.label.startswith(f.label + ",")
+                ],
+                compact=True,
+            )
         figure_legend(fig, fig.axes[0], columns=5)
 
 
@@ -216,9 +268,16 @@ class Fig8(_Family):
 
     def extra_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
         # Diagnostic for Westwood's spread: every-change cwnd traces at delayed-ACK counts 1 and 8.
-        return [RunSpec(key=RunKey(kind="diag", delack_count=count), seed=1, scenario=lossy_link(
-                    WESTWOOD, per=self.DIAG_PER, delack_count=count, duration_s=duration_s(quick),
-                    trace={"cwnd": True})) for count in (1, 8)]
+        return [
+            RunSpec(
+                key=RunKey(kind="diag", delack_count=count),
+                seed=1,
+                scenario=lossy_link(
+                    WESTWOOD, per=self.DIAG_PER, delack_count=count, duration_s=duration_s(quick), trace={"cwnd": True}
+                ),
+            )
+            for count in (1, 8)
+        ]
 
     PAPER_RENO_SPREAD = 1.0
     """Sec. 4.2: "the highest difference ... for Reno was close to 1 Mb/s"."""
@@ -234,37 +293,53 @@ class Fig8(_Family):
             t = top[n]
             return f"{FLAVOURS[n].label} {t.mean:.3f} at PER {t.per:g} (count {t.best} vs {t.worst})"
 
-        claims = [order_claim(c, counts[0], counts[-1], self.setting_name, self.unit),
-                  spread_broader(c, "reno", ["westwood"],
-                                 "Reno's spread across delayed-ACK counts broader than Westwood's"),
-                  westwood_plus_drops_at_high_per(c)]
+        claims = [
+            order_claim(c, counts[0], counts[-1], self.setting_name, self.unit),
+            spread_broader(c, "reno", ["westwood"], "Reno's spread across delayed-ACK counts broader than Westwood's"),
+            westwood_plus_drops_at_high_per(c),
+        ]
         diag = self._diagnostic(results)
         reno_spreads = spreads_of(c, "reno")
-        reno = Number("Reno: largest spread across delayed-ACK counts at one PER (Mb/s), paper close to 1",
-                      self.PAPER_RENO_SPREAD, top["reno"].mean)
+        reno = Number(
+            "Reno: largest spread across delayed-ACK counts at one PER (Mb/s), paper close to 1",
+            self.PAPER_RENO_SPREAD,
+            top["reno"].mean,
+        )
         if reno.status == "missed":
             reno.explanation = (
                 f"{describe('reno')}; the spread peaks at low PER, where count 1 is still nearly link-limited and "
                 f"count 8 is not, so its maximum depends on where the PER grid falls, which the paper does not "
                 f"state: at PER 0.001 ours is {reno_spreads[0.001].mean:.3f} Mb/s, at PER {min(reno_spreads):g} "
-                f"{reno_spreads[min(reno_spreads)].mean:.3f}")
-        westwood = Number("Westwood: largest spread across delayed-ACK counts at one PER (Mb/s), paper < 0.4",
-                          self.PAPER_WESTWOOD_SPREAD, top["westwood"].mean, kind="upper")
+                f"{reno_spreads[min(reno_spreads)].mean:.3f}"
+            )
+        westwood = Number(
+            "Westwood: largest spread across delayed-ACK counts at one PER (Mb/s), paper < 0.4",
+            self.PAPER_WESTWOOD_SPREAD,
+            top["westwood"].mean,
+            kind="upper",
+        )
         if westwood.status == "missed":
             westwood.explanation = (
                 f"{describe('westwood')}. Larger delayed-ACK counts slow the ACK clock and the per-ACK growth, and "
                 f"the ns-3 rule that sets cwnd = BWE·RTTmin at the end of every fast recovery, even upwards "
-                f"(modelled: ns3_fast_recovery), does not fully compensate" + (f"; diagnostic ({diag})" if diag else ""))
-        notes = [FLAVOUR_NOTE, NS3_NOTE, _error_bar_note(c), NOT_MODELLED_NOTE,
-                 "spread = max − min over the delayed-ACK counts of the mean throughput at one PER; " + "; ".join(
-                     describe(n) for n in top),
-                 "congestion avoidance counts ACKs (max(1, ⌊SMSS²/cwnd⌋) bytes per ACK, as ns-3's NewAck does), "
-                 "so larger counts grow the window more slowly"]
+                f"(modelled: ns3_fast_recovery), does not fully compensate" + (f"; diagnostic ({diag})" if diag else "")
+            )
+        notes = [
+            FLAVOUR_NOTE,
+            NS3_NOTE,
+            _error_bar_note(c),
+            NOT_MODELLED_NOTE,
+            "spread = max − min over the delayed-ACK counts of the mean throughput at one PER; "
+            + "; ".join(describe(n) for n in top),
+            "congestion avoidance counts ACKs (max(1, ⌊SMSS²/cwnd⌋) bytes per ACK, as ns-3's NewAck does), "
+            "so larger counts grow the window more slowly",
+        ]
         return Outcome(series=self.series(c), claims=claims, numbers=[reno, westwood], notes=notes)
 
     def main_notes(self, results: Mapping[Any, RunResult], judged: Outcome, quick: bool) -> list[str]:
-        return [f"diagnostic runs (seed 1, PER {self.DIAG_PER:g}, every-change cwnd trace): "
-                f"{self._diagnostic(results)}"]
+        return [
+            f"diagnostic runs (seed 1, PER {self.DIAG_PER:g}, every-change cwnd trace): {self._diagnostic(results)}"
+        ]
 
     def _diagnostic(self, results: Mapping[Any, RunResult]) -> str:
         parts = []
@@ -274,9 +349,11 @@ class Fig8(_Family):
                 continue
             entries = _fr_entries(r.trace("cwnd"), MSS_BYTES)
             short = [(s - w) / MSS_BYTES for w, s in entries if w < s]
-            parts.append(f"count {count}: {len(entries)} fast recoveries, cwnd below BWE·RTTmin at "
-                         f"{len(short) / max(len(entries), 1):.0%} of them by {np.mean(short) if short else 0:.1f} "
-                         f"segments on average, throughput {_throughput_mbps(r):.3f} Mb/s")
+            parts.append(
+                f"count {count}: {len(entries)} fast recoveries, cwnd below BWE·RTTmin at "
+                f"{len(short) / max(len(entries), 1):.0%} of them by {np.mean(short) if short else 0:.1f} "
+                f"segments on average, throughput {_throughput_mbps(r):.3f} Mb/s"
+            )
         return "; ".join(parts)
 
 
@@ -316,14 +393,19 @@ class Fig9(_Family):
         reno_largest = spread_broader(c, "reno", ["westwood", "westwood_plus"], "Reno's spread largest")
         if not reno_largest.ok:
             reno_largest.detail += self._westwood_spread_reason(results, c, sizes, largest_spread(c, "westwood").per)
-        claims = [order_claim(c, sizes[-1], sizes[0], self.setting_name, self.unit), reno_largest,
-                  westwood_plus_poor_above(c, sizes)]
+        claims = [
+            order_claim(c, sizes[-1], sizes[0], self.setting_name, self.unit),
+            reno_largest,
+            westwood_plus_poor_above(c, sizes),
+        ]
 
         def spread_at_text(name: str, per: float) -> tuple[float, str]:
             spread = spread_at(c, name, per)
-            return spread.mean, (f"{FLAVOURS[name].label} at PER {per:g}: {spread.best} B "
-                                 f"{_fmt(c[(name, spread.best)].at(per))} − {spread.worst} B "
-                                 f"{_fmt(c[(name, spread.worst)].at(per))} Mb/s")
+            return spread.mean, (
+                f"{FLAVOURS[name].label} at PER {per:g}: {spread.best} B "
+                f"{_fmt(c[(name, spread.best)].at(per))} − {spread.worst} B "
+                f"{_fmt(c[(name, spread.worst)].at(per))} Mb/s"
+            )
 
         reno, reno_text = spread_at_text("reno", 0.001)
         ww, ww_text = spread_at_text("westwood", 0.01)
@@ -345,7 +427,9 @@ class Fig9(_Family):
             + (f"{np.mean(capped_rto):.3f} Mb/s" if capped_rto else "(not run)")
             + ", still far below. How ns-3 avoided this (the paper's 41-byte Westwood is within 1 Mb/s of 1460 B) is "
             "not recoverable from the paper"
-            if ww_small and stuck is not None else "")
+            if ww_small and stuck is not None
+            else ""
+        )
         reno_small = small.get(("reno", 0.001))
         sens = self._reno_sensitivity(results)
         reno_big = c[("reno", sizes[-1])].at(0.001)
@@ -355,13 +439,14 @@ class Fig9(_Family):
             f"{1.4 + c[('reno', sizes[0])].at(0.001):.2f} Mb/s, and nothing at the {sizes[0]}-byte end can close it "
             f"(its throughput, {_fmt(c[('reno', sizes[0])].at(0.001))} Mb/s, is already below 0.1). The paper reports "
             f"that its ns-3 Reno departs from the original work in this topology at this delay (Sec. 4.2, "
-            f"Fig. 6: \"for "
+            f'Fig. 6: "for '
             f"minimal propagation delays, there is a difference in the performance of Reno ... currently being "
-            f"investigated\"; the bottleneck delay here is 0.01 ms); our reading, which the paper cannot confirm, is "
+            f'investigated"; the bottleneck delay here is 0.01 ms); our reading, which the paper cannot confirm, is '
             f"that the same unidentified deficit of its ns-3 Reno lowers its 1460-byte curve. Sensitivity runs "
             f"leave our spread where it is: tcpsim's defaults instead of ns-3's "
             f"{self._reno_sensitivity(results)}; errors on the data direction only "
-            f"{self._data_only(results, 'reno', 0.001)}")
+            f"{self._data_only(results, 'reno', 0.001)}"
+        )
         wp_big = c[("westwood_plus", sizes[-1])]
         wp_small = small.get(("westwood_plus", 0.01))
         wp_explanation = (
@@ -369,18 +454,28 @@ class Fig9(_Family):
             f"{float(wp_big.sd[wp_big.x.index(0.01)]):.3f} Mb/s over {wp_big.runs} runs, so not run-to-run noise); "
             f"errors on the data direction only: {self._data_only(results, 'westwood_plus', 0.01)}. No ns-3 detail "
             f"we identified shrinks it: our {sizes[0]}-byte Westwood+ already leaves fast recovery at ssthresh "
-            f"(as ns-3) and its window, " + (f"{wp_small[0]:.0f}" if wp_small else "?")
-            + " segments, is below the "
-            f"41 segments where ns-3's at-least-1-byte growth would change it. Our hypothesis, not tested: the "
-            f"paper's large-payload flows share the Reno-recovery deficit of its ns-3 code (previous number), as "
-            f"Westwood+ recovers like Reno")
+            f"(as ns-3) and its window, " + (f"{wp_small[0]:.0f}" if wp_small else "?") + " segments, is below the "
+            "41 segments where ns-3's at-least-1-byte growth would change it. Our hypothesis, not tested: the "
+            "paper's large-payload flows share the Reno-recovery deficit of its ns-3 code (previous number), as "
+            "Westwood+ recovers like Reno"
+        )
         numbers = [
-            Number("Reno: spread across payload sizes at PER 0.001 (Mb/s), paper approximately 1.4",
-                   self.PAPER_RENO_SPREAD, reno),
-            Number("Westwood: spread across payload sizes at PER 0.01 (Mb/s), paper < 1", self.PAPER_WESTWOOD_SPREAD,
-                   ww, kind="upper"),
-            Number("Westwood+: spread across payload sizes at PER 0.01 (Mb/s), paper close to 1.2",
-                   self.PAPER_WESTWOOD_PLUS_SPREAD, wp),
+            Number(
+                "Reno: spread across payload sizes at PER 0.001 (Mb/s), paper approximately 1.4",
+                self.PAPER_RENO_SPREAD,
+                reno,
+            ),
+            Number(
+                "Westwood: spread across payload sizes at PER 0.01 (Mb/s), paper < 1",
+                self.PAPER_WESTWOOD_SPREAD,
+                ww,
+                kind="upper",
+            ),
+            Number(
+                "Westwood+: spread across payload sizes at PER 0.01 (Mb/s), paper close to 1.2",
+                self.PAPER_WESTWOOD_PLUS_SPREAD,
+                wp,
+            ),
         ]
         for number, explanation in zip(numbers, (reno_explanation, ww_explanation, wp_explanation)):
             if number.status == "missed":
@@ -393,19 +488,27 @@ class Fig9(_Family):
             + (f"{reno_small[0]:.0f}" if reno_small else "?")
             + " segments < 41, where ns-3's ⌊SMSS²/cwnd⌋ truncation grows it more slowly, not faster). "
             f"Sensitivity with tcpsim's defaults instead of ns-3's: {sens}. The paper itself reports an unexplained "
-            f"difference of ns-3's Reno from the original work (Sec. 4.2, Fig. 6)")
-        wp_note = (f"Westwood+'s spread at PER 0.01: {wp_text}; no ns-3 detail we know of shrinks it: our "
-                   f"41-byte Westwood+ already leaves fast recovery at ssthresh (as ns-3) and its window, "
-                   + (f"{wp_small[0]:.0f}" if wp_small else "?")
-                   + " segments, is below the 41 segments where ns-3's at-least-1-byte growth would speed it up")
+            f"difference of ns-3's Reno from the original work (Sec. 4.2, Fig. 6)"
+        )
+        wp_note = (
+            f"Westwood+'s spread at PER 0.01: {wp_text}; no ns-3 detail we know of shrinks it: our "
+            f"41-byte Westwood+ already leaves fast recovery at ssthresh (as ns-3) and its window, "
+            + (f"{wp_small[0]:.0f}" if wp_small else "?")
+            + " segments, is below the 41 segments where ns-3's at-least-1-byte growth would speed it up"
+        )
         notes = [reno_note, wp_note]
-        notes += [FLAVOUR_NOTE, NS3_NOTE, _error_bar_note(c), NOT_MODELLED_NOTE,
-                 "payload = TCP segment size: the paper's \"MTU\" is its segment size (Sec. 4.1: \"An MTU size of "
-                 "400 B is used as the segment size\"; Sec. 4.2: \"payload sizes of 1460 B for a 1500 B MTU. We use "
-                 "41 B to represent the minimum payload case\"); a 41-byte MTU (1-byte payload) would cap the "
-                 "smallest curve at 2/43 ≈ 0.05 Mb/s and widen every spread",
-                 "spread = max − min over the payload sizes of the mean throughput at one PER; the router buffer is "
-                 "100 packets whatever their size; throughput counts payload bytes"]
+        notes += [
+            FLAVOUR_NOTE,
+            NS3_NOTE,
+            _error_bar_note(c),
+            NOT_MODELLED_NOTE,
+            'payload = TCP segment size: the paper\'s "MTU" is its segment size (Sec. 4.1: "An MTU size of '
+            '400 B is used as the segment size"; Sec. 4.2: "payload sizes of 1460 B for a 1500 B MTU. We use '
+            '41 B to represent the minimum payload case"); a 41-byte MTU (1-byte payload) would cap the '
+            "smallest curve at 2/43 ≈ 0.05 Mb/s and widen every spread",
+            "spread = max − min over the payload sizes of the mean throughput at one PER; the router buffer is "
+            "100 packets whatever their size; throughput counts payload bytes",
+        ]
         return Outcome(series=self.series(c), claims=claims, numbers=numbers, notes=notes)
 
     MAX_RTO_RUNS = ((WESTWOOD, 41, 0.01),)
@@ -416,9 +519,15 @@ class Fig9(_Family):
 
     def extra_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
         # Sensitivity of Reno's spread to the ns-3 defaults: its two ends with tcpsim's defaults.
-        specs = [RunSpec(key=RunKey(kind="tcpsim_defaults", flavour=RENO.name, payload=size, seed=seed), seed=seed,
-                         scenario=lossy_link(RENO, per=0.001, mss=size, duration_s=duration_s(quick), ns3=False))
-                 for size in (41, 1460) for seed in seeds]
+        specs = [
+            RunSpec(
+                key=RunKey(kind="tcpsim_defaults", flavour=RENO.name, payload=size, seed=seed),
+                seed=seed,
+                scenario=lossy_link(RENO, per=0.001, mss=size, duration_s=duration_s(quick), ns3=False),
+            )
+            for size in (41, 1460)
+            for seed in seeds
+        ]
         # Errors on the data direction only (a ReceiveErrorModel on the sink's device alone; the paper
         # says only that errors "occur over the bottleneck link").
         for f, size, per in self.DATA_ONLY:
@@ -453,12 +562,16 @@ class Fig9(_Family):
 
     @staticmethod
     def _mean_of(results: Mapping[Any, RunResult], name: str, size: int, per: float, column: str) -> float:
-        values = [float(r.flows.iloc[0][column]) for key, r in results.items()
-                  if "kind" not in key and key.matches(flavour=name, payload=size, per=per)]
+        values = [
+            float(r.flows.iloc[0][column])
+            for key, r in results.items()
+            if "kind" not in key and key.matches(flavour=name, payload=size, per=per)
+        ]
         return float(np.mean(values)) if values else float("nan")
 
-    def _westwood_spread_reason(self, results: Mapping[Any, RunResult], c: Mapping[tuple[str, int], Curve],
-                                sizes: list[int], p: float) -> str:
+    def _westwood_spread_reason(
+        self, results: Mapping[Any, RunResult], c: Mapping[tuple[str, int], Curve], sizes: list[int], p: float
+    ) -> str:
         """Why Westwood's spread at PER `p` is large: its smallest-payload flow keeps timing out."""
         small, big = sizes[0], sizes[-1]
         capacity = 2.0 * small / (small + NS3_TCP["header"])
@@ -466,20 +579,22 @@ class Fig9(_Family):
         reno_to = self._mean_of(results, "reno", small, p, "timeouts")
         rtt_min = self._mean_of(results, "westwood", small, p, "rtt_min_s")
         pipe = 2e6 * rtt_min / ((small + NS3_TCP["header"]) * 8)
-        return (f". Westwood's spread peaks at PER {p:g} because its {small}-byte flow gets "
-                f"{_fmt(c[('westwood', small)].at(p))} Mb/s ({c[('westwood', small)].at(p) / capacity:.0%} of the "
-                f"{capacity:.2f} Mb/s payload capacity of {small}-byte segments; Reno "
-                f"{_fmt(c[('reno', small)].at(p))}) "
-                f"with {ww_to:.0f} timeouts per run against Reno's {reno_to:.0f}: with {small}-byte segments the pipe "
-                f"holds about {pipe:.0f} packets and the router 100, ssthresh = BWE·RTTmin is about the pipe, and "
-                f"ns-3's 1-byte-per-ACK growth floor (cwnd > SMSS²) adds about {pipe / 2 / small:.0f} segments "
-                f"per RTT (one delayed ACK per 2 segments), so the window overruns the buffer by dozens of "
-                f"segments; after the timeout, go-back-N resends segments the receiver holds, their duplicate ACKs "
-                f"trigger a fast retransmit (ns-3 has no `recover` check), and leaving that recovery sets cwnd = "
-                f"ssthresh ≈ the pipe at once (ns-3's `NewAck`), a burst the buffer cannot take. "
-                f"The paper's Westwood spread (< 1 Mb/s at every PER, Sec. 4.2) needs its {small}-byte Westwood within "
-                f"1 Mb/s of the {big}-byte one, i.e. near the {capacity:.2f} Mb/s capacity even at PER {p:g}; how ns-3 "
-                f"got there is not recoverable from the paper")
+        return (
+            f". Westwood's spread peaks at PER {p:g} because its {small}-byte flow gets "
+            f"{_fmt(c[('westwood', small)].at(p))} Mb/s ({c[('westwood', small)].at(p) / capacity:.0%} of the "
+            f"{capacity:.2f} Mb/s payload capacity of {small}-byte segments; Reno "
+            f"{_fmt(c[('reno', small)].at(p))}) "
+            f"with {ww_to:.0f} timeouts per run against Reno's {reno_to:.0f}: with {small}-byte segments the pipe "
+            f"holds about {pipe:.0f} packets and the router 100, ssthresh = BWE·RTTmin is about the pipe, and "
+            f"ns-3's 1-byte-per-ACK growth floor (cwnd > SMSS²) adds about {pipe / 2 / small:.0f} segments "
+            f"per RTT (one delayed ACK per 2 segments), so the window overruns the buffer by dozens of "
+            f"segments; after the timeout, go-back-N resends segments the receiver holds, their duplicate ACKs "
+            f"trigger a fast retransmit (ns-3 has no `recover` check), and leaving that recovery sets cwnd = "
+            f"ssthresh ≈ the pipe at once (ns-3's `NewAck`), a burst the buffer cannot take. "
+            f"The paper's Westwood spread (< 1 Mb/s at every PER, Sec. 4.2) needs its {small}-byte Westwood within "
+            f"1 Mb/s of the {big}-byte one, i.e. near the {capacity:.2f} Mb/s capacity even at PER {p:g}; how ns-3 "
+            f"got there is not recoverable from the paper"
+        )
 
     @staticmethod
     def _reno_sensitivity(results: Mapping[Any, RunResult]) -> str:
@@ -496,5 +611,8 @@ class Fig9(_Family):
                     continue
                 trace = r.trace("cwnd")
                 trace = trace[trace["time_s"] >= 10]
-                out[(f.name, per)] = (float(trace["cwnd_bytes"].mean()) / 41, float(trace["ssthresh_bytes"].mean()) / 41)
+                out[(f.name, per)] = (
+                    float(trace["cwnd_bytes"].mean()) / 41,
+                    float(trace["ssthresh_bytes"].mean()) / 41,
+                )
         return out

@@ -12,10 +12,35 @@ from tcpsim.repro import register
 from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, curves
 from tcpsim.repro.framework import Claim, Outcome, Series
 from tcpsim.repro.gangadhar.common import (
-    DEFAULT_FLAVOURS, FIVE, FLAVOUR_NOTE, FLAVOURS, NOISE, NOT_MODELLED_NOTE, NS3_DEVICE_QUEUE, NS3_NOTE, NS3_RWND,
-    NS3_TCP, PER_FULL, PER_QUICK, THROUGHPUT, WESTWOOD, WESTWOOD_PLUS, Flavour, _error_bar_note, _fmt, _ge,
-    _non_increasing, _throughput_mbps, _tolerance, _TwoWindows, draw_throughput, duration_s, lossy_link,
-    throughput_table, MSS_BYTES)
+    DEFAULT_FLAVOURS,
+    FIVE,
+    FLAVOUR_NOTE,
+    FLAVOURS,
+    MSS_BYTES,
+    NOISE,
+    NOT_MODELLED_NOTE,
+    NS3_DEVICE_QUEUE,
+    NS3_NOTE,
+    NS3_RWND,
+    NS3_TCP,
+    PER_FULL,
+    PER_QUICK,
+    THROUGHPUT,
+    WESTWOOD,
+    WESTWOOD_PLUS,
+    Flavour,
+    _error_bar_note,
+    _fmt,
+    _ge,
+    _non_increasing,
+    _throughput_mbps,
+    _tolerance,
+    _TwoWindows,
+    draw_throughput,
+    duration_s,
+    lossy_link,
+    throughput_table,
+)
 from tcpsim.repro.plotting import DOUBLE_IN, draw_readings, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey
@@ -37,31 +62,46 @@ def westwood_highest_by_far(c: Mapping[str, Curve]) -> Claim:
     """fig5: Westwood at or above every other variant at every PER (within noise) and ≥ 1.5 × the
     best of Tahoe, Reno and NewReno from PER 0.001 on (below it all are near the link rate)."""
     pers = c["reno"].x
-    not_highest = [f"PER {p:g}: {n} {_fmt(c[n].at(p))} > Westwood {_fmt(c['westwood'].at(p))}"
-                   for p in pers for n in (*OTHERS, "westwood_plus") if not _ge(c["westwood"].at(p), c[n].at(p))]
+    not_highest = [
+        f"PER {p:g}: {n} {_fmt(c[n].at(p))} > Westwood {_fmt(c['westwood'].at(p))}"
+        for p in pers
+        for n in (*OTHERS, "westwood_plus")
+        if not _ge(c["westwood"].at(p), c[n].at(p))
+    ]
     ratios = {p: c["westwood"].at(p) / max(c[n].at(p) for n in OTHERS) for p in pers if p >= 0.001}
     by_far = bool(ratios) and min(ratios.values()) >= BY_FAR
     return Claim(
-        "Westwood highest by far", not not_highest and by_far,
+        "Westwood highest by far",
+        not not_highest and by_far,
         f"test: Westwood ≥ every other variant at every PER within {NOISE}, and ≥ {BY_FAR} × the best of Tahoe, "
         "Reno, NewReno at every PER ≥ 0.001; "
         + ("highest (within noise) at every PER" if not not_highest else "not highest: " + "; ".join(not_highest))
-        + "; Westwood / best of Tahoe, Reno, NewReno: " + ", ".join(f"{p:g}: {r:.2f}×" for p, r in ratios.items())
-        + f"; at PER {pers[0]:g}: " + _table(c, [n for n in (*OTHERS, "westwood", "westwood_plus") if n in c], pers[0]))
+        + "; Westwood / best of Tahoe, Reno, NewReno: "
+        + ", ".join(f"{p:g}: {r:.2f}×" for p, r in ratios.items())
+        + f"; at PER {pers[0]:g}: "
+        + _table(c, [n for n in (*OTHERS, "westwood", "westwood_plus") if n in c], pers[0]),
+    )
 
 
 def westwood_plus_second(c: Mapping[str, Curve]) -> Claim:
     """fig5: Westwood+ at or above Tahoe, Reno and NewReno at every PER (within noise); below
     Westwood is the previous claim."""
     pers = c["reno"].x
-    not_second = [f"PER {p:g}: Westwood+ {_fmt(c['westwood_plus'].at(p))} < {n} {_fmt(c[n].at(p))}"
-                  for p in pers for n in OTHERS if not _ge(c["westwood_plus"].at(p), c[n].at(p))]
+    not_second = [
+        f"PER {p:g}: Westwood+ {_fmt(c['westwood_plus'].at(p))} < {n} {_fmt(c[n].at(p))}"
+        for p in pers
+        for n in OTHERS
+        if not _ge(c["westwood_plus"].at(p), c[n].at(p))
+    ]
     margin = {p: c["westwood_plus"].at(p) / max(c[n].at(p) for n in OTHERS) for p in pers}
     return Claim(
-        "Westwood+ second", not not_second,
+        "Westwood+ second",
+        not not_second,
         f"test: Westwood+ ≥ Tahoe, Reno and NewReno at every PER within {NOISE}; "
         + ("holds at every PER" if not not_second else "; ".join(not_second))
-        + "; Westwood+ / best of Tahoe, Reno, NewReno: " + ", ".join(f"{p:g}: {r:.2f}×" for p, r in margin.items()))
+        + "; Westwood+ / best of Tahoe, Reno, NewReno: "
+        + ", ".join(f"{p:g}: {r:.2f}×" for p, r in margin.items()),
+    )
 
 
 def westwood_plus_drops_sharply(c: Mapping[str, Curve]) -> Claim:
@@ -77,26 +117,36 @@ def westwood_plus_drops_sharply(c: Mapping[str, Curve]) -> Claim:
         kept_below >= 0.85 and kept_above < 0.5 and kept_above < ww_above,
         f"test: Westwood+ keeps ≥ 85 % of its PER-{pers[0]:g} throughput at PER 0.001, then < 50 % of that at PER "
         f"0.01 and less than Westwood keeps; kept {kept_below:.0%}, then {kept_above:.0%} (Westwood {ww_above:.0%}): "
-        + " → ".join(f"{p:g}: {_fmt(wp.at(p))}" for p in pers))
+        + " → ".join(f"{p:g}: {_fmt(wp.at(p))}" for p in pers),
+    )
 
 
 def reno_like_newreno(c: Mapping[str, Curve], within: float = 0.10) -> Claim:
     """fig5: Reno ≈ NewReno: within ±10 % of each other at every PER."""
     diffs = {p: (c["newreno"].at(p) - c["reno"].at(p)) / c["reno"].at(p) for p in c["reno"].x}
     return Claim(
-        "Reno ≈ NewReno", all(abs(d) <= within for d in diffs.values()),
-        f"test: NewReno within ±{within:.0%} of Reno at every PER: " + ", ".join(
-            f"{p:g}: {_fmt(c['reno'].at(p))} vs {_fmt(c['newreno'].at(p))} ({d:+.1%})" for p, d in diffs.items()))
+        "Reno ≈ NewReno",
+        all(abs(d) <= within for d in diffs.values()),
+        f"test: NewReno within ±{within:.0%} of Reno at every PER: "
+        + ", ".join(
+            f"{p:g}: {_fmt(c['reno'].at(p))} vs {_fmt(c['newreno'].at(p))} ({d:+.1%})" for p, d in diffs.items()
+        ),
+    )
 
 
 def all_fall(c: Mapping[str, Curve], names: Sequence[str]) -> Claim:
     """fig5: every variant's throughput falls (or stays, within noise) at each step up in PER."""
     falls = {n: _non_increasing(c[n].mean.tolist()) for n in names}
     return Claim(
-        "all fall as PER rises", all(ok for ok, _ in falls.values()),
-        f"test: each step up in PER lowers or keeps throughput within {NOISE}, for every variant; " + "; ".join(
-            f"{FLAVOURS[n].label}: " + (f"{_fmt(c[n].mean[0])} → {_fmt(c[n].mean[-1])}" if ok
-                                        else "rises " + ", ".join(bad)) for n, (ok, bad) in falls.items()))
+        "all fall as PER rises",
+        all(ok for ok, _ in falls.values()),
+        f"test: each step up in PER lowers or keeps throughput within {NOISE}, for every variant; "
+        + "; ".join(
+            f"{FLAVOURS[n].label}: "
+            + (f"{_fmt(c[n].mean[0])} → {_fmt(c[n].mean[-1])}" if ok else "rises " + ", ".join(bad))
+            for n, (ok, bad) in falls.items()
+        ),
+    )
 
 
 def westwood_family_above(c: Mapping[str, Curve]) -> Claim:
@@ -106,13 +156,18 @@ def westwood_family_above(c: Mapping[str, Curve]) -> Claim:
     for d in c["reno"].x:
         low = min(c["westwood"].at(d), c["westwood_plus"].at(d))
         best_other = max(c[n].at(d) for n in OTHERS)
-        rows.append(f"{d:g} ms: W {_fmt(c['westwood'].at(d))}, W+ {_fmt(c['westwood_plus'].at(d))}, "
-                    f"best other {_fmt(best_other)}")
+        rows.append(
+            f"{d:g} ms: W {_fmt(c['westwood'].at(d))}, W+ {_fmt(c['westwood_plus'].at(d))}, "
+            f"best other {_fmt(best_other)}"
+        )
         if not low > best_other + _tolerance(best_other):
             bad.append(f"{d:g}")
-    return Claim("Westwood and Westwood+ above the others across the range", not bad,
-                 f"test: the lower of Westwood, Westwood+ above the best of Tahoe, Reno, NewReno by more than {NOISE} "
-                 "at every delay; " + (f"not above at {', '.join(bad)} ms; " if bad else "") + "; ".join(rows))
+    return Claim(
+        "Westwood and Westwood+ above the others across the range",
+        not bad,
+        f"test: the lower of Westwood, Westwood+ above the best of Tahoe, Reno, NewReno by more than {NOISE} "
+        "at every delay; " + (f"not above at {', '.join(bad)} ms; " if bad else "") + "; ".join(rows),
+    )
 
 
 RISE = 1.3
@@ -126,14 +181,23 @@ def westwood_family_rises(c: Mapping[str, Curve]) -> Claim:
     parts, holds = [], True
     for n in ("westwood", "westwood_plus"):
         values = c[n].mean.tolist()
-        drops = [f"{a} → {b} Mb/s: {_fmt(va)} → {_fmt(vb)}"
-                 for a, b, va, vb in zip(rates, rates[1:], values, values[1:]) if not _ge(vb, va)]
+        drops = [
+            f"{a} → {b} Mb/s: {_fmt(va)} → {_fmt(vb)}"
+            for a, b, va, vb in zip(rates, rates[1:], values, values[1:])
+            if not _ge(vb, va)
+        ]
         holds &= not drops and values[-1] >= RISE * values[0]
-        parts.append(f"{FLAVOURS[n].label}: " + ", ".join(f"{r} Mb/s {_fmt(v)}" for r, v in zip(rates, values))
-                     + (f" (falls {', '.join(drops)})" if drops else ""))
-    return Claim("Westwood/Westwood+ rise with bandwidth", holds,
-                 f"test: every step up in bandwidth keeps or raises throughput within {NOISE}, and the last value ≥ "
-                 f"{RISE} × the first; " + "; ".join(parts))
+        parts.append(
+            f"{FLAVOURS[n].label}: "
+            + ", ".join(f"{r} Mb/s {_fmt(v)}" for r, v in zip(rates, values))
+            + (f" (falls {', '.join(drops)})" if drops else "")
+        )
+    return Claim(
+        "Westwood/Westwood+ rise with bandwidth",
+        holds,
+        f"test: every step up in bandwidth keeps or raises throughput within {NOISE}, and the last value ≥ "
+        f"{RISE} × the first; " + "; ".join(parts),
+    )
 
 
 def westwood_far_above_plus(c: Mapping[str, Curve]) -> Claim:
@@ -143,9 +207,11 @@ def westwood_far_above_plus(c: Mapping[str, Curve]) -> Claim:
     ratio = {r: c["westwood"].at(r) / c["westwood_plus"].at(r) for r in rates}
     above = all(_ge(c["westwood"].at(r), c["westwood_plus"].at(r)) for r in rates)
     return Claim(
-        "Westwood ≫ Westwood+", above and ratio[rates[-1]] >= BY_FAR,
+        "Westwood ≫ Westwood+",
+        above and ratio[rates[-1]] >= BY_FAR,
         f"test: Westwood ≥ Westwood+ at every bandwidth within {NOISE} and ≥ {BY_FAR} × at the largest; "
-        "Westwood / Westwood+: " + ", ".join(f"{r} Mb/s {q:.2f}×" for r, q in ratio.items()))
+        "Westwood / Westwood+: " + ", ".join(f"{r} Mb/s {q:.2f}×" for r, q in ratio.items()),
+    )
 
 
 FLAT = 0.15
@@ -156,10 +222,15 @@ def others_flat(c: Mapping[str, Curve]) -> Claim:
     """fig7: Tahoe, Reno and NewReno almost flat over the bandwidths."""
     flat = {n: (float(np.max(c[n].mean) - np.min(c[n].mean)) / float(np.mean(c[n].mean))) for n in OTHERS}
     return Claim(
-        "Tahoe/Reno/NewReno almost flat", all(v <= FLAT for v in flat.values()),
-        f"test: max − min over the bandwidths ≤ {FLAT:.0%} of the mean, for each; " + "; ".join(
+        "Tahoe/Reno/NewReno almost flat",
+        all(v <= FLAT for v in flat.values()),
+        f"test: max − min over the bandwidths ≤ {FLAT:.0%} of the mean, for each; "
+        + "; ".join(
             f"{FLAVOURS[n].label}: {_fmt(float(np.min(c[n].mean)))}…{_fmt(float(np.max(c[n].mean)))} "
-            f"(range {v:.0%} of the mean)" for n, v in flat.items()))
+            f"(range {v:.0%} of the mean)"
+            for n, v in flat.items()
+        ),
+    )
 
 
 def _table(curves: Mapping[str, Curve], names: Sequence[str], x: Any) -> str:
@@ -187,8 +258,10 @@ class _Sweep(_TwoWindows):
         raise NotImplementedError
 
     def sweep(self) -> Sweep:
-        return Sweep(Axis("flavour", (*self.flavours, *self.extra_flavours), key=lambda f: f.name),
-                     Axis(self.axis, self.grid(False), quick=self.grid(True)))
+        return Sweep(
+            Axis("flavour", (*self.flavours, *self.extra_flavours), key=lambda f: f.name),
+            Axis(self.axis, self.grid(False), quick=self.grid(True)),
+        )
 
     def judged_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
         return self.sweep().specs(lambda flavour, **x: self.scenario(flavour, x[self.axis], quick), quick, seeds)
@@ -232,26 +305,52 @@ class Fig5(_Sweep):
     def extra_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
         # Sensitivity: the five variants with tcpsim's defaults for the parameters the paper omits,
         # and the paper's Westwood/Westwood+ over NewReno instead of Reno recovery.
-        specs = [RunSpec(key=RunKey(kind="tcpsim_defaults", flavour=f.name, per=per, seed=seed), seed=seed,
-                         scenario=lossy_link(f, per=per, duration_s=duration_s(quick), ns3=False))
-                 for f in FIVE for per in self.SENSITIVITY_PER for seed in seeds]
+        specs = [
+            RunSpec(
+                key=RunKey(kind="tcpsim_defaults", flavour=f.name, per=per, seed=seed),
+                seed=seed,
+                scenario=lossy_link(f, per=per, duration_s=duration_s(quick), ns3=False),
+            )
+            for f in FIVE
+            for per in self.SENSITIVITY_PER
+            for seed in seeds
+        ]
         for f in (WESTWOOD, WESTWOOD_PLUS):
             over_newreno = dataclasses.replace(f, recovery="newreno")
-            specs += [RunSpec(key=RunKey(kind="newreno_recovery", flavour=f.name, per=per, seed=seed), seed=seed,
-                              scenario=lossy_link(over_newreno, per=per, duration_s=duration_s(quick)))
-                      for per in self.SENSITIVITY_PER for seed in seeds]
+            specs += [
+                RunSpec(
+                    key=RunKey(kind="newreno_recovery", flavour=f.name, per=per, seed=seed),
+                    seed=seed,
+                    scenario=lossy_link(over_newreno, per=per, duration_s=duration_s(quick)),
+                )
+                for per in self.SENSITIVITY_PER
+                for seed in seeds
+            ]
         return specs
 
     def judge(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         c = self.curves(results)
         pers = c["reno"].x
-        claims = [westwood_highest_by_far(c), westwood_plus_second(c), westwood_plus_drops_sharply(c),
-                  reno_like_newreno(c), all_fall(c, [f.name for f in FIVE])]
-        notes = [FLAVOUR_NOTE, NS3_NOTE, _error_bar_note(c), NOT_MODELLED_NOTE,
-                 f"{duration_s(quick)} s runs, throughput = bytes delivered in order / run length",
-                 "dashed: tcpsim's default flavours (not judged): " + "; ".join(
-                     f"{f.label}: " + ", ".join(f"{p:g}: {_fmt(c[f.name].at(p))}" for p in pers)
-                     for f in DEFAULT_FLAVOURS if f.name in c)]
+        claims = [
+            westwood_highest_by_far(c),
+            westwood_plus_second(c),
+            westwood_plus_drops_sharply(c),
+            reno_like_newreno(c),
+            all_fall(c, [f.name for f in FIVE]),
+        ]
+        notes = [
+            FLAVOUR_NOTE,
+            NS3_NOTE,
+            _error_bar_note(c),
+            NOT_MODELLED_NOTE,
+            f"{duration_s(quick)} s runs, throughput = bytes delivered in order / run length",
+            "dashed: tcpsim's default flavours (not judged): "
+            + "; ".join(
+                f"{f.label}: " + ", ".join(f"{p:g}: {_fmt(c[f.name].at(p))}" for p in pers)
+                for f in DEFAULT_FLAVOURS
+                if f.name in c
+            ),
+        ]
         return Outcome(series=self.series(c), claims=claims, notes=notes)
 
     def main_notes(self, results: Mapping[Any, RunResult], judged: Outcome, quick: bool) -> list[str]:
@@ -266,8 +365,12 @@ class Fig5(_Sweep):
         def table(kind: str, flavours: Sequence[Flavour], reference: str) -> str:
             parts = []
             for per in self.SENSITIVITY_PER:
-                cells = [f"{f.label} {_fmt(float(np.mean(sens[(kind, f.name, per)])))} ({reference} "
-                         f"{_fmt(c[f.name].at(per))})" for f in flavours if (kind, f.name, per) in sens]
+                cells = [
+                    f"{f.label} {_fmt(float(np.mean(sens[(kind, f.name, per)])))} ({reference} "
+                    f"{_fmt(c[f.name].at(per))})"
+                    for f in flavours
+                    if (kind, f.name, per) in sens
+                ]
                 if cells and per in c["reno"].x:
                     parts.append(f"PER {per:g}: " + ", ".join(cells))
             return "; ".join(parts)
@@ -301,9 +404,16 @@ class Fig6(_Sweep):
 
     def judge(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         c = self.curves(results)
-        return Outcome(series=self.series(c), claims=[westwood_family_above(c)], notes=[
-            FLAVOUR_NOTE, NS3_NOTE, _error_bar_note(c),
-            "the bottleneck delay is swept; the 45 ms access delay stays (RTT ≈ 92 ms … 592 ms)"])
+        return Outcome(
+            series=self.series(c),
+            claims=[westwood_family_above(c)],
+            notes=[
+                FLAVOUR_NOTE,
+                NS3_NOTE,
+                _error_bar_note(c),
+                "the bottleneck delay is swept; the 45 ms access delay stays (RTT ≈ 92 ms … 592 ms)",
+            ],
+        )
 
 
 @register
@@ -335,12 +445,24 @@ class Fig7(_Sweep):
             for rate in self.LITERAL_RATES:
                 scenario = lossy_link(f, bottleneck_rate=f"{rate}Mbps", duration_s=duration_s(quick))
                 scenario["links"][0]["queue"] = NS3_DEVICE_QUEUE
-                specs += [RunSpec(key=RunKey(kind="ns3_literal", flavour=f.name, rate_mbps=rate, seed=seed),
-                                  scenario=scenario, seed=seed)
-                          for seed in seeds]
-        specs += [RunSpec(key=RunKey(kind="diag", rate_mbps=rate), seed=1, scenario=lossy_link(
-                      WESTWOOD, bottleneck_rate=f"{rate}Mbps", duration_s=duration_s(quick), trace={"cwnd": True}))
-                  for rate in self.DIAG_RATES]
+                specs += [
+                    RunSpec(
+                        key=RunKey(kind="ns3_literal", flavour=f.name, rate_mbps=rate, seed=seed),
+                        scenario=scenario,
+                        seed=seed,
+                    )
+                    for seed in seeds
+                ]
+        specs += [
+            RunSpec(
+                key=RunKey(kind="diag", rate_mbps=rate),
+                seed=1,
+                scenario=lossy_link(
+                    WESTWOOD, bottleneck_rate=f"{rate}Mbps", duration_s=duration_s(quick), trace={"cwnd": True}
+                ),
+            )
+            for rate in self.DIAG_RATES
+        ]
         return specs
 
     @staticmethod
@@ -361,9 +483,11 @@ class Fig7(_Sweep):
             capped = float((dt * (cwnd >= cap)).sum() / max(dt.sum(), 1e-12))
             cut = ssthresh[ssthresh < 10**9]
             bdp = rate * 1e6 * MSS_BYTES / (MSS_BYTES + NS3_TCP["header"]) * float(flow["rtt_min_s"]) / 8
-            parts.append(f"{rate} Mb/s: payload BDP {bdp / 1e3:.0f} KB, median ssthresh "
-                         f"{(float(np.median(cut)) if cut.size else float('nan')) / 1e3:.0f} KB, cwnd ≥ cap "
-                         f"{capped:.0%} of the time, {_throughput_mbps(r):.3f} Mb/s")
+            parts.append(
+                f"{rate} Mb/s: payload BDP {bdp / 1e3:.0f} KB, median ssthresh "
+                f"{(float(np.median(cut)) if cut.size else float('nan')) / 1e3:.0f} KB, cwnd ≥ cap "
+                f"{capped:.0%} of the time, {_throughput_mbps(r):.3f} Mb/s"
+            )
         return "; ".join(parts)
 
     def judge(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
@@ -382,18 +506,24 @@ class Fig7(_Sweep):
                 literal.setdefault(point, []).append(_throughput_mbps(result))
                 links = result.links
                 sender_drops.setdefault(point, []).append(
-                    int(links.loc[links["name"] == "access", "drops_queue"].sum()))
+                    int(links.loc[links["name"] == "access", "drops_queue"].sum())
+                )
         window_note = (
             "the 64 KB advertised window (main reading) limits any flow to 65 535 B per RTT ≈ 5.7 Mb/s here. Once "
             "the payload bandwidth-delay product exceeds it, ssthresh = BWE·RTTmin ends above the window, cwnd sits "
             "at or above it, and Reno's fast-recovery inflation cannot release new segments while the "
             "retransmission is outstanding, so every loss costs an idle RTT (Westwood, seed 1: "
-            f"{self._cap_diagnostic(results)}); the alternative reading's 128 KB window does not bind up to 8 Mb/s")
+            f"{self._cap_diagnostic(results)}); the alternative reading's 128 KB window does not bind up to 8 Mb/s"
+        )
         literal_note = (
             f"sensitivity with ns-3's default {NS3_DEVICE_QUEUE} queue on the source's 10 Mb/s device as well (ns-3 "
             "of 2013 had no flow control between TCP and the device, so the burst that ends a window-capped "
-            "recovery, up to 163 segments, overflows it at the sender), Mb/s: " + "; ".join(
+            "recovery, up to 163 segments, overflows it at the sender), Mb/s: "
+            + "; ".join(
                 f"{FLAVOURS[n].label} at {r} Mb/s {_fmt(float(np.mean(v)))} (main {_fmt(c[n].at(r))}, "
                 f"{np.mean(sender_drops[(n, r)]):.0f} sender drops)"
-                for (n, r), v in sorted(literal.items()) if r in rates))
+                for (n, r), v in sorted(literal.items())
+                if r in rates
+            )
+        )
         return [window_note, literal_note]

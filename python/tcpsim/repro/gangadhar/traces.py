@@ -8,8 +8,19 @@ from typing import TYPE_CHECKING
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Outcome, Series
 from tcpsim.repro.gangadhar.common import (
-    DEFAULT_FLAVOURS, FLAVOUR_NOTE, FLAVOURS, MSS_BYTES, NS3_NOTE, RENO, THREE, WESTWOOD, WESTWOOD_PLUS, _TwoWindows,
-    duration_s, lossy_link)
+    DEFAULT_FLAVOURS,
+    FLAVOUR_NOTE,
+    FLAVOURS,
+    MSS_BYTES,
+    NS3_NOTE,
+    RENO,
+    THREE,
+    WESTWOOD,
+    WESTWOOD_PLUS,
+    _TwoWindows,
+    duration_s,
+    lossy_link,
+)
 from tcpsim.repro.plotting import figure_title, plot_lines
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey
@@ -28,10 +39,14 @@ def cwnd_order(averages: Mapping[str, Mapping[int, float]]) -> Claim:
     seeds = sorted(averages[order[-1]])
     per_seed = [all(averages[a][s] > averages[b][s] for a, b in zip(order, order[1:])) for s in seeds]
     return Claim(
-        "Westwood highest, Westwood+ second, Reno lowest (time-averaged cwnd, every run)", all(per_seed),
-        "test: time-averaged cwnd strictly ordered Westwood > Westwood+ > Reno in every run; " + "; ".join(
-            f"run {s}: " + " > ".join(f"{FLAVOURS[n].label} {averages[n][s]:.1f}" for n in order) for s in seeds)
-        + " segments")
+        "Westwood highest, Westwood+ second, Reno lowest (time-averaged cwnd, every run)",
+        all(per_seed),
+        "test: time-averaged cwnd strictly ordered Westwood > Westwood+ > Reno in every run; "
+        + "; ".join(
+            f"run {s}: " + " > ".join(f"{FLAVOURS[n].label} {averages[n][s]:.1f}" for n in order) for s in seeds
+        )
+        + " segments",
+    )
 
 
 @register
@@ -46,8 +61,9 @@ class Fig10(_TwoWindows):
 
     def judged_runs(self, quick: bool, seeds: list[int]) -> list[RunSpec]:
         sweep = Sweep(Axis("flavour", (*THREE, *DEFAULT_FLAVOURS), key=lambda f: f.name))
-        return sweep.specs(lambda flavour: lossy_link(flavour, duration_s=duration_s(quick), trace=self.TRACE),
-                           quick, seeds)
+        return sweep.specs(
+            lambda flavour: lossy_link(flavour, duration_s=duration_s(quick), trace=self.TRACE), quick, seeds
+        )
 
     def judge(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         averages: dict[str, dict[int, float]] = {}
@@ -63,12 +79,18 @@ class Fig10(_TwoWindows):
         order = [f.name for f in (WESTWOOD, WESTWOOD_PLUS, RENO)]
         claims = [cwnd_order({n: averages[n] for n in order})]
         series.sort(key=lambda s: [FLAVOURS[n].label for n in order].index(s.label))
-        notes = [FLAVOUR_NOTE, NS3_NOTE,
-                 f"{duration_s(quick)} s, samples every 3 s (the paper's sampling); the figure shows run {first_seed}, "
-                 f"the claim compares the mean of the samples in every run",
-                 "tcpsim default flavours (not judged), time-averaged cwnd: " + "; ".join(
-                     f"{f.label} " + ", ".join(f"run {s} {averages[f.name][s]:.1f}" for s in sorted(averages[f.name]))
-                     for f in DEFAULT_FLAVOURS if f.name in averages)]
+        notes = [
+            FLAVOUR_NOTE,
+            NS3_NOTE,
+            f"{duration_s(quick)} s, samples every 3 s (the paper's sampling); the figure shows run {first_seed}, "
+            f"the claim compares the mean of the samples in every run",
+            "tcpsim default flavours (not judged), time-averaged cwnd: "
+            + "; ".join(
+                f"{f.label} " + ", ".join(f"run {s} {averages[f.name][s]:.1f}" for s in sorted(averages[f.name]))
+                for f in DEFAULT_FLAVOURS
+                if f.name in averages
+            ),
+        ]
         return Outcome(series=series, claims=claims, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:

@@ -43,39 +43,67 @@ class Fig3(Experiment):
         beta = model.westwood_decrease_factor(ct, ct)
         below, above = grid < ct - 1e-9, grid > ct + 1e-9
         cross = _crossover(grid, wp - nr)
-        hybrid = [model.simulate_hybrid(model.MollerParams(setting.capacity_bps, setting.rtt_s, b), epochs=20,
-                                        warmup_epochs=30) for b in self.hybrid_buffers]
-        hybrid_gap = max(max(abs(h.newreno - n), abs(h.westwood_plus - w)) for h, n, w in zip(
-            hybrid, setting.model(self.hybrid_buffers)["newreno"], setting.model(self.hybrid_buffers)["westwood_plus"]))
-        claims = [
-            Claim("equal shares at B = CT (β = 1/2)",
-                  abs(at_ct["newreno"] - at_ct["westwood_plus"]) < 1e-9 and abs(float(beta) - 0.5) < 1e-12,
-                  f"test: |NewReno − Westwood+| < 1e-9 and |β − 1/2| < 1e-12 at B = CT (the model, exact); "
-                  f"CT = {ct:.2f} pkt: β = {float(beta):.3f}, NewReno {at_ct['newreno']:.4f}, Westwood+ "
-                  f"{at_ct['westwood_plus']:.4f}; the curves cross at B = {cross:.2f} pkt"),
-            Claim("Westwood+ larger for B < CT, NewReno larger for B > CT",
-                  bool(np.all(wp[below] > nr[below]) and np.all(nr[above] > wp[above])),
-                  f"test: strict inequality at every grid point on each side of CT; "
-                  f"over {len(grid)} sizes in [2, {2 * ct:.1f}] pkt: smallest Westwood+ − NewReno for B < CT "
-                  f"{np.min(wp[below] - nr[below]):.4f} (at B → CT), largest {np.max(wp[below] - nr[below]):.3f} "
-                  f"(B = 2: {wp[0]:.3f} vs {nr[0]:.3f}); smallest NewReno − Westwood+ for B > CT "
-                  f"{np.min(nr[above] - wp[above]):.4f}, at B = {2 * ct:.1f}: {nr[-1]:.3f} vs {wp[-1]:.3f}"),
-            Claim("sum ≈ 1", bool(np.all(np.abs(total - 1) <= 0.01)),
-                  f"test: |sum − 1| ≤ 0.01 at every grid point; "
-                  f"utilization in [{total.min():.4f}, {total.max():.4f}] over B in [2, {2 * ct:.1f}] pkt "
-                  f"(Prop. 1 holds at {int(curves['full_utilization'].sum())} of {len(grid)} sizes)"),
+        hybrid = [
+            model.simulate_hybrid(
+                model.MollerParams(setting.capacity_bps, setting.rtt_s, b), epochs=20, warmup_epochs=30
+            )
+            for b in self.hybrid_buffers
         ]
-        checks = [_identity(name, paper, measured) for name, paper, measured in (
-            ("NewReno normalized throughput at B = CT", 0.5, float(at_ct["newreno"])),
-            ("Westwood+ normalized throughput at B = CT", 0.5, float(at_ct["westwood_plus"])),
-            ("β = CT/(CT + B) at B = CT", 0.5, float(beta)),
-            ("B/CT where the shares are equal", 1.0, cross / ct))]
-        series = [Series("NewReno (model)", grid, nr), Series("Westwood+ (model)", grid, wp),
-                  Series("sum (model)", grid, total),
-                  Series("NewReno (direct integration of eqs. (2)–(3))", list(self.hybrid_buffers),
-                         [h.newreno for h in hybrid]),
-                  Series("Westwood+ (direct integration of eqs. (2)–(3))", list(self.hybrid_buffers),
-                         [h.westwood_plus for h in hybrid])]
+        hybrid_gap = max(
+            max(abs(h.newreno - n), abs(h.westwood_plus - w))
+            for h, n, w in zip(
+                hybrid,
+                setting.model(self.hybrid_buffers)["newreno"],
+                setting.model(self.hybrid_buffers)["westwood_plus"],
+            )
+        )
+        claims = [
+            Claim(
+                "equal shares at B = CT (β = 1/2)",
+                abs(at_ct["newreno"] - at_ct["westwood_plus"]) < 1e-9 and abs(float(beta) - 0.5) < 1e-12,
+                f"test: |NewReno − Westwood+| < 1e-9 and |β − 1/2| < 1e-12 at B = CT (the model, exact); "
+                f"CT = {ct:.2f} pkt: β = {float(beta):.3f}, NewReno {at_ct['newreno']:.4f}, Westwood+ "
+                f"{at_ct['westwood_plus']:.4f}; the curves cross at B = {cross:.2f} pkt",
+            ),
+            Claim(
+                "Westwood+ larger for B < CT, NewReno larger for B > CT",
+                bool(np.all(wp[below] > nr[below]) and np.all(nr[above] > wp[above])),
+                f"test: strict inequality at every grid point on each side of CT; "
+                f"over {len(grid)} sizes in [2, {2 * ct:.1f}] pkt: smallest Westwood+ − NewReno for B < CT "
+                f"{np.min(wp[below] - nr[below]):.4f} (at B → CT), largest {np.max(wp[below] - nr[below]):.3f} "
+                f"(B = 2: {wp[0]:.3f} vs {nr[0]:.3f}); smallest NewReno − Westwood+ for B > CT "
+                f"{np.min(nr[above] - wp[above]):.4f}, at B = {2 * ct:.1f}: {nr[-1]:.3f} vs {wp[-1]:.3f}",
+            ),
+            Claim(
+                "sum ≈ 1",
+                bool(np.all(np.abs(total - 1) <= 0.01)),
+                f"test: |sum − 1| ≤ 0.01 at every grid point; "
+                f"utilization in [{total.min():.4f}, {total.max():.4f}] over B in [2, {2 * ct:.1f}] pkt "
+                f"(Prop. 1 holds at {int(curves['full_utilization'].sum())} of {len(grid)} sizes)",
+            ),
+        ]
+        checks = [
+            _identity(name, paper, measured)
+            for name, paper, measured in (
+                ("NewReno normalized throughput at B = CT", 0.5, float(at_ct["newreno"])),
+                ("Westwood+ normalized throughput at B = CT", 0.5, float(at_ct["westwood_plus"])),
+                ("β = CT/(CT + B) at B = CT", 0.5, float(beta)),
+                ("B/CT where the shares are equal", 1.0, cross / ct),
+            )
+        ]
+        series = [
+            Series("NewReno (model)", grid, nr),
+            Series("Westwood+ (model)", grid, wp),
+            Series("sum (model)", grid, total),
+            Series(
+                "NewReno (direct integration of eqs. (2)–(3))", list(self.hybrid_buffers), [h.newreno for h in hybrid]
+            ),
+            Series(
+                "Westwood+ (direct integration of eqs. (2)–(3))",
+                list(self.hybrid_buffers),
+                [h.westwood_plus for h in hybrid],
+            ),
+        ]
         notes = [
             f"{setting.label}; the closed form of Sec. III with the fully synchronized fixed point X* of eq. (30); "
             "normalized throughput = rate / C, both in bytes of 1500-byte packets",
@@ -90,8 +118,16 @@ class Fig3(Experiment):
         ax = fig.add_subplot()
         for s in outcome.series:
             if "direct integration" in s.label:
-                ax.plot(s.x, s.y, linestyle="none", marker="s", mfc="none", markersize=5, color=_color(s.label),
-                        label=s.label)
+                ax.plot(
+                    s.x,
+                    s.y,
+                    linestyle="none",
+                    marker="s",
+                    mfc="none",
+                    markersize=5,
+                    color=_color(s.label),
+                    label=s.label,
+                )
             else:
                 ax.plot(s.x, s.y, linestyle=_line_style(s.label), color=_color(s.label), label=s.label)
         ct = TABLE_II[1].bdp_pkts
@@ -138,43 +174,56 @@ class Fig4(Experiment):
         # Scenarios 1–3 also share [2/16.7, 2].
         low123 = max(2 / TABLE_II[n].bdp_pkts for n in (1, 2, 3))
         x123 = np.linspace(low123, 2.0, 200)
-        stack123 = np.array([TABLE_II[n].model(x123 * TABLE_II[n].bdp_pkts)[["newreno", "westwood_plus"]].to_numpy()
-                             for n in (1, 2, 3)])
+        stack123 = np.array(
+            [TABLE_II[n].model(x123 * TABLE_II[n].bdp_pkts)[["newreno", "westwood_plus"]].to_numpy() for n in (1, 2, 3)]
+        )
         spread123 = float((stack123.max(axis=0) - stack123.min(axis=0)).max())
-        crossings = {n: _crossover(c["buffer_over_bdp"].to_numpy(), (c["westwood_plus"] - c["newreno"]).to_numpy())
-                     for n, c in curves.items()}
+        crossings = {
+            n: _crossover(c["buffer_over_bdp"].to_numpy(), (c["westwood_plus"] - c["newreno"]).to_numpy())
+            for n, c in curves.items()
+        }
         # Under-utilization for B << CT.
         small = {n: c[c["buffer_over_bdp"] < 0.5] for n, c in curves.items()}
         s3 = small[3]
         worst3 = float(s3["utilization"].min())
         worst3_at = float(s3["buffer_over_bdp"].iloc[int(np.argmin(s3["utilization"].to_numpy()))])
         others_min = {n: float(small[n]["utilization"].min()) if len(small[n]) else math.nan for n in (0, 1, 2)}
-        same_x = {n: float(TABLE_II[n].model([worst3_at * TABLE_II[n].bdp_pkts])["utilization"].iloc[0])
-                  for n in (1, 2) if worst3_at * TABLE_II[n].bdp_pkts >= 2}
+        same_x = {
+            n: float(TABLE_II[n].model([worst3_at * TABLE_II[n].bdp_pkts])["utilization"].iloc[0])
+            for n in (1, 2)
+            if worst3_at * TABLE_II[n].bdp_pkts >= 2
+        }
         large3 = float(curves[3][curves[3]["buffer_over_bdp"] >= 1]["utilization"].min())
         claims = [
-            Claim("the four scenarios' curves nearly coincide",
-                  all(v <= self.coincide_tolerance for v in spreads.values()) and spread123 <= self.coincide_tolerance,
-                  f"test: max − min over the scenarios ≤ {self.coincide_tolerance} at every B/CT, for each curve; "
-                  f"largest spread between the four scenarios over B/CT in [{low:.2f}, 2] (where all have B ≥ 2 pkt): "
-                  f"{'; '.join(details)}; scenarios 1–3 over [{low123:.2f}, 2]: {spread123:.4f}; the shares cross at "
-                  f"B/CT = {', '.join(f'{crossings[n]:.3f} (scenario {n})' for n in TABLE_II)}"),
-            Claim("scenario 3 slightly under-utilizes for B ≪ CT",
-                  0.95 <= worst3 < 0.999 and large3 > 0.9999
-                  and all(worst3 < v for v in others_min.values() if math.isfinite(v)),
-                  f"test: scenario 3's smallest utilization for B/CT < 0.5 in [0.95, 0.999) (slight), ≥ 0.9999 for "
-                  f"B ≥ CT, and below scenarios 0–2's; "
-                  f"scenario 3 utilization for B/CT < 0.5: min {worst3:.4f} at B/CT = {worst3_at:.2f} "
-                  f"(Prop. 1 fails at {int((~s3['full_utilization']).sum())} of {len(s3)} sizes), ≥ {large3:.5f} "
-                  f"for B ≥ CT; at the same B/CT: "
-                  f"{', '.join(f'scenario {n} {v:.4f}' for n, v in same_x.items())}; minimum for B/CT < 0.5 in "
-                  f"scenarios 0–2: {', '.join(f'{v:.4f}' for v in others_min.values())}"),
+            Claim(
+                "the four scenarios' curves nearly coincide",
+                all(v <= self.coincide_tolerance for v in spreads.values()) and spread123 <= self.coincide_tolerance,
+                f"test: max − min over the scenarios ≤ {self.coincide_tolerance} at every B/CT, for each curve; "
+                f"largest spread between the four scenarios over B/CT in [{low:.2f}, 2] (where all have B ≥ 2 pkt): "
+                f"{'; '.join(details)}; scenarios 1–3 over [{low123:.2f}, 2]: {spread123:.4f}; the shares cross at "
+                f"B/CT = {', '.join(f'{crossings[n]:.3f} (scenario {n})' for n in TABLE_II)}",
+            ),
+            Claim(
+                "scenario 3 slightly under-utilizes for B ≪ CT",
+                0.95 <= worst3 < 0.999
+                and large3 > 0.9999
+                and all(worst3 < v for v in others_min.values() if math.isfinite(v)),
+                f"test: scenario 3's smallest utilization for B/CT < 0.5 in [0.95, 0.999) (slight), ≥ 0.9999 for "
+                f"B ≥ CT, and below scenarios 0–2's; "
+                f"scenario 3 utilization for B/CT < 0.5: min {worst3:.4f} at B/CT = {worst3_at:.2f} "
+                f"(Prop. 1 fails at {int((~s3['full_utilization']).sum())} of {len(s3)} sizes), ≥ {large3:.5f} "
+                f"for B ≥ CT; at the same B/CT: "
+                f"{', '.join(f'scenario {n} {v:.4f}' for n, v in same_x.items())}; minimum for B/CT < 0.5 in "
+                f"scenarios 0–2: {', '.join(f'{v:.4f}' for v in others_min.values())}",
+            ),
         ]
         checks = [_identity(f"B/CT where the shares are equal, scenario {n}", 1.0, crossings[n]) for n in TABLE_II]
-        notes = ["each scenario's curves run from B = 2 packets to 2·CT (Table II: CT = 4.2, 42, 16.7, 167 packets), "
-                 "as in the paper; scenario 3 solid, as in the paper's Fig. 4",
-                 "under-utilization uses the reconstructed t* of Prop. 3 (see tcpsim/models/moller.py): the printed "
-                 "eq. (21) would give utilizations above 1 for scenario 3"]
+        notes = [
+            "each scenario's curves run from B = 2 packets to 2·CT (Table II: CT = 4.2, 42, 16.7, 167 packets), "
+            "as in the paper; scenario 3 solid, as in the paper's Fig. 4",
+            "under-utilization uses the reconstructed t* of Prop. 3 (see tcpsim/models/moller.py): the printed "
+            "eq. (21) would give utilizations above 1 for scenario 3",
+        ]
         return Outcome(series=series, claims=claims, model_checks=checks, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
@@ -183,8 +232,14 @@ class Fig4(Experiment):
         styles = {"3": "-", "1": "--", "2": "-.", "0": ":"}
         for s in outcome.series:
             number = s.label.rsplit(" ", 1)[-1]
-            ax.plot(s.x, s.y, linestyle=styles[number], color=_color(s.label), linewidth=1.6 if number == "3" else 1.1,
-                    label=s.label)
+            ax.plot(
+                s.x,
+                s.y,
+                linestyle=styles[number],
+                color=_color(s.label),
+                linewidth=1.6 if number == "3" else 1.1,
+                label=s.label,
+            )
         ax.axvline(1.0, color="gray", linewidth=0.8, alpha=0.6)
         ax.set_xlabel(self.xlabel)
         ax.set_ylabel(self.ylabel)
@@ -213,8 +268,7 @@ class Limits(Experiment):
         # about a packet, see the model's docstring) the queue stays at B: T_q = B/C.
         rtts = curves["epoch_rtts"].to_numpy()
         with np.errstate(invalid="ignore", divide="ignore"):
-            queueing = np.where(rtts > 0, curves["epoch_s"].to_numpy() / rtts - setting.rtt_s,
-                                x * setting.rtt_s)
+            queueing = np.where(rtts > 0, curves["epoch_s"].to_numpy() / rtts - setting.rtt_s, x * setting.rtt_s)
         sqrt_ratio = model.sqrt_formula_ratio(setting.rtt_s, queueing)
         ratio = wp / nr
         big = x >= 1e2
@@ -225,41 +279,67 @@ class Limits(Experiment):
         err_wp = np.abs(wp - wp_inf)
         far = -1
         claims = [
-            Claim("B → ∞: Westwood+ gets 1/4, NewReno 3/4",
-                  bool(err_nr[far] < 1e-3 and err_wp[far] < 1e-3 and np.all(np.diff(err_nr[big]) <= 1e-12)
-                       and np.all(np.diff(err_wp[big]) <= 1e-12)),
-                  f"test: within 1e-3 of 3/4 and 1/4 at B/CT = 1e6, the distance shrinking monotonically from B/CT = "
-                  f"100; B/CT = 1e2, 1e4, 1e6: NewReno {_fmt(nr[np.isin(x, [1e2, 1e4, 1e6])], 5)}, Westwood+ "
-                  f"{_fmt(wp[np.isin(x, [1e2, 1e4, 1e6])], 5)} (distance to 3/4, 1/4 shrinks monotonically for "
-                  f"B/CT ≥ 100); W+/NR ratio at B/CT = 1e6: {ratio[far]:.5f} (Prop. 4: D2/D1 → 1/3)"),
-            Claim("B → 0: Westwood+ gets everything",
-                  bool(abs(wp[0] - wp_zero) < 1e-3 and abs(nr[0] - nr_zero) < 1e-3 and np.all(np.diff(wp[tiny]) <= 1e-12)),
-                  f"test: within 1e-3 of (0, 1) at B/CT = 1e-6, Westwood+ rising as B → 0 below B/CT = 0.01; "
-                  f"B/CT = 1e-6, 1e-4, 1e-2: Westwood+ {_fmt(wp[np.isin(x, [1e-6, 1e-4, 1e-2])], 5)}, NewReno "
-                  f"{_fmt(nr[np.isin(x, [1e-6, 1e-4, 1e-2])], 5)}; sum {curves['utilization'].iloc[0]:.5f}"),
-            Claim("square-root formula ratio tends to 1/√2 for large buffers instead",
-                  bool(abs(sqrt_ratio[far] - 1 / math.sqrt(2)) < 1e-3 and np.all(sqrt_ratio >= 1 / math.sqrt(2) - 1e-12)
-                       and abs(ratio[far] - 1 / 3) < 1e-3 and sqrt_ratio[0] > 100 and ratio[0] > 100),
-                  f"test: eq. (35) within 1e-3 of 1/√2 at B/CT = 1e6 and never below it, the model's ratio within 1e-3 "
-                  f"of 1/3 there, both > 100 at B/CT = 1e-6; "
-                  f"eq. (35) with the model's mean queueing delay T_q = t*/s* − T: ratio {sqrt_ratio[far]:.5f} at "
-                  f"B/CT = 1e6 (T_q = {queueing[far]:.3g} s), never below 1/√2 = {1 / math.sqrt(2):.5f}; the model's "
-                  f"ratio there is {ratio[far]:.5f} (→ 1/3). Both → ∞ as B → 0 (eq. (35) {sqrt_ratio[0]:.3g}, model "
-                  f"{ratio[0]:.3g} at B/CT = 1e-6), the paper's 'perfect agreement'; eq. (35) = 1 at T_q = T "
-                  f"({float(model.sqrt_formula_ratio(1.0, 1.0)):.3f})"),
+            Claim(
+                "B → ∞: Westwood+ gets 1/4, NewReno 3/4",
+                bool(
+                    err_nr[far] < 1e-3
+                    and err_wp[far] < 1e-3
+                    and np.all(np.diff(err_nr[big]) <= 1e-12)
+                    and np.all(np.diff(err_wp[big]) <= 1e-12)
+                ),
+                f"test: within 1e-3 of 3/4 and 1/4 at B/CT = 1e6, the distance shrinking monotonically from B/CT = "
+                f"100; B/CT = 1e2, 1e4, 1e6: NewReno {_fmt(nr[np.isin(x, [1e2, 1e4, 1e6])], 5)}, Westwood+ "
+                f"{_fmt(wp[np.isin(x, [1e2, 1e4, 1e6])], 5)} (distance to 3/4, 1/4 shrinks monotonically for "
+                f"B/CT ≥ 100); W+/NR ratio at B/CT = 1e6: {ratio[far]:.5f} (Prop. 4: D2/D1 → 1/3)",
+            ),
+            Claim(
+                "B → 0: Westwood+ gets everything",
+                bool(
+                    abs(wp[0] - wp_zero) < 1e-3 and abs(nr[0] - nr_zero) < 1e-3 and np.all(np.diff(wp[tiny]) <= 1e-12)
+                ),
+                f"test: within 1e-3 of (0, 1) at B/CT = 1e-6, Westwood+ rising as B → 0 below B/CT = 0.01; "
+                f"B/CT = 1e-6, 1e-4, 1e-2: Westwood+ {_fmt(wp[np.isin(x, [1e-6, 1e-4, 1e-2])], 5)}, NewReno "
+                f"{_fmt(nr[np.isin(x, [1e-6, 1e-4, 1e-2])], 5)}; sum {curves['utilization'].iloc[0]:.5f}",
+            ),
+            Claim(
+                "square-root formula ratio tends to 1/√2 for large buffers instead",
+                bool(
+                    abs(sqrt_ratio[far] - 1 / math.sqrt(2)) < 1e-3
+                    and np.all(sqrt_ratio >= 1 / math.sqrt(2) - 1e-12)
+                    and abs(ratio[far] - 1 / 3) < 1e-3
+                    and sqrt_ratio[0] > 100
+                    and ratio[0] > 100
+                ),
+                f"test: eq. (35) within 1e-3 of 1/√2 at B/CT = 1e6 and never below it, the model's ratio within 1e-3 "
+                f"of 1/3 there, both > 100 at B/CT = 1e-6; "
+                f"eq. (35) with the model's mean queueing delay T_q = t*/s* − T: ratio {sqrt_ratio[far]:.5f} at "
+                f"B/CT = 1e6 (T_q = {queueing[far]:.3g} s), never below 1/√2 = {1 / math.sqrt(2):.5f}; the model's "
+                f"ratio there is {ratio[far]:.5f} (→ 1/3). Both → ∞ as B → 0 (eq. (35) {sqrt_ratio[0]:.3g}, model "
+                f"{ratio[0]:.3g} at B/CT = 1e-6), the paper's 'perfect agreement'; eq. (35) = 1 at T_q = T "
+                f"({float(model.sqrt_formula_ratio(1.0, 1.0)):.3f})",
+            ),
         ]
-        checks = [_identity(name, paper, measured) for name, paper, measured in (
-            ("NewReno share, B → ∞ (B/CT = 1e6)", nr_inf, float(nr[far])),
-            ("Westwood+ share, B → ∞ (B/CT = 1e6)", wp_inf, float(wp[far])),
-            ("Westwood+/NewReno ratio, B → ∞ (B/CT = 1e6)", 1 / 3, float(ratio[far])),
-            ("Westwood+ share, B → 0 (B/CT = 1e-6)", wp_zero, float(wp[0])),
-            ("eq. (35) ratio, B → ∞ (B/CT = 1e6)", 1 / math.sqrt(2), float(sqrt_ratio[far])))]
-        series = [Series("NewReno (model)", x, nr), Series("Westwood+ (model)", x, wp),
-                  Series("ratio Westwood+/NewReno (model)", x, ratio),
-                  Series("ratio, eq. (35) with the model's T_q", x, sqrt_ratio)]
-        notes = [f"{setting.label}; the limits do not depend on the scenario (Prop. 4)",
-                 "eq. (35) is evaluated with T_q = t*/s* − T, the model's mean queueing delay per round trip "
-                 "(virtual time s counts round trips, so t*/s* is the mean RTT)"]
+        checks = [
+            _identity(name, paper, measured)
+            for name, paper, measured in (
+                ("NewReno share, B → ∞ (B/CT = 1e6)", nr_inf, float(nr[far])),
+                ("Westwood+ share, B → ∞ (B/CT = 1e6)", wp_inf, float(wp[far])),
+                ("Westwood+/NewReno ratio, B → ∞ (B/CT = 1e6)", 1 / 3, float(ratio[far])),
+                ("Westwood+ share, B → 0 (B/CT = 1e-6)", wp_zero, float(wp[0])),
+                ("eq. (35) ratio, B → ∞ (B/CT = 1e6)", 1 / math.sqrt(2), float(sqrt_ratio[far])),
+            )
+        ]
+        series = [
+            Series("NewReno (model)", x, nr),
+            Series("Westwood+ (model)", x, wp),
+            Series("ratio Westwood+/NewReno (model)", x, ratio),
+            Series("ratio, eq. (35) with the model's T_q", x, sqrt_ratio),
+        ]
+        notes = [
+            f"{setting.label}; the limits do not depend on the scenario (Prop. 4)",
+            "eq. (35) is evaluated with T_q = t*/s* − T, the model's mean queueing delay per round trip "
+            "(virtual time s counts round trips, so t*/s* is the mean RTT)",
+        ]
         return Outcome(series=series, claims=claims, model_checks=checks, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
@@ -267,12 +347,21 @@ class Limits(Experiment):
         left, right = fig.subplots(1, 2)
         for s in outcome.series:
             if s.label.startswith("ratio"):
-                right.plot(s.x, s.y, linestyle="--" if "eq. (35)" in s.label else "-",
-                           color="tab:gray" if "eq. (35)" in s.label else "black", label=s.label)
+                right.plot(
+                    s.x,
+                    s.y,
+                    linestyle="--" if "eq. (35)" in s.label else "-",
+                    color="tab:gray" if "eq. (35)" in s.label else "black",
+                    label=s.label,
+                )
             else:
                 left.plot(s.x, s.y, linestyle=_line_style(s.label), color=_color(s.label), label=s.label)
-        for value, text, ax in ((0.75, "3/4", left), (0.25, "1/4", left), (1 / 3, "1/3", right),
-                                (1 / math.sqrt(2), "1/√2", right)):
+        for value, text, ax in (
+            (0.75, "3/4", left),
+            (0.25, "1/4", left),
+            (1 / 3, "1/3", right),
+            (1 / math.sqrt(2), "1/√2", right),
+        ):
             ax.axhline(value, color="gray", linewidth=0.7, linestyle=":")
             ax.annotate(text, (1e-6, value), color="gray", xytext=(2, 2), textcoords="offset points")
         left.set_ylim(0, 1.05)

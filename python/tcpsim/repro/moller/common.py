@@ -41,8 +41,10 @@ MATCH_TOLERANCE = 0.05
 it as simulated shares within 0.05 (absolute, normalized throughput) of the model (issue 4), fixed
 before any simulation was run."""
 IDENTITY_TOLERANCE = 1e-4
-IDENTITY_PRECISION = ("an identity of the model, exact up to the closed form's numerics and the finite B/CT "
-                      "(1e±6) standing for a limit: 1e-4 relative")
+IDENTITY_PRECISION = (
+    "an identity of the model, exact up to the closed form's numerics and the finite B/CT "
+    "(1e±6) standing for a limit: 1e-4 relative"
+)
 """Model checks (values the model implies by construction, not results of the paper): relative tolerance."""
 SMALL_BUFFER_PKTS = 5
 """Sec. IV: simulation and model "match remarkably well, except for very small buffer sizes
@@ -72,8 +74,10 @@ class Setting:
 
     @property
     def label(self) -> str:
-        return (f"scenario {self.number} (C = {self.capacity_bps / 1e6:g} Mb/s, T = {self.rtt_s * 1e3:g} ms, "
-                f"CT = {self.bdp_pkts:.1f} pkt)")
+        return (
+            f"scenario {self.number} (C = {self.capacity_bps / 1e6:g} Mb/s, T = {self.rtt_s * 1e3:g} ms, "
+            f"CT = {self.bdp_pkts:.1f} pkt)"
+        )
 
     @property
     def base_rtt_s(self) -> float:
@@ -159,8 +163,14 @@ def two_flow_scenario(
     """Fig. 2: flow f1 (S1, NewReno) and flow f2 (S2, `second_variant`; the modified
     Westwood+ of Sec. IV if `modified`) → R → D, bottleneck R → D of `setting`'s capacity with a
     drop-tail buffer of `buffer_pkts` packets."""
-    second: dict[str, Any] = {"name": "f2", "src": "s2", "dst": "d", "variant": second_variant,
-                              "start": _seconds(second_start_s), "start_jitter": _seconds(START_JITTER_S)}
+    second: dict[str, Any] = {
+        "name": "f2",
+        "src": "s2",
+        "dst": "d",
+        "variant": second_variant,
+        "start": _seconds(second_start_s),
+        "start_jitter": _seconds(START_JITTER_S),
+    }
     if modified:
         second["tcp"] = {"cc": {"kind": "westwood_plus", "min_decrease_half": True}}
     access = {"rate": f"{ACCESS_RATE_BPS / 1e6:g}Mbps", "delay": f"{ACCESS_DELAY_S * 1e3:g}ms", "queue": "1000pkt"}
@@ -174,13 +184,25 @@ def two_flow_scenario(
         "links": [
             {"name": "s1-r", "a": "s1", "b": "r", **access},
             {"name": "s2-r", "a": "s2", "b": "r", **access},
-            {"name": "bottleneck", "a": "r", "b": "d", "rate": f"{setting.capacity_bps / 1e6:g}Mbps",
-             "delay": f"{bottleneck_delay_ms:.6f}ms", "queue": "1000pkt",
-             "ab": {"queue": f"{buffer_pkts}pkt"}},
+            {
+                "name": "bottleneck",
+                "a": "r",
+                "b": "d",
+                "rate": f"{setting.capacity_bps / 1e6:g}Mbps",
+                "delay": f"{bottleneck_delay_ms:.6f}ms",
+                "queue": "1000pkt",
+                "ab": {"queue": f"{buffer_pkts}pkt"},
+            },
         ],
         "flows": [
-            {"name": "f1", "src": "s1", "dst": "d", "variant": "newreno", "start": "0s",
-             "start_jitter": _seconds(START_JITTER_S)},
+            {
+                "name": "f1",
+                "src": "s1",
+                "dst": "d",
+                "variant": "newreno",
+                "start": "0s",
+                "start_jitter": _seconds(START_JITTER_S),
+            },
             second,
         ],
         "trace": dict(TRACE),
@@ -205,8 +227,10 @@ def _westwood_rtt_min_s(result: RunResult, flow: str = "f2") -> tuple[float, str
                     return float(values.min()), "cwnd trace RTTmin (the estimate Westwood+ uses)"
     row = result.flows[result.flows["name"] == flow].iloc[0]
     value = row.get("rtt_min_s")
-    return (float(value) if value is not None else math.nan,
-            "flow summary rtt_min_s (smallest RTT in the measurement window; the cwnd trace has no RTTmin column)")
+    return (
+        float(value) if value is not None else math.nan,
+        "flow summary rtt_min_s (smallest RTT in the measurement window; the cwnd trace has no RTTmin column)",
+    )
 
 
 def _bottleneck_queue(result: RunResult, start_s: float, end_s: float = math.inf) -> np.ndarray:
@@ -214,8 +238,12 @@ def _bottleneck_queue(result: RunResult, start_s: float, end_s: float = math.inf
     trace = result.traces.get("queue")
     if trace is None:
         return np.array([])
-    rows = trace[(trace["link"] == "bottleneck") & (trace["direction"] == "ab")
-                 & (trace["time_s"] >= start_s) & (trace["time_s"] < end_s)]
+    rows = trace[
+        (trace["link"] == "bottleneck")
+        & (trace["direction"] == "ab")
+        & (trace["time_s"] >= start_s)
+        & (trace["time_s"] < end_s)
+    ]
     return rows["packets"].to_numpy(dtype=float)
 
 
@@ -252,14 +280,21 @@ def run_metrics(result: RunResult, setting: Setting) -> dict[str, float]:
         # fig6 evidence: the queue NewReno keeps when Westwood+ starts, and the smallest queue
         # Westwood+ can have seen afterwards (its RTTmin is the base RTT plus that delay).
         "queue_before_delayed_start_pkts": _mean_or_nan(
-            _bottleneck_queue(result, WESTWOOD_DELAY_S - 5, WESTWOOD_DELAY_S)),
-        "queue_min_after_delayed_start_pkts": _min_or_nan(
-            _bottleneck_queue(result, WESTWOOD_DELAY_S + START_JITTER_S)),
+            _bottleneck_queue(result, WESTWOOD_DELAY_S - 5, WESTWOOD_DELAY_S)
+        ),
+        "queue_min_after_delayed_start_pkts": _min_or_nan(_bottleneck_queue(result, WESTWOOD_DELAY_S + START_JITTER_S)),
     }
 
 
-VALID = {"first": FRACTION, "second": FRACTION, "sum": FRACTION, "link_utilization": FRACTION, "ratio": NON_NEGATIVE,
-         "queue_delay_s": NON_NEGATIVE, "second_rtt_min_s": NON_NEGATIVE}
+VALID = {
+    "first": FRACTION,
+    "second": FRACTION,
+    "sum": FRACTION,
+    "link_utilization": FRACTION,
+    "ratio": NON_NEGATIVE,
+    "queue_delay_s": NON_NEGATIVE,
+    "second_rtt_min_s": NON_NEGATIVE,
+}
 """Ranges of the metrics whose CIs are drawn (the others are counts and queue lengths, also ≥ 0)."""
 
 
@@ -322,8 +357,14 @@ def overlay_style(s: Series) -> dict[str, Any]:
     color, line, marker = _style(s.label)
     if s.y_ci_low is None:
         return {"color": color, "linestyle": line, "marker": None}
-    return {"color": color, "linestyle": "none", "marker": marker, "markersize": 5 if marker != "o" else 3.5,
-            "mfc": "none" if marker == "o" else color, "alpha": 0.45 if "(reference" in s.label else 1.0}
+    return {
+        "color": color,
+        "linestyle": "none",
+        "marker": marker,
+        "markersize": 5 if marker != "o" else 3.5,
+        "mfc": "none" if marker == "o" else color,
+        "alpha": 0.45 if "(reference" in s.label else 1.0,
+    }
 
 
 def draw_overlay(ax: Axes, series: Sequence[Series], xlabel: str, ylabel: str) -> None:
@@ -348,7 +389,9 @@ def _fmt(values: Sequence[float], digits: int = 3) -> str:
 
 
 def _point_list(buffers: Sequence[float], values: Sequence[float], digits: int = 3) -> str:
-    return "; ".join(f"B={b:g}: {v:+.{digits}f}" if v < 0 else f"B={b:g}: {v:.{digits}f}" for b, v in zip(buffers, values))
+    return "; ".join(
+        f"B={b:g}: {v:+.{digits}f}" if v < 0 else f"B={b:g}: {v:.{digits}f}" for b, v in zip(buffers, values)
+    )
 
 
 def _kendall(x: np.ndarray, y: np.ndarray) -> float:
@@ -385,22 +428,37 @@ def _model_match_claim(setting: Setting, sim: Mapping[str, Curve], name: str) ->
     }
     large = buffers >= SMALL_BUFFER_PKTS
     worst = {k: float(np.max(np.abs(v[large]))) if large.any() else math.nan for k, v in deviations.items()}
-    where = {k: f"{buffers[large][np.argmax(np.abs(v[large]))]:g}" if large.any() else "-" for k, v in deviations.items()}
+    where = {
+        k: f"{buffers[large][np.argmax(np.abs(v[large]))]:g}" if large.any() else "-" for k, v in deviations.items()
+    }
     small = ~large
-    small_text = ("; for B < 5: " + ", ".join(
-        f"B={b:g}: NewReno {deviations['NewReno'][i]:+.3f}, {name} {deviations[name][i]:+.3f}"
-        for i, b in enumerate(buffers) if small[i])) if small.any() else ""
-    detail = (f"test: |simulation mean − model| ≤ {MATCH_TOLERANCE} (absolute normalized throughput; the paper's "
-              f"\"remarkably well\" has no number, {MATCH_TOLERANCE} is the project's reading) for NewReno, {name} and "
-              f"their sum at every B ≥ {SMALL_BUFFER_PKTS} pkt; {setting.label}, {int(large.sum())} buffer sizes × "
-              f"{sim['first'].runs} seeds; largest: NewReno {worst['NewReno']:.4f} (B = {where['NewReno']}), {name} "
-              f"{worst[name]:.4f} (B = {where[name]}), sum {worst['sum']:.4f} (B = {where['sum']}){small_text}. "
-              f"Per buffer (sim − model), NewReno: {_point_list(buffers, deviations['NewReno'])}; {name}: "
-              f"{_point_list(buffers, deviations[name])}")
+    small_text = (
+        (
+            "; for B < 5: "
+            + ", ".join(
+                f"B={b:g}: NewReno {deviations['NewReno'][i]:+.3f}, {name} {deviations[name][i]:+.3f}"
+                for i, b in enumerate(buffers)
+                if small[i]
+            )
+        )
+        if small.any()
+        else ""
+    )
+    detail = (
+        f"test: |simulation mean − model| ≤ {MATCH_TOLERANCE} (absolute normalized throughput; the paper's "
+        f'"remarkably well" has no number, {MATCH_TOLERANCE} is the project\'s reading) for NewReno, {name} and '
+        f"their sum at every B ≥ {SMALL_BUFFER_PKTS} pkt; {setting.label}, {int(large.sum())} buffer sizes × "
+        f"{sim['first'].runs} seeds; largest: NewReno {worst['NewReno']:.4f} (B = {where['NewReno']}), {name} "
+        f"{worst[name]:.4f} (B = {where[name]}), sum {worst['sum']:.4f} (B = {where['sum']}){small_text}. "
+        f"Per buffer (sim − model), NewReno: {_point_list(buffers, deviations['NewReno'])}; {name}: "
+        f"{_point_list(buffers, deviations[name])}"
+    )
     claim = Claim(
         f"{setting.label}: simulation matches the model except for very small buffers (B < 5): NewReno, {name} "
         f"and their sum within {MATCH_TOLERANCE} of the model for B ≥ {SMALL_BUFFER_PKTS}",
-        bool(large.any()) and all(w <= MATCH_TOLERANCE for w in worst.values()), detail)
+        bool(large.any()) and all(w <= MATCH_TOLERANCE for w in worst.values()),
+        detail,
+    )
     return claim, deviations
 
 
@@ -408,23 +466,39 @@ def _identity(name: str, value: float, measured: float) -> ModelCheck:
     return ModelCheck(name, value, measured, tolerance=IDENTITY_TOLERANCE, precision=IDENTITY_PRECISION)
 
 
-def _sim_series(sim: Mapping[str, Curve], name: str, x: Sequence[float] | None = None, suffix: str = "") -> list[Series]:
+def _sim_series(
+    sim: Mapping[str, Curve], name: str, x: Sequence[float] | None = None, suffix: str = ""
+) -> list[Series]:
     tag = f"sim{suffix}, mean ± 95% CI"
-    return [sim["first"].series(f"NewReno ({tag})", x), sim["second"].series(f"{name} ({tag})", x),
-            sim["sum"].series(f"sum ({tag})", x)]
+    return [
+        sim["first"].series(f"NewReno ({tag})", x),
+        sim["second"].series(f"{name} ({tag})", x),
+        sim["sum"].series(f"sum ({tag})", x),
+    ]
 
 
-def _model_series(setting: Setting, x_of: Callable[[np.ndarray], np.ndarray], modified: bool = False,
-                  name: str = "Westwood+", low: float = 2.0) -> list[Series]:
+def _model_series(
+    setting: Setting,
+    x_of: Callable[[np.ndarray], np.ndarray],
+    modified: bool = False,
+    name: str = "Westwood+",
+    low: float = 2.0,
+) -> list[Series]:
     fine = np.linspace(low, 2 * setting.bdp_pkts, 300)
     curves = setting.model(fine, modified)
     x = x_of(fine)
-    return [Series("NewReno (model)", x, curves["newreno"]), Series(f"{name} (model)", x, curves["westwood_plus"]),
-            Series("sum (model)", x, curves["utilization"])]
+    return [
+        Series("NewReno (model)", x, curves["newreno"]),
+        Series(f"{name} (model)", x, curves["westwood_plus"]),
+        Series("sum (model)", x, curves["utilization"]),
+    ]
 
 
-def _sim_notes(setting: Setting, sim: Mapping[str, Curve], duration_s: float, warmup_s: float, name: str = "Westwood+") -> list[str]:
+def _sim_notes(
+    setting: Setting, sim: Mapping[str, Curve], duration_s: float, warmup_s: float, name: str = "Westwood+"
+) -> list[str]:
     """Run set-up, utilization, loss synchronization and seed spread of one simulated sweep."""
+
     def pooled(metric: str) -> np.ndarray:
         return np.concatenate([np.asarray(v, dtype=float) for v in samples_of(sim, metric)])
 

@@ -15,10 +15,32 @@ from tcpsim.repro import register
 from tcpsim.repro.aggregate import FRACTION, Curve
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.repro.moller.common import (
-    COMMON_NOTES, DISTINGUISHABLE, MATCH_TOLERANCE, PACKET_BYTES, SMALL_BUFFER_PKTS, TABLE_II, WESTWOOD_DELAY_S,
-    Setting, _fmt, _kendall, _model_match_claim, _model_series, _point_list, _sim_notes, _sim_series, _sim_setting,
-    _stat, _westwood_rtt_min_s, buffer_axis, buffer_curves, buffers_of, draw_overlay, require_westwood_plus,
-    run_length, two_flow_scenario)
+    COMMON_NOTES,
+    DISTINGUISHABLE,
+    MATCH_TOLERANCE,
+    PACKET_BYTES,
+    SMALL_BUFFER_PKTS,
+    TABLE_II,
+    WESTWOOD_DELAY_S,
+    Setting,
+    _fmt,
+    _kendall,
+    _model_match_claim,
+    _model_series,
+    _point_list,
+    _sim_notes,
+    _sim_series,
+    _sim_setting,
+    _stat,
+    _westwood_rtt_min_s,
+    buffer_axis,
+    buffer_curves,
+    buffers_of,
+    draw_overlay,
+    require_westwood_plus,
+    run_length,
+    two_flow_scenario,
+)
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, figure_title
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.runner import RunSpec
@@ -61,8 +83,11 @@ class Fig5(Experiment):
             setting = TABLE_II[number]
             duration, warmup = run_length(setting, quick)
             specs += Sweep(buffer_axis(setting)).specs(
-                lambda buffer, s=setting: two_flow_scenario(s, buffer, duration_s=duration, warmup_s=warmup),
-                quick, self.replications(quick, seeds), scenario=number)
+                lambda buffer, s=setting, d=duration, w=warmup: two_flow_scenario(s, buffer, duration_s=d, warmup_s=w),
+                quick,
+                self.replications(quick, seeds),
+                scenario=number,
+            )
         return specs
 
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
@@ -78,9 +103,11 @@ class Fig5(Experiment):
             claims.append(_model_match_claim(setting, sim, "Westwood+")[0])
             notes += _sim_notes(setting, sim, duration, warmup)
             rtt_min = sim["second_rtt_min_s"].mean
-            notes.append(f"{setting.label}: Westwood+'s RTTmin estimate (mean over seeds) "
-                         f"{_fmt(rtt_min * 1e3, 1)} ms for B = {', '.join(map(str, buffers_of(sim)))} pkt; base RTT "
-                         f"{setting.base_rtt_s * 1e3:.2f} ms ({_westwood_rtt_min_s(next(iter(results.values())))[1]})")
+            notes.append(
+                f"{setting.label}: Westwood+'s RTTmin estimate (mean over seeds) "
+                f"{_fmt(rtt_min * 1e3, 1)} ms for B = {', '.join(map(str, buffers_of(sim)))} pkt; base RTT "
+                f"{setting.base_rtt_s * 1e3:.2f} ms ({_westwood_rtt_min_s(next(iter(results.values())))[1]})"
+            )
             if number == 1:
                 claim, ratio_numbers = self._ratio_claim(setting, sim)
                 claims.append(claim)
@@ -94,8 +121,14 @@ class Fig5(Experiment):
         out = []
         for metric, name in (("first", "NewReno"), ("second", "Westwood+")):
             mean, low, high = (v[i] for v in _stat(sim[metric]))
-            out.append(Number(f"{name} normalized throughput at B = CT ({buffers[i]} pkt), scenario {setting.number} simulation "
-                              f"(95% CI {low:.3f}–{high:.3f})", 0.5, float(mean)))
+            out.append(
+                Number(
+                    f"{name} normalized throughput at B = CT ({buffers[i]} pkt), scenario {setting.number} simulation "
+                    f"(95% CI {low:.3f}–{high:.3f})",
+                    0.5,
+                    float(mean),
+                )
+            )
         return out
 
     @staticmethod
@@ -113,22 +146,27 @@ class Fig5(Experiment):
         closer = np.abs(ratio[large] - model_ratio[large]) < np.abs(ratio[large] - sqrt_ratio[large])
         last = len(buffers) - 1
         holds = bool(tau >= 0.8 and large.any() and closer.all() and ratio[last] < 1 / math.sqrt(2))
-        detail = (f"test: Kendall's τ of the ratio against −B over B ≥ 5 ≥ 0.8, the ratio closer to the model (→ 1/3) "
-                  f"than to eq. (35) (→ 1/√2) at every B > CT, and below 1/√2 at the largest B; "
-                  f"simulated Westwood+/NewReno ratio for B = {', '.join(f'{v:g}' for v in buffers)} pkt: "
-                  f"{_fmt(ratio)}; Kendall's τ of the ratio against −B (B ≥ 5): {tau:.2f}; for B > CT the model (→ 1/3) "
-                  f"gives {_fmt(model_ratio[large])}, eq. (35) with the measured mean queueing delay "
-                  f"({_fmt(sim['queue_delay_s'].mean[large] * 1e3, 1)} ms) gives {_fmt(sqrt_ratio[large])} (→ 1/√2, and "
-                  f"never below it); the simulation is closer to the model at {int(closer.sum())} of {int(large.sum())} "
-                  f"of them; at B = {buffers[last]:g} the ratio {ratio[last]:.3f} is "
-                  f"{'below' if ratio[last] < 1 / math.sqrt(2) else 'not below'} 1/√2 = {1 / math.sqrt(2):.3f}")
+        detail = (
+            f"test: Kendall's τ of the ratio against −B over B ≥ 5 ≥ 0.8, the ratio closer to the model (→ 1/3) "
+            f"than to eq. (35) (→ 1/√2) at every B > CT, and below 1/√2 at the largest B; "
+            f"simulated Westwood+/NewReno ratio for B = {', '.join(f'{v:g}' for v in buffers)} pkt: "
+            f"{_fmt(ratio)}; Kendall's τ of the ratio against −B (B ≥ 5): {tau:.2f}; for B > CT the model (→ 1/3) "
+            f"gives {_fmt(model_ratio[large])}, eq. (35) with the measured mean queueing delay "
+            f"({_fmt(sim['queue_delay_s'].mean[large] * 1e3, 1)} ms) gives {_fmt(sqrt_ratio[large])} (→ 1/√2, and "
+            f"never below it); the simulation is closer to the model at {int(closer.sum())} of {int(large.sum())} "
+            f"of them; at B = {buffers[last]:g} the ratio {ratio[last]:.3f} is "
+            f"{'below' if ratio[last] < 1 / math.sqrt(2) else 'not below'} 1/√2 = {1 / math.sqrt(2):.3f}"
+        )
         claim = Claim("W+/NR ratio falls with B, towards 1/3 (not 1/√2)", holds, detail)
-        number = Number(f"Westwood+/NewReno throughput ratio at the largest buffer (B = {buffers[last]:g} pkt), "
-                        "paper: tends to 1/3", 1 / 3, float(ratio[last]))
+        number = Number(
+            f"Westwood+/NewReno throughput ratio at the largest buffer (B = {buffers[last]:g} pkt), "
+            "paper: tends to 1/3",
+            1 / 3,
+            float(ratio[last]),
+        )
         # The gap to 1/3 is the finiteness of B if the simulation is no further from 1/3 than the
         # model's own value at this B (+15%) and follows the model rather than eq. (35).
-        if (number.status == "missed" and closer.all()
-                and 1 / 3 < ratio[last] <= 1.15 * model_ratio[last]):
+        if number.status == "missed" and closer.all() and 1 / 3 < ratio[last] <= 1.15 * model_ratio[last]:
             number.explanation = (
                 f"1/3 is the B → ∞ limit (Prop. 4), not a value at B = {buffers[last]:g} pkt = "
                 f"{buffers[last] / setting.bdp_pkts:.2f}·CT: there the model itself gives {model_ratio[last]:.3f} "
@@ -136,7 +174,8 @@ class Fig5(Experiment):
                 f"{ratio[last]:.3f} ({(ratio[last] - model_ratio[last]) / model_ratio[last]:+.1%} from the model"
                 f"{', i.e. nearer 1/3' if ratio[last] < model_ratio[last] else ''}), while eq. (35) with the measured "
                 f"queueing delay predicts {sqrt_ratio[last]:.3f}; moller.limits shows the model's ratio approaching 1/3 "
-                f"only as B/CT grows far beyond 2")
+                f"only as B/CT grows far beyond 2"
+            )
         return claim, [number]
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
@@ -144,8 +183,11 @@ class Fig5(Experiment):
         scenarios = sorted({int(s.label.split(":")[0].split()[1]) for s in outcome.series})
 
         def panel(ax: Axes, number: int) -> None:
-            chosen = [Series(s.label.split(": ", 1)[1], s.x, s.y, s.y_ci_low, s.y_ci_high)
-                      for s in outcome.series if s.label.startswith(f"scenario {number}:")]
+            chosen = [
+                Series(s.label.split(": ", 1)[1], s.x, s.y, s.y_ci_low, s.y_ci_high)
+                for s in outcome.series
+                if s.label.startswith(f"scenario {number}:")
+            ]
             draw_overlay(ax, chosen, self.xlabel, self.ylabel)
             ax.axvline(TABLE_II[number].bdp_pkts, color="gray", linewidth=0.8, alpha=0.6)
 
@@ -183,11 +225,17 @@ class Fig6(Experiment):
         def scenario(start: str, buffer: int) -> dict[str, Any]:
             if start == "together":
                 return two_flow_scenario(setting, buffer, duration_s=duration, warmup_s=warmup)
-            return two_flow_scenario(setting, buffer, duration_s=duration + WESTWOOD_DELAY_S,
-                                     warmup_s=warmup + WESTWOOD_DELAY_S, second_start_s=WESTWOOD_DELAY_S)
+            return two_flow_scenario(
+                setting,
+                buffer,
+                duration_s=duration + WESTWOOD_DELAY_S,
+                warmup_s=warmup + WESTWOOD_DELAY_S,
+                second_start_s=WESTWOOD_DELAY_S,
+            )
 
         return Sweep(Axis("start", ("delayed", "together")), buffer_axis(setting)).specs(
-            scenario, quick, self.replications(quick, seeds))
+            scenario, quick, self.replications(quick, seeds)
+        )
 
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         setting, _, duration, warmup = _sim_setting(quick)
@@ -212,32 +260,38 @@ class Fig6(Experiment):
         tau = _kendall(buffers[beyond_ct], rtt_mean[beyond_ct])
         baseline = bool(np.all(np.abs(rtt_together - setting.base_rtt_s) <= 0.001))
         inflated = bool(beyond_ct.sum() >= 2 and tau >= 0.8 and rtt_mean[last] >= 1.2 * setting.rtt_s and baseline)
-        claims = [Claim(
-            "Westwood+'s RTTmin estimate is inflated (up to ~80 ms vs true 50 ms) at large B",
-            inflated,
-            f"test (Required, below): the estimate rises with B beyond CT, ≥ 1.2·T at the largest B, base RTT "
-            f"with a simultaneous start; Westwood+ RTTmin estimate (mean over seeds, {source}) for B = "
-            f"{', '.join(f'{b:g}' for b in buffers)} pkt: {_fmt(rtt_mean * 1e3, 1)} ms, vs "
-            f"{_fmt(rtt_together * 1e3, 1)} ms when both start together; true T = {setting.rtt_s * 1e3:g} ms "
-            f"(base RTT with serialization {setting.base_rtt_s * 1e3:.2f} ms). Required: Kendall's τ of the estimate "
-            f"against B for B ≥ CT ≥ 0.8 (got {tau:.2f}), ≥ 1.2·T at the largest B (got {rtt_mean[last] * 1e3:.1f} ms), "
-            f"simultaneous-start estimate within 1 ms of the base RTT (got {'yes' if baseline else 'no'}). Bottleneck "
-            f"queue (1 s samples) in the 5 s before Westwood+ starts: {_fmt(queue_before, 1)} pkt; smallest after it "
-            f"starts: {_fmt(queue_min, 1)} pkt, i.e. base RTT + that delay = {_fmt(implied * 1e3, 1)} ms")]
+        claims = [
+            Claim(
+                "Westwood+'s RTTmin estimate is inflated (up to ~80 ms vs true 50 ms) at large B",
+                inflated,
+                f"test (Required, below): the estimate rises with B beyond CT, ≥ 1.2·T at the largest B, base RTT "
+                f"with a simultaneous start; Westwood+ RTTmin estimate (mean over seeds, {source}) for B = "
+                f"{', '.join(f'{b:g}' for b in buffers)} pkt: {_fmt(rtt_mean * 1e3, 1)} ms, vs "
+                f"{_fmt(rtt_together * 1e3, 1)} ms when both start together; true T = {setting.rtt_s * 1e3:g} ms "
+                f"(base RTT with serialization {setting.base_rtt_s * 1e3:.2f} ms). Required: Kendall's τ of the estimate "
+                f"against B for B ≥ CT ≥ 0.8 (got {tau:.2f}), ≥ 1.2·T at the largest B (got {rtt_mean[last] * 1e3:.1f} ms), "
+                f"simultaneous-start estimate within 1 ms of the base RTT (got {'yes' if baseline else 'no'}). Bottleneck "
+                f"queue (1 s samples) in the 5 s before Westwood+ starts: {_fmt(queue_before, 1)} pkt; smallest after it "
+                f"starts: {_fmt(queue_min, 1)} pkt, i.e. base RTT + that delay = {_fmt(implied * 1e3, 1)} ms",
+            )
+        ]
         gain = delayed["second"].mean - together["second"].mean
         wp_model = setting.model(buffers)["westwood_plus"].to_numpy()
         # The disadvantage shrinks *because* of the inflated estimate: check wherever the estimate
         # is inflated by at least 10% of T over the simultaneous start.
         affected = (rtt_mean - rtt_together) >= 0.1 * setting.rtt_s
-        claims.append(Claim(
-            "so its large-buffer disadvantage shrinks",
-            bool(affected.any() and np.all(gain[affected] > 0)),
-            f"test: Westwood+ share, delayed start minus simultaneous start, > 0 wherever its RTTmin estimate is "
-            f"inflated; {_point_list(buffers, gain)}; required > 0 "
-            f"wherever the RTTmin estimate is inflated by ≥ {0.1 * setting.rtt_s * 1e3:g} ms "
-            f"(B = {', '.join(f'{b:g}' for b in buffers[affected]) or 'none'} pkt); delayed-start Westwood+ share "
-            f"there {_fmt(delayed['second'].mean[affected])} vs simultaneous {_fmt(together['second'].mean[affected])} "
-            f"and model (RTTmin = T) {_fmt(wp_model[affected])}"))
+        claims.append(
+            Claim(
+                "so its large-buffer disadvantage shrinks",
+                bool(affected.any() and np.all(gain[affected] > 0)),
+                f"test: Westwood+ share, delayed start minus simultaneous start, > 0 wherever its RTTmin estimate is "
+                f"inflated; {_point_list(buffers, gain)}; required > 0 "
+                f"wherever the RTTmin estimate is inflated by ≥ {0.1 * setting.rtt_s * 1e3:g} ms "
+                f"(B = {', '.join(f'{b:g}' for b in buffers[affected]) or 'none'} pkt); delayed-start Westwood+ share "
+                f"there {_fmt(delayed['second'].mean[affected])} vs simultaneous {_fmt(together['second'].mean[affected])} "
+                f"and model (RTTmin = T) {_fmt(wp_model[affected])}",
+            )
+        )
         number = Number("largest Westwood+ RTTmin estimate over B (s)", self.paper_rtt_min_s, float(rtt_mean[top]))
         # The estimate is set by how far NewReno's sawtooth drains the queue after Westwood+
         # starts; if the 1 s queue samples account for it (within 5 ms, the samples can only
@@ -249,18 +303,21 @@ class Fig6(Experiment):
                 f"Westwood+ ever sees, i.e. how far NewReno's sawtooth drains the queue after Westwood+ starts, which "
                 f"the paper does not report: at B = {buffers[top]:g} pkt the smallest sampled queue after the start is "
                 f"{queue_min[top]:.1f} pkt → {implied[top] * 1e3:.1f} ms, against the measured estimate "
-                f"{rtt_mean[top] * 1e3:.1f} ms (95% CI {rtt_low[top] * 1e3:.1f}–{rtt_high[top] * 1e3:.1f} ms)")
+                f"{rtt_mean[top] * 1e3:.1f} ms (95% CI {rtt_low[top] * 1e3:.1f}–{rtt_high[top] * 1e3:.1f} ms)"
+            )
         series = [
             *_model_series(setting, lambda b: b),
             *_sim_series(delayed, "Westwood+", suffix=", delayed start"),
             together["second"].series("Westwood+ (reference: simultaneous start, sim, mean ± 95% CI)"),
             Series("Westwood+ RTTmin estimate (s), delayed start", list(buffers), rtt_mean, rtt_low, rtt_high),
         ]
-        notes = [*COMMON_NOTES,
-                 f"Westwood+ starts at {WESTWOOD_DELAY_S:g} s + uniform [0, 1] s; the measurement window starts "
-                 f"{WESTWOOD_DELAY_S:g} s later than fig5's ({warmup + WESTWOOD_DELAY_S:g} s of "
-                 f"{duration + WESTWOOD_DELAY_S:g} s); the simultaneous-start runs are fig5's set-up",
-                 *_sim_notes(setting, delayed, duration + WESTWOOD_DELAY_S, warmup + WESTWOOD_DELAY_S)]
+        notes = [
+            *COMMON_NOTES,
+            f"Westwood+ starts at {WESTWOOD_DELAY_S:g} s + uniform [0, 1] s; the measurement window starts "
+            f"{WESTWOOD_DELAY_S:g} s later than fig5's ({warmup + WESTWOOD_DELAY_S:g} s of "
+            f"{duration + WESTWOOD_DELAY_S:g} s); the simultaneous-start runs are fig5's set-up",
+            *_sim_notes(setting, delayed, duration + WESTWOOD_DELAY_S, warmup + WESTWOOD_DELAY_S),
+        ]
         return Outcome(series=series, claims=claims, numbers=[number], notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
@@ -275,12 +332,22 @@ class Fig6(Experiment):
         for s in outcome.series:
             if "RTTmin" in s.label:
                 y = np.asarray(s.y, dtype=float) * 1e3
-                right.errorbar(s.x, y, yerr=[np.clip(y - np.asarray(s.y_ci_low) * 1e3, 0, None),
-                                             np.clip(np.asarray(s.y_ci_high) * 1e3 - y, 0, None)],
-                               fmt="+", color=PALETTE[1], capsize=2.5, label="Westwood+ RTTmin estimate (sim)")
+                right.errorbar(
+                    s.x,
+                    y,
+                    yerr=[
+                        np.clip(y - np.asarray(s.y_ci_low) * 1e3, 0, None),
+                        np.clip(np.asarray(s.y_ci_high) * 1e3 - y, 0, None),
+                    ],
+                    fmt="+",
+                    color=PALETTE[1],
+                    capsize=2.5,
+                    label="Westwood+ RTTmin estimate (sim)",
+                )
         right.axhline(TABLE_II[1].rtt_s * 1e3, color="gray", linestyle="--", linewidth=0.9, label="true T = 50 ms")
-        right.axhline(self.paper_rtt_min_s * 1e3, color="black", linestyle=":", linewidth=0.9,
-                      label="paper: up to ~80 ms")
+        right.axhline(
+            self.paper_rtt_min_s * 1e3, color="black", linestyle=":", linewidth=0.9, label="paper: up to ~80 ms"
+        )
         right.set_xlabel(self.xlabel)
         right.set_ylabel("RTTmin estimate (ms)")
         right.grid(alpha=0.3)
@@ -304,9 +371,12 @@ class Fig7(Experiment):
         require_westwood_plus()
         setting, _, duration, warmup = _sim_setting(quick)
         return Sweep(buffer_axis(setting), Axis("westwood", ("modified", "unmodified"))).specs(
-            lambda buffer, westwood: two_flow_scenario(setting, buffer, duration_s=duration, warmup_s=warmup,
-                                                       modified=westwood == "modified"),
-            quick, self.replications(quick, seeds))
+            lambda buffer, westwood: two_flow_scenario(
+                setting, buffer, duration_s=duration, warmup_s=warmup, modified=westwood == "modified"
+            ),
+            quick,
+            self.replications(quick, seeds),
+        )
 
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         setting, _, duration, warmup = _sim_setting(quick)
@@ -324,18 +394,25 @@ class Fig7(Experiment):
         below = buffers < ct
         change_nr, change_wp = m_nr - p_nr, m_wp - p_wp
         claims = [
-            Claim("for B > CT the shares become about equal",
-                  bool(above.any() and np.all(gap[above] <= self.equal_tolerance)),
-                  f"test: |NewReno − modified Westwood+| ≤ {self.equal_tolerance} at every B > CT; "
-                  f"|NewReno − modified Westwood+| for B > CT ({', '.join(f'{b:g}' for b in buffers[above])} pkt): "
-                  f"{_fmt(gap[above])} (unmodified: {_fmt(np.abs(p_nr - p_wp)[above])}); required ≤ "
-                  f"{self.equal_tolerance}; modified Westwood+ share {_fmt(m_wp[above])}, NewReno {_fmt(m_nr[above])}"),
-            Claim("for B < CT results are unchanged",
-                  bool(below.any() and np.all(np.abs(change_nr[below]) <= MATCH_TOLERANCE)
-                       and np.all(np.abs(change_wp[below]) <= MATCH_TOLERANCE)),
-                  f"test: modified − unmodified within ±{MATCH_TOLERANCE} for both flows at every B < CT; "
-                  f"modified − unmodified for B < CT, NewReno: {_point_list(buffers[below], change_nr[below])}; "
-                  f"Westwood+: {_point_list(buffers[below], change_wp[below])}; required within ±{MATCH_TOLERANCE}"),
+            Claim(
+                "for B > CT the shares become about equal",
+                bool(above.any() and np.all(gap[above] <= self.equal_tolerance)),
+                f"test: |NewReno − modified Westwood+| ≤ {self.equal_tolerance} at every B > CT; "
+                f"|NewReno − modified Westwood+| for B > CT ({', '.join(f'{b:g}' for b in buffers[above])} pkt): "
+                f"{_fmt(gap[above])} (unmodified: {_fmt(np.abs(p_nr - p_wp)[above])}); required ≤ "
+                f"{self.equal_tolerance}; modified Westwood+ share {_fmt(m_wp[above])}, NewReno {_fmt(m_nr[above])}",
+            ),
+            Claim(
+                "for B < CT results are unchanged",
+                bool(
+                    below.any()
+                    and np.all(np.abs(change_nr[below]) <= MATCH_TOLERANCE)
+                    and np.all(np.abs(change_wp[below]) <= MATCH_TOLERANCE)
+                ),
+                f"test: modified − unmodified within ±{MATCH_TOLERANCE} for both flows at every B < CT; "
+                f"modified − unmodified for B < CT, NewReno: {_point_list(buffers[below], change_nr[below])}; "
+                f"Westwood+: {_point_list(buffers[below], change_wp[below])}; required within ±{MATCH_TOLERANCE}",
+            ),
         ]
         series = [
             *_model_series(setting, lambda b: b / ct, modified=True, name="modified Westwood+"),
@@ -343,11 +420,13 @@ class Fig7(Experiment):
             plain["first"].series("NewReno (reference: against unmodified W+, sim, mean ± 95% CI)", list(x)),
             plain["second"].series("Westwood+ (reference: unmodified, sim, mean ± 95% CI)", list(x)),
         ]
-        notes = [*COMMON_NOTES,
-                 "modified Westwood+ = flow tcp.cc = {kind = \"westwood_plus\", min_decrease_half = true}: after a loss "
-                 "ssthresh = max(BWE·RTTmin, NewReno's FlightSize/2); the model curve uses β = max(CT/(CT + B), 1/2) "
-                 "in eqs. (27)–(30); unmodified Westwood+ (fig5's runs) shown faded for comparison",
-                 *_sim_notes(setting, modified, duration, warmup, "modified Westwood+")]
+        notes = [
+            *COMMON_NOTES,
+            'modified Westwood+ = flow tcp.cc = {kind = "westwood_plus", min_decrease_half = true}: after a loss '
+            "ssthresh = max(BWE·RTTmin, NewReno's FlightSize/2); the model curve uses β = max(CT/(CT + B), 1/2) "
+            "in eqs. (27)–(30); unmodified Westwood+ (fig5's runs) shown faded for comparison",
+            *_sim_notes(setting, modified, duration, warmup, "modified Westwood+"),
+        ]
         return Outcome(series=series, claims=claims, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
@@ -377,9 +456,12 @@ class Fig8(Experiment):
         require_westwood_plus()
         setting, _, duration, warmup = _sim_setting(quick)
         return Sweep(buffer_axis(setting), Axis("competitor", ("newreno", "westwood_plus"))).specs(
-            lambda buffer, competitor: two_flow_scenario(setting, buffer, duration_s=duration, warmup_s=warmup,
-                                                         second_variant=competitor),
-            quick, self.replications(quick, seeds))
+            lambda buffer, competitor: two_flow_scenario(
+                setting, buffer, duration_s=duration, warmup_s=warmup, second_variant=competitor
+            ),
+            quick,
+            self.replications(quick, seeds),
+        )
 
     def analyze(self, results: Mapping[Any, RunResult], quick: bool) -> Outcome:
         setting, _, duration, warmup = _sim_setting(quick)
@@ -389,32 +471,43 @@ class Fig8(Experiment):
         buffers = np.array(buffers_of(pair), dtype=float)
         x = buffers / ct
         # A NewReno flow competing with NewReno: the mean of the two (both are such flows).
-        pair["per_flow"] = Curve.of({b: (pair["first"].samples[b] + pair["second"].samples[b]) / 2
-                                     for b in buffers_of(pair)}, FRACTION)
+        pair["per_flow"] = Curve.of(
+            {b: (pair["first"].samples[b] + pair["second"].samples[b]) / 2 for b in buffers_of(pair)}, FRACTION
+        )
         util_pair, util_mixed = pair["sum"].mean, mixed["sum"].mean
         nr_pair, nr_mixed = pair["per_flow"].mean, mixed["first"].mean
         small = x <= self.small_buffer
-        claims = [Claim(
-            "two NewReno flows under-utilize small buffers",
-            bool(small.any() and np.all(util_pair[small] < self.underused) and np.all(util_pair[small] < util_mixed[small])),
-            f"test: NewReno-pair utilization < {self.underused} and below the mixed pair's at every B ≤ CT/4; "
-            f"utilization for B ≤ CT/4 ({', '.join(f'{b:g}' for b in buffers[small])} pkt): NewReno+NewReno "
-            f"{_fmt(util_pair[small])}, NewReno+Westwood+ {_fmt(util_mixed[small])} (required: NewReno pair < "
-            f"{self.underused} and below the mixed pair); NewReno pair for B ≥ CT: {_fmt(util_pair[buffers >= ct])}")]
+        claims = [
+            Claim(
+                "two NewReno flows under-utilize small buffers",
+                bool(
+                    small.any()
+                    and np.all(util_pair[small] < self.underused)
+                    and np.all(util_pair[small] < util_mixed[small])
+                ),
+                f"test: NewReno-pair utilization < {self.underused} and below the mixed pair's at every B ≤ CT/4; "
+                f"utilization for B ≤ CT/4 ({', '.join(f'{b:g}' for b in buffers[small])} pkt): NewReno+NewReno "
+                f"{_fmt(util_pair[small])}, NewReno+Westwood+ {_fmt(util_mixed[small])} (required: NewReno pair < "
+                f"{self.underused} and below the mixed pair); NewReno pair for B ≥ CT: {_fmt(util_pair[buffers >= ct])}",
+            )
+        ]
         model_mixed = setting.model(buffers)["newreno"].to_numpy()
         model_pair = setting.newreno_pair_model(buffers)["per_flow"].to_numpy()
         distinct = np.abs(model_mixed - model_pair) >= DISTINGUISHABLE
         lose = distinct & (buffers < ct)
         gain = distinct & (buffers > ct)
         difference = nr_mixed - nr_pair
-        claims.append(Claim(
-            "NewReno loses throughput to Westwood+ for B < CT and gains for B > CT",
-            bool(lose.any() and gain.any() and np.all(difference[lose] < 0) and np.all(difference[gain] > 0)),
-            f"test: NewReno's share with Westwood+ minus with NewReno < 0 at every B < CT and > 0 at every B > CT "
-            f"where the model separates them; {_point_list(buffers, difference)}; checked "
-            f"where the model separates the two by ≥ {DISTINGUISHABLE} (B < CT: "
-            f"{', '.join(f'{b:g}' for b in buffers[lose])}; B > CT: {', '.join(f'{b:g}' for b in buffers[gain])} pkt); "
-            f"model difference there: {_fmt((model_mixed - model_pair)[lose | gain])}"))
+        claims.append(
+            Claim(
+                "NewReno loses throughput to Westwood+ for B < CT and gains for B > CT",
+                bool(lose.any() and gain.any() and np.all(difference[lose] < 0) and np.all(difference[gain] > 0)),
+                f"test: NewReno's share with Westwood+ minus with NewReno < 0 at every B < CT and > 0 at every B > CT "
+                f"where the model separates them; {_point_list(buffers, difference)}; checked "
+                f"where the model separates the two by ≥ {DISTINGUISHABLE} (B < CT: "
+                f"{', '.join(f'{b:g}' for b in buffers[lose])}; B > CT: {', '.join(f'{b:g}' for b in buffers[gain])} pkt); "
+                f"model difference there: {_fmt((model_mixed - model_pair)[lose | gain])}",
+            )
+        )
         fine = np.linspace(2, 2 * ct, 300)
         fine_pair = setting.newreno_pair_model(fine)
         fine_mixed = setting.model(fine)
@@ -428,13 +521,15 @@ class Fig8(Experiment):
             pair["sum"].series("utilization NewReno+NewReno (sim, mean ± 95% CI)", list(x)),
             mixed["sum"].series("utilization NewReno+Westwood+ (sim, mean ± 95% CI)", list(x)),
         ]
-        notes = [*COMMON_NOTES,
-                 "NewReno competing with NewReno: the mean of the two NewReno flows' shares (each competes with a "
-                 "NewReno); utilization = sum of the two flows' shares",
-                 "model of two NewReno flows: the same closed form with both decrease factors 1/2 (fixed point "
-                 "w1 = w2 = (CT + B + m)/4 of eq. (29))",
-                 *_sim_notes(setting, mixed, duration, warmup),
-                 *(f"NewReno pair: {note}" for note in _sim_notes(setting, pair, duration, warmup, "NewReno")[1:2])]
+        notes = [
+            *COMMON_NOTES,
+            "NewReno competing with NewReno: the mean of the two NewReno flows' shares (each competes with a "
+            "NewReno); utilization = sum of the two flows' shares",
+            "model of two NewReno flows: the same closed form with both decrease factors 1/2 (fixed point "
+            "w1 = w2 = (CT + B + m)/4 of eq. (29))",
+            *_sim_notes(setting, mixed, duration, warmup),
+            *(f"NewReno pair: {note}" for note in _sim_notes(setting, pair, duration, warmup, "NewReno")[1:2]),
+        ]
         return Outcome(series=series, claims=claims, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:

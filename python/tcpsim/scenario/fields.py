@@ -1,0 +1,234 @@
+"""Field types: the scenario's values in human units ("10Mbps", "45ms", "1.5BDP"), each parsed
+to the engine's canonical integer and bounded by the engine's field ranges, with its JSON Schema;
+and :class:`Model`, the base of every scenario table."""
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
+
+from tcpsim.scenario.errors import show
+from tcpsim.units import (
+    BDP_UNIT,
+    DURATION_UNITS_NS,
+    PACKET_UNITS,
+    RATE_UNITS_BPS,
+    SIZE_UNITS_BYTES,
+    U64_MAX,
+    QueueLimit,
+    format_duration,
+    parse_duration_ns,
+    parse_queue_limit,
+    parse_rate_bps,
+    parse_size_bytes,
+)
+
+U32_MAX = 2**32 - 1
+"""Largest value of the engine's u32 fields (mss, header, window and ACK counts)."""
+MAX_TIME_NS = 10**18
+"""Longest duration of any field, about 31.7 years (the engine's `MAX_TIME_NS`): sums of a few
+times stay within its u64 nanoseconds."""
+MAX_MSS_BYTES = 2**30
+MAX_HEADER_BYTES = 2**16
+"""Largest segment payload (and UDP datagram) and header: wire sizes stay below 2^31 bytes (the
+engine's `MAX_MSS_BYTES`, `MAX_HEADER_BYTES`)."""
+MAX_FLOW_COUNT = 100_000
+"""Largest `count` of one [[flows]] entry; memory, not the engine, sets the practical bound
+(see `limits.max_memory`)."""
+
+
+def _quantity_schema(units: Sequence[str], examples: list[str]) -> dict[str, Any]:
+    unit_pattern = "|".join(re.escape(unit) for unit in sorted(units, key=len, reverse=True))
+    pattern = rf"^\s*\+?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{{1,3}})?\s*({unit_pattern})\s*$"
+    return {"type": "string", "pattern": pattern, "examples": examples}
+
+
+_DURATION_SCHEMA = _quantity_schema(list(DURATION_UNITS_NS), ["45ms", "1.5s", "250us", "2min"])
+_RATE_SCHEMA = _quantity_schema(list(RATE_UNITS_BPS), ["10Mbps", "500kbps", "2.5Mb/s"])
+_SIZE_SCHEMA = {
+    "anyOf": [
+        {"type": "integer", "minimum": 0, "description": "bytes"},
+        _quantity_schema(list(SIZE_UNITS_BYTES), ["1500B", "64KB", "1.5MB", "64KiB"]),
+    ]
+}
+_QUEUE_LIMIT_SCHEMA = _quantity_schema([*PACKET_UNITS, BDP_UNIT, *SIZE_UNITS_BYTES], ["100pkt", "64KB", "1.5BDP"])
+_PACKET_LIMIT_SCHEMA = {"anyOf": [{"type": "integer", "minimum": 1}, _quantity_schema(PACKET_UNITS, ["100pkt"])]}
+_BYTE_LIMIT_SCHEMA = {
+    "anyOf": [
+        {"type": "integer", "minimum": 1},
+        _quantity_schema([BDP_UNIT, *SIZE_UNITS_BYTES], ["64KB", "1.5BDP"]),
+    ]
+}
+
+
+def _in_range(parse: Callable[[object], int], *, minimum: int = 0, maximum: int = U64_MAX) -> Callable[[object], int]:
+    """Wrap a unit parser with the range the engine field allows (e.g. a duration > 0, an
+    mss that fits the engine's u32)."""
+
+    def validate(value: object) -> int:
+        amount = parse(value)
+        if amount < minimum:
+            raise ValueError(f"{value!r} must be greater than zero")
+        if amount > maximum:
+            raise ValueError(f"{value!r} is too large; at most {maximum} is allowed here")
+        return amount
+
+    return validate
+
+
+def whole_number(noun: str, *, minimum: int, maximum: int, example: int) -> Callable[[object], int]:
+    """An integer count (bools and floats rejected: `init_cwnd = 2.5` is a mistake)."""
+
+    def validate(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ValueError(f"{value!r} is not {noun}; use a whole number >= {minimum}, e.g. {example}")
+        if value > maximum:
+            raise ValueError(f"{value!r} is too large; at most {maximum} is allowed here")
+        return value
+
+    return validate
+
+
+def choice(noun: str, allowed: Sequence[str]) -> Callable[[object], str]:
+    """A string from a fixed set, with the set listed in the error."""
+
+    def validate(value: object) -> str:
+        if value not in allowed:
+            raise ValueError(f"{value!r} is not {noun}; allowed: {', '.join(sorted(allowed))}")
+        return value  # type: ignore[return-value]
+
+    return validate
+
+
+def _probability(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(f"{value!r} is not a probability; use a number from 0 to 1, e.g. 0.005")
+    return float(value)
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a boolean; use true or false")
+    return value
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f'{value!r} is not a name; use a non-empty string, e.g. "r1"')
+    return value
+
+
+DurationNs = Annotated[
+    int, PlainValidator(_in_range(parse_duration_ns, maximum=MAX_TIME_NS)), WithJsonSchema(_DURATION_SCHEMA)
+]
+PositiveDurationNs = Annotated[
+    int, PlainValidator(_in_range(parse_duration_ns, minimum=1, maximum=MAX_TIME_NS)), WithJsonSchema(_DURATION_SCHEMA)
+]
+RateBps = Annotated[int, PlainValidator(parse_rate_bps), WithJsonSchema(_RATE_SCHEMA)]
+PositiveSizeBytes = Annotated[int, PlainValidator(_in_range(parse_size_bytes, minimum=1)), WithJsonSchema(_SIZE_SCHEMA)]
+PacketSizeBytes = Annotated[
+    int, PlainValidator(_in_range(parse_size_bytes, minimum=1, maximum=MAX_MSS_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
+]
+HeaderSizeBytes = Annotated[
+    int, PlainValidator(_in_range(parse_size_bytes, maximum=MAX_HEADER_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
+]
+Count = Annotated[
+    int,
+    PlainValidator(whole_number("a count", minimum=1, maximum=U32_MAX, example=2)),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": U32_MAX}),
+]
+SegmentNumber = Annotated[
+    int,
+    PlainValidator(whole_number("a segment number", minimum=1, maximum=U64_MAX, example=5)),
+    WithJsonSchema({"type": "integer", "minimum": 1}),
+]
+Probability = Annotated[
+    float, PlainValidator(_probability), WithJsonSchema({"type": "number", "minimum": 0, "maximum": 1})
+]
+Name = Annotated[str, PlainValidator(_name), WithJsonSchema({"type": "string", "minLength": 1})]
+Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
+Direction = Annotated[
+    Literal["ab", "ba", "both"],
+    PlainValidator(choice("a direction", ("ab", "ba", "both"))),
+    WithJsonSchema({"enum": ["ab", "ba", "both"]}),
+]
+
+INITIAL_STATES = ("good", "bad", "stationary")
+"""Where a two-state loss model starts (the engine's `InitialChannelState`)."""
+
+InitialState = Annotated[
+    str,
+    PlainValidator(choice("an initial state", INITIAL_STATES)),
+    WithJsonSchema({"enum": list(INITIAL_STATES)}),
+]
+
+
+def _outage_window(value: object) -> tuple[int, int]:
+    """`["10s", "12s"]`: an outage window [start, end), start before end."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError(f'{show(value)} is not an outage window; use [start, end], e.g. ["10s", "12s"]')
+    start_ns, end_ns = (_in_range(parse_duration_ns, maximum=MAX_TIME_NS)(value[k]) for k in (0, 1))
+    if start_ns >= end_ns:
+        raise ValueError(
+            f"[{format_duration(start_ns)}, {format_duration(end_ns)}] is an empty window; the end must be after the start"
+        )
+    return start_ns, end_ns
+
+
+OutageWindow = Annotated[
+    tuple[int, int],
+    PlainValidator(_outage_window),
+    WithJsonSchema(
+        {"type": "array", "prefixItems": [_DURATION_SCHEMA, _DURATION_SCHEMA], "minItems": 2, "maxItems": 2}
+    ),
+]
+
+
+def _queue_limit(value: object) -> QueueLimit:
+    """One limit with its unit ("100pkt", "64KB", "1.5BDP"); already parsed by the shorthand."""
+    return value if isinstance(value, QueueLimit) else parse_queue_limit(value)
+
+
+def _packet_limit(value: object) -> QueueLimit:
+    """`packets = 100` or `packets = "100pkt"`."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise ValueError(f"{value!r} is not a packet count; a queue must hold at least one packet, e.g. 100")
+        return QueueLimit("packets", value, str(value))
+    limit = parse_queue_limit(value)
+    if limit.unit != "packets":
+        raise ValueError(f"{value!r} is not a packet count; use a whole number >= 1, e.g. 100, or move it to `bytes`")
+    return limit
+
+
+def _byte_limit(value: object) -> QueueLimit:
+    """`bytes = 64000`, `bytes = "64KB"` or `bytes = "1.5BDP"`."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if parse_size_bytes(value) < 1:
+            raise ValueError(f"{value!r} is not a byte limit; a queue must hold at least one packet, e.g. '64KB'")
+        return QueueLimit("bytes", value, str(value))
+    limit = parse_queue_limit(value)
+    if limit.unit == "packets":
+        raise ValueError(
+            f"{value!r} is not a byte limit; use a size ('64KB') or a BDP multiple ('1.5BDP'), or move it to `packets`"
+        )
+    return limit
+
+
+QueueLimitValue = Annotated[QueueLimit, PlainValidator(_queue_limit), WithJsonSchema(_QUEUE_LIMIT_SCHEMA)]
+PacketLimitValue = Annotated[QueueLimit, PlainValidator(_packet_limit), WithJsonSchema(_PACKET_LIMIT_SCHEMA)]
+ByteLimitValue = Annotated[QueueLimit, PlainValidator(_byte_limit), WithJsonSchema(_BYTE_LIMIT_SCHEMA)]
+
+
+class Model(BaseModel):
+    """Base of every scenario table.
+
+    Unknown keys are errors (a typo must not silently fall back to a default); values are
+    immutable once validated; attribute docstrings become JSON Schema descriptions (read only
+    when the schema is asked for: `tcpsim.scenario.schema`). Attributes
+    carry unit suffixes (`rate_bps`) and hold canonical integers; users write the alias
+    (`rate = "10Mbps"`).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)

@@ -1,0 +1,407 @@
+"""The network: links, their queues and their loss models."""
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import BeforeValidator, Field, model_validator
+
+from tcpsim.scenario.errors import Loc, Problem, Problems, raise_if_any
+from tcpsim.scenario.fields import (
+    ByteLimitValue,
+    Direction,
+    DurationNs,
+    Flag,
+    InitialState,
+    Model,
+    Name,
+    OutageWindow,
+    PacketLimitValue,
+    PositiveDurationNs,
+    PositiveSizeBytes,
+    Probability,
+    QueueLimitValue,
+    RateBps,
+    SegmentNumber,
+)
+from tcpsim.units import QueueLimit, bdp_bytes, format_duration, parse_queue_limit
+
+
+class DropTailQueue(Model):
+    """FIFO that drops arrivals when full. Give `limit`, or `packets` and/or `bytes` (with
+    both, reaching either drops)."""
+
+    kind: Literal["drop_tail"]
+    limit: QueueLimitValue | None = None
+    """One limit with its unit: "100pkt", "64KB" or "1.5BDP"."""
+    packet_limit: PacketLimitValue | None = Field(None, alias="packets")
+    """Limit in packets: 100 or "100pkt"."""
+    byte_limit: ByteLimitValue | None = Field(None, alias="bytes")
+    """Limit in bytes: 64000, "64KB", or a multiple of the link's BDP, "1.5BDP"."""
+
+    @model_validator(mode="after")
+    def _one_way_to_limit(self) -> Self:
+        if self.limit is not None and (self.packet_limit is not None or self.byte_limit is not None):
+            raise Problems([(("limit",), "give either `limit` or `packets`/`bytes`, not both")])
+        if not self.limits():
+            raise Problems(
+                [((), 'needs a limit: `limit`, `packets` or `bytes`, e.g. {kind = "drop_tail", limit = "100pkt"}')]
+            )
+        return self
+
+    def limits(self) -> list[QueueLimit]:
+        """The limits in force (one or two)."""
+        return [limit for limit in (self.limit, self.packet_limit, self.byte_limit) if limit is not None]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        packets = [limit.amount for limit in self.limits() if limit.unit == "packets"]
+        byte_counts = [limit_bytes(limit, rate_bps, bdp_rtt_ns) for limit in self.limits() if limit.unit != "packets"]
+        return {
+            "kind": "drop_tail",
+            "limit_packets": packets[0] if packets else None,
+            "limit_bytes": byte_counts[0] if byte_counts else None,
+        }
+
+
+def limit_bytes(limit: QueueLimit, rate_bps: int, bdp_rtt_ns: int | None) -> int:
+    """Bytes of a byte or BDP limit; the caller has checked that a BDP limit has its RTT."""
+    if limit.unit == "bdp":
+        assert bdp_rtt_ns is not None
+        return bdp_bytes(limit.amount, rate_bps, bdp_rtt_ns)
+    return int(limit.amount)
+
+
+def _queue_shorthand(value: object) -> object:
+    """`queue = "100pkt"` is short for `queue = {kind = "drop_tail", limit = "100pkt"}`.
+
+    The limit is parsed here so that a bad one is reported at `queue`, where the user wrote it.
+    """
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return {"kind": "drop_tail", "limit": parse_queue_limit(value)}
+    return value
+
+
+QueueSpec = Annotated[
+    DropTailQueue,
+    Field(discriminator="kind"),
+    BeforeValidator(_queue_shorthand, json_schema_input_type=QueueLimitValue | DropTailQueue),
+]
+
+
+class BernoulliLoss(Model):
+    """Each packet independently lost with probability p (after it occupied the link)."""
+
+    kind: Literal["bernoulli"]
+    p: Probability
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        return {"kind": "bernoulli", "p": self.p}
+
+
+class ScriptedLoss(Model):
+    """Drop the first transmission of the listed data segments of one flow (segment n carries
+    bytes [(n-1)·mss, n·mss), counting from 1)."""
+
+    kind: Literal["scripted"]
+    flow: Name
+    """The flow's name (a replicated flow's copies are "name.0", "name.1", ...)."""
+    segments: list[SegmentNumber] = Field(min_length=1)
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        return {"kind": "scripted", "flow": flow_index[self.flow], "segments": list(self.segments)}
+
+
+class BitErrorLoss(Model):
+    """Independent bit errors (`casetti` Sec. 5.1): a packet of w bytes on the wire is lost with
+    probability 1 − (1 − ber)^(8·w), so data packets suffer more than ACKs. Give `ber`, or
+    `one_per`, the data per bit error: one_per = "64KiB" is casetti's "1 bit in 64 kBytes",
+    i.e. ber = 1 / (8 · 65536) ≈ 1.9e-6."""
+
+    kind: Literal["bit_error"]
+    ber: Probability | None = None
+    """Bit error rate, e.g. 1.9e-6."""
+    one_per_bytes: PositiveSizeBytes | None = Field(None, alias="one_per")
+    """Mean data between two bit errors, e.g. "64KiB" (ber = 1 / (8 · one_per))."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.ber is None and self.one_per_bytes is None:
+            raise Problems([((), 'needs the error rate: `ber` (e.g. 1.9e-6) or `one_per` (e.g. "64KiB")')])
+        if self.ber is not None and self.one_per_bytes is not None:
+            raise Problems([(("one_per",), "give either `ber` or `one_per`, not both")])
+        return self
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        ber = self.ber if self.ber is not None else 1 / (8 * self.one_per_bytes)  # type: ignore[operator]
+        return {"kind": "bit_error", "ber": ber}
+
+
+class GilbertElliottLoss(Model):
+    """Two-state Markov channel (`casetti` Sec. 5.2): Good and Bad alternate, each lasting an
+    exponentially distributed time of mean `good_mean` / `bad_mean`; each packet is lost with
+    the current state's probability. Fading (Sec. 5.2.1): good_mean = "8s", bad_mean = "4s",
+    good_loss = 1e-5, bad_loss = 0.05; blackouts (Sec. 5.2.2): good_mean = "4s",
+    bad_mean = "100ms", bad_loss = 1. Long-run loss rate: π_G·good_loss + π_B·bad_loss with
+    π_B = bad_mean / (good_mean + bad_mean)."""
+
+    kind: Literal["gilbert_elliott"]
+    good_mean_ns: PositiveDurationNs = Field(alias="good_mean")
+    """Mean time in the Good state."""
+    bad_mean_ns: PositiveDurationNs = Field(alias="bad_mean")
+    """Mean time in the Bad state."""
+    good_loss: Probability = 0.0
+    """Packet loss probability in Good."""
+    bad_loss: Probability
+    """Packet loss probability in Bad (1: blackout)."""
+    initial: InitialState = "good"
+    """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B)."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+    correlated: Flag = False
+    """With direction "both": one Good/Bad timeline for both directions (a fade or blackout
+    hits data and ACKs at once); each direction still draws its own per-packet losses.
+    False: each direction has its own independent timeline."""
+    clock_rate_bps: RateBps | None = Field(None, alias="clock_rate")
+    """Unset: sojourns are simulated time. A rate (e.g. "2Mbps"): ns-2's two-state clock of
+    2000 (`ErrorModel/TwoState`, `ErrorModel/Expo` with `unit time`), which advances only by
+    each packet's transmission time at this rate and stands still while the link is idle; a
+    packet whose transmission touches a Bad sojourn is judged by `bad_loss`."""
+
+    @model_validator(mode="after")
+    def _check_correlated(self) -> Self:
+        if self.correlated and self.direction != "both":
+            raise Problems(
+                [
+                    (
+                        ("correlated",),
+                        f'needs direction = "both" (got {self.direction!r}): it ties the two directions together',
+                    )
+                ]
+            )
+        if self.correlated and self.clock_rate_bps is not None:
+            raise Problems(
+                [
+                    (
+                        ("clock_rate",),
+                        "cannot be combined with correlated = true: a transmission-time clock "
+                        "counts one direction's packets, a shared timeline runs on time",
+                    )
+                ]
+            )
+        return self
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        engine = {
+            "kind": "gilbert_elliott",
+            "good_mean_ns": self.good_mean_ns,
+            "bad_mean_ns": self.bad_mean_ns,
+            "good_loss": self.good_loss,
+            "bad_loss": self.bad_loss,
+            "initial": self.initial,
+        }
+        if self.clock_rate_bps is not None:
+            engine["clock_rate_bps"] = self.clock_rate_bps
+        return engine
+
+
+class TwoStateLoss(Model):
+    """Two-state channel with deterministic sojourns (`macura` Sec. 5.5): every Good sojourn
+    lasts `good_sojourn`, every Bad one `bad_sojourn`; when one ends, the next is Bad with
+    probability `p_bad`, else Good (a state may repeat). Each packet is lost with the current
+    state's probability. macura: good_sojourn = "1s", bad_sojourn = "0.1ms"…"100ms",
+    good_loss = 0, bad_loss = 0.1, p_bad = 0.5. Long-run loss rate: π_G·good_loss +
+    π_B·bad_loss with π_B = p_bad·bad_sojourn / (p_bad·bad_sojourn + (1 − p_bad)·good_sojourn)."""
+
+    kind: Literal["two_state"]
+    good_sojourn_ns: PositiveDurationNs = Field(alias="good_sojourn")
+    """Length of every Good sojourn."""
+    bad_sojourn_ns: PositiveDurationNs = Field(alias="bad_sojourn")
+    """Length of every Bad sojourn."""
+    good_loss: Probability = 0.0
+    """Packet loss probability in Good."""
+    bad_loss: Probability
+    """Packet loss probability in Bad."""
+    p_bad: Probability = 0.5
+    """Probability that the sojourn after any sojourn is Bad (macura: 0.5)."""
+    initial: InitialState = "good"
+    """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B, at a random
+    point of its sojourn)."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        return {
+            "kind": "two_state",
+            "good_sojourn_ns": self.good_sojourn_ns,
+            "bad_sojourn_ns": self.bad_sojourn_ns,
+            "good_loss": self.good_loss,
+            "bad_loss": self.bad_loss,
+            "p_bad": self.p_bad,
+            "initial": self.initial,
+        }
+
+
+class OutageLoss(Model):
+    """Scheduled total loss: every packet finishing transmission inside a window is lost.
+    Periodic: an outage of `duration` every `period`, the first at `offset` (`casetti` Sec. 5.3,
+    LEO hand-offs: period = "4s", duration = "100ms"); or listed windows [start, end):
+    intervals = [["10s", "12s"], ["30s", "30.5s"]]."""
+
+    kind: Literal["outage"]
+    period_ns: PositiveDurationNs | None = Field(None, alias="period")
+    """Time from the start of one periodic outage to the next."""
+    duration_ns: PositiveDurationNs | None = Field(None, alias="duration")
+    """Length of each periodic outage (at most `period`)."""
+    offset_ns: DurationNs = Field("0s", alias="offset", validate_default=True)
+    """Start of the first periodic outage."""
+    intervals_ns: Annotated[list[OutageWindow], Field(min_length=1)] | None = Field(None, alias="intervals")
+    """Outage windows [start, end) in time order, instead of a period."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        periodic_keys = {"period_ns": "period", "duration_ns": "duration", "offset_ns": "offset"}
+        periodic = [key for name, key in periodic_keys.items() if name in self.model_fields_set]
+        if self.intervals_ns is not None:
+            problems += [((key,), "give either `intervals` or `period` and `duration`, not both") for key in periodic]
+            for index, (start_ns, _end_ns) in enumerate(self.intervals_ns[1:], start=1):
+                previous_end_ns = self.intervals_ns[index - 1][1]
+                if start_ns < previous_end_ns:
+                    problems.append(
+                        (
+                            ("intervals", index),
+                            f"starts at {format_duration(start_ns)}, before the previous window ends "
+                            f"({format_duration(previous_end_ns)}); list windows in time order without overlap",
+                        )
+                    )
+        elif self.period_ns is None and self.duration_ns is None:
+            problems.append(
+                (
+                    (),
+                    'needs a schedule: `period` and `duration` (e.g. period = "4s", duration = "100ms") '
+                    'or `intervals` (e.g. [["10s", "12s"]])',
+                )
+            )
+        elif self.period_ns is None or self.duration_ns is None:
+            missing = "period" if self.period_ns is None else "duration"
+            problems.append(((missing,), "required key is missing; a periodic outage needs `period` and `duration`"))
+        elif self.duration_ns > self.period_ns:
+            problems.append(
+                (
+                    ("duration",),
+                    f"{format_duration(self.duration_ns)} must not exceed period ({format_duration(self.period_ns)})",
+                )
+            )
+        raise_if_any(problems)
+        return self
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        if self.intervals_ns is not None:
+            return {"kind": "outage_intervals", "intervals_ns": [list(window) for window in self.intervals_ns]}
+        return {
+            "kind": "periodic_outage",
+            "period_ns": self.period_ns,
+            "duration_ns": self.duration_ns,
+            "offset_ns": self.offset_ns,
+        }
+
+
+LossSpec = Annotated[
+    BernoulliLoss | BitErrorLoss | GilbertElliottLoss | TwoStateLoss | OutageLoss | ScriptedLoss,
+    Field(discriminator="kind"),
+]
+
+
+class DirectionSpec(Model):
+    """Settings of one direction of a link that differ from the link's own."""
+
+    queue: QueueSpec
+
+
+def _shared_state(engine: dict[str, Any], loss: "LossSpec", index: int) -> dict[str, Any]:
+    """A correlated Gilbert–Elliott model's engine form names its timeline after its position in
+    the link's `loss` list, the same in both directions (the engine's `shared_state`)."""
+    if isinstance(loss, GilbertElliottLoss) and loss.correlated:
+        return {**engine, "shared_state": index}
+    return engine
+
+
+class LinkSpec(Model):
+    """A full-duplex point-to-point link; its endpoints' names create the nodes."""
+
+    name: Name | None = None
+    """Defaults to "a-b"."""
+    a: Name
+    b: Name
+    rate_bps: RateBps = Field(alias="rate")
+    delay_ns: DurationNs = Field(alias="delay")
+    """One-way propagation delay."""
+    queue: QueueSpec | None = None
+    """Queue of both directions: "100pkt", "64KB", "1.5BDP" or a table such as
+    {kind = "drop_tail", packets = 100, bytes = "64KB"}."""
+    loss: list[LossSpec] = []
+    ab: DirectionSpec | None = None
+    """Overrides for the direction a → b."""
+    ba: DirectionSpec | None = None
+    """Overrides for the direction b → a."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        if self.a == self.b:
+            problems.append((("b",), f"{self.b!r} is also `a`; a link joins two different nodes"))
+        if self.queue is None and (self.ab is None or self.ba is None):
+            problems.append(
+                (
+                    ("queue",),
+                    'required key is missing (unless both ab.queue and ba.queue are given), e.g. queue = "100pkt"',
+                )
+            )
+        raise_if_any(problems)
+        return self
+
+    @property
+    def display_name(self) -> str:
+        return self.name if self.name is not None else f"{self.a}-{self.b}"
+
+    def queues(self) -> dict[str, tuple[Loc, DropTailQueue]]:
+        """Direction ("ab", "ba") → (user path below the link, queue in force)."""
+        result = {}
+        for direction in ("ab", "ba"):
+            override: DirectionSpec | None = getattr(self, direction)
+            if override is not None:
+                result[direction] = ((direction, "queue"), override.queue)
+            else:
+                assert self.queue is not None
+                result[direction] = (("queue",), self.queue)
+        return result
+
+    def to_engine(
+        self, node_index: Mapping[str, int], flow_index: Mapping[str, int], bdp_rtt_ns: int | None
+    ) -> dict[str, Any]:
+        directions = {
+            direction: {
+                "queue": queue.to_engine(self.rate_bps, bdp_rtt_ns),
+                "loss": [
+                    _shared_state(loss.to_engine(flow_index), loss, index)
+                    for index, loss in enumerate(self.loss)
+                    if loss.direction in (direction, "both")
+                ],
+            }
+            for direction, (_, queue) in self.queues().items()
+        }
+        return {
+            "name": self.display_name,
+            "a": node_index[self.a],
+            "b": node_index[self.b],
+            "rate_bps": self.rate_bps,
+            "delay_ns": self.delay_ns,
+            **directions,
+        }

@@ -1,0 +1,84 @@
+"""Reading a scenario's source: a TOML file or a dict, copied as plain, bounded Python data."""
+
+import codecs
+import os
+import sys
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tcpsim.scenario.errors import Loc, ScenarioError, format_path
+
+
+def read_source(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[str, Any]:
+    """The raw scenario: the dict itself, or a TOML file's contents (UTF-8, a leading
+    byte-order mark allowed, as editors on Windows write it)."""
+    if isinstance(source, Mapping):
+        return source
+    if not isinstance(source, str | os.PathLike):
+        raise TypeError(
+            f"a scenario is a TOML file path (str or pathlib.Path), a dict or a loaded Scenario, not {type(source).__name__}"
+        )
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ScenarioError([("", f"cannot read scenario {str(path)!r}: {error.strerror}")]) from None
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        offset = bom + error.start
+        raise ScenarioError(
+            [("", f"{path}: not UTF-8 text: byte {offset} is 0x{data[offset]:02x}; save the file as UTF-8")]
+        ) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError([("", f"{path}: not valid TOML: {error}")]) from None
+    except RecursionError:
+        raise ScenarioError(
+            [("", f"{path}: arrays or tables nested too deeply to read (a scenario needs a few levels)")]
+        ) from None
+
+
+MAX_DEPTH = 32
+"""Deepest nesting of tables and lists accepted; a scenario's deepest value,
+links[i].loss[j].intervals[k][0], is 6 levels down."""
+
+
+def plain_data(value: Any, loc: Loc = ()) -> Any:
+    """A copy of user data as plain Python: dicts, lists (tuples become lists) and scalars,
+    numpy scalars as their Python equivalents (np.int64 → int, np.float64 → float, np.bool_ →
+    bool, np.str_ → str). Walks without recursion and refuses anything nested deeper than
+    :data:`MAX_DEPTH`, so hostile input cannot exhaust the stack."""
+    numpy = sys.modules.get("numpy")  # no numpy loaded: no numpy scalars to convert
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, Loc]] = [(value, root, 0, loc)]
+    while stack:
+        item, parent, slot, where = stack.pop()
+        if len(where) - len(loc) > MAX_DEPTH:
+            raise ScenarioError(
+                [
+                    (
+                        format_path(where[: len(loc) + MAX_DEPTH]),
+                        f"nested more than {MAX_DEPTH} levels deep; scenarios are a few tables and lists deep",
+                    )
+                ]
+            )
+        if isinstance(item, Mapping):
+            copied: Any = dict.fromkeys(item)
+            stack += [
+                (sub, copied, key, (*where, key if isinstance(key, str | int) else repr(key)))
+                for key, sub in item.items()
+            ]
+        elif isinstance(item, list | tuple):
+            copied = [None] * len(item)
+            stack += [(sub, copied, index, (*where, index)) for index, sub in enumerate(item)]
+        elif numpy is not None and isinstance(item, numpy.generic):
+            copied = item.item()
+        else:
+            copied = item
+        parent[slot] = copied
+    return root[0]

@@ -1,0 +1,332 @@
+"""TCP settings: the variants (preset pairs of loss recovery and congestion control), the
+congestion-control models with their bandwidth filters, and the [tcp] table."""
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, NamedTuple, Self
+
+from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
+
+from tcpsim.scenario.errors import raise_if_any
+from tcpsim.scenario.fields import (
+    U32_MAX,
+    Count,
+    DurationNs,
+    Flag,
+    HeaderSizeBytes,
+    Model,
+    PacketSizeBytes,
+    PositiveDurationNs,
+    PositiveSizeBytes,
+    choice,
+    whole_number,
+)
+
+
+class Variant(NamedTuple):
+    """A user-facing TCP variant: a preset pair of the two halves (docs/architecture.md, "TCP: two axes")."""
+
+    recovery: str
+    cc: Mapping[str, Any]
+
+
+_WESTWOOD = {
+    "kind": "westwood",
+    "tau_ns": 500_000_000,
+    "null_sample_divisor": 2,
+    "filter": {"kind": "tustin"},
+    "ns3_fast_recovery": False,
+    "sample_tick_ns": 0,
+}
+_WESTWOOD_PLUS = {
+    "kind": "westwood_plus",
+    "filter": {"kind": "two_stage_ewma"},
+    "min_window_ns": 50_000_000,
+    "min_decrease_half": False,
+    "ns3_fast_recovery": False,
+}
+_VEGAS = {
+    "kind": "vegas",
+    "alpha": 1.0,
+    "beta": 3.0,
+    "gamma": 1.0,
+    "rtt": "min",
+    "slow_start": "every_other_rtt",
+    "slow_start_exit": "eighth",
+    "loss_decrease": 0.25,
+    "timeout_cwnd_segments": 2,
+    "min_round_samples": 3,
+}
+
+VARIANTS: dict[str, Variant] = {
+    "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
+    "reno": Variant(recovery="reno", cc={"kind": "aimd"}),
+    "newreno": Variant(recovery="newreno", cc={"kind": "aimd"}),
+    # RFC 6675 recovery with standard AIMD: the "SACK" TCP of casetti Sec. 5 and macura Sec. 5.5.
+    "sack": Variant(recovery="sack", cc={"kind": "aimd"}),
+    # casetti Sec. 3: "the standard Fast Retransmit/Fast Recovery (à la Reno) then follows".
+    "westwood": Variant(recovery="reno", cc=_WESTWOOD),
+    # macura Sec. 2.1 and the ns-2/ns-3/Linux implementations build Westwood+ on NewReno.
+    "westwood_plus": Variant(recovery="newreno", cc=_WESTWOOD_PLUS),
+    # podlesny Sec. II-B.3: "the loss signals for TCP Vegas are similar to those for TCP NewReno".
+    "vegas": Variant(recovery="newreno", cc=_VEGAS),
+}
+"""Preset name → (recovery, congestion control). A new variant is one line here."""
+
+RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack")
+"""The engine's `RecoveryKind` values."""
+
+VariantName = Annotated[
+    str, PlainValidator(choice("a variant", list(VARIANTS))), WithJsonSchema({"enum": sorted(VARIANTS)})
+]
+RecoveryName = Annotated[
+    str,
+    PlainValidator(choice("a recovery algorithm", RECOVERY_KINDS)),
+    WithJsonSchema({"enum": sorted(RECOVERY_KINDS)}),
+]
+
+
+class AimdCc(Model):
+    """RFC 5681 slow start and congestion avoidance (no parameters)."""
+
+    kind: Literal["aimd"]
+
+
+def _kind_shorthand(value: object) -> object:
+    """`cc = "aimd"` is short for `cc = {kind = "aimd"}`."""
+    return {"kind": value} if isinstance(value, str) else value
+
+
+def _alpha(value: object) -> float:
+    """A filter coefficient in [0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
+        raise ValueError(f"{value!r} is not a filter coefficient; use a number in [0, 1), e.g. 0.9")
+    return float(value)
+
+
+Alpha = Annotated[
+    float, PlainValidator(_alpha), WithJsonSchema({"type": "number", "minimum": 0, "exclusiveMaximum": 1})
+]
+
+
+class TustinFilter(Model):
+    """`casetti` eq. (2): the Tustin low-pass filter with α_k = (2τ − Δ_k)/(2τ + Δ_k)."""
+
+    kind: Literal["tustin"]
+
+
+class TustinLatestFilter(Model):
+    """Ablation of `tustin`: the same time-varying α_k on the latest sample b_k alone, without the
+    trapezoid (b_k + b_{k−1})/2 that over-counts bunched ACKs. Not a paper's filter."""
+
+    kind: Literal["tustin_latest"]
+
+
+class TustinFixedFilter(Model):
+    """Tustin filter with a constant α: ns-2's TCPW code (α = 19/21) or the `gangadhar` ns-3
+    code (α = 0.9 on the mean of the last two samples)."""
+
+    kind: Literal["tustin_fixed"]
+    alpha: Alpha
+
+
+class EwmaFilter(Model):
+    """Exponentially weighted moving average of the samples with weight α on the old value."""
+
+    kind: Literal["ewma"]
+    alpha: Alpha
+
+
+class TwoStageEwmaFilter(Model):
+    """Linux `tcp_westwood.c`: two cascaded 7/8 EWMAs, initialised by the first sample."""
+
+    kind: Literal["two_stage_ewma"]
+
+
+WestwoodFilterSpec = Annotated[
+    TustinFilter | TustinLatestFilter | TustinFixedFilter | EwmaFilter,
+    Field(discriminator="kind"),
+    BeforeValidator(_kind_shorthand),
+]
+WestwoodPlusFilterSpec = Annotated[
+    TwoStageEwmaFilter | TustinFixedFilter | EwmaFilter, Field(discriminator="kind"), BeforeValidator(_kind_shorthand)
+]
+
+
+class WestwoodCc(Model):
+    """TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth samples (AckedCount), the filter,
+    virtual null samples after τ/m without ACKs, faster recovery to BWE·RTTmin."""
+
+    kind: Literal["westwood"]
+    tau_ns: PositiveDurationNs = Field("500ms", alias="tau", validate_default=True)
+    """Filter time constant τ (casetti Sec. 4: 500 ms)."""
+    null_sample_divisor: Annotated[
+        int,
+        PlainValidator(whole_number("a divisor", minimum=0, maximum=U32_MAX, example=2)),
+        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": U32_MAX}),
+    ] = 2
+    """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
+    filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
+    ns3_fast_recovery: Flag = False
+    """ns-3 `TcpWestwood` fast recovery (the `gangadhar` code): start from min(cwnd, ssthresh)
+    without inflating it by the n duplicate ACKs, and leave with cwnd = ssthresh even if that
+    raises it; false: min(cwnd, ssthresh) at entry and exit, Reno-inflated (`casetti` Sec. 3.1)."""
+    sample_tick_ns: DurationNs = Field("0s", alias="sample_tick", validate_default=True)
+    """Tick of the clock that times the ACKs of the bandwidth samples: 0 (exact, a simulator's
+    clock) or e.g. "10ms" (Linux 2.2 `jiffies`, the `casetti` Sec. 4.3 testbed); ACKs within
+    one tick join one sample."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        m = self.null_sample_divisor
+        if m == 1:
+            raise_if_any([(("null_sample_divisor",), "1 is not allowed; use 0 (no null samples) or m >= 2 (Nyquist)")])
+        if m == 0 and isinstance(self.filter, TustinFilter | TustinLatestFilter):
+            raise_if_any(
+                [
+                    (
+                        ("null_sample_divisor",),
+                        f"0 (no null samples) needs a fixed-coefficient filter "
+                        f"(tustin_fixed or ewma); the {self.filter.kind} filter needs m >= 2",
+                    )
+                ]
+            )
+        if m > self.tau_ns:
+            raise_if_any(
+                [
+                    (
+                        ("null_sample_divisor",),
+                        f"{m} is more than tau in nanoseconds ({self.tau_ns}); "
+                        f"the null-sample spacing tau/m must be at least 1ns",
+                    )
+                ]
+            )
+        return self
+
+
+class WestwoodPlusCc(Model):
+    """TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per RTT,
+    ssthresh = cwnd = BWE·RTTmin on three duplicate ACKs."""
+
+    kind: Literal["westwood_plus"]
+    filter: WestwoodPlusFilterSpec = Field(default_factory=lambda: TwoStageEwmaFilter(kind="two_stage_ewma"))
+    min_window_ns: DurationNs = Field("50ms", alias="min_window", validate_default=True)
+    """Shortest sampling interval (Linux: max(RTT, 50 ms)); 0 samples exactly once per RTT."""
+    min_decrease_half: Flag = False
+    """`moller` Sec. IV modified Westwood+: after a loss the window never drops below half."""
+    ns3_fast_recovery: Flag = False
+    """ns-3 `TcpWestwood` fast recovery (the `gangadhar` code): start from min(cwnd, ssthresh)
+    without the n-segment inflation, leave with cwnd = ssthresh; false: Reno's windows."""
+
+
+def _segments(value: object) -> float:
+    """A number of segments >= 0 (Vegas's α, β, γ)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < float("inf"):
+        raise ValueError(f"{value!r} is not a number of segments; use a number >= 0, e.g. 1")
+    return float(value)
+
+
+def _loss_decrease(value: object) -> float | str:
+    """A fraction of the window in (0, 1), or "ns3"."""
+    if value == "ns3":
+        return "ns3"
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f'{value!r} is not a window decrease; use a fraction in (0, 1), e.g. 0.25, or "ns3"')
+    return float(value)
+
+
+Segments = Annotated[float, PlainValidator(_segments), WithJsonSchema({"type": "number", "minimum": 0})]
+
+
+class VegasCc(Model):
+    """TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson 1995): once per RTT,
+    diff = cwnd·(RTT − BaseRTT)/RTT segments; +1 below α, −1 above β; slow start every other
+    RTT until diff > γ; 3/4·cwnd after duplicate ACKs, 2 segments after a timeout. Defaults are
+    the papers'; ns-2, ns-3 and Linux are flavours (README "TCP variants")."""
+
+    kind: Literal["vegas"]
+    alpha: Segments = 1.0
+    """α: grow while fewer than α segments are queued (papers 1; Linux and ns-3 2)."""
+    beta: Segments = 3.0
+    """β >= α: shrink while more than β segments are queued (papers 3; Linux and ns-3 4)."""
+    gamma: Segments = 1.0
+    """γ: slow start ends when more than γ segments are queued."""
+    rtt: Literal["min", "mean"] = "min"
+    """The round's RTT: its smallest sample (Linux, ns-3) or their mean (ns-2)."""
+    slow_start: Literal["every_other_rtt", "every_rtt"] = "every_other_rtt"
+    """Slow start grows every other RTT (Brakmo & Peterson, ns-2) or every RTT (Linux, ns-3)."""
+    slow_start_exit: Literal["eighth", "target"] = "eighth"
+    """Leaving slow start: cwnd − cwnd/8 (ns-2) or the window of the actual rate (Linux, ns-3)."""
+    loss_decrease: Annotated[
+        float | str,
+        PlainValidator(_loss_decrease),
+        WithJsonSchema({"anyOf": [{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, {"const": "ns3"}]}),
+    ] = 0.25
+    """Window cut on duplicate ACKs: 0.25 (papers, ns-2), 0.5 (Linux) or "ns3" (cwnd − 1 segment,
+    at most a quarter)."""
+    timeout_cwnd_segments: Count = Field(2, alias="timeout_cwnd", validate_default=True)
+    """The window a timeout restarts from: 2 segments (papers, ns-2), 1 (Linux, ns-3)."""
+    min_round_samples: Count = 3
+    """A round with fewer RTT samples decides nothing (slow start goes on, congestion avoidance
+    adds a segment as Reno): 3 as Linux and ns-3, whose reason is delayed ACKs; 1 as ns-2."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.beta < self.alpha:
+            raise_if_any([(("beta",), f"{self.beta:g} must be >= alpha ({self.alpha:g})")])
+        return self
+
+
+CcSpec = Annotated[
+    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc,
+    Field(discriminator="kind"),
+    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc),
+]
+
+
+class TcpOptions(Model):
+    """TCP settings. At the top level: defaults for every flow; in a flow: that flow's overrides
+    (only the keys written there count)."""
+
+    mss_bytes: PacketSizeBytes = Field(1460, alias="mss", validate_default=True)
+    """Payload bytes per segment (SMSS)."""
+    header_bytes: HeaderSizeBytes = Field(40, alias="header", validate_default=True)
+    """IP + TCP header bytes added on the wire to data and ACK packets."""
+    init_cwnd_segments: Count = Field(2, alias="init_cwnd", validate_default=True)
+    """Initial window in segments (RFC 5681 §3.1)."""
+    init_ssthresh_bytes: PositiveSizeBytes = Field("1GiB", alias="init_ssthresh", validate_default=True)
+    """Initial slow-start threshold; RFC 5681 says arbitrarily high."""
+    rwnd_bytes: PositiveSizeBytes = Field("1GiB", alias="rwnd", validate_default=True)
+    """Receiver's advertised window; the default is effectively unlimited."""
+    initial_rto_ns: PositiveDurationNs = Field("1s", alias="initial_rto", validate_default=True)
+    """RFC 6298 §2.1 initial retransmission timeout."""
+    min_rto_ns: PositiveDurationNs = Field("1s", alias="min_rto", validate_default=True)
+    """RFC 6298 §2.4 lower bound on the RTO."""
+    max_rto_ns: PositiveDurationNs = Field("60s", alias="max_rto", validate_default=True)
+    """RFC 6298 §2.5 upper bound on the RTO."""
+    clock_granularity_ns: DurationNs = Field("1ms", alias="clock_granularity", validate_default=True)
+    """RFC 6298 clock granularity G."""
+    rtt_tick_ns: DurationNs = Field("0s", alias="rtt_tick", validate_default=True)
+    """Tick of the clock that times RTT samples; "0s" = exact. Each sample becomes the nearest
+    whole number of ticks, at least one, before the RTO estimator and the congestion control
+    (Westwood's RTTmin) see it, as in ns-2, whose TCP times RTTs in `tcp_tick_` units
+    (100 ms in ns-2 of 2000–2001; `tcp.cc` `rtt_update`)."""
+    dupack_threshold: Count = 3
+    """Duplicate ACKs that trigger fast retransmit (RFC 5681: 3)."""
+    delack_count: Count = 2
+    """Receiver acknowledges every delack_count-th full segment; 1 = no delayed ACKs."""
+    delack_timeout_ns: DurationNs = Field("200ms", alias="delack_timeout", validate_default=True)
+    """Longest the receiver withholds an ACK (RFC 5681 §4.2: < 500 ms)."""
+    recovery: RecoveryName | None = None
+    """Override of the variant's loss-recovery half."""
+    cc: CcSpec | None = None
+    """Override of the variant's congestion-control half: "aimd" or {kind = "aimd"}."""
+    avoid_repeated_fast_retransmit: Flag = True
+    """No new fast retransmit for duplicate ACKs below `recover` (RFC 6582 §3.2 step 1)."""
+    timeout_ssthresh: Literal["first_of_episode", "every"] = "first_of_episode"
+    """Which retransmission timeouts reduce ssthresh: "first_of_episode" (RFC 5681 §3.1: not a
+    back-off of the same loss, nor one during fast recovery; from FlightSize) or "every"
+    (4.4BSD and ns-2's `TcpAgent::timeout`: each expiry, from the un-inflated min(cwnd, rwnd),
+    so a retransmission's own timeout leaves ssthresh at 2 segments)."""
+    ca_increment: Literal["exact", "ns3"] = "exact"
+    """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
+    "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""

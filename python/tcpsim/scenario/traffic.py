@@ -1,0 +1,149 @@
+"""Traffic: TCP flows (with their replicas and merged TCP settings) and UDP sources."""
+
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Self
+
+from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
+
+from tcpsim.scenario.errors import Loc, Problem, raise_if_any
+from tcpsim.scenario.fields import (
+    MAX_FLOW_COUNT,
+    DurationNs,
+    Model,
+    Name,
+    PacketSizeBytes,
+    PositiveSizeBytes,
+    RateBps,
+    whole_number,
+)
+from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName
+from tcpsim.units import format_duration
+
+if TYPE_CHECKING:
+    from tcpsim.scenario.root import Scenario
+
+
+class FlowSpec(Model):
+    """A bulk TCP transfer from `src` to `dst` (node names)."""
+
+    name: Name | None = None
+    """Defaults to "flow<i>" (i = position in [[flows]])."""
+    src: Name
+    dst: Name
+    variant: VariantName = "newreno"
+    """Preset pair of loss recovery and congestion control."""
+    start_ns: DurationNs = Field("0s", alias="start", validate_default=True)
+    start_jitter_ns: DurationNs = Field("0s", alias="start_jitter", validate_default=True)
+    """The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream."""
+    stop_ns: DurationNs | None = Field(None, alias="stop")
+    """No new data after this time (retransmissions still go); default: never stop."""
+    size_bytes: PositiveSizeBytes | None = Field(None, alias="bytes")
+    """Bytes to send, then stop; default: always has data."""
+    count: Annotated[
+        int,
+        PlainValidator(whole_number("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2)),
+        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_FLOW_COUNT}),
+    ] = 1
+    """Replicate this flow N times, named "<name>.0" ... "<name>.<N-1>"."""
+    tcp: TcpOptions = Field(default_factory=TcpOptions)
+    """Overrides of the top-level [tcp], key by key."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        if self.src == self.dst:
+            problems.append((("dst",), f"{self.dst!r} is also `src`; a flow joins two different nodes"))
+        if self.stop_ns is not None and self.stop_ns <= self.start_ns:
+            problems.append(
+                (("stop",), f"{format_duration(self.stop_ns)} must be after start ({format_duration(self.start_ns)})")
+            )
+        raise_if_any(problems)
+        return self
+
+    def instance_names(self, position: int) -> list[str]:
+        base = self.name if self.name is not None else f"flow{position}"
+        return [base] if self.count == 1 else [f"{base}.{replica}" for replica in range(self.count)]
+
+    def app_to_engine(self) -> dict[str, Any]:
+        return {
+            "kind": "bulk",
+            "start_ns": self.start_ns,
+            "start_jitter_ns": self.start_jitter_ns,
+            "stop_ns": self.stop_ns,
+            "bytes": self.size_bytes,
+        }
+
+
+class UdpSpec(Model):
+    """A constant-bit-rate UDP source from `src` to `dst`, on during the `on` intervals (the
+    ON/OFF cross traffic of `casetti` Fig. 3). No congestion control; the receiver counts."""
+
+    name: Name | None = None
+    """Defaults to "udp<i>" (i = position in [[udp]])."""
+    src: Name
+    dst: Name
+    rate_bps: RateBps = Field(alias="rate")
+    """Sending rate, counted in wire bytes."""
+    packet_bytes: PacketSizeBytes = Field(1000, alias="packet", validate_default=True)
+    """Datagram size on the wire."""
+    on_ns: list[tuple[DurationNs, DurationNs]] | None = Field(None, alias="on")
+    """ON intervals [start, end), e.g. [["25s", "200s"]]; default: the whole run."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        if self.src == self.dst:
+            problems.append((("dst",), f"{self.dst!r} is also `src`; a flow joins two different nodes"))
+        for i, (start, end) in enumerate(self.on_ns or []):
+            if end < start:
+                problems.append(
+                    (("on", i), f"ends ({format_duration(end)}) before it starts ({format_duration(start)})")
+                )
+        raise_if_any(problems)
+        return self
+
+    def display_name(self, position: int) -> str:
+        return self.name if self.name is not None else f"udp{position}"
+
+
+class FlowInstance(NamedTuple):
+    """A flow as the engine sees it: replicas expanded, TCP settings merged."""
+
+    name: str
+    position: int
+    """Index of its [[flows]] entry."""
+    spec: FlowSpec
+    tcp: dict[str, Any]
+    """Shared by the replicas of one [[flows]] entry: read it, copy it to change it."""
+
+
+def flow_instances(scenario: "Scenario") -> list[FlowInstance]:
+    """Every engine flow in order; a [[flows]] entry's TCP settings are merged once for all
+    its replicas (`count = 100000` must not merge them 100 000 times)."""
+    return [
+        FlowInstance(name, position, spec, tcp)
+        for position, spec in enumerate(scenario.flows)
+        for tcp in (effective_tcp(scenario.tcp, spec),)
+        for name in spec.instance_names(position)
+    ]
+
+
+def effective_tcp(defaults: TcpOptions, flow: FlowSpec) -> dict[str, Any]:
+    """The engine's `TcpConfig` of a flow: its own [flows.tcp] keys, else [tcp]'s, with the
+    variant filling in whichever of recovery and cc neither names."""
+    settings = {
+        name: getattr(flow.tcp if name in flow.tcp.model_fields_set else defaults, name)
+        for name in TcpOptions.model_fields
+    }
+    variant = VARIANTS[flow.variant]
+    settings["recovery"] = settings["recovery"] or variant.recovery
+    settings["cc"] = settings["cc"].model_dump() if settings["cc"] else dict(variant.cc)
+    return settings
+
+
+def tcp_origin(scenario: "Scenario", position: int, name: str) -> Loc:
+    """Where a flow's effective TCP setting `name` was written (or defaulted): for messages."""
+    field = TcpOptions.model_fields[name]
+    key = field.alias or name
+    if name in scenario.flows[position].tcp.model_fields_set:
+        return ("flows", position, "tcp", key)
+    return ("tcp", key)
