@@ -8,7 +8,6 @@ import json
 
 import numpy as np
 import pytest
-
 import tcpsim
 from tcpsim import _core
 from tcpsim.paths import builtin_scenario
