@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 @register
 class SingleFlow(Experiment):
     id = "validation.single_flow"
+    seeds_full = seeds_quick = 1  # deterministic: one run is exact (see runs)
     title = "one NewReno flow over 2 Mb/s, RTT 250 ms, buffer = BDP"
     setup = (
         "One NewReno bulk flow over sender —100 Mb/s, 1 ms— r1 —2 Mb/s, 123 ms— r2 —100 Mb/s, 1 ms— receiver "
@@ -142,6 +143,7 @@ def recovery_scenario(variant: str, lost: list[int]) -> dict[str, Any]:
 @register
 class Recovery(Experiment):
     id = "validation.recovery"
+    seeds_full = seeds_quick = 1  # deterministic: one run is exact (see runs)
     title = "Tahoe, Reno, NewReno and SACK with 1, 2 and 3 losses in one window"
     setup = (
         "A 200 kB transfer over one 100 Mb/s, 10 ms link with 1000-byte segments, initial window 10 and no "

@@ -694,8 +694,8 @@ class Fig7(Experiment):
       characteristics" (Sec. 4.3), not the rate, so the bottleneck is the lab's Ethernet, 10 Mb/s
       in 2000 (100 Mb/s would leave five 32 KB windows, 13 Mb/s at most, unconstrained);
     - queue = bandwidth-delay product (83 packets): the one buffer rule the paper states ("always
-      set equal to the bandwidth-delay product", Sec. 4) and the catalog assumes for every
-      casetti experiment.
+      set equal to the bandwidth-delay product", Sec. 4), applied to every casetti
+      experiment.
     **Alternative readings**, scored apart: the emulator as a 4 Mb/s bottleneck with a 100-packet
     queue (Linux's `txqueuelen` of an emulator PC; the capacity was the one of 2, 3, 4, 5 and
     10 Mb/s whose 1 %-loss gain came closest to the paper's ~10 %, i.e. chosen after the
@@ -931,7 +931,7 @@ class Fig7(Experiment):
             notes=[
                 f"{n} seeds; {self.duration(quick):g} s runs, first {self.warmup_s:g} s excluded; the Fig. 6 testbed as a "
                 f"dumbbell: {self.capacity_bps / 1e6:g} Mb/s (the lab's Ethernet: the emulator sets delay and errors only), "
-                "RTT 100 ms, drop-tail queue = BDP (the paper's and the catalog's buffer rule), 1 % Bernoulli loss in both "
+                "RTT 100 ms, drop-tail queue = BDP (the paper's buffer rule), 1 % Bernoulli loss in both "
                 "directions, 1500-byte packets; every host runs Linux 2.2 TCP (SACK recovery without re-entry, 32 KB "
                 "receive window, 10 ms timers, 200 ms RTO floor, delayed ACKs); TCPW = the same with faster recovery "
                 "(Sec. 3) and the Sec. 2.2 Tustin estimator (τ = 500 ms, ACKs timed in 10 ms jiffies); starts uniform in "

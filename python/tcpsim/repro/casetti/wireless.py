@@ -323,7 +323,7 @@ class Fig11(ThroughputSweep):
     paper_gain = 550.0
     error_p = 0.005
     rtt_s = 0.045
-    """The text says "the round trip time is 45 ms" (and so does the catalog): wired one-way delay
+    """The text says "the round trip time is 45 ms": wired one-way delay
     22.49 ms. (The Fig. 8 default is 45 ms one way, i.e. RTT 90 ms: see the notes.)"""
 
     def capacity_bps(self, x: float) -> float:

@@ -143,6 +143,7 @@ def westwood_plus_near_bottleneck(low_bps: float, high_bps: float) -> Claim:
 @register
 class Fig11(_TwoWindows):
     id = "gangadhar.fig11"
+    seeds_full = seeds_quick = 1  # deterministic: one run is exact (see runs)
     title = "bandwidth estimate under ACK compression (bottleneck 500 kb/s)"
     setup = (
         "ACK compression (Fig. 4): PC1 and PC2 —1 Mb/s, 45 ms— router —500 kb/s, 0.01 ms— server, 100-packet "
