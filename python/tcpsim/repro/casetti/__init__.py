@@ -46,17 +46,20 @@ Common set-up (paper Sec. 4: "packet size 400 bytes", buffers = BDP, delayed ACK
 
 Choices where the paper is silent (class attributes, repeated in each experiment's notes):
 fig3 UDP datagrams of 400 bytes, plateaus judged from 10 s after each switch; fig4 a 5 Mb/s
-bottleneck (the one of Fig. 3), buffer = BDP at the mean RTT; friendliness and fig7 a dumbbell with
-a 2 Mb/s, 10 ms bottleneck (fig7's testbed capacity is unknown; 1500-byte packets at 2 and 5 Mb/s
-are a sensitivity run); fig11 RTT 45 ms as the text says (wired one-way 22.49 ms); fig12 0.5 %
-errors; snoop/batcp the Fig. 8 topology with the wired delay set for the RTT, "64 KB" and
-"100 KB" read as KiB; fig15–17 one Good/Bad process per direction of the wireless link, independent
-(Sec. 5's errors in both directions; the data direction alone is a sensitivity run, and so is the
-other unit of the sojourns, packets or seconds; fig17 also runs one blackout process for both
-directions), fig17's Good state
-0.001 % loss as in fading; fig10 exact RTT samples (ns-2's 100 ms RTT ticks, which also set
-ns-2 TCPW's RTTmin, are a sensitivity run); fig18 one gateway–terminal link,
-hand-offs starting at 2 s. Durations and seeds: `duration_*_s`, `seeds_*` per class.
+bottleneck (the one of Fig. 3), buffer = BDP at the mean RTT; friendliness a dumbbell with a
+2 Mb/s, 10 ms bottleneck; fig7 the Sec. 4.3 Linux testbed on the lab's 10 Mb/s Ethernet with a
+BDP queue (main reading; the 4 Mb/s emulator with a 100-packet queue and the ns-2 set-up are
+alternative readings); fig10 no receiver window (main reading; the 64 KB window and ns-2's
+default window_ of 20 are alternative readings); fig11 RTT 45 ms as the text says (wired
+one-way 22.49 ms); fig12 0.5 % errors; snoop/batcp the Fig. 8 topology with the wired delay set
+for the RTT, "64 KB" and "100 KB" read as KiB; fig15–17 one Good/Bad process per direction of
+the wireless link, independent (Sec. 5's errors in both directions; the data direction alone is a
+sensitivity run), sojourns in seconds as Sec. 5.2.1 states (for fig15/fig16 sojourns counted in
+packets are an alternative reading, for fig17 a sensitivity run, which also runs one blackout
+process for both directions), fig17's Good state 0.001 % loss as in fading; fig10 exact RTT
+samples (ns-2's 100 ms RTT ticks, which also set ns-2 TCPW's RTTmin, are a sensitivity run);
+fig18 one gateway–terminal link, hand-offs starting at 2 s. Durations and seeds:
+`duration_*_s`, `seeds_*` per class.
 """
 
 # Importing a section registers its experiments; paper order is the order `tcpsim list` shows.

@@ -12,7 +12,7 @@
 Set-up (Fig. 3, Table 1; `scenarios/lossy_link.toml`): source —10 Mb/s, 45 ms— router —2 Mb/s,
 0.01 ms— sink; 400-byte segments; delayed ACKs every 2 segments, 200 ms timeout; Bernoulli
 packet errors on both directions of the bottleneck, PER 0.005 unless swept; drop-tail router
-buffer of 100 packets (the catalog's assumption); one bulk flow for 600 s, throughput over the
+buffer of 100 packets (assumed: the paper gives no buffer); one bulk flow for 600 s, throughput over the
 whole run (the paper's "average throughput"); two runs per point, error bars the 95 % Student-t
 interval of the mean (the paper draws ± one standard deviation; the largest is in the notes).
 
@@ -42,8 +42,8 @@ retransmit (ns-3's `DupAck` enters fast retransmit whenever the third duplicate 
 recovery); 42 header bytes per packet (IPv4 20 + TCP 20 + PPP 2). fig5 also runs the five variants
 with tcpsim's own defaults, and the paper's Westwood/Westwood+ over NewReno recovery, as sensitivities.
 
-The advertised window is read two ways (two readings, each judged on its own). Neither the paper
-nor the catalog states it, so the main reading is the default of the ns-3 of the paper's time
+The advertised window is read two ways (two readings, each judged on its own). The paper does
+not state it, so the main reading is the default of the ns-3 of the paper's time
 (ns-3.17, 2013): at most 65 535 bytes (`TcpSocketBase::MaxWindowSize`, 16 bits, no window scaling
 until ns-3.24; `NS3_RWND`). This follows the rule "the tool's defaults where the paper is silent",
 not the result: fig7's fall under this window was known before the choice (an earlier version
@@ -57,7 +57,7 @@ advertised more. Every judged run is repeated under the alternative reading (sen
 are made under the main reading only); the scaled reading is bounded too: without any bound,
 NewReno's window inflation through a long recovery runs away (cwnd of megabytes), which the
 paper's NewReno ≈ Reno rules out. ns-3's default 100-packet queue on the source's device
-(`NS3_DEVICE_QUEUE`) is made large in both readings (the catalog gives 100 packets to the router
+(`NS3_DEVICE_QUEUE`) is made large in both readings (the 100 packets are assumed at the router
 only); with it and the 64 KB window the burst that ends a window-capped recovery overflows it and
 Westwood collapses above 4 Mb/s (fig7 sensitivity run).
 

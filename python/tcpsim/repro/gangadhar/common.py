@@ -61,7 +61,7 @@ SCALED_KEY = "scaled_rwnd"
 """First element of the key of a run of the alternative reading (the rest is the main run's key)."""
 NS3_DEVICE_QUEUE = "100pkt"
 """ns-3's default device queue (DropTailQueue, MaxPackets 100) on every point-to-point device.
-The main runs give it to the router only (the catalog's assumption); on the source's 10 Mb/s
+The main runs give it to the router only (assumed: the paper gives no buffer); on the source's 10 Mb/s
 device it is a sensitivity run of fig7: ns-3 of 2013 had no flow control between TCP and the
 device, so a burst of more than 101 segments was dropped at the sender."""
 
@@ -130,7 +130,7 @@ NS3_NOTE = (
     "65 535 B, advertised window 65 535 B (16 bits, no window scaling in ns-3.17), no RFC 6582 recover check "
     "before fast retransmit, 42 header bytes (IPv4 + TCP + PPP), congestion avoidance adding max(1, ⌊SMSS²/cwnd⌋) "
     'bytes per ACK (ca_increment = "ns3"); router buffer 100 packets drop-tail, errors in both directions of the '
-    "bottleneck (catalog assumptions); the source's device queue is large, not ns-3's 100 packets (fig7 "
+    "bottleneck (assumed where the paper is silent); the source's device queue is large, not ns-3's 100 packets (fig7 "
     'sensitivity run). Alternative reading "' + SCALED_READING + '": the same with a 131 072-byte window'
 )
 NOT_MODELLED_NOTE = (

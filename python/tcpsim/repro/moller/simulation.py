@@ -67,6 +67,18 @@ def _fig5_scenarios(configured: Sequence[int]) -> list[int]:
 class Fig5(Experiment):
     id = "moller.fig5"
     title = "simulation vs model: NewReno and Westwood+ vs buffer size"
+    setup = (
+        "The paper's Fig. 2 topology simulated against the model: a NewReno and a Westwood+ flow from two "
+        "senders on 100 Mb/s, 0.1 ms links into a router whose link to the destination is the bottleneck, "
+        "Table II scenario 1 (10 Mb/s, round-trip propagation 50 ms) with a drop-tail buffer of B = 2…2·CT "
+        "packets (8 sizes in quick mode, 30 in full); 1500-byte packets, no delayed ACKs, starts uniform in "
+        "[0, 1] s, a 60 s warm-up then about 400 s (quick) or 2000 s measured; the other scenarios run when "
+        "TCPSIM_MOLLER_FIG5_SCENARIOS names them. Shares are payload throughput scaled to 1500-byte packets, "
+        "over C. Checked: NewReno, Westwood+ and their sum within 0.05 of the model at every B ≥ 5 packets, "
+        "and the Westwood+/NewReno ratio falling with B towards the model's 1/3 rather than the square-root "
+        "formula's 1/√2; numbers: both shares 0.5 at B = CT, and the ratio at the largest buffer against "
+        "1/3."
+    )
     paper = "moller"
     xlabel = "buffer size B (packets)"
     ylabel = "normalized throughput"
@@ -211,6 +223,14 @@ class Fig5(Experiment):
 class Fig6(Experiment):
     id = "moller.fig6"
     title = "as fig5, Westwood+ starting about 50 s after NewReno"
+    setup = (
+        "The set-up of fig5 (scenario 1) with Westwood+ starting at 50 s (plus uniform [0, 1] s) while "
+        "NewReno starts at once, beside the simultaneous start, the measurement window shifted by the same "
+        "50 s. Checked: Westwood+'s RTTmin estimate rises with B beyond CT to at least 1.2·T at the largest "
+        "buffer (NewReno alone never drains the queue there) while with a simultaneous start it stays at the "
+        "base RTT, and Westwood+'s share is larger with the late start wherever its estimate is inflated by "
+        "at least 5 ms; number: the largest RTTmin estimate against the paper's ~80 ms (true T: 50 ms)."
+    )
     paper = "moller"
     xlabel = "buffer size B (packets)"
     ylabel = "normalized throughput"
@@ -359,6 +379,13 @@ class Fig6(Experiment):
 class Fig7(Experiment):
     id = "moller.fig7"
     title = "modified Westwood+ (never below half the previous window)"
+    setup = (
+        "The set-up of fig5 (scenario 1) with the modified Westwood+ of Sec. IV (after a loss the window "
+        "never falls below half its previous value: β = max(CT/(CT + B), 1/2) in the model) beside the "
+        "unmodified one, against the model with the same change, on a B/CT axis. Checked: for B > CT the two "
+        "shares come within 0.1 of each other, and for B < CT neither flow's share moves by more than 0.05 "
+        "from the unmodified runs."
+    )
     paper = "moller"
     xlabel = "normalized buffer size B/(CT)"
     ylabel = "normalized throughput"
@@ -442,6 +469,14 @@ class Fig7(Experiment):
 class Fig8(Experiment):
     id = "moller.fig8"
     title = "NewReno competing with NewReno vs with Westwood+"
+    setup = (
+        "The set-up of fig5 (scenario 1) with a NewReno flow as the second flow, compared with the "
+        "NewReno/Westwood+ pair: NewReno's share and each pair's utilization vs B/CT, against the model "
+        "(both decrease factors 1/2 for two NewReno flows). Checked: two NewReno flows under-utilize small "
+        "buffers (below 97 % of the link, and below the mixed pair, for B ≤ CT/4), and NewReno loses "
+        "throughput to Westwood+ for B < CT and gains for B > CT, wherever the model separates the two cases "
+        "by at least 0.03."
+    )
     paper = "moller"
     xlabel = "normalized buffer size B/(CT)"
     ylabel = "normalized throughput"
