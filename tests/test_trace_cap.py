@@ -1,20 +1,25 @@
 """The engine caps the cwnd, rtt and queue traces at the canonical `trace.max_rows` rows
 together and says in the run's meta that (and when) it stopped recording.
 
-The scenario layer does not set `trace.max_rows` yet, so these tests hand the engine a
-canonical scenario directly, the way `tcpsim.api.run` does."""
+Most tests hand the engine a canonical scenario directly, the way `tcpsim.api.run` does; the
+last one sets the cap through the scenario's `limits.max_trace_rows`."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import tcpsim
 from tcpsim import _core
+from tcpsim.limits import ScenarioWarning
 from tcpsim.paths import builtin_scenario
 from tcpsim.result import build_result
 from tcpsim.scenario import load_scenario
 
 LOSSY = builtin_scenario("lossy_link")
+SCENARIO = Path(__file__).resolve().parent.parent / "python" / "tcpsim" / "scenarios" / "lossy_link.toml"
 TRACES_ON = ["duration=0.5s", "trace.cwnd=true", "trace.queue=true", "trace.interval=1us"]
 
 
@@ -60,3 +65,29 @@ def test_the_engine_refuses_a_cap_of_zero():
     canonical["trace"]["max_rows"] = 0
     with pytest.raises(ValueError, match=r"trace\.max_rows: must be >= 1"):
         _core.run(json.dumps(canonical), 1)
+
+
+def test_limits_max_trace_rows_caps_a_forced_run_and_says_so(tmp_path):
+    """The scenario's limit reaches the engine: a forced run with fine traces stops recording at
+    `limits.max_trace_rows`, and the CLI and the API both say so."""
+    overrides = {
+        "duration": "2s",
+        "trace.cwnd": True,
+        "trace.queue": True,
+        "trace.interval": "1us",
+        "limits.max_trace_rows": 500,
+    }
+    with pytest.warns(ScenarioWarning, match="limits.max_trace_rows: the traces stopped at 500 rows"):
+        result = tcpsim.run(SCENARIO, seed=1, force=True, **overrides)
+    rows = len(result.trace("cwnd")) + len(result.trace("queue"))
+    assert rows == 500 and result.meta["trace_truncated"]
+    sets = [
+        f"--set={key}={str(value).lower() if isinstance(value, bool) else value}" for key, value in overrides.items()
+    ]
+    cli = subprocess.run(
+        [str(Path(sys.executable).parent / "tcpsim"), "run", str(SCENARIO), "--force", "--json", *sets],
+        capture_output=True,
+        text=True,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert "warning: limits.max_trace_rows: the traces stopped at 500 rows" in cli.stderr

@@ -73,4 +73,16 @@ def run(
         },
     }
     variants = [row.variant for row in sc.flow_table()]
-    return build_result(summary, raw_traces, canonical, variants, meta)
+    result = build_result(summary, raw_traces, canonical, variants, meta)
+    if result.meta.get("trace_truncated"):
+        warnings.warn(truncation_warning(result.meta, sc.limits.max_trace_rows), ScenarioWarning, stacklevel=2)
+    return result
+
+
+def truncation_warning(meta: Mapping[str, Any], max_rows: int) -> str:
+    """What to tell a user whose traces stopped at the row cap."""
+    return (
+        f"limits.max_trace_rows: the traces stopped at {max_rows} rows, "
+        f"{meta['trace_truncated_at_s']:.6g} s into the run; raise limits.max_trace_rows or the trace interval "
+        "to record all of it"
+    )

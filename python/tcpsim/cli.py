@@ -423,6 +423,10 @@ def run(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ScenarioWarning)  # printed above as warning: lines
         result = simulate(scenario, seed=run_seed, force=True)
+    if result.meta.get("trace_truncated"):
+        from tcpsim.api import truncation_warning
+
+        typer.echo(f"warning: {truncation_warning(result.meta, scenario.limits.max_trace_rows)}", err=True)
     if out_dir is not None:
         result.save(out_dir)
     if json_:

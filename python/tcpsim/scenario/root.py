@@ -84,7 +84,9 @@ class Scenario(Model):
                 }
                 for position, udp in enumerate(self.udp)
             ],
-            "trace": self.trace.model_dump(),
+            # The engine stops recording traces at `limits.max_trace_rows` even in a forced run, so
+            # the cap can change a result and belongs to the scenario (and its hash).
+            "trace": {**self.trace.model_dump(), "max_rows": self.limits.max_trace_rows},
         }
 
     def to_engine_json(self) -> str:
