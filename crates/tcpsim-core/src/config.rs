@@ -182,7 +182,15 @@ impl LossConfig {
         match self {
             LossConfig::Bernoulli { p } => probability("p", *p),
             LossConfig::BitError { ber } => probability("ber", *ber),
-            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, shared_state, clock_rate_bps, .. } => {
+            LossConfig::GilbertElliott {
+                good_mean_ns,
+                bad_mean_ns,
+                good_loss,
+                bad_loss,
+                shared_state,
+                clock_rate_bps,
+                ..
+            } => {
                 positive("good_mean_ns", *good_mean_ns)?;
                 positive("bad_mean_ns", *bad_mean_ns)?;
                 probability("good_loss", *good_loss)?;
@@ -657,10 +665,7 @@ impl SimConfig {
         let as_json = serde_json::to_value(self).map_err(|e| e.to_string())?;
         check_times(&as_json, "", false)?;
         if self.warmup_ns >= self.duration_ns {
-            return Err(format!(
-                "warmup_ns: {} must be < duration_ns ({})",
-                self.warmup_ns, self.duration_ns
-            ));
+            return Err(format!("warmup_ns: {} must be < duration_ns ({})", self.warmup_ns, self.duration_ns));
         }
         if self.trace.max_rows == 0 {
             return Err("trace.max_rows: must be >= 1 (every run's traces are capped)".into());
@@ -738,7 +743,10 @@ impl SimConfig {
         }
         for (i, u) in self.udp_flows.iter().enumerate() {
             if u.src >= n || u.dst >= n || u.src == u.dst {
-                return Err(format!("udp_flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", u.src, u.dst));
+                return Err(format!(
+                    "udp_flows[{i}]: src {} and dst {} must be two distinct nodes < {n}",
+                    u.src, u.dst
+                ));
             }
             if u.rate_bps == 0 || u.packet_bytes == 0 || u.packet_bytes > MAX_UDP_PACKET_BYTES {
                 return Err(format!(

@@ -24,7 +24,6 @@ pub mod trace;
 /// Build the simulation of a canonical scenario (JSON text of a [`config::SimConfig`]) with
 /// `seed`, ready to run.
 pub fn sim_from_json(config_json: &str, seed: u64) -> Result<sim::Sim, String> {
-    let cfg: config::SimConfig =
-        serde_json::from_str(config_json).map_err(|e| format!("canonical scenario: {e}"))?;
+    let cfg: config::SimConfig = serde_json::from_str(config_json).map_err(|e| format!("canonical scenario: {e}"))?;
     sim::Sim::new(&cfg, seed)
 }

@@ -6,6 +6,7 @@
 //! packet created was delivered, dropped (by a queue or a loss model) or is still inside the
 //! network.
 
+use crate::app::cbr::{CbrSource, UdpCounters};
 use crate::build_context::BuildContext;
 use crate::config::{AppConfig, SimConfig};
 use crate::context::Ctx;
@@ -14,7 +15,6 @@ use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes};
 use crate::packet::{PacketKind, PacketPool};
 use crate::queue::{Occupancy, Queue};
-use crate::app::cbr::{CbrSource, UdpCounters};
 use crate::results::{ChannelResult, FlowResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
 use crate::tcp::receiver::ReceiverCounters;
@@ -59,16 +59,22 @@ impl Sim {
         let mut channels = Vec::with_capacity(2 * cfg.links.len());
         for (l, link) in cfg.links.iter().enumerate() {
             for (dir, from, to, d) in [("ab", link.a, link.b, &link.ab), ("ba", link.b, link.a, &link.ba)] {
-                let context = |component: &str| BuildContext::new(seed, &link.name, dir, component, link.rate_bps, &cfg.flows);
-                let loss =
-                    d.loss.iter().enumerate().map(|(j, m)| LossModel::from_config(m, &context(&format!("loss:{j}")))).collect();
+                let context =
+                    |component: &str| BuildContext::new(seed, &link.name, dir, component, link.rate_bps, &cfg.flows);
+                let loss = d
+                    .loss
+                    .iter()
+                    .enumerate()
+                    .map(|(j, m)| LossModel::from_config(m, &context(&format!("loss:{j}"))))
+                    .collect();
                 let queue = Queue::from_config(&d.queue, &context("queue"));
                 channels.push(Channel::new(l as u32, from, to, link.rate_bps, link.delay_ns, queue, loss));
             }
         }
         let ends: Vec<(u32, u32)> = cfg.links.iter().map(|l| (l.a, l.b)).collect();
         let tcp_ends = cfg.flows.iter().map(|f| ("flows", f.src, f.dst));
-        let endpoints: Vec<(&str, u32, u32)> = tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
+        let endpoints: Vec<(&str, u32, u32)> =
+            tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
         let routes = Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]));
         for (i, &(kind, src, dst)) in endpoints.iter().enumerate() {
             if !routes.reachable(src, dst) {
@@ -221,9 +227,23 @@ impl Sim {
         self.snapshot = Snapshot {
             senders: self.flows.iter().map(|f| f.sender.counters()).collect(),
             receivers: self.flows.iter().map(|f| f.receiver.counters).collect(),
-            channels: self.net.channels.iter().map(|c| ChannelCounters { busy_ns: c.busy_ns_at(now), ..c.counters }).collect(),
+            channels: self
+                .net
+                .channels
+                .iter()
+                .map(|c| ChannelCounters { busy_ns: c.busy_ns_at(now), ..c.counters })
+                .collect(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
-            udp: self.udp.iter().zip(&self.udp_received).map(|(s, r)| UdpCounters { packets_received: r.packets_received, bytes_received: r.bytes_received, ..s.counters }).collect(),
+            udp: self
+                .udp
+                .iter()
+                .zip(&self.udp_received)
+                .map(|(s, r)| UdpCounters {
+                    packets_received: r.packets_received,
+                    bytes_received: r.bytes_received,
+                    ..s.counters
+                })
+                .collect(),
         };
     }
 
@@ -369,7 +389,8 @@ mod tests {
         let aimd = r#"{"kind": "aimd"}"#;
         let westwood = r#"{"kind": "westwood", "tau_ns": 500000000, "null_sample_divisor": 2, "filter": {"kind": "tustin"}, "ns3_fast_recovery": false}"#;
         let westwood_plus = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 50000000, "min_decrease_half": true, "ns3_fast_recovery": false}"#;
-        let queue = |packets: u32| format!(r#"{{"kind": "drop_tail", "limit_packets": {packets}, "limit_bytes": null}}"#);
+        let queue =
+            |packets: u32| format!(r#"{{"kind": "drop_tail", "limit_packets": {packets}, "limit_bytes": null}}"#);
         let json = format!(
             r#"{{"duration_ns": 40000000000, "warmup_ns": 5000000000, "nodes": ["s", "r1", "r2", "d"],
             "links": [

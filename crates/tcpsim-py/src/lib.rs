@@ -63,14 +63,26 @@ fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
         let r = &t.rtt;
         d.set_item(
             "rtt",
-            table(py, &[("time_ns", &r.time_ns), ("flow", &r.flow), ("rtt_ns", &r.rtt_ns), ("srtt_ns", &r.srtt_ns), ("rto_ns", &r.rto_ns)])?,
+            table(
+                py,
+                &[
+                    ("time_ns", &r.time_ns),
+                    ("flow", &r.flow),
+                    ("rtt_ns", &r.rtt_ns),
+                    ("srtt_ns", &r.srtt_ns),
+                    ("rto_ns", &r.rto_ns),
+                ],
+            )?,
         )?;
     }
     if t.queue_on {
         let q = &t.queue;
         d.set_item(
             "queue",
-            table(py, &[("time_ns", &q.time_ns), ("channel", &q.channel), ("packets", &q.packets), ("bytes", &q.bytes)])?,
+            table(
+                py,
+                &[("time_ns", &q.time_ns), ("channel", &q.channel), ("packets", &q.packets), ("bytes", &q.bytes)],
+            )?,
         )?;
     }
     if t.throughput_bin_ns > 0 {

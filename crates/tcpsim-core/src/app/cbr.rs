@@ -85,9 +85,24 @@ mod tests {
             duration_ns: 5 * S,
             warmup_ns: 0,
             nodes: vec!["a".into(), "b".into()],
-            links: vec![LinkConfig { name: "l".into(), a: 0, b: 1, rate_bps: 10_000_000, delay_ns: S / 100, ab: dir.clone(), ba: dir }],
+            links: vec![LinkConfig {
+                name: "l".into(),
+                a: 0,
+                b: 1,
+                rate_bps: 10_000_000,
+                delay_ns: S / 100,
+                ab: dir.clone(),
+                ba: dir,
+            }],
             flows: vec![],
-            udp_flows: vec![UdpFlowConfig { name: "u".into(), src: 0, dst: 1, rate_bps: 1_000_000, packet_bytes: 1000, on }],
+            udp_flows: vec![UdpFlowConfig {
+                name: "u".into(),
+                src: 0,
+                dst: 1,
+                rate_bps: 1_000_000,
+                packet_bytes: 1000,
+                on,
+            }],
             trace: TraceConfig::default(),
         }
     }

@@ -118,7 +118,9 @@ impl GilbertElliott {
                 let start_ns = clock.now_ns;
                 clock.now_ns += wire_bytes as u64 * 8_000_000_000 / clock.rate_bps;
                 let (rng, good_mean_ns, bad_mean_ns) = (&mut self.state_rng, self.good_mean_ns, self.bad_mean_ns);
-                self.timeline.is_bad_during(start_ns, clock.now_ns, |bad| sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns }))
+                self.timeline.is_bad_during(start_ns, clock.now_ns, |bad| {
+                    sojourn_ns(rng, if bad { bad_mean_ns } else { good_mean_ns })
+                })
             }
         };
         self.packet_rng.bernoulli(if bad { self.bad_loss } else { self.good_loss })
@@ -138,7 +140,14 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
-    fn model(good_mean_ns: u64, bad_mean_ns: u64, good_loss: f64, bad_loss: f64, initial: InitialChannelState, seed: u64) -> GilbertElliott {
+    fn model(
+        good_mean_ns: u64,
+        bad_mean_ns: u64,
+        good_loss: f64,
+        bad_loss: f64,
+        initial: InitialChannelState,
+        seed: u64,
+    ) -> GilbertElliott {
         let name = "link:l:ab:loss:0";
         GilbertElliott::new(
             good_mean_ns,
@@ -199,7 +208,9 @@ mod tests {
         assert!(!model(MS, MS, 0.0, 1.0, InitialChannelState::Good, 1).is_bad_at(0));
         assert!(model(MS, MS, 0.0, 1.0, InitialChannelState::Bad, 1).is_bad_at(0));
         let seeds = 20_000;
-        let bad = (0..seeds).filter(|&s| model(3 * MS, MS, 0.0, 1.0, InitialChannelState::Stationary, s).is_bad_at(0)).count();
+        let bad = (0..seeds)
+            .filter(|&s| model(3 * MS, MS, 0.0, 1.0, InitialChannelState::Stationary, s).is_bad_at(0))
+            .count();
         let frac = bad as f64 / seeds as f64;
         assert!((frac - 0.25).abs() < 4.0 * (0.25 * 0.75 / seeds as f64).sqrt(), "{frac}");
     }
@@ -252,7 +263,16 @@ mod tests {
     fn clocked(seed: u64) -> GilbertElliott {
         let name = "link:l:ab:loss:0";
         let streams = (RandomStream::new(seed, &format!("{name}:state")), RandomStream::new(seed, name));
-        GilbertElliott::new(4_000 * MS, 100 * MS, 0.0, 1.0, InitialChannelState::Good, Some(2_000_000), streams.0, streams.1)
+        GilbertElliott::new(
+            4_000 * MS,
+            100 * MS,
+            0.0,
+            1.0,
+            InitialChannelState::Good,
+            Some(2_000_000),
+            streams.0,
+            streams.1,
+        )
     }
 
     #[test]

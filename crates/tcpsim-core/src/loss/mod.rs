@@ -50,7 +50,15 @@ impl LossModel {
         match cfg {
             LossConfig::Bernoulli { p } => LossModel::Bernoulli(Bernoulli::new(*p, stream())),
             LossConfig::BitError { ber } => LossModel::BitError(BitError::new(*ber, stream())),
-            LossConfig::GilbertElliott { good_mean_ns, bad_mean_ns, good_loss, bad_loss, initial, shared_state, clock_rate_bps } => {
+            LossConfig::GilbertElliott {
+                good_mean_ns,
+                bad_mean_ns,
+                good_loss,
+                bad_loss,
+                initial,
+                shared_state,
+                clock_rate_bps,
+            } => {
                 let state_rng = match shared_state {
                     None => state_stream(),
                     Some(k) => ctx.link_stream(&format!("shared:{k}:state")),
@@ -118,7 +126,8 @@ mod tests {
     /// given loss models, and bulk TCP flows between the named node pairs.
     fn scenario(loss_xy: Value, loss_pq: Value, flows: &[(u32, u32)]) -> Value {
         let link = |name: &str, a: u32, b: u32, loss: &Value| {
-            let direction = json!({"queue": {"kind": "drop_tail", "limit_packets": 100, "limit_bytes": null}, "loss": loss});
+            let direction =
+                json!({"queue": {"kind": "drop_tail", "limit_packets": 100, "limit_bytes": null}, "loss": loss});
             json!({"name": name, "a": a, "b": b, "rate_bps": 10_000_000u64, "delay_ns": 1_000_000u64, "ab": direction, "ba": direction})
         };
         let tcp = serde_json::to_value(tcp_config(RecoveryKind::Newreno, 1)).unwrap();
@@ -200,11 +209,19 @@ mod tests {
         for (model, message) in cases {
             assert_eq!(validate(scenario(json!([model]), json!([]), &[(0, 1)])), Err(message.to_string()));
         }
-        let unknown = validate(scenario(json!([{"kind": "gilbert_elliott", "good_mean_ns": 1, "bad_mean_ns": 1, "good_loss": 0.0,
-                                                 "bad_loss": 1.0, "initial": "good", "burst": 3}]), json!([]), &[(0, 1)]));
+        let unknown = validate(scenario(
+            json!([{"kind": "gilbert_elliott", "good_mean_ns": 1, "bad_mean_ns": 1, "good_loss": 0.0,
+                                                 "bad_loss": 1.0, "initial": "good", "burst": 3}]),
+            json!([]),
+            &[(0, 1)],
+        ));
         assert!(unknown.unwrap_err().contains("unknown field `burst`"));
-        let state = validate(scenario(json!([{"kind": "two_state", "good_sojourn_ns": 1, "bad_sojourn_ns": 1, "good_loss": 0.0,
-                                               "bad_loss": 1.0, "p_bad": 0.5, "initial": "ugly"}]), json!([]), &[(0, 1)]));
+        let state = validate(scenario(
+            json!([{"kind": "two_state", "good_sojourn_ns": 1, "bad_sojourn_ns": 1, "good_loss": 0.0,
+                                               "bad_loss": 1.0, "p_bad": 0.5, "initial": "ugly"}]),
+            json!([]),
+            &[(0, 1)],
+        ));
         assert!(state.unwrap_err().contains("unknown variant `ugly`"));
     }
 

@@ -68,7 +68,11 @@ struct RunLengths {
 impl RunLengths {
     #[inline]
     fn sojourn_ns(&self, bad: bool) -> u64 {
-        if bad { self.bad_sojourn_ns } else { self.good_sojourn_ns }
+        if bad {
+            self.bad_sojourn_ns
+        } else {
+            self.good_sojourn_ns
+        }
     }
 
     /// How many more sojourns of a state follow the current one: Geometric on {0, 1, ...}
@@ -147,7 +151,15 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
-    fn model(good_ns: u64, bad_ns: u64, good_loss: f64, bad_loss: f64, p_bad: f64, initial: InitialChannelState, seed: u64) -> DeterministicTwoState {
+    fn model(
+        good_ns: u64,
+        bad_ns: u64,
+        good_loss: f64,
+        bad_loss: f64,
+        p_bad: f64,
+        initial: InitialChannelState,
+        seed: u64,
+    ) -> DeterministicTwoState {
         let name = "link:l:ab:loss:0";
         DeterministicTwoState::new(
             good_ns,

@@ -41,7 +41,15 @@ pub struct Channel {
 }
 
 impl Channel {
-    pub fn new(link: u32, from: u32, to: u32, rate_bps: u64, delay_ns: u64, queue: Queue, loss: Vec<LossModel>) -> Self {
+    pub fn new(
+        link: u32,
+        from: u32,
+        to: u32,
+        rate_bps: u64,
+        delay_ns: u64,
+        queue: Queue,
+        loss: Vec<LossModel>,
+    ) -> Self {
         Channel {
             link,
             from,

@@ -21,7 +21,14 @@ impl Network {
     /// Send packet `id`, now at `node`, one hop towards its destination: start serializing it
     /// if the outgoing channel is idle, else queue it (or drop it if the queue refuses).
     #[inline]
-    pub fn forward(&mut self, node: u32, id: PacketId, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
+    pub fn forward(
+        &mut self,
+        node: u32,
+        id: PacketId,
+        pool: &mut PacketPool,
+        sched: &mut Scheduler,
+        trace: &mut Trace,
+    ) {
         let p = pool.get(id);
         let c = self.routes.next_channel(node, p.dst);
         let wire = p.wire_bytes;

@@ -12,10 +12,10 @@
 //! wire.
 
 use super::timer::Timer;
+use crate::config::RecoveryKind;
 use crate::config::TcpConfig;
 use crate::context::Ctx;
 use crate::engine::Event;
-use crate::config::RecoveryKind;
 use crate::packet::{Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
 
 /// Cumulative receiver counters (snapshotted at the start of the measurement window).
@@ -129,7 +129,9 @@ impl TcpReceiver {
                 }
             }
             Ok(false) => {}
-            Err(at) => ctx.sched.at(at, Event::DelayedAck { flow: self.flow, generation: self.delack_timer.generation() }),
+            Err(at) => {
+                ctx.sched.at(at, Event::DelayedAck { flow: self.flow, generation: self.delack_timer.generation() })
+            }
         }
     }
 

@@ -48,7 +48,13 @@ mod tests {
     use crate::tcp::cc::LossSignal;
 
     fn window(cwnd: u64, ssthresh: u64) -> Window {
-        Window { cwnd_bytes: cwnd, ssthresh_bytes: ssthresh, mss_bytes: 100, ca_credit: 0, ca_increment: CaIncrement::Exact }
+        Window {
+            cwnd_bytes: cwnd,
+            ssthresh_bytes: ssthresh,
+            mss_bytes: 100,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        }
     }
 
     #[test]
@@ -70,7 +76,13 @@ mod tests {
 
     #[test]
     fn tiny_segments_still_grow_the_window() {
-        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0, ca_increment: CaIncrement::Exact };
+        let mut w = Window {
+            cwnd_bytes: 41_000,
+            ssthresh_bytes: 0,
+            mss_bytes: 41,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
         for _ in 0..1000 {
             Aimd.increase_window(&mut w, 41);
         }
@@ -80,7 +92,13 @@ mod tests {
 
     #[test]
     fn ns3_increment_drops_fractions_but_adds_at_least_one_byte() {
-        let mut w = Window { cwnd_bytes: 41_000, ssthresh_bytes: 0, mss_bytes: 41, ca_credit: 0, ca_increment: CaIncrement::Ns3 };
+        let mut w = Window {
+            cwnd_bytes: 41_000,
+            ssthresh_bytes: 0,
+            mss_bytes: 41,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Ns3,
+        };
         for _ in 0..1000 {
             Aimd.increase_window(&mut w, 41);
         }

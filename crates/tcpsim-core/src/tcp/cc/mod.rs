@@ -183,7 +183,13 @@ impl CongestionControl {
                 ))
             }
             CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half, ns3_fast_recovery } => {
-                CongestionControl::WestwoodPlus(WestwoodPlus::new(filter, *min_window_ns, *min_decrease_half, *ns3_fast_recovery, mss_bytes))
+                CongestionControl::WestwoodPlus(WestwoodPlus::new(
+                    filter,
+                    *min_window_ns,
+                    *min_decrease_half,
+                    *ns3_fast_recovery,
+                    mss_bytes,
+                ))
             }
             CcConfig::Vegas {
                 alpha,
@@ -195,20 +201,18 @@ impl CongestionControl {
                 loss_decrease,
                 timeout_cwnd_segments,
                 min_round_samples,
-            } => {
-                CongestionControl::Vegas(Vegas::new(
-                    *alpha,
-                    *beta,
-                    *gamma,
-                    *rtt,
-                    *slow_start,
-                    *slow_start_exit,
-                    *loss_decrease,
-                    *timeout_cwnd_segments,
-                    *min_round_samples,
-                    mss_bytes,
-                ))
-            }
+            } => CongestionControl::Vegas(Vegas::new(
+                *alpha,
+                *beta,
+                *gamma,
+                *rtt,
+                *slow_start,
+                *slow_start_exit,
+                *loss_decrease,
+                *timeout_cwnd_segments,
+                *min_round_samples,
+                mss_bytes,
+            )),
         }
     }
 }

@@ -19,11 +19,22 @@ const MSS: u64 = 1000;
 const PAYLOAD_BPS: f64 = 2_000_000.0 * 1000.0 / 1040.0;
 
 fn westwood() -> CcConfig {
-    CcConfig::Westwood { tau_ns: 500 * MS, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, ns3_fast_recovery: false, sample_tick_ns: 0 }
+    CcConfig::Westwood {
+        tau_ns: 500 * MS,
+        null_sample_divisor: 2,
+        filter: WestwoodFilter::Tustin {},
+        ns3_fast_recovery: false,
+        sample_tick_ns: 0,
+    }
 }
 
 fn westwood_plus(min_decrease_half: bool) -> CcConfig {
-    CcConfig::WestwoodPlus { filter: WestwoodPlusFilter::TwoStageEwma {}, min_window_ns: 50 * MS, min_decrease_half, ns3_fast_recovery: false }
+    CcConfig::WestwoodPlus {
+        filter: WestwoodPlusFilter::TwoStageEwma {},
+        min_window_ns: 50 * MS,
+        min_decrease_half,
+        ns3_fast_recovery: false,
+    }
 }
 
 fn scenario(cc: CcConfig, delack_count: u32, loss_p: f64, duration_ns: u64, trace_interval_ns: u64) -> SimConfig {
@@ -251,7 +262,13 @@ fn the_canonical_form_parses_and_is_checked() {
     let cc: CcConfig = serde_json::from_str(json).unwrap();
     assert!(matches!(
         cc,
-        CcConfig::Westwood { tau_ns: 500_000_000, null_sample_divisor: 2, filter: WestwoodFilter::Tustin {}, ns3_fast_recovery: false, sample_tick_ns: 0 }
+        CcConfig::Westwood {
+            tau_ns: 500_000_000,
+            null_sample_divisor: 2,
+            filter: WestwoodFilter::Tustin {},
+            ns3_fast_recovery: false,
+            sample_tick_ns: 0
+        }
     ));
     let json = r#"{"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window_ns": 0,
                    "min_decrease_half": true, "ns3_fast_recovery": true}"#;
@@ -269,21 +286,54 @@ fn the_canonical_form_parses_and_is_checked() {
     };
     let tustin = WestwoodFilter::Tustin {};
     assert_eq!(
-        check(&mut cfg, CcConfig::Westwood { tau_ns: 0, null_sample_divisor: 2, filter: tustin, ns3_fast_recovery: false, sample_tick_ns: 0 }),
+        check(
+            &mut cfg,
+            CcConfig::Westwood {
+                tau_ns: 0,
+                null_sample_divisor: 2,
+                filter: tustin,
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
+            }
+        ),
         "flows[0].tcp.cc.tau_ns: must be > 0"
     );
     assert_eq!(
-        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 1, filter: tustin, ns3_fast_recovery: false, sample_tick_ns: 0 }),
+        check(
+            &mut cfg,
+            CcConfig::Westwood {
+                tau_ns: S,
+                null_sample_divisor: 1,
+                filter: tustin,
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
+            }
+        ),
         "flows[0].tcp.cc.null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2"
     );
     assert_eq!(
-        check(&mut cfg, CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: tustin, ns3_fast_recovery: false, sample_tick_ns: 0 }),
+        check(
+            &mut cfg,
+            CcConfig::Westwood {
+                tau_ns: S,
+                null_sample_divisor: 0,
+                filter: tustin,
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
+            }
+        ),
         "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filters"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood { tau_ns: S, null_sample_divisor: 0, filter: WestwoodFilter::Ewma { alpha: 1.0 }, ns3_fast_recovery: false, sample_tick_ns: 0 }
+            CcConfig::Westwood {
+                tau_ns: S,
+                null_sample_divisor: 0,
+                filter: WestwoodFilter::Ewma { alpha: 1.0 },
+                ns3_fast_recovery: false,
+                sample_tick_ns: 0
+            }
         ),
         "flows[0].tcp.cc.filter.alpha: 1 must be in [0, 1)"
     );

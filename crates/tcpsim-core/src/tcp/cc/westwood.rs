@@ -159,7 +159,9 @@ impl CongestionOps for Westwood {
                 Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: Some(clamped) }
             }
             // "if (cwin > ssthresh) cwin = ssthresh", then Reno's fast recovery from there.
-            LossSignal::DuplicateAcks => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: Some(clamped), entry_cwnd_bytes: None },
+            LossSignal::DuplicateAcks => {
+                Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: Some(clamped), entry_cwnd_bytes: None }
+            }
             // "cwin = 1": the sender's default after a timeout.
             LossSignal::Timeout => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: None },
         }
@@ -281,7 +283,13 @@ mod tests {
         let b = w.bwe_bytes_per_s();
         // A timeout 0.6 s after the last ACK: virtual samples at +0.25 and +0.5 s,
         // b̂ = (3/5·b̂ + B/5)·3/5 ≈ 0.48·B.
-        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
+        let win = Window {
+            cwnd_bytes: 50 * 1250,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1250,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
         let r = w.on_loss(&win, 0, LossSignal::Timeout, 10_600 * MS);
         let decayed = (0.6 * b + B / 5.0) * 0.6;
         assert!(close(w.bwe_bytes_per_s(), decayed, 1e-12));
@@ -296,7 +304,13 @@ mod tests {
             ack(&mut w, k * 10 * MS, 1250);
         }
         let b = w.bwe_bytes_per_s();
-        let win = Window { cwnd_bytes: 50 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
+        let win = Window {
+            cwnd_bytes: 50 * 1250,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1250,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
         w.on_loss(&win, 0, LossSignal::Timeout, 100_000 * MS);
         assert_eq!(w.bwe_bytes_per_s(), b);
     }
@@ -309,7 +323,13 @@ mod tests {
         }
         // RTTmin = 105 ms: BWE·RTTmin ≈ 125 000·0.105 = 13 125 bytes = 10.5 segments → 10.
         let ideal = 10 * 1250;
-        let big = Window { cwnd_bytes: 30 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
+        let big = Window {
+            cwnd_bytes: 30 * 1250,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1250,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
         let r = w.on_loss(&big, 0, LossSignal::DuplicateAcks, 10_000 * MS);
         assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal), entry_cwnd_bytes: None });
         let small = Window { cwnd_bytes: 4 * 1250, ..big };
@@ -327,7 +347,13 @@ mod tests {
     #[test]
     fn without_an_estimate_ssthresh_is_two_segments() {
         let mut w = tustin();
-        let win = Window { cwnd_bytes: 10 * 1250, ssthresh_bytes: 1 << 30, mss_bytes: 1250, ca_credit: 0, ca_increment: CaIncrement::Exact };
+        let win = Window {
+            cwnd_bytes: 10 * 1250,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1250,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
         assert_eq!(w.on_loss(&win, 0, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
         assert_eq!(w.on_loss(&win, 0, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
     }

@@ -58,8 +58,13 @@ pub struct WestwoodPlus {
 }
 
 impl WestwoodPlus {
-    pub fn new(filter: &WestwoodPlusFilter, min_window_ns: u64, min_decrease_half: bool, ns3_fast_recovery: bool,
-               mss_bytes: u64) -> Self {
+    pub fn new(
+        filter: &WestwoodPlusFilter,
+        min_window_ns: u64,
+        min_decrease_half: bool,
+        ns3_fast_recovery: bool,
+        mss_bytes: u64,
+    ) -> Self {
         WestwoodPlus {
             mss_bytes,
             min_window_ns,
@@ -142,7 +147,13 @@ mod tests {
     }
 
     fn window(cwnd_segments: u64) -> Window {
-        Window { cwnd_bytes: cwnd_segments * 1000, ssthresh_bytes: 1 << 30, mss_bytes: 1000, ca_credit: 0, ca_increment: CaIncrement::Exact }
+        Window {
+            cwnd_bytes: cwnd_segments * 1000,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1000,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        }
     }
 
     #[test]
@@ -193,7 +204,14 @@ mod tests {
         let mut w = linux(0);
         ack(&mut w, 0, 1000, 100 * MS);
         for k in 1..=3u64 {
-            w.on_ack(&AckSample { now_ns: k * 10 * MS, ack: 0, snd_nxt: 0, acked_bytes: 0, duplicate: true, rtt_ns: None });
+            w.on_ack(&AckSample {
+                now_ns: k * 10 * MS,
+                ack: 0,
+                snd_nxt: 0,
+                acked_bytes: 0,
+                duplicate: true,
+                rtt_ns: None,
+            });
         }
         // The cumulative ACK of 4 segments counts 1000 (3000 were counted by the duplicates).
         ack(&mut w, 40 * MS, 4000, 100 * MS);
