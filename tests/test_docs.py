@@ -42,3 +42,27 @@ def test_nothing_in_the_project_points_outside_it() -> None:
     if re.search(r"\.\./shared|EXPERIMENTS\.md|DESIGN\.md", readme):
         offenders.append("README.md")
     assert not offenders, f"files referring to ../shared, EXPERIMENTS.md or DESIGN.md: {offenders}"
+
+
+def _schema_fields(node, found: set[str]) -> set[str]:
+    """Every property name anywhere in a JSON Schema."""
+    if isinstance(node, dict):
+        found.update(node.get("properties", {}) if isinstance(node.get("properties"), dict) else ())
+        for value in node.values():
+            _schema_fields(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _schema_fields(value, found)
+    return found
+
+
+def test_the_readme_documents_every_scenario_field() -> None:
+    """The README's scenario reference is tested against the schema users are validated with:
+    every field a scenario may hold is named in its 'Using it' section."""
+    from tcpsim.scenario import json_schema
+
+    readme = (ROOT / "README.md").read_text()
+    usage = readme[readme.index("## Using it") : readme.index("### Measurements")]
+    fields = _schema_fields(json_schema(), set())
+    undocumented = sorted(f for f in fields if not re.search(rf"\b{re.escape(f)}\b", usage))
+    assert fields and not undocumented, f"scenario fields the README does not mention: {undocumented}"
