@@ -256,6 +256,7 @@ def test_flow_app_and_trace_fields():
         "queue": True,
         "interval_ns": 10_000_000,
         "throughput_bin_ns": 1_000_000_000,
+        "max_rows": 100_000_000,  # limits.max_trace_rows, whose default applies
     }
 
 
