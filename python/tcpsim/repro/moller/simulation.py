@@ -457,12 +457,7 @@ class Fig7(Experiment):
         return Outcome(series=series, claims=claims, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        fig.set_size_inches(DOUBLE_IN, 3.2)
-        ax = fig.add_subplot()
-        draw_overlay(ax, outcome.series, self.xlabel, self.ylabel)
-        ax.axvline(1.0, color="gray", linewidth=0.8, alpha=0.6)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
-        ax.set_title(figure_title(self))
+        _plot_against_normalized_buffer(self, outcome, fig)
 
 
 @register
@@ -568,9 +563,14 @@ class Fig8(Experiment):
         return Outcome(series=series, claims=claims, notes=notes)
 
     def plot(self, outcome: Outcome, fig: Figure) -> None:
-        fig.set_size_inches(DOUBLE_IN, 3.2)
-        ax = fig.add_subplot()
-        draw_overlay(ax, outcome.series, self.xlabel, self.ylabel)
-        ax.axvline(1.0, color="gray", linewidth=0.8, alpha=0.6)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
-        ax.set_title(figure_title(self))
+        _plot_against_normalized_buffer(self, outcome, fig)
+
+
+def _plot_against_normalized_buffer(experiment: Experiment, outcome: Outcome, fig: Figure) -> None:
+    """One panel against B/(CT), the legend beside it and B = CT marked (figs. 7 and 8)."""
+    fig.set_size_inches(DOUBLE_IN, 3.2)
+    ax = fig.add_subplot()
+    draw_overlay(ax, outcome.series, experiment.xlabel, experiment.ylabel)
+    ax.axvline(1.0, color="gray", linewidth=0.8, alpha=0.6)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.set_title(figure_title(experiment))
