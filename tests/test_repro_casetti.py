@@ -309,3 +309,70 @@ def test_fig7_judge_fails_when_reno_is_squeezed():
     assert [c.ok for c in claims] == [True, True] and number.status == "matched"
     claims, number = fig7.judge(values(0.6, -5), range(6))
     assert [c.ok for c in claims] == [False, False] and number.status == "missed"
+
+
+def test_fig3_checks_fail_when_the_estimate_misses_or_lags_the_available_bandwidth():
+    from tcpsim.repro.casetti import checks
+
+    available = [5, 4, 3, 4]
+    agree = [[5.1, 5.0], [4.2, 4.1], [3.2, 3.1], [4.1, 4.2]]
+    ok, detail = checks.tracks_plateaus(agree, available, 0.15)
+    assert ok and "15%" in detail and "2 seeds" in detail
+    assert not checks.tracks_plateaus([[5.1, 5.0], [4.2, 4.1], [4.0, 4.1], [4.1, 4.2]], available, 0.15)[0]
+    assert checks.steps_follow(agree, available)[0]
+    # the estimate stays put when the bandwidth falls from 4 to 3 Mb/s
+    assert not checks.steps_follow([[5.1, 5.0], [4.2, 4.1], [4.1, 4.2], [4.1, 4.2]], available)[0]
+    # a step in the right direction but within the seeds' noise is not a step
+    assert not checks.steps_follow([[5.1, 5.0], [4.9, 3.3], [3.2, 3.1], [4.1, 4.2]], available)[0]
+
+
+def test_fig4_checks_need_significant_differences():
+    from tcpsim.repro.casetti import checks
+
+    short = {"TCPW": [30.0, 31.0, 29.5], "Reno": [35.0, 34.0, 36.0]}
+    ok, detail = checks.faster_in_both(short, {"TCPW": [20.0, 21.0, 19.0], "Reno": [10.0, 11.0, 9.0]})
+    assert ok and "95 %" in detail and "3 seeds" in detail
+    # under TCPW the long flow is ahead: the paper's "short flow faster in both" is contradicted
+    assert not checks.faster_in_both(short, {"TCPW": [32.0, 33.0, 31.0], "Reno": [10.0, 11.0, 9.0]})[0]
+    # short ahead on average but not in every seed by a margin the seeds can show
+    assert not checks.faster_in_both(short, {"TCPW": [35.0, 20.0, 34.0], "Reno": [10.0, 11.0, 9.0]})[0]
+    ok, detail = checks.larger_share([0.40, 0.42, 0.41], [0.20, 0.22, 0.21])
+    assert ok and "Welch" in detail and "3 and 3 seeds" in detail
+    assert not checks.larger_share([0.20, 0.22, 0.21], [0.40, 0.42, 0.41])[0]  # Reno's share larger
+    assert not checks.larger_share([0.30, 0.15, 0.35], [0.20, 0.22, 0.21])[0]  # larger mean, not significant
+
+
+def test_fig12_consistently_higher_needs_significance_and_most_windows():
+    from tcpsim.repro.casetti import checks
+
+    w_windows = [[20, 22, 21, 23], [19, 21, 22, 20]]
+    r_windows = [[10, 12, 11, 13], [11, 9, 12, 10]]
+    ok, detail = checks.consistently_higher([21.5, 20.5], [11.5, 10.5], w_windows, r_windows, 0.8)
+    assert ok and "Welch" in detail and "80%" in detail
+    # Reno's window higher: contradicts the paper
+    assert not checks.consistently_higher([11.5, 10.5], [21.5, 20.5], r_windows, w_windows, 0.8)[0]
+    # higher on average but only in half the windows
+    mixed = [[30, 30, 12, 12], [29, 31, 11, 10]]
+    assert not checks.consistently_higher([21.0, 20.3], [11.5, 10.5], mixed, r_windows, 0.8)[0]
+
+
+def test_above_everywhere_ratio_and_closer_to():
+    from tcpsim.repro.casetti import checks
+
+    agree = {
+        0.01: {"TCPW": [1.5, 1.6, 1.55], "Reno": [0.4, 0.5, 0.45]},
+        0.05: {"TCPW": [0.6, 0.62, 0.61], "Reno": [0.2, 0.3, 0.25]},
+    }
+    ok, detail = checks.above_everywhere(agree, "TCPW")
+    assert ok and "Welch" in detail
+    tie = {**agree, 0.05: {"TCPW": [0.3, 0.62, 0.4], "Reno": [0.2, 0.3, 0.25]}}
+    assert not checks.above_everywhere(tie, "TCPW")[0]  # above on average, not significantly
+    below = {**agree, 0.05: {"TCPW": [0.2, 0.21, 0.22], "Reno": [0.6, 0.62, 0.61]}}
+    ok, detail = checks.above_everywhere(below, "TCPW")
+    assert not ok and "0.05 vs Reno" in detail
+    assert checks.ratio_at_least([2.0, 2.1], {"Reno": [0.9, 1.0], "SACK": [0.95, 1.0]}, 2.0)[0]
+    assert not checks.ratio_at_least([2.0, 2.1], {"Reno": [0.9, 1.0], "SACK": [1.4, 1.5]}, 2.0)[0]
+    ok, detail = checks.closer_to([380, 390, 370, 385], 400, 200)
+    assert ok and "+300" in detail
+    assert not checks.closer_to([220, 230, 210, 240], 400, 200)[0]  # ELN's level
+    assert not checks.closer_to([200, 420, 300, 330], 400, 200)[0]  # mean above 300, CI across it

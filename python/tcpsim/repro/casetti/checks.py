@@ -134,3 +134,126 @@ def between(values: Sequence[float], low: float, high: float) -> tuple[bool, str
     s = summarize(values)
     m, lo, hi = s["mean"], s["ci_low"], s["ci_high"]
     return low < lo and hi < high, f"test: 95 % CI inside ({low:g}, {high:g}); {m:+.0f}% [{lo:+.0f}, {hi:+.0f}]"
+
+
+def tracks_plateaus(
+    estimates: Sequence[Sequence[float]], available: Sequence[float], within: float
+) -> tuple[bool, str]:
+    """Fig. 3's "the estimate tracks the bandwidth left to TCP": on every plateau the mean of
+    the per-seed estimates is within `within` (relative) of the bandwidth left (`available`)."""
+    rel = [_mean(e) / a - 1 for e, a in zip(estimates, available)]
+    return all(abs(r) <= within for r in rel), (
+        f"test: |mean estimate / bandwidth left − 1| ≤ {within:.0%} on every plateau ({len(estimates[0])} seeds); "
+        + ", ".join(f"{a:g}: {_mean(e):.3g} ({r:+.1%})" for e, a, r in zip(estimates, available, rel))
+    )
+
+
+def steps_follow(estimates: Sequence[Sequence[float]], available: Sequence[float]) -> tuple[bool, str]:
+    """Fig. 3's "every step of the estimate follows the available bandwidth's": between
+    successive plateaus the mean estimate moves in the direction of the bandwidth left, and the
+    move is significant (Welch, 95 %, over seeds)."""
+    steps = []
+    for (e1, a1), (e2, a2) in zip(zip(estimates, available), zip(estimates[1:], available[1:])):
+        want = np.sign(a2 - a1)
+        moved = np.sign(_mean(e2) - _mean(e1)) if means_differ(e1, e2) else 0.0
+        steps.append((want, moved))
+    word = {1.0: "up", -1.0: "down", 0.0: "no significant move"}
+    return all(w == m for w, m in steps), (
+        f"test: each step of the mean estimate significant (Welch, 95 %, {len(estimates[0])} seeds) and in the "
+        "direction of the bandwidth left; " + ", ".join(f"{word[float(w)]}→{word[float(m)]}" for w, m in steps)
+    )
+
+
+def paired_above(higher: Sequence[float], lower: Sequence[float], what: str, unit: str = "") -> tuple[bool, str]:
+    """`higher` above `lower` in the same runs: the 95 % CI of the per-seed difference
+    `higher − lower` lies above 0 (paired: both come from one run per seed)."""
+    d = summarize([h - lo for h, lo in zip(higher, lower)])
+    return bool(d["ci_low"] > 0), (
+        f"{what}: difference {d['mean']:.4g} [{d['ci_low']:.4g}, {d['ci_high']:.4g}]{unit} over {len(higher)} seeds"
+    )
+
+
+def faster_in_both(
+    short: Mapping[str, Sequence[float]], long: Mapping[str, Sequence[float]], unit: str = ""
+) -> tuple[bool, str]:
+    """Fig. 4's "the short-RTT flow progresses faster under both variants": per variant the
+    95 % CI of the per-seed difference short − long (packets delivered, in `unit`) lies above 0."""
+    results = [paired_above(short[v], long[v], v, unit) for v in short]
+    return all(ok for ok, _ in results), (
+        "test: per variant, the 95 % CI of the per-seed short − long packets delivered above 0 (paired within a run); "
+        + "; ".join(text for _, text in results)
+    )
+
+
+def significantly_above(higher: Sequence[float], lower: Sequence[float]) -> bool:
+    """`higher`'s mean above `lower`'s and the two differ (two-sided Welch, 95 %)."""
+    return _mean(higher) > _mean(lower) and means_differ(higher, lower)
+
+
+def larger_share(tcpw: Sequence[float], reno: Sequence[float]) -> tuple[bool, str]:
+    """Fig. 4's "the long-RTT flow's share is larger under TCPW than under Reno": TCPW's mean
+    share significantly above Reno's (Welch, 95 %; separate runs)."""
+    t, r = summarize(tcpw), summarize(reno)
+    return significantly_above(tcpw, reno), (
+        f"test: TCPW's mean long-flow share significantly above Reno's (Welch, 95 %, {len(tcpw)} and {len(reno)} "
+        f"seeds); TCPW {t['mean']:.3f} [{t['ci_low']:.3f}, {t['ci_high']:.3f}], Reno {r['mean']:.3f} "
+        f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+    )
+
+
+def consistently_higher(
+    tcpw: Sequence[float],
+    reno: Sequence[float],
+    tcpw_windows: Sequence[Sequence[float]],
+    reno_windows: Sequence[Sequence[float]],
+    fraction: float,
+) -> tuple[bool, str]:
+    """Fig. 12's "TCPW's window stays consistently higher than Reno's": TCPW's per-seed
+    time-averages significantly above Reno's (Welch, 95 %) and TCPW's mean above Reno's in at
+    least `fraction` of the time windows (seeds paired by position)."""
+    above = float(np.mean([np.mean(np.asarray(w) > np.asarray(r)) for w, r in zip(tcpw_windows, reno_windows)]))
+    t, r = summarize(tcpw), summarize(reno)
+    return significantly_above(tcpw, reno) and above >= fraction, (
+        f"test: TCPW's time-average significantly above Reno's (Welch, 95 %, {len(tcpw)} seeds each) and TCPW above "
+        f"Reno in ≥ {fraction:.0%} of the windows; TCPW {t['mean']:.1f} [{t['ci_low']:.1f}, {t['ci_high']:.1f}], Reno "
+        f"{r['mean']:.1f} [{r['ci_low']:.1f}, {r['ci_high']:.1f}] segments; TCPW above in {above:.0%} of the windows"
+    )
+
+
+def above_everywhere(
+    samples: Mapping[float, Mapping[str, Sequence[float]]], top: str, label: Callable[[float], str] = str
+) -> tuple[bool, str]:
+    """ "`top` above the others at every x": at each x, `top`'s mean significantly above every
+    other's (Welch, 95 %). `samples[x][name]` are per-seed values."""
+    failing = [
+        f"{label(x)} vs {name}"
+        for x, by in samples.items()
+        for name, values in by.items()
+        if name != top and not significantly_above(by[top], values)
+    ]
+    n = min(len(v) for by in samples.values() for v in by.values())
+    return not failing, (
+        f"test: at every point {top}'s mean significantly above each other's (Welch, 95 %, ≥ {n} seeds)"
+        + (f"; not significantly above at: {', '.join(failing)}" if failing else "; holds at every point")
+    )
+
+
+def ratio_at_least(top: Sequence[float], others: Mapping[str, Sequence[float]], ratio: float) -> tuple[bool, str]:
+    """`top`'s mean at least `ratio` × every other's mean."""
+    ratios = {k: _mean(top) / _mean(v) for k, v in others.items()}
+    return all(r >= ratio for r in ratios.values()), (
+        f"test: mean ratio ≥ {ratio:g}×; " + ", ".join(f"over {k} {r:.2f}×" for k, r in ratios.items())
+    )
+
+
+def closer_to(values: Sequence[float], near: float, far: float) -> tuple[bool, str]:
+    """ "Closer to `near` than to `far`": the whole 95 % CI of the mean lies on `near`'s side of
+    the midpoint between them."""
+    mid = (near + far) / 2
+    s = summarize(values)
+    lo, hi = s["ci_low"], s["ci_high"]
+    ok = lo > mid if near > far else hi < mid
+    return bool(ok), (
+        f"test: the 95 % CI on {near:+g}'s side of the midpoint {mid:+g} ({len(values)} seeds); "
+        f"{s['mean']:+.0f}% [{lo:+.0f}, {hi:+.0f}]"
+    )

@@ -82,12 +82,14 @@ class Fig9(ThroughputSweep):
         out = self.base_outcome(t, quick, results)
         grid = [x for x in self.grid(quick) if x > 0]
         out.claims += self.peak_claims(t, grid, "1 % errors")
-        above = all(mean(t[(x, "westwood")]) > max(mean(t[(x, o)]) for o in ("reno", "sack")) for x in grid)
+        above, test = checks.above_everywhere(
+            {x: {CONFIGS[c].label: t[(x, c)] for c in MAIN} for x in grid}, CONFIGS["westwood"].label, self.label
+        )
         out.claims.append(
             Claim(
                 "TCPW above Reno and SACK at every error rate > 0",
                 above,
-                "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid),
+                f"{test}. " + "; ".join(f"{x:.2%}: {self.throughput_detail(t, x)}" for x in grid),
             )
         )
         out.numbers += self.gain_numbers(t, 394.0, GAIN_CONTEXT)
@@ -412,15 +414,16 @@ class Fig12(Experiment):
                 ]
         claims = []
         for col, name in (("cwnd_bytes", "cwnd"), ("ssthresh_bytes", "ssthresh")):
-            w, r = windows[("westwood", col)], windows[("reno", col)]
-            frac = float(np.mean([np.mean(a > b) for a, b in zip(w, r)]))
             claims.append(
                 Claim(
                     f"TCPW's {name} stays consistently higher than Reno's",
-                    frac >= self.consistently and mean(means[("westwood", col)]) > mean(means[("reno", col)]),
-                    f"time-average {name} after {self.skip_s:g} s: TCPW {fmt_ci(means[('westwood', col)], 1)}, "
-                    f"Reno {fmt_ci(means[('reno', col)], 1)} segments; TCPW above Reno in {frac:.0%} of the "
-                    f"{self.window_s:g} s windows (seeds paired)",
+                    *checks.consistently_higher(
+                        means[("westwood", col)],
+                        means[("reno", col)],
+                        windows[("westwood", col)],
+                        windows[("reno", col)],
+                        self.consistently,
+                    ),
                 )
             )
         return Outcome(
@@ -573,12 +576,12 @@ class Snoop(_BitErrors):
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         t, out, gains = self.base(results, quick)
-        g = mean(gains)
+        closer, test = checks.closer_to(gains, 400.0, 200.0)
         out.claims.append(
             Claim(
                 "TCPW's gain over Reno is closer to Snoop's published ≈ +400 % than to ELN's ≈ +200 %",
-                abs(g - 400) < abs(g - 200),
-                f"TCPW over Reno {fmt_pct(gains)}; {self.throughput_detail(t, 0.0)}",
+                closer,
+                f"{test}; {self.throughput_detail(t, 0.0)}",
             )
         )
         out.notes.append(
