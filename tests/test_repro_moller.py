@@ -11,6 +11,7 @@ import tcpsim.scenario
 from matplotlib.figure import Figure
 from tcpsim.repro import select
 from tcpsim.repro.framework import execute
+from tcpsim.repro.moller import analytical
 from tcpsim.repro.moller import common as moller
 from tcpsim.repro.table import RunKey
 from tcpsim.scenario import load_scenario
@@ -256,3 +257,49 @@ def test_fig6_fig7_fig8_claims_fail_on_data_that_contradict_the_paper():
         },
     }
     assert [c.ok for c in experiments["moller.fig8"].analyze(fig8, quick=True).claims] == [False, False]
+
+
+# --- the analytical claims' decisions: hold on the paper's shapes, fail on contradicting ones ----------
+
+
+def test_fig3_decisions_hold_on_the_papers_shape_and_fail_on_a_contradiction():
+    assert analytical.equal_shares(0.5, 0.5, 0.5)
+    assert not analytical.equal_shares(0.49, 0.51, 0.5)  # unequal shares at B = CT
+    assert not analytical.equal_shares(0.5, 0.5, 0.55)  # β ≠ 1/2
+    buffers = np.array([10.0, 20.0, 42.0, 60.0, 80.0])
+    westwood = np.array([0.8, 0.6, 0.5, 0.4, 0.3])
+    assert analytical.ahead_on_each_side(buffers, 42.0, 1 - westwood, westwood)
+    # The order reversed (NewReno ahead for B < CT), or a tie on one side, contradicts Fig. 3.
+    assert not analytical.ahead_on_each_side(buffers, 42.0, westwood, 1 - westwood)
+    tied = westwood.copy()
+    tied[0] = 0.5
+    assert not analytical.ahead_on_each_side(buffers, 42.0, 1 - tied, tied)
+    assert analytical.sums_to_one(np.array([1.0, 0.995, 1.0]))
+    assert not analytical.sums_to_one(np.array([1.0, 0.985, 1.0]))  # 1.5 % of the link lost
+
+
+def test_fig4_decisions_hold_on_the_papers_shape_and_fail_on_a_contradiction():
+    together = np.array([[0.6, 0.5, 0.4], [0.61, 0.51, 0.41], [0.6, 0.52, 0.4]])
+    assert analytical.curves_coincide([together], 0.03)
+    apart = together.copy()
+    apart[2, 1] = 0.56  # one scenario 0.06 off at one B/CT
+    assert not analytical.curves_coincide([together, apart], 0.03)
+    assert analytical.slightly_under_utilizes(0.97, 1.0, [0.999, 1.0, math.nan])
+    assert not analytical.slightly_under_utilizes(0.90, 1.0, [1.0])  # far below: not "slightly"
+    assert not analytical.slightly_under_utilizes(0.9995, 1.0, [1.0])  # no visible loss
+    assert not analytical.slightly_under_utilizes(0.97, 1.0, [0.96])  # another scenario under-utilizes more
+    assert not analytical.slightly_under_utilizes(0.97, 0.98, [1.0])  # not full for B ≥ CT
+
+
+def test_limit_decisions_hold_on_the_papers_shape_and_fail_on_a_contradiction():
+    assert analytical.converges(np.array([0.70, 0.74, 0.7499]), 0.75)
+    assert not analytical.converges(np.array([0.70, 0.74, 0.745]), 0.75)  # stops 5e-3 short
+    assert not analytical.converges(np.array([0.7499, 0.74, 0.7499]), 0.75)  # moves away on the way
+    x = np.logspace(-6, 6, 13)
+    sqrt_ratio = 1 / np.sqrt(2) + 1 / x
+    model_ratio = 1 / 3 + 1 / x
+    assert analytical.sqrt_ratio_tends_elsewhere(sqrt_ratio, model_ratio)
+    # The square-root formula agreeing with the model (→ 1/3) contradicts eq. (35).
+    assert not analytical.sqrt_ratio_tends_elsewhere(model_ratio, model_ratio)
+    # The model's ratio not reaching 1/3 contradicts Prop. 4.
+    assert not analytical.sqrt_ratio_tends_elsewhere(sqrt_ratio, sqrt_ratio)

@@ -35,6 +35,66 @@ if TYPE_CHECKING:
     from tcpsim.result import RunResult
 
 
+# --- the claims' decisions, as pure functions of measured numbers (unit-tested on their own) -------
+
+FILL_FRACTION = 0.9
+"""A lone bulk flow with a one-BDP buffer keeps the link busy except for the sawtooth's troughs
+just after each halving; 90 % of capacity is the project's floor for "fills the link"."""
+
+
+def fills_link(goodput_bps: float, capacity_bps: float, fraction: float = FILL_FRACTION) -> bool:
+    """single_flow: goodput ≥ `fraction` × capacity."""
+    return goodput_bps >= fraction * capacity_bps
+
+
+def no_spurious_fast_retransmit(spurious_segments: int) -> bool:
+    """single_flow: RFC 5681/6582 fast retransmit resends only segments the receiver has not got."""
+    return spurious_segments == 0
+
+
+def matches_hand_worked(cwnd_bytes: list[int], expected: list[int]) -> bool:
+    """recovery: the trace's first len(`expected`) cwnd values equal the hand-worked ones, byte for byte."""
+    return cwnd_bytes[: len(expected)] == expected
+
+
+def tahoe_falls_back(min_cwnd_bytes: list[int], timeouts: list[int], mss: int) -> bool:
+    """recovery: in every run Tahoe's cwnd drops to exactly one segment (fast retransmit then slow
+    start from one segment, as in Jacobson 1988) and no timeout occurs."""
+    return all(c == mss and t == 0 for c, t in zip(min_cwnd_bytes, timeouts, strict=True))
+
+
+def reno_halves_or_times_out(fast_retransmits: list[int], timeouts: list[int]) -> bool:
+    """recovery: with several losses in one window Reno (RFC 5681) halves at least twice or times out
+    in every run."""
+    return all(h >= 2 or t >= 1 for h, t in zip(fast_retransmits, timeouts, strict=True))
+
+
+def one_recovery_episode(lost: list[int], timeouts: list[int], episodes: list[int], resent: list[int]) -> bool:
+    """recovery: NewReno (RFC 6582) and SACK (RFC 6675) repair all losses of a window in exactly one
+    recovery episode, without a timeout, resending exactly the lost segments."""
+    return all(t == 0 and e == 1 and r == n for n, t, e, r in zip(lost, timeouts, episodes, resent, strict=True))
+
+
+def all_delivered(delivered_bytes: list[int], size_bytes: int) -> bool:
+    """recovery: every transfer delivers all its bytes."""
+    return bool(delivered_bytes) and all(d == size_bytes for d in delivered_bytes)
+
+
+def worst_relative_error(measured: list[float], model: list[float]) -> float:
+    """loss_formula: the largest |measured − model| / model."""
+    return max(abs(s - m) / m for s, m in zip(measured, model, strict=True))
+
+
+JAIN_FLOOR = 0.95
+"""Flows with equal RTTs sharing a drop-tail bottleneck get near-equal shares; 0.95 is the project's
+floor (an index of 0.95 for 2 flows is a 61.5/38.5 split)."""
+
+
+def fair(mean_indices: list[float], floor: float = JAIN_FLOOR) -> bool:
+    """fairness: the mean Jain's index over seeds ≥ `floor` for every flow count."""
+    return bool(mean_indices) and all(m >= floor for m in mean_indices)
+
+
 @register
 class SingleFlow(Experiment):
     id = "validation.single_flow"
@@ -77,14 +137,16 @@ class SingleFlow(Experiment):
             claims=[
                 Claim(
                     "goodput ≥ 0.9 × capacity",
-                    goodput >= 0.9 * self.capacity_bps,
+                    fills_link(goodput, self.capacity_bps),
+                    f"test: goodput ≥ {FILL_FRACTION} × {self.capacity_bps / 1e6:g} Mb/s; "
                     f"goodput {goodput / 1e6:.3f} Mb/s, bottleneck utilization {bottleneck['utilization']:.3f}",
                 ),
                 Claim(
                     "no spurious fast retransmission: every segment resent by fast retransmit/recovery "
                     "had been dropped",
-                    spurious == 0,
-                    f"{fast} segments fast-retransmitted, {spurious} of them had already arrived; "
+                    no_spurious_fast_retransmit(spurious),
+                    f"test: no segment resent by fast retransmit/recovery had arrived (count = 0); {fast} segments "
+                    f"fast-retransmitted, {spurious} of them had already arrived; "
                     f"{int(flow['timeouts'])} timeouts (go-back-N after a timeout may resend data that arrived)",
                 ),
             ],
@@ -173,12 +235,14 @@ class Recovery(Experiment):
             series.append(Series(f"{key['variant']}, {key['lost']} lost", cwnd["time_s"], cwnd["cwnd_bytes"] / 1000))
         for variant in RECOVERY_VARIANTS:
             expected = HAND_WORKED[variant]
-            got = run(variant, 1).trace("cwnd")["cwnd_bytes"].tolist()[: len(expected)]
+            got = run(variant, 1).trace("cwnd")["cwnd_bytes"].tolist()
+            matched = matches_hand_worked(got, expected)
             claims.append(
                 Claim(
                     f"{variant}, 1 loss: cwnd trace matches the hand-worked sequence",
-                    got == expected,
-                    f"first {len(expected)} cwnd values {'match' if got == expected else f'differ: {got}'}",
+                    matched,
+                    f"test: the first {len(expected)} cwnd values equal the hand-worked ones exactly (bytes); "
+                    f"they {'match' if matched else f'differ: {got[: len(expected)]}'}",
                 )
             )
 
@@ -186,15 +250,17 @@ class Recovery(Experiment):
             return run(variant, n).flows.iloc[0]
 
         tahoe = [run("tahoe", n).trace("cwnd") for n in RECOVERY_LOSSES]
-        tahoe_one = all(
-            int(t["cwnd_bytes"].min()) == 1000 and int(flow("tahoe", n)["timeouts"]) == 0
-            for n, t in zip(RECOVERY_LOSSES, tahoe)
+        tahoe_one = tahoe_falls_back(
+            [int(t["cwnd_bytes"].min()) for t in tahoe],
+            [int(flow("tahoe", n)["timeouts"]) for n in RECOVERY_LOSSES],
+            1000,
         )
         claims.append(
             Claim(
                 "Tahoe returns to slow start (cwnd = 1 segment) and recovers without a timeout",
                 tahoe_one,
-                "; ".join(
+                "test: smallest cwnd exactly 1000 B (one segment) and 0 timeouts with 1, 2 and 3 losses; "
+                + "; ".join(
                     f"{n} lost: min cwnd {int(t['cwnd_bytes'].min())} B, {int(flow('tahoe', n)['timeouts'])} timeouts"
                     for n, t in zip(RECOVERY_LOSSES, tahoe)
                 ),
@@ -208,8 +274,9 @@ class Recovery(Experiment):
         claims.append(
             Claim(
                 "Reno halves repeatedly or times out on 2–3 losses",
-                all(h >= 2 or t >= 1 for _, h, t in reno_multi),
-                "; ".join(f"{n} lost: {h} fast retransmits, {t} timeouts" for n, h, t in reno_multi),
+                reno_halves_or_times_out([h for _, h, _ in reno_multi], [t for _, _, t in reno_multi]),
+                "test: ≥ 2 fast retransmits or ≥ 1 timeout with 2 and with 3 losses; "
+                + "; ".join(f"{n} lost: {h} fast retransmits, {t} timeouts" for n, h, t in reno_multi),
             )
         )
         newreno = [
@@ -224,8 +291,10 @@ class Recovery(Experiment):
         claims.append(
             Claim(
                 "NewReno recovers every loss in one fast recovery without a timeout",
-                all(t == 0 and fr == 1 and rtx == n for n, t, fr, rtx in newreno),
-                "; ".join(
+                one_recovery_episode(*map(list, zip(*newreno))),
+                "test: 0 timeouts, exactly 1 recovery episode and exactly the lost segments resent, with 1, 2 and "
+                "3 losses; "
+                + "; ".join(
                     f"{n} lost: {t} timeouts, {fr} recovery episodes, {rtx} segments resent"
                     for n, t, fr, rtx in newreno
                 ),
@@ -243,14 +312,23 @@ class Recovery(Experiment):
         claims.append(
             Claim(
                 "SACK recovers every loss in one episode, resending only the holes",
-                all(t == 0 and fr == 1 and rtx == n for n, t, fr, rtx in sack),
-                "; ".join(
+                one_recovery_episode(*map(list, zip(*sack))),
+                "test: 0 timeouts, exactly 1 recovery episode and exactly the lost segments resent, with 1, 2 and "
+                "3 losses; "
+                + "; ".join(
                     f"{n} lost: {t} timeouts, {fr} recovery episodes, {rtx} segments resent" for n, t, fr, rtx in sack
                 ),
             )
         )
-        delivered = all(int(r.flows.iloc[0]["bytes_delivered"]) == 200_000 for r in results.values())
-        claims.append(Claim("every transfer completes (200 kB delivered)", delivered, ""))
+        delivered = [int(r.flows.iloc[0]["bytes_delivered"]) for r in results.values()]
+        claims.append(
+            Claim(
+                "every transfer completes (200 kB delivered)",
+                all_delivered(delivered, 200_000),
+                f"test: exactly 200 000 B delivered in each of the {len(delivered)} runs; delivered "
+                f"{min(delivered)}–{max(delivered)} B",
+            )
+        )
         return Outcome(
             series=series,
             claims=claims,
@@ -339,13 +417,16 @@ class LossFormula(Experiment):
         claims = []
         for limit, selector in ((0.25, lambda p: p <= 0.01), (0.40, lambda p: p > 0.01)):
             pairs = [(p, s, m) for p, s, m in zip(LOSS_RATES, sim, model) if selector(p)]
-            worst = max(abs(s - m) / m for _, s, m in pairs)
+            worst = worst_relative_error([s for _, s, _ in pairs], [m for _, _, m in pairs])
             span = "p ≤ 0.01" if limit == 0.25 else "p > 0.01"
             claims.append(
                 Claim(
                     f"simulation within {limit:.0%} of the full model for {span}",
                     worst <= limit,
-                    "; ".join(f"p={p}: sim {s:.1f} vs model {m:.1f} pkt/s ({(s - m) / m:+.1%})" for p, s, m in pairs),
+                    f"test: |sim − model| / model ≤ {limit:.0%} at every {span} (mean send rate over "
+                    f"{send_rate.runs} seeds; the project's tolerance, as Padhye et al. state no error bound); worst "
+                    f"{worst:.1%}; "
+                    + "; ".join(f"p={p}: sim {s:.1f} vs model {m:.1f} pkt/s ({(s - m) / m:+.1%})" for p, s, m in pairs),
                 )
             )
         return Outcome(
@@ -414,7 +495,12 @@ class Fairness(Experiment):
         return Outcome(
             series=[jain.series("NewReno, equal RTT 100 ms (mean, 95% CI)")],
             claims=[
-                Claim("Jain's index ≥ 0.95 for 2, 4 and 8 flows", all(m >= 0.95 for m in jain.mean), "; ".join(details))
+                Claim(
+                    "Jain's index ≥ 0.95 for 2, 4 and 8 flows",
+                    fair(jain.mean.tolist()),
+                    f"test: mean Jain's index over {jain.runs} seeds ≥ {JAIN_FLOOR} for each flow count; "
+                    + "; ".join(details),
+                )
             ],
             notes=[
                 "10 Mb/s, 10 ms bottleneck with a 1·BDP (100 ms) drop-tail buffer; 100 Mb/s access links; "

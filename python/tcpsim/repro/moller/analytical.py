@@ -4,7 +4,7 @@ the limits of Prop. 4 against the square-root formula (eqs. (34)–(35))."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +19,81 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from tcpsim.result import RunResult
+
+# --- the claims' decisions, as pure functions of the model's numbers (unit-tested on their own) ----
+
+EXACT = 1e-9
+"""The model's identities hold exactly; 1e-9 absorbs floating-point rounding only."""
+SUM_TOLERANCE = 0.01
+"""Fig. 3's sum "≈ 1": within 1 % of the link (the paper's axis shows no gap at that resolution)."""
+LIMIT_TOLERANCE = 1e-3
+"""Prop. 4's and eq. (35)'s limits, reached within 1e-3 at the ends of B/CT in [1e-6, 1e6]."""
+
+
+def equal_shares(newreno: float, westwood_plus: float, beta: float) -> bool:
+    """Fig. 3 at B = CT: the two shares are equal and β = CT/(CT + B) = 1/2, exactly."""
+    return abs(newreno - westwood_plus) < EXACT and abs(beta - 0.5) < EXACT
+
+
+def ahead_on_each_side(buffers: np.ndarray, ct: float, newreno: np.ndarray, westwood_plus: np.ndarray) -> bool:
+    """Fig. 3: Westwood+ strictly ahead at every B < CT, NewReno strictly ahead at every B > CT."""
+    below, above = buffers < ct - EXACT, buffers > ct + EXACT
+    return bool(
+        below.any()
+        and above.any()
+        and np.all(westwood_plus[below] > newreno[below])
+        and np.all(newreno[above] > westwood_plus[above])
+    )
+
+
+def sums_to_one(total: np.ndarray, tolerance: float = SUM_TOLERANCE) -> bool:
+    """Fig. 3: |sum − 1| ≤ `tolerance` at every buffer size."""
+    return bool(np.all(np.abs(np.asarray(total) - 1) <= tolerance))
+
+
+def curves_coincide(stacks: Sequence[np.ndarray], tolerance: float) -> bool:
+    """Fig. 4: for each curve (rows = scenarios, columns = B/CT), max − min over the scenarios ≤
+    `tolerance` at every B/CT."""
+    return all(float(np.max(s.max(axis=0) - s.min(axis=0))) <= tolerance for s in stacks)
+
+
+SLIGHT_RANGE = (0.95, 0.999)
+"""Fig. 4's "slightly" under-utilizes: a smallest utilization in [0.95, 0.999): visible, but close to 1."""
+FULL_UTILIZATION = 0.9999
+
+
+def slightly_under_utilizes(worst_small: float, worst_large: float, others_worst_small: Sequence[float]) -> bool:
+    """Fig. 4, scenario 3 for B ≪ CT: its smallest utilization for B/CT < 0.5 (`worst_small`) is in
+    `SLIGHT_RANGE` and below every other scenario's there (NaN where a scenario has no such B), and
+    the link is full (≥ `FULL_UTILIZATION`) for B ≥ CT (`worst_large`)."""
+    low, high = SLIGHT_RANGE
+    return (
+        low <= worst_small < high
+        and worst_large >= FULL_UTILIZATION
+        and all(worst_small < v for v in others_worst_small if math.isfinite(v))
+    )
+
+
+def converges(toward_limit: np.ndarray, limit: float, tolerance: float = LIMIT_TOLERANCE) -> bool:
+    """Prop. 4: values ordered towards the limit (B growing for B → ∞, shrinking for B → 0) end
+    within `tolerance` of it and never move away from it (distance non-increasing, up to rounding)."""
+    distance = np.abs(np.asarray(toward_limit, dtype=float) - limit)
+    return bool(distance[-1] < tolerance and np.all(np.diff(distance) <= 1e-12))
+
+
+def sqrt_ratio_tends_elsewhere(sqrt_ratio: np.ndarray, model_ratio: np.ndarray) -> bool:
+    """Eqs. (34)–(35), over B/CT ascending: the square-root formulas' Westwood+/NewReno ratio ends
+    within 1e-3 of 1/√2 and is never below it, while the model's ends within 1e-3 of 1/3; both exceed
+    100 at the smallest buffer (the paper's agreement as B → 0)."""
+    floor = 1 / math.sqrt(2)
+    return bool(
+        abs(sqrt_ratio[-1] - floor) < LIMIT_TOLERANCE
+        and np.all(sqrt_ratio >= floor - 1e-12)
+        and abs(model_ratio[-1] - 1 / 3) < LIMIT_TOLERANCE
+        and sqrt_ratio[0] > 100
+        and model_ratio[0] > 100
+    )
+
 
 # --- analytical experiments ----------------------------------------------------------------
 
@@ -49,7 +124,7 @@ class Fig3(Experiment):
         nr, wp, total = (curves[c].to_numpy() for c in ("newreno", "westwood_plus", "utilization"))
         at_ct = setting.model([ct]).iloc[0]
         beta = model.westwood_decrease_factor(ct, ct)
-        below, above = grid < ct - 1e-9, grid > ct + 1e-9
+        below, above = grid < ct - EXACT, grid > ct + EXACT
         cross = _crossover(grid, wp - nr)
         hybrid = [
             model.simulate_hybrid(
@@ -68,15 +143,17 @@ class Fig3(Experiment):
         claims = [
             Claim(
                 "equal shares at B = CT (β = 1/2)",
-                abs(at_ct["newreno"] - at_ct["westwood_plus"]) < 1e-9 and abs(float(beta) - 0.5) < 1e-12,
-                f"test: |NewReno − Westwood+| < 1e-9 and |β − 1/2| < 1e-12 at B = CT (the model, exact); "
+                equal_shares(float(at_ct["newreno"]), float(at_ct["westwood_plus"]), float(beta)),
+                f"test: |NewReno − Westwood+| < {EXACT:g} and |β − 1/2| < {EXACT:g} at B = CT (the model's identity, "
+                f"exact up to rounding); "
                 f"CT = {ct:.2f} pkt: β = {float(beta):.3f}, NewReno {at_ct['newreno']:.4f}, Westwood+ "
                 f"{at_ct['westwood_plus']:.4f}; the curves cross at B = {cross:.2f} pkt",
             ),
             Claim(
                 "Westwood+ larger for B < CT, NewReno larger for B > CT",
-                bool(np.all(wp[below] > nr[below]) and np.all(nr[above] > wp[above])),
-                f"test: strict inequality at every grid point on each side of CT; "
+                ahead_on_each_side(grid, ct, nr, wp),
+                f"test: strict inequality at every grid point on each side of CT (no tolerance: the paper states "
+                f"the order, not a margin); "
                 f"over {len(grid)} sizes in [2, {2 * ct:.1f}] pkt: smallest Westwood+ − NewReno for B < CT "
                 f"{np.min(wp[below] - nr[below]):.4f} (at B → CT), largest {np.max(wp[below] - nr[below]):.3f} "
                 f"(B = 2: {wp[0]:.3f} vs {nr[0]:.3f}); smallest NewReno − Westwood+ for B > CT "
@@ -84,8 +161,8 @@ class Fig3(Experiment):
             ),
             Claim(
                 "sum ≈ 1",
-                bool(np.all(np.abs(total - 1) <= 0.01)),
-                f"test: |sum − 1| ≤ 0.01 at every grid point; "
+                sums_to_one(total),
+                f"test: |sum − 1| ≤ {SUM_TOLERANCE} at every grid point; "
                 f"utilization in [{total.min():.4f}, {total.max():.4f}] over B in [2, {2 * ct:.1f}] pkt "
                 f"(Prop. 1 holds at {int(curves['full_utilization'].sum())} of {len(grid)} sizes)",
             ),
@@ -181,12 +258,12 @@ class Fig4(Experiment):
         # Compare on the range every scenario covers (B from 2 packets up to 2CT in each).
         low = max(2 / s.bdp_pkts for s in TABLE_II.values())
         x = np.linspace(low, 2.0, 200)
-        spreads, details = {}, []
+        stacks, details = [], []
         on_x = {n: setting.model(x * setting.bdp_pkts) for n, setting in TABLE_II.items()}
         for column, name in (("newreno", "NewReno"), ("westwood_plus", "Westwood+"), ("utilization", "sum")):
             stack = np.array([on_x[n][column].to_numpy() for n in TABLE_II])
+            stacks.append(stack)
             spread = stack.max(axis=0) - stack.min(axis=0)
-            spreads[name] = float(spread.max())
             details.append(f"{name} {spread.max():.4f} (at B/CT = {x[np.argmax(spread)]:.2f})")
         # Scenarios 1–3 also share [2/16.7, 2].
         low123 = max(2 / TABLE_II[n].bdp_pkts for n in (1, 2, 3))
@@ -195,6 +272,8 @@ class Fig4(Experiment):
             [TABLE_II[n].model(x123 * TABLE_II[n].bdp_pkts)[["newreno", "westwood_plus"]].to_numpy() for n in (1, 2, 3)]
         )
         spread123 = float((stack123.max(axis=0) - stack123.min(axis=0)).max())
+        # Each of NewReno and Westwood+ over scenarios 1–3, as (scenario, B/CT) stacks.
+        stacks += [stack123[:, :, 0], stack123[:, :, 1]]
         crossings = {
             n: _crossover(c["buffer_over_bdp"].to_numpy(), (c["westwood_plus"] - c["newreno"]).to_numpy())
             for n, c in curves.items()
@@ -214,7 +293,7 @@ class Fig4(Experiment):
         claims = [
             Claim(
                 "the four scenarios' curves nearly coincide",
-                all(v <= self.coincide_tolerance for v in spreads.values()) and spread123 <= self.coincide_tolerance,
+                curves_coincide(stacks, self.coincide_tolerance),
                 f"test: max − min over the scenarios ≤ {self.coincide_tolerance} at every B/CT, for each curve; "
                 f"largest spread between the four scenarios over B/CT in [{low:.2f}, 2] (where all have B ≥ 2 pkt): "
                 f"{'; '.join(details)}; scenarios 1–3 over [{low123:.2f}, 2]: {spread123:.4f}; the shares cross at "
@@ -222,11 +301,9 @@ class Fig4(Experiment):
             ),
             Claim(
                 "scenario 3 slightly under-utilizes for B ≪ CT",
-                0.95 <= worst3 < 0.999
-                and large3 > 0.9999
-                and all(worst3 < v for v in others_min.values() if math.isfinite(v)),
-                f"test: scenario 3's smallest utilization for B/CT < 0.5 in [0.95, 0.999) (slight), ≥ 0.9999 for "
-                f"B ≥ CT, and below scenarios 0–2's; "
+                slightly_under_utilizes(worst3, large3, list(others_min.values())),
+                f"test: scenario 3's smallest utilization for B/CT < 0.5 in [{SLIGHT_RANGE[0]}, {SLIGHT_RANGE[1]}) "
+                f"(slight), ≥ {FULL_UTILIZATION} for B ≥ CT, and below scenarios 0–2's; "
                 f"scenario 3 utilization for B/CT < 0.5: min {worst3:.4f} at B/CT = {worst3_at:.2f} "
                 f"(Prop. 1 fails at {int((~s3['full_utilization']).sum())} of {len(s3)} sizes), ≥ {large3:.5f} "
                 f"for B ≥ CT; at the same B/CT: "
@@ -298,42 +375,30 @@ class Limits(Experiment):
         tiny = x <= 1e-2
         nr_inf, wp_inf = model.prop4_limit_shares("infinity")
         nr_zero, wp_zero = model.prop4_limit_shares("zero")
-        err_nr = np.abs(nr - nr_inf)
-        err_wp = np.abs(wp - wp_inf)
         far = -1
         claims = [
             Claim(
                 "B → ∞: Westwood+ gets 1/4, NewReno 3/4",
-                bool(
-                    err_nr[far] < 1e-3
-                    and err_wp[far] < 1e-3
-                    and np.all(np.diff(err_nr[big]) <= 1e-12)
-                    and np.all(np.diff(err_wp[big]) <= 1e-12)
-                ),
-                f"test: within 1e-3 of 3/4 and 1/4 at B/CT = 1e6, the distance shrinking monotonically from B/CT = "
+                converges(nr[big], nr_inf) and converges(wp[big], wp_inf),
+                f"test: within {LIMIT_TOLERANCE:g} of 3/4 and 1/4 at B/CT = 1e6, the distance shrinking "
+                f"monotonically from B/CT = "
                 f"100; B/CT = 1e2, 1e4, 1e6: NewReno {_fmt(nr[np.isin(x, [1e2, 1e4, 1e6])], 5)}, Westwood+ "
                 f"{_fmt(wp[np.isin(x, [1e2, 1e4, 1e6])], 5)} (distance to 3/4, 1/4 shrinks monotonically for "
                 f"B/CT ≥ 100); W+/NR ratio at B/CT = 1e6: {ratio[far]:.5f} (Prop. 4: D2/D1 → 1/3)",
             ),
             Claim(
                 "B → 0: Westwood+ gets everything",
-                bool(
-                    abs(wp[0] - wp_zero) < 1e-3 and abs(nr[0] - nr_zero) < 1e-3 and np.all(np.diff(wp[tiny]) <= 1e-12)
-                ),
-                f"test: within 1e-3 of (0, 1) at B/CT = 1e-6, Westwood+ rising as B → 0 below B/CT = 0.01; "
+                converges(wp[tiny][::-1], wp_zero) and converges(nr[tiny][::-1], nr_zero),
+                f"test: within {LIMIT_TOLERANCE:g} of (0, 1) at B/CT = 1e-6, each share's distance to its limit "
+                f"shrinking monotonically as B → 0 below B/CT = 0.01; "
                 f"B/CT = 1e-6, 1e-4, 1e-2: Westwood+ {_fmt(wp[np.isin(x, [1e-6, 1e-4, 1e-2])], 5)}, NewReno "
                 f"{_fmt(nr[np.isin(x, [1e-6, 1e-4, 1e-2])], 5)}; sum {curves['utilization'].iloc[0]:.5f}",
             ),
             Claim(
                 "square-root formula ratio tends to 1/√2 for large buffers instead",
-                bool(
-                    abs(sqrt_ratio[far] - 1 / math.sqrt(2)) < 1e-3
-                    and np.all(sqrt_ratio >= 1 / math.sqrt(2) - 1e-12)
-                    and abs(ratio[far] - 1 / 3) < 1e-3
-                    and sqrt_ratio[0] > 100
-                    and ratio[0] > 100
-                ),
-                f"test: eq. (35) within 1e-3 of 1/√2 at B/CT = 1e6 and never below it, the model's ratio within 1e-3 "
+                sqrt_ratio_tends_elsewhere(sqrt_ratio, ratio),
+                f"test: eq. (35) within {LIMIT_TOLERANCE:g} of 1/√2 at B/CT = 1e6 and never below it, the model's "
+                f"ratio within {LIMIT_TOLERANCE:g} "
                 f"of 1/3 there, both > 100 at B/CT = 1e-6; "
                 f"eq. (35) with the model's mean queueing delay T_q = t*/s* − T: ratio {sqrt_ratio[far]:.5f} at "
                 f"B/CT = 1e6 (T_q = {queueing[far]:.3g} s), never below 1/√2 = {1 / math.sqrt(2):.5f}; the model's "
