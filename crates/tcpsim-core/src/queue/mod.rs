@@ -8,6 +8,8 @@
 //! the [`BuildContext`] (its random stream, the link rate).
 
 mod drop_tail;
+mod flow_counter;
+pub mod rd;
 
 pub use drop_tail::DropTail;
 
