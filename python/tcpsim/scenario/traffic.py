@@ -31,6 +31,8 @@ class FlowSpec(Model):
     dst: Name
     variant: VariantName = "newreno"
     """Preset pair of loss recovery and congestion control."""
+    class_: Name | None = Field(None, alias="class")
+    """Label grouping flows in the per-class metrics (`r.classes`); default: the variant."""
     start_ns: DurationNs = Field("0s", alias="start", validate_default=True)
     start_jitter_ns: DurationNs = Field("0s", alias="start_jitter", validate_default=True)
     """The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream."""
@@ -58,6 +60,10 @@ class FlowSpec(Model):
             )
         raise_if_any(problems)
         return self
+
+    @property
+    def class_label(self) -> str:
+        return self.class_ if self.class_ is not None else self.variant
 
     def instance_names(self, position: int) -> list[str]:
         base = self.name if self.name is not None else f"flow{position}"
