@@ -57,6 +57,11 @@ def reference_link(links: Sequence[Mapping[str, Any]], link: str | None = None) 
     return max(candidates, key=lambda row: row["utilization"])
 
 
+def class_of(row: Mapping[str, Any]) -> str:
+    """A member's class: its `class` label, or its variant in a result from before labels."""
+    return str(row.get("class", row.get("variant")))
+
+
 def _number(row: Mapping[str, Any], column: str) -> float:
     """A numeric cell; NaN if the row has no such column or no value (a result from before the
     column existed, a missing measurement)."""
@@ -79,10 +84,8 @@ def class_rows(
     `loss_rate` = packets_dropped / packets_sent, NaN when a member lacks those counts. Without
     links (a hand-made result) utilizations are NaN."""
     members: dict[str, list[Mapping[str, Any]]] = {}
-    for row in flows:
-        members.setdefault(str(row.get("class", row.get("variant"))), []).append(row)
-    for row in web:
-        members.setdefault(str(row["class"]), []).append(row)
+    for row in [*flows, *web]:
+        members.setdefault(class_of(row), []).append(row)
     capacity_bps = float(reference_link(links, link)["rate_bps"]) if links or link is not None else NAN
     totals = {label: math.fsum(_number(row, "throughput_bps") for row in rows) for label, rows in members.items()}
     everything = math.fsum(totals.values())

@@ -142,8 +142,10 @@ class RunResult:
 
     def _class_labels(self) -> dict[str, str]:
         """Name of each flow and web generator → its class."""
+        from tcpsim.metrics import class_of
+
         members = [*self.flows.to_dict("records"), *self._web_rows()]
-        return {str(row["name"]): str(row.get("class", row.get("variant"))) for row in members}
+        return {str(row["name"]): class_of(row) for row in members}
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to leave a worker process) with its tables built, as they were before."""
