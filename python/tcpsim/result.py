@@ -35,6 +35,8 @@ FLOW_JSON_COLUMNS = [
     "bytes_delivered",
     "bytes_sent",
     "bytes_retransmitted",
+    "packets_sent",
+    "packets_dropped",
     "timeouts",
     "fast_retransmits",
     "fast_retransmitted_segments",
