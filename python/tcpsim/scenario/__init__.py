@@ -39,6 +39,7 @@ from tcpsim.scenario.network import (
     GilbertElliottLoss,
     LinkSpec,
     OutageLoss,
+    RedQueue,
     ScriptedLoss,
     TwoStateLoss,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "Loc",
     "OutageLoss",
     "Problem",
+    "RedQueue",
     "Scenario",
     "ScenarioError",
     "ScriptedLoss",
