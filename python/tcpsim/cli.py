@@ -242,6 +242,7 @@ _TEXT_COLUMNS = {
     "id",
     "name",
     "variant",
+    "class",
     "path",
     "dir",
     "title",
@@ -256,6 +257,7 @@ _TEXT_COLUMNS = {
 
 
 def _flows_table(flows: pd.DataFrame) -> Table:
+    ecn = _any_nonzero(flows, "ecn_reductions")
     return _table(
         "flows",
         [
@@ -266,8 +268,10 @@ def _flows_table(flows: pd.DataFrame) -> Table:
             "goodput Mb/s",
             "throughput Mb/s",
             "retx %",
+            "loss %",
             "RTOs",
             "fast retx",
+            *(["ECN cuts"] if ecn else []),
             "RTT min ms",
             "RTT mean ms",
         ],
@@ -280,8 +284,10 @@ def _flows_table(flows: pd.DataFrame) -> Table:
                 _num(f["goodput_bps"], 1e6),
                 _num(f["throughput_bps"], 1e6),
                 _num(100 * f["bytes_retransmitted"] / f["bytes_sent"] if f["bytes_sent"] else 0.0, digits=2),
+                _num(100 * f["packets_dropped"] / f["packets_sent"] if f.get("packets_sent") else 0.0, digits=2),
                 f["timeouts"],
                 f["fast_retransmits"],
+                *([f["ecn_reductions"]] if ecn else []),
                 _num(f["rtt_min_s"], 1e-3, 1),
                 _num(f["rtt_mean_s"], 1e-3, 1),
             )
@@ -291,9 +297,21 @@ def _flows_table(flows: pd.DataFrame) -> Table:
 
 
 def _links_table(links: pd.DataFrame) -> Table:
+    red = _any_nonzero(links, "drops_early") or _any_nonzero(links, "marks_ecn")
     return _table(
         "links",
-        ["name", "dir", "rate Mb/s", "util %", "tx pkts", "queue drops", "error drops", "queue mean", "queue max"],
+        [
+            "name",
+            "dir",
+            "rate Mb/s",
+            "util %",
+            "tx pkts",
+            "queue drops",
+            *(["early drops", "ECN marks"] if red else []),
+            "error drops",
+            "queue mean",
+            "queue max",
+        ],
         (
             (
                 link["name"],
@@ -302,6 +320,7 @@ def _links_table(links: pd.DataFrame) -> Table:
                 _num(100 * link["utilization"], digits=1),
                 link["tx_packets"],
                 link["drops_queue"],
+                *([link["drops_early"], link["marks_ecn"]] if red else []),
                 link["drops_error"],
                 _num(link["queue_mean_pkts"], digits=1),
                 link["queue_max_pkts"],
@@ -309,6 +328,32 @@ def _links_table(links: pd.DataFrame) -> Table:
             for link in links.to_dict("records")
         ),
     )
+
+
+def _classes_table(classes: pd.DataFrame) -> Table:
+    return _table(
+        "classes (utilization of the busiest link direction)",
+        ["class", "flows", "throughput Mb/s", "share %", "util %", "per flow Mb/s", "Jain", "loss %"],
+        (
+            (
+                c["class"],
+                c["flows"],
+                _num(c["throughput_bps"], 1e6),
+                _num(100 * c["share"], digits=1),
+                _num(100 * c["utilization"], digits=1),
+                _num(c["per_flow_bps"], 1e6),
+                _num(c["jain"]),
+                _num(100 * c["loss_rate"], digits=2),
+            )
+            for c in classes.to_dict("records")
+        ),
+    )
+
+
+def _any_nonzero(table: pd.DataFrame, column: str) -> bool:
+    """Whether `column` exists and is non-zero somewhere: RED's and ECN's columns are shown only
+    when a run used them."""
+    return column in table.columns and bool((table[column] != 0).any())
 
 
 def _meta_line(meta: dict[str, Any]) -> str:
@@ -403,7 +448,7 @@ def run(
     json_: JsonOpt = False,
     force: ForceOpt = False,
 ) -> None:
-    """Run one scenario and print per-flow and per-link results.
+    """Run one scenario and print per-flow and per-link results (per class too, given two or more).
 
     The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
     --force. Ctrl-C stops it (exit 130).
@@ -435,6 +480,8 @@ def run(
     console = _stdout()
     console.print(_flows_table(result.flows))
     console.print(_links_table(result.links))
+    if len(classes := result.classes) >= 2:
+        console.print(_classes_table(classes))
     console.print(_meta_line(result.meta))
     if out_dir is not None:
         console.print(f"saved to {out_dir}/")

@@ -191,8 +191,7 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
         forward = path(flow["src"], flow["dst"])
         wire = settings["mss_bytes"] + settings["header_bytes"]
         ack = settings["header_bytes"] + ACK_EXTRA_BYTES
-        stop_ns = app["stop_ns"] if app["stop_ns"] is not None else engine["duration_ns"]
-        active_s = max(0.0, min(stop_ns, engine["duration_ns"]) - app["start_ns"]) / NS_PER_S
+        active_s = _active_ns(app, engine["duration_ns"]) / NS_PER_S
         window_bps = 8 * settings["rwnd_bytes"] / _rtt_s(engine, forward, wire, ack)
         max_packets = 2 * math.ceil(app["bytes"] / settings["mss_bytes"]) if app["bytes"] is not None else math.inf
         tcp.append(
@@ -214,6 +213,14 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
             _Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s), flow["packet_bytes"])
         )
     return tcp, udp
+
+
+def _active_ns(app: Mapping[str, Any], duration_ns: int) -> int:
+    """How long a TCP application has data to send within the run."""
+    if app["kind"] == "on_off":
+        return sum(max(0, min(end, duration_ns) - start) for start, end in app["on_ns"])
+    stop_ns = app["stop_ns"] if app["stop_ns"] is not None else duration_ns
+    return max(0, min(stop_ns, duration_ns) - app["start_ns"])
 
 
 def _link_label(engine: Mapping[str, Any], channel: int) -> str:
@@ -347,7 +354,8 @@ def check_limits(scenario: Scenario, cost: Cost) -> None:
 def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(path, message) for what the engine runs but what makes its numbers meaningless: a
     measurement window shorter than a few round trips, an initial window far beyond what the
-    path holds. `engine` is `scenario`'s canonical form."""
+    path holds, ECN on a flow whose path has no queue that marks. `engine` is `scenario`'s
+    canonical form."""
     tcp, udp = _flows(engine)
     found = []
     rtts = [_rtt_s(engine, flow.path, flow.wire_bytes, flow.ack_bytes) for flow in [*tcp, *udp]]
@@ -383,4 +391,29 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
                     f"links); the burst is mostly dropped, and goodput counts it as sent",
                 )
             )
+    found += _ecn_without_marking_queue(scenario, engine, tcp)
     return found
+
+
+def _ecn_without_marking_queue(
+    scenario: Scenario, engine: Mapping[str, Any], tcp: Sequence[_Flow]
+) -> list[tuple[str, str]]:
+    """A flow with ECN whose data path has no queue that marks (RED with ecn = true): it runs,
+    but its ECN never acts. One warning per place `ecn` was written."""
+    found: dict[str, str] = {}
+    instances = None
+    for index, (flow, engine_flow) in enumerate(zip(tcp, engine["flows"])):
+        if not engine_flow["tcp"]["ecn"]:
+            continue
+        queues = [engine["links"][c // 2]["ab" if c % 2 == 0 else "ba"]["queue"] for c in flow.path]
+        if any(queue["kind"] == "red" and queue["ecn"] for queue in queues):
+            continue
+        instances = instances or flow_instances(scenario)
+        instance = instances[index]
+        where = format_path(tcp_origin(scenario, instance.position, "ecn"))
+        found.setdefault(
+            where,
+            f"flow {instance.name!r} uses ECN but no queue on its path marks packets (none is "
+            f'{{kind = "red", ecn = true}}); its congestion signals stay losses, as without ECN',
+        )
+    return list(found.items())

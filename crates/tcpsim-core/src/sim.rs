@@ -7,6 +7,7 @@
 //! network.
 
 use crate::app::cbr::{CbrSource, UdpCounters};
+use crate::app::on_off::OnOffSchedule;
 use crate::build_context::BuildContext;
 use crate::config::{AppConfig, SimConfig};
 use crate::context::Ctx;
@@ -29,6 +30,7 @@ struct Snapshot {
     senders: Vec<SenderCounters>,
     receivers: Vec<ReceiverCounters>,
     channels: Vec<ChannelCounters>,
+    data_drops: Vec<u64>,
     queues: Vec<Occupancy>,
     udp: Vec<UdpCounters>,
 }
@@ -43,6 +45,9 @@ pub struct Sim {
     pool: PacketPool,
     pub trace: Trace,
     flows: Vec<TcpFlow>,
+    /// The ON intervals of each flow (empty for a bulk flow, whose start and stop are
+    /// scheduled once at build time).
+    schedules: Vec<OnOffSchedule>,
     udp: Vec<CbrSource>,
     /// What each UDP flow's destination received (kept apart from the source).
     udp_received: Vec<UdpCounters>,
@@ -87,19 +92,35 @@ impl Sim {
         }
         let mut sched = Scheduler::default();
         let mut flows = Vec::with_capacity(cfg.flows.len());
+        let mut schedules = Vec::with_capacity(cfg.flows.len());
         for (i, f) in cfg.flows.iter().enumerate() {
-            let AppConfig::Bulk { start_ns, start_jitter_ns, stop_ns, bytes } = &f.app;
-            let jitter = RandomStream::new(seed, &format!("flow:{}:start", f.name)).below_or_equal(*start_jitter_ns);
-            let start = start_ns + jitter;
-            if start < cfg.duration_ns {
-                sched.at(start, Event::AppStart { flow: i as u32 });
-            }
-            if let Some(stop) = stop_ns {
-                if *stop < cfg.duration_ns {
-                    sched.at((*stop).max(start), Event::AppStop { flow: i as u32 });
+            let flow = i as u32;
+            let bytes = match &f.app {
+                AppConfig::Bulk { start_ns, start_jitter_ns, stop_ns, bytes } => {
+                    let jitter =
+                        RandomStream::new(seed, &format!("flow:{}:start", f.name)).below_or_equal(*start_jitter_ns);
+                    let start = start_ns + jitter;
+                    if start < cfg.duration_ns {
+                        sched.at(start, Event::AppStart { flow });
+                    }
+                    if let Some(stop) = stop_ns {
+                        if *stop < cfg.duration_ns {
+                            sched.at((*stop).max(start), Event::AppStop { flow });
+                        }
+                    }
+                    schedules.push(OnOffSchedule::default());
+                    bytes
                 }
-            }
-            flows.push(TcpFlow::new(i as u32, f, bytes.unwrap_or(u64::MAX)));
+                AppConfig::OnOff { on_ns, bytes } => {
+                    let schedule = OnOffSchedule::new(on_ns.clone());
+                    if let Some(start) = schedule.first_start().filter(|t| *t < cfg.duration_ns) {
+                        sched.at(start, Event::AppStart { flow });
+                    }
+                    schedules.push(schedule);
+                    bytes
+                }
+            };
+            flows.push(TcpFlow::new(flow, f, bytes.unwrap_or(u64::MAX)));
         }
         let udp: Vec<CbrSource> = cfg.udp_flows.iter().enumerate().map(|(i, u)| CbrSource::new(i as u32, u)).collect();
         for (i, source) in udp.iter().enumerate() {
@@ -116,10 +137,11 @@ impl Sim {
         }
         Ok(Sim {
             sched,
-            net: Network { channels, routes },
+            net: Network::new(channels, routes, cfg.flows.len()),
             pool: PacketPool::default(),
             trace,
             flows,
+            schedules,
             udp_received: vec![UdpCounters::default(); udp.len()],
             udp,
             duration_ns: cfg.duration_ns,
@@ -171,7 +193,8 @@ impl Sim {
                 match p.kind {
                     PacketKind::Data => self.flows[p.flow as usize].receiver.on_data(&p, &mut ctx),
                     PacketKind::Ack => {
-                        self.flows[p.flow as usize].sender.on_ack(p.ack, &p.sack[..p.sack_count as usize], &mut ctx)
+                        let sack = &p.sack[..p.sack_count as usize];
+                        self.flows[p.flow as usize].sender.on_ack(p.ack, sack, p.ece, &mut ctx)
                     }
                     PacketKind::Udp => {
                         let r = &mut self.udp_received[p.flow as usize];
@@ -184,8 +207,18 @@ impl Sim {
             Event::DelayedAck { flow, generation } => {
                 self.flows[flow as usize].receiver.on_delack_event(generation, &mut ctx)
             }
-            Event::AppStart { flow } => self.flows[flow as usize].sender.start(&mut ctx),
-            Event::AppStop { flow } => self.flows[flow as usize].sender.stop(),
+            Event::AppStart { flow } => {
+                self.flows[flow as usize].sender.start(&mut ctx);
+                if let Some(end) = self.schedules[flow as usize].current_end().filter(|t| *t < self.duration_ns) {
+                    ctx.sched.at(end, Event::AppStop { flow });
+                }
+            }
+            Event::AppStop { flow } => {
+                self.flows[flow as usize].sender.stop();
+                if let Some(start) = self.schedules[flow as usize].next_start().filter(|t| *t < self.duration_ns) {
+                    ctx.sched.at(start, Event::AppStart { flow });
+                }
+            }
             Event::UdpSend { flow } => {
                 if let Some(t) = self.udp[flow as usize].send(&mut ctx).filter(|t| *t < self.duration_ns) {
                     ctx.sched.at(t, Event::UdpSend { flow });
@@ -233,6 +266,7 @@ impl Sim {
                 .iter()
                 .map(|c| ChannelCounters { busy_ns: c.busy_ns_at(now), ..c.counters })
                 .collect(),
+            data_drops: self.net.data_drops.clone(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
             udp: self
                 .udp
@@ -269,8 +303,11 @@ impl Sim {
                 let sent = s.bytes_sent - s0.bytes_sent;
                 let retx = s.bytes_retransmitted - s0.bytes_retransmitted;
                 let samples = s.rtt_samples - s0.rtt_samples;
+                let drops0 = snap.data_drops.get(i).copied().unwrap_or_default();
                 FlowResult {
                     id: i as u32,
+                    packets_sent: s.packets_sent - s0.packets_sent,
+                    packets_dropped: self.net.data_drops[i] - drops0,
                     bytes_delivered: delivered,
                     bytes_sent: sent,
                     bytes_retransmitted: retx,
@@ -280,6 +317,8 @@ impl Sim {
                     fast_retransmits: s.fast_retransmits - s0.fast_retransmits,
                     fast_retransmitted_segments: s.fast_retransmitted_segments - s0.fast_retransmitted_segments,
                     spurious_fast_retransmits: r.spurious_fast_retransmits - r0.spurious_fast_retransmits,
+                    ecn_reductions: s.ecn_reductions - s0.ecn_reductions,
+                    ce_received: r.ce_received - r0.ce_received,
                     rtt_min_s: f.sender.window_min_rtt_ns().map(ns_to_s),
                     rtt_mean_s: (samples > 0).then(|| ns_to_s((s.rtt_sum_ns - s0.rtt_sum_ns) / samples)),
                     final_cwnd_bytes: f.sender.cwnd(),
@@ -308,6 +347,8 @@ impl Sim {
                     tx_packets: k.tx_packets - c0.tx_packets,
                     tx_bytes: k.tx_bytes - c0.tx_bytes,
                     drops_queue: k.drops_queue - c0.drops_queue,
+                    drops_early: k.drops_early - c0.drops_early,
+                    marks_ecn: k.marks_ecn - c0.marks_ecn,
                     drops_error: k.drops_error - c0.drops_error,
                     queue_mean_pkts: (q.packet_ns - q0.packet_ns) as f64 / window_ns as f64,
                     queue_mean_bytes: (q.byte_ns - q0.byte_ns) as f64 / window_ns as f64,
@@ -364,6 +405,7 @@ impl Sim {
 #[cfg(test)]
 mod tests {
     use crate::config::SimConfig;
+    use crate::results::RunSummary;
     use crate::sim::Sim;
 
     /// A busy mixed scenario: every recovery algorithm and congestion controller, a CBR
@@ -496,6 +538,80 @@ mod tests {
         let mut never = Sim::new(&mixed(), 7).unwrap();
         assert!(never.run_unless_stopped(|| false));
         assert_eq!(never.sched.now(), 40_000_000_000);
+    }
+
+    /// Four NewReno flows (1000-byte segments, delayed ACKs) over a 10 Mb/s, 10 ms bottleneck
+    /// with a RED queue (min_th 5, max_th 15 packets, max_p 0.1, w_q 0.002, gentle, 200-packet
+    /// buffer), 40 s with 10 s of warm-up; `ecn` for the flows and the queue.
+    fn red_dumbbell(ecn: bool) -> SimConfig {
+        use crate::config::{QueueConfig, RedConfig, RedMode};
+        let mut cfg = mixed();
+        cfg.udp_flows.clear();
+        cfg.flows.truncate(4);
+        for f in &mut cfg.flows {
+            f.tcp = crate::tcp::tests::tcp_config(crate::config::RecoveryKind::Newreno, 2);
+            f.tcp.ecn = ecn;
+            f.app = crate::config::AppConfig::Bulk {
+                start_ns: 0,
+                start_jitter_ns: 1_000_000_000,
+                stop_ns: None,
+                bytes: None,
+            };
+        }
+        for l in &mut cfg.links {
+            l.ab.loss.clear();
+            l.ba.loss.clear();
+        }
+        let bottleneck = &mut cfg.links[1];
+        (bottleneck.rate_bps, bottleneck.delay_ns) = (10_000_000, 10_000_000);
+        bottleneck.ab.queue = QueueConfig::Red(RedConfig {
+            limit_packets: Some(200),
+            limit_bytes: None,
+            mode: RedMode::Packet,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: true,
+            wait: true,
+            mean_packet_bytes: 1040,
+            ecn,
+            mark_p: 1.0,
+        });
+        (cfg.duration_ns, cfg.warmup_ns) = (40_000_000_000, 10_000_000_000);
+        cfg
+    }
+
+    #[test]
+    fn red_with_ecn_marks_instead_of_dropping_conserves_packets_and_repeats_per_seed() {
+        let run = |ecn, seed| {
+            let mut sim = Sim::new(&red_dumbbell(ecn), seed).unwrap();
+            sim.run();
+            sim.summary().expect("packet conservation holds")
+        };
+        let s = run(true, 5);
+        let bottleneck = &s.channels[2];
+        assert!(bottleneck.marks_ecn > 100, "{bottleneck:?}");
+        assert_eq!(bottleneck.drops_queue, 0, "the average stays below the forced-drop region: {bottleneck:?}");
+        assert!(
+            (3.0..20.0).contains(&bottleneck.queue_mean_pkts),
+            "RED holds the queue near its thresholds: {bottleneck:?}"
+        );
+        assert!(bottleneck.utilization > 0.9, "{bottleneck:?}");
+        let ce: u64 = s.flows.iter().map(|f| f.ce_received).sum();
+        assert!(ce > 0 && ce <= bottleneck.marks_ecn, "every CE segment was marked on the way: {ce}");
+        for f in &s.flows {
+            assert!(f.ecn_reductions > 0 && f.ecn_reductions <= f.ce_received, "{f:?}");
+            assert_eq!((f.bytes_retransmitted, f.timeouts), (0, 0), "marks, not losses: {f:?}");
+        }
+        let json = |s: &RunSummary| serde_json::to_string(s).unwrap();
+        assert_eq!(json(&s), json(&run(true, 5)), "bit-identical per seed");
+        assert_ne!(json(&s), json(&run(true, 6)));
+        let plain = run(false, 5);
+        let bottleneck = &plain.channels[2];
+        assert_eq!(bottleneck.marks_ecn, 0);
+        assert!(bottleneck.drops_early > 0 && bottleneck.drops_early == bottleneck.drops_queue, "{bottleneck:?}");
+        assert!(plain.flows.iter().all(|f| f.ecn_reductions == 0 && f.ce_received == 0));
     }
 
     #[test]
