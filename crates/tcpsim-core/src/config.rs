@@ -88,6 +88,31 @@ pub enum QueueConfig {
     /// Random Early Detection (Floyd & Jacobson 1993, as ns-2's `red.cc`), optionally marking
     /// ECN-capable packets (RFC 3168 §5); see `queue::red`.
     Red(RedConfig),
+    /// RD Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R and a D FIFO served in
+    /// the ratio k·n_R : n_D of their active flows; see `queue::rd`.
+    Rd(RdConfig),
+}
+
+/// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
+/// scenario layer (`RdQueue` in `tcpsim.scenario.network`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RdConfig {
+    /// The whole buffer, shared by the two queues: exactly one of the two.
+    pub limit_packets: Option<u64>,
+    pub limit_bytes: Option<u64>,
+    /// Target ratio of R's per-flow throughput to D's (eq. 5), > 0.
+    pub k: f64,
+    /// B_D as a fraction of the buffer, in (0, 1); exclusive with `d_delay_bound_ns`.
+    pub d_share: Option<f64>,
+    /// B_D = S_D·d for a delay bound d of D packets (needs `limit_bytes`), > 0.
+    pub d_delay_bound_ns: Option<u64>,
+    /// Period of the recalculation of the flow counts and the buffer split, > 0.
+    pub interval_ns: u64,
+    /// Slots of each class's timestamp vector, > 0.
+    pub counter_slots: u32,
+    /// A flow not seen for longer than this is no longer counted as active, > 0.
+    pub counter_timeout_ns: u64,
 }
 
 /// RED's parameters; `queue::red` cites the rule each one enters. The defaults users get are
@@ -138,9 +163,13 @@ impl QueueConfig {
         let (limit_packets, limit_bytes) = match self {
             QueueConfig::DropTail { limit_packets, limit_bytes } => (limit_packets, limit_bytes),
             QueueConfig::Red(red) => (&red.limit_packets, &red.limit_bytes),
+            QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));
+        }
+        if let QueueConfig::Rd(rd) = self {
+            return rd.validate(at);
         }
         let QueueConfig::Red(red) = self else { return Ok(()) };
         let in_unit_interval = |field: &str, value: f64, zero_allowed: bool| {
@@ -160,6 +189,39 @@ impl QueueConfig {
         in_unit_interval("mark_p", red.mark_p, true)?;
         if red.mean_packet_bytes == 0 {
             return Err(format!("{at}.mean_packet_bytes: must be > 0"));
+        }
+        Ok(())
+    }
+}
+
+impl RdConfig {
+    fn validate(&self, at: &str) -> Result<(), String> {
+        if self.limit_packets.is_some() && self.limit_bytes.is_some() {
+            return Err(format!("{at}: an RD buffer has one limit, in packets or in bytes, not both"));
+        }
+        if !(self.k > 0.0 && self.k.is_finite()) {
+            return Err(format!("{at}.k: {} must be a finite number > 0", self.k));
+        }
+        match (self.d_share, self.d_delay_bound_ns) {
+            (Some(share), None) if !(share > 0.0 && share < 1.0) => {
+                return Err(format!("{at}.d_share: {share} must be in (0, 1)"));
+            }
+            (Some(_), None) => {}
+            (None, Some(0)) => return Err(format!("{at}.d_delay_bound_ns: must be > 0")),
+            (None, Some(_)) if self.limit_bytes.is_none() => {
+                return Err(format!("{at}.d_delay_bound_ns: a delay bound sizes B_D in bytes: needs limit_bytes"));
+            }
+            (None, Some(_)) => {}
+            _ => return Err(format!("{at}: exactly one of d_share and d_delay_bound_ns")),
+        }
+        if self.interval_ns == 0 {
+            return Err(format!("{at}.interval_ns: must be > 0"));
+        }
+        if self.counter_slots == 0 {
+            return Err(format!("{at}.counter_slots: must be > 0"));
+        }
+        if self.counter_timeout_ns == 0 {
+            return Err(format!("{at}.counter_timeout_ns: must be > 0"));
         }
         Ok(())
     }
@@ -595,6 +657,32 @@ pub struct TcpConfig {
     /// §6.1.3 also allows (ns-2's `DelAckSink`: the delayed ACK carries ECE).
     #[serde(default = "default_true")]
     pub ecn_immediate_ack: bool,
+    /// The RD service class the flow marks its packets with, data and ACKs alike
+    /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
+    /// (Vegas) → D, loss-based → R (Sec. III).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rd_class: Option<RdMark>,
+}
+
+impl TcpConfig {
+    /// The RD class the flow marks its packets with: `rd_class`, else by the congestion
+    /// control (`podlesny` Sec. III: NewReno → R, Vegas → D).
+    pub fn rd_mark(&self) -> RdMark {
+        self.rd_class.unwrap_or(match self.cc {
+            CcConfig::Vegas { .. } => RdMark::D,
+            _ => RdMark::R,
+        })
+    }
+}
+
+/// An RD service class mark.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RdMark {
+    /// Throughput-greedy (the R queue).
+    R,
+    /// Delay-sensitive (the D queue).
+    D,
 }
 
 fn default_true() -> bool {

@@ -4,6 +4,8 @@
 //! pool) through queues and pipes. Freed slots are reused, so once the pool has grown to the
 //! largest number of packets simultaneously alive the hot loop allocates nothing.
 
+use crate::config::RdMark;
+
 /// Index of a packet in the [`PacketPool`].
 pub type PacketId = u32;
 
@@ -77,6 +79,8 @@ pub struct Packet {
     pub ece: bool,
     /// Data: the TCP Congestion Window Reduced flag (RFC 3168 §6.1.2).
     pub cwr: bool,
+    /// The RD service class of the flow (its ToS mark, `podlesny` Sec. II-C); UDP is R.
+    pub rd_class: RdMark,
 }
 
 impl Packet {
@@ -96,6 +100,7 @@ impl Packet {
             ecn: Ecn::NotEct,
             ece: false,
             cwr: false,
+            rd_class: RdMark::R,
         }
     }
 

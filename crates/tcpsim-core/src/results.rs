@@ -57,6 +57,26 @@ pub struct ChannelResult {
     pub queue_mean_pkts: f64,
     pub queue_mean_bytes: f64,
     pub queue_max_pkts: u64,
+    /// The R and D queues of an RD discipline (absent for other disciplines).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub rd: Option<RdQueueResult>,
+}
+
+/// The two queues of an RD link direction over the window (`queue::rd`).
+#[derive(Clone, Debug, Serialize)]
+pub struct RdQueueResult {
+    pub r_drops: u64,
+    pub d_drops: u64,
+    pub r_bytes_served: u64,
+    pub d_bytes_served: u64,
+    pub r_queue_mean_pkts: f64,
+    pub d_queue_mean_pkts: f64,
+    /// n_R and n_D, the active-flow estimates at the last recalculation.
+    pub r_flows: f64,
+    pub d_flows: f64,
+    /// B_R and B_D at the end, in the buffer's unit (packets or bytes).
+    pub r_limit: u64,
+    pub d_limit: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

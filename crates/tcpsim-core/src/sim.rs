@@ -15,8 +15,8 @@ use crate::engine::{Event, Scheduler};
 use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes};
 use crate::packet::{PacketKind, PacketPool};
-use crate::queue::{Occupancy, Queue};
-use crate::results::{ChannelResult, FlowResult, RunSummary, UdpFlowResult};
+use crate::queue::{ClassQueueStats, Occupancy, Queue};
+use crate::results::{ChannelResult, FlowResult, RdQueueResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
 use crate::tcp::receiver::ReceiverCounters;
 use crate::tcp::sender::SenderCounters;
@@ -32,6 +32,7 @@ struct Snapshot {
     channels: Vec<ChannelCounters>,
     data_drops: Vec<u64>,
     queues: Vec<Occupancy>,
+    rd: Vec<Option<[ClassQueueStats; 2]>>,
     udp: Vec<UdpCounters>,
 }
 
@@ -268,6 +269,7 @@ impl Sim {
                 .collect(),
             data_drops: self.net.data_drops.clone(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
+            rd: self.net.channels.iter().map(|c| c.queue.rd().map(|rd| rd.class_stats_at(now))).collect(),
             udp: self
                 .udp
                 .iter()
@@ -353,6 +355,27 @@ impl Sim {
                     queue_mean_pkts: (q.packet_ns - q0.packet_ns) as f64 / window_ns as f64,
                     queue_mean_bytes: (q.byte_ns - q0.byte_ns) as f64 / window_ns as f64,
                     queue_max_pkts: q.max_packets,
+                    rd: ch.queue.rd().map(|rd| {
+                        let [r0, d0] = snap.rd.get(c).copied().flatten().unwrap_or_default();
+                        let [r, d] = rd.class_stats_at(now);
+                        let mean = |a: &ClassQueueStats, a0: &ClassQueueStats| {
+                            (a.occupancy.packet_ns - a0.occupancy.packet_ns) as f64 / window_ns as f64
+                        };
+                        let [r_flows, d_flows] = rd.flow_counts();
+                        let [r_limit, d_limit] = rd.limits();
+                        RdQueueResult {
+                            r_drops: r.drops - r0.drops,
+                            d_drops: d.drops - d0.drops,
+                            r_bytes_served: r.bytes_served - r0.bytes_served,
+                            d_bytes_served: d.bytes_served - d0.bytes_served,
+                            r_queue_mean_pkts: mean(&r, &r0),
+                            d_queue_mean_pkts: mean(&d, &d0),
+                            r_flows,
+                            d_flows,
+                            r_limit,
+                            d_limit,
+                        }
+                    }),
                 }
             })
             .collect();

@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, mod
 from tcpsim.scenario.errors import Loc, Problem, Problems, raise_if_any
 from tcpsim.scenario.fields import (
     ByteLimitValue,
+    Count,
     Direction,
     DurationNs,
     Flag,
@@ -213,7 +214,90 @@ class RedQueue(Model):
         }
 
 
-QueueModel = DropTailQueue | RedQueue
+def _positive_number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        raise ValueError(f"{value!r} is not a positive number; use a number above 0, e.g. 1")
+    return float(value)
+
+
+def _open_fraction(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{value!r} is not in (0, 1); use a number strictly between 0 and 1, e.g. 0.1")
+    return float(value)
+
+
+class RdQueue(Model):
+    """RD (Rate-Delay) Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R queue for
+    throughput-greedy flows and a D queue for delay-sensitive ones, each drop-tail in its share
+    of the buffer, served so that the bytes sent from them follow k·n_R : n_D, the counts of
+    their active flows (timestamp vectors, Kim & O'Hallaron 2003). A flow's class is its
+    [tcp] rd_class, by default D for Vegas and R for the loss-based variants (Sec. III).
+
+    Defaults: k = 1 and 10 % of the buffer for D are the paper's (Sec. III). It is silent on
+    the recalculation period and the flow counter; chosen here, before any result: counts and
+    shares recalculated every 100 ms (a few times per RTT of its 20–300 ms flows, so a change
+    in the flow mix is seen within a few RTTs, and the O(slots) count is off the per-packet
+    path), a flow active if seen in the last 1 s (longer than any of its RTTs, so a Vegas flow
+    with a small window is never forgotten between two of its packets), 4096 slots per class
+    (linear counting within about 1 % up to 2000 flows)."""
+
+    kind: Literal["rd"]
+    limit: QueueLimitValue
+    """The whole buffer, shared by R and D: "100pkt", "64KB" or "1BDP"."""
+    k: Annotated[float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = (
+        1.0
+    )
+    """Target ratio of the per-flow throughputs R : D (eq. 5); 1 = equal per-flow shares."""
+    d_share: Annotated[
+        float | None,
+        PlainValidator(_open_fraction),
+        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+    ] = None
+    """Fraction of the buffer for the D queue, in (0, 1); default 0.1 (Sec. III)."""
+    d_delay_bound_ns: PositiveDurationNs | None = Field(None, alias="d_delay_bound")
+    """Instead of d_share: B_D = S_D·d, the bytes the D queue drains in d at its service rate
+    S_D (eq. 7), recalculated with the counts (Sec. II-C); needs a byte or BDP limit."""
+    interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
+    """Recalculation period of the flow counts and the buffer split."""
+    counter_slots: Count = 4096
+    """Slots of each class's timestamp vector."""
+    counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
+    """A flow not seen for longer than this no longer counts as active."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        if self.d_share is not None and self.d_delay_bound_ns is not None:
+            problems.append((("d_delay_bound",), "give either d_share or d_delay_bound, not both"))
+        if self.d_delay_bound_ns is not None and self.limit.unit == "packets":
+            problems.append(
+                (
+                    ("d_delay_bound",),
+                    f"sizes the D buffer in bytes: give the limit in bytes or BDP, not {self.limit.text!r}",
+                )
+            )
+        raise_if_any(problems)
+        return self
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        in_packets = self.limit.unit == "packets"
+        return {
+            "kind": "rd",
+            "limit_packets": self.limit.amount if in_packets else None,
+            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            "k": self.k,
+            "d_share": 0.1 if self.d_share is None and self.d_delay_bound_ns is None else self.d_share,
+            "d_delay_bound_ns": self.d_delay_bound_ns,
+            "interval_ns": self.interval_ns,
+            "counter_slots": self.counter_slots,
+            "counter_timeout_ns": self.counter_timeout_ns,
+        }
+
+
+QueueModel = DropTailQueue | RedQueue | RdQueue
 """Every queue discipline's model."""
 
 

@@ -339,3 +339,7 @@ class TcpOptions(Model):
     """With ecn: the receiver acknowledges a CE-marked segment at once (Linux); false keeps the
     delayed-ACK rules, the withheld ACK carrying the echo (ns-2's DelAckSink). RFC 3168 §6.1.3
     allows both."""
+    rd_class: Literal["r", "d"] | None = None
+    """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
+    ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default
+    by the congestion control: Vegas "d", the others "r" (Sec. III)."""

@@ -47,7 +47,14 @@ impl Network {
     ) {
         let p = pool.get(id);
         let c = self.routes.next_channel(node, p.dst);
-        let arrival = Arrival { id, wire_bytes: p.wire_bytes, ect: p.ecn != Ecn::NotEct, kind: p.kind, flow: p.flow };
+        let arrival = Arrival {
+            id,
+            wire_bytes: p.wire_bytes,
+            ect: p.ecn != Ecn::NotEct,
+            kind: p.kind,
+            flow: p.flow,
+            rd_class: p.rd_class,
+        };
         let now = sched.now();
         let ch = &mut self.channels[c as usize];
         if ch.is_idle() {

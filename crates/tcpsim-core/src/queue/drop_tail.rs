@@ -62,11 +62,12 @@ impl QueueDiscipline for DropTail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::RdMark;
     use crate::packet::PacketKind;
 
     /// `q.enqueue` of packet `id` of `wire_bytes` at time `now_ns`.
     fn offer(q: &mut DropTail, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
-        q.enqueue(Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow: 0 }, now_ns)
+        q.enqueue(Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, now_ns)
     }
 
     #[test]

@@ -29,9 +29,9 @@ impl FlowCounter {
         FlowCounter { last_seen_ns: vec![NEVER; size], timeout_ns, salt }
     }
 
-    /// A packet of `flow` arrived at `now_ns`.
+    /// A packet of connection `flow` arrived at `now_ns`.
     #[inline]
-    pub fn record(&mut self, flow: u32, now_ns: u64) {
+    pub fn record(&mut self, flow: u64, now_ns: u64) {
         let slot = self.slot(flow);
         self.last_seen_ns[slot] = now_ns;
     }
@@ -51,8 +51,8 @@ impl FlowCounter {
     /// Slot of `flow`: a 64-bit mix (SplitMix64's finalizer) of the flow and the salt, mapped
     /// onto [0, size) by a multiply-high, which is unbiased enough for any size.
     #[inline]
-    fn slot(&self, flow: u32) -> usize {
-        let mut x = (flow as u64 ^ self.salt).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    fn slot(&self, flow: u64) -> usize {
+        let mut x = (flow ^ self.salt).wrapping_add(0x9e37_79b9_7f4a_7c15);
         x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         x ^= x >> 31;
@@ -70,7 +70,7 @@ mod tests {
             for n in [10u32, 20, 50, 100, 200, 500, 1000, 1600, 2000] {
                 let mut c = FlowCounter::new(4096, 1_000_000_000, salt);
                 for flow in 0..n {
-                    c.record(flow * 7 + 3, 5_000);
+                    c.record(flow as u64 * 7 + 3, 5_000);
                 }
                 let estimate = c.estimate(10_000);
                 let error = (estimate - n as f64).abs() / n as f64;

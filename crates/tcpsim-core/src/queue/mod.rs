@@ -13,14 +13,15 @@
 
 mod drop_tail;
 mod flow_counter;
-pub mod rd;
+mod rd;
 mod red;
 
 pub use drop_tail::DropTail;
+pub use rd::{ClassQueueStats, Rd};
 pub use red::Red;
 
 use crate::build_context::BuildContext;
-use crate::config::QueueConfig;
+use crate::config::{QueueConfig, RdMark};
 use crate::packet::{PacketId, PacketKind};
 
 /// A packet offered to a queue: what a discipline may base its decision on.
@@ -33,6 +34,17 @@ pub struct Arrival {
     pub kind: PacketKind,
     /// Index of its flow among the flows of its `kind`.
     pub flow: u32,
+    /// The RD service class its flow marked it with.
+    pub rd_class: RdMark,
+}
+
+impl Arrival {
+    /// The connection it belongs to, unique across TCP and UDP (a TCP flow's data and ACKs
+    /// are one connection).
+    #[inline]
+    pub fn connection(&self) -> u64 {
+        self.flow as u64 | ((self.kind == PacketKind::Udp) as u64) << 32
+    }
 }
 
 /// What a queue decided about an arriving packet.
@@ -175,7 +187,7 @@ macro_rules! queue_disciplines {
     };
 }
 
-queue_disciplines!(DropTail, Red);
+queue_disciplines!(DropTail, Red, Rd);
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -185,6 +197,7 @@ impl Queue {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
             }
             QueueConfig::Red(red) => Queue::Red(Red::new(red, ctx.rate_bps, ctx.stream())),
+            QueueConfig::Rd(rd) => Queue::Rd(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))),
         }
     }
 
@@ -194,6 +207,14 @@ impl Queue {
 
     pub fn occupancy_mut(&mut self) -> &mut Occupancy {
         self.ops_mut().occupancy_mut()
+    }
+
+    /// The RD discipline, if this is one (for its per-class results).
+    pub fn rd(&self) -> Option<&Rd> {
+        match self {
+            Queue::Rd(rd) => Some(rd),
+            _ => None,
+        }
     }
 
     /// Every packet waiting (for the end-of-run conservation check).

@@ -230,6 +230,7 @@ impl QueueDiscipline for Red {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::RdMark;
     use crate::packet::PacketKind;
 
     const MS: u64 = 1_000_000;
@@ -258,7 +259,7 @@ mod tests {
     }
 
     fn packet(id: PacketId, ect: bool) -> Arrival {
-        Arrival { id, wire_bytes: 1000, ect, kind: PacketKind::Data, flow: 0 }
+        Arrival { id, wire_bytes: 1000, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }
     }
 
     fn close(a: f64, b: f64) -> bool {

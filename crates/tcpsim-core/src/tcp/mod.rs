@@ -59,6 +59,7 @@ pub(crate) mod tests {
             delack_timeout_ns: 200_000_000,
             ecn: false,
             ecn_immediate_ack: true,
+            rd_class: None,
         }
     }
 }

@@ -19,8 +19,8 @@
 //! wire.
 
 use super::timer::Timer;
-use crate::config::RecoveryKind;
 use crate::config::TcpConfig;
+use crate::config::{RdMark, RecoveryKind};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::{Ecn, Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
@@ -57,6 +57,9 @@ pub struct TcpReceiver {
     ecn: bool,
     /// Acknowledge a CE-marked segment at once.
     ecn_immediate_ack: bool,
+    /// The RD class mark of the flow, carried by its ACKs too (the paper marks flows, not
+    /// directions: an ACK of a Vegas flow is served as D).
+    rd_class: RdMark,
     /// A CE mark awaits the sender's CWR: ACKs carry ECN-Echo.
     echo_ce: bool,
     pub counters: ReceiverCounters,
@@ -80,6 +83,7 @@ impl TcpReceiver {
             ecn: cfg.ecn,
             ecn_immediate_ack: cfg.ecn_immediate_ack,
             echo_ce: false,
+            rd_class: cfg.rd_mark(),
             counters: ReceiverCounters::default(),
         }
     }
@@ -168,6 +172,7 @@ impl TcpReceiver {
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.header_bytes);
         a.ack = self.rcv_nxt;
         a.ece = self.echo_ce;
+        a.rd_class = self.rd_class;
         if self.sack {
             for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
                 let i = self.out_of_order.partition_point(|&(s, _)| s < start);

@@ -67,6 +67,7 @@ impl TcpSender {
                 peer,
                 header_bytes: cfg.header_bytes,
                 ecn: cfg.ecn,
+                rd_class: cfg.rd_mark(),
                 cwr_pending: false,
                 rto_timer: Default::default(),
                 counters: SenderCounters::default(),

@@ -4,6 +4,7 @@
 
 use super::send_state::SendState;
 use super::timer::Timer;
+use crate::config::RdMark;
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::{Ecn, Packet, PacketKind, Retransmission};
@@ -36,6 +37,8 @@ pub(crate) struct Wire {
     pub(crate) header_bytes: u32,
     /// ECN-capable (RFC 3168 §6.1.1): new data leaves as ECT(0).
     pub(crate) ecn: bool,
+    /// The RD class mark of the flow's packets.
+    pub(crate) rd_class: RdMark,
     /// The window was reduced for an ECN-Echo: the next new data segment carries CWR.
     pub(crate) cwr_pending: bool,
     pub(crate) rto_timer: Timer,
@@ -86,6 +89,7 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
         p.seq = seq;
         p.retransmission = kind;
+        p.rd_class = self.wire.rd_class;
         if self.wire.ecn && !retransmitted {
             p.ecn = Ecn::Ect0;
             p.cwr = std::mem::take(&mut self.wire.cwr_pending);
