@@ -180,6 +180,7 @@ def test_defaults_fill_every_engine_field():
         "delack_timeout_ns": 200_000_000,
         "ecn": False,
         "ecn_immediate_ack": True,
+        "rd_class": None,
     }
 
 
@@ -354,7 +355,7 @@ def test_whole_scenario_errors_are_collected():
         (
             lambda s: s["links"][0].update(queue={"kind": "codel"}),
             "links[0].queue.kind",
-            "'codel' is not a queue kind; allowed: drop_tail, red",
+            "'codel' is not a queue kind; allowed: drop_tail, rd, red",
         ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),
