@@ -342,6 +342,29 @@ def test_fig4_checks_need_significant_differences():
     assert not checks.larger_share([0.30, 0.15, 0.35], [0.20, 0.22, 0.21])[0]  # larger mean, not significant
 
 
+def test_fig5_checks_need_significant_improvements():
+    from tcpsim.repro.casetti import checks
+
+    before = {"TCPW": [0.30, 0.31, 0.29, 0.30], "Reno": [0.15, 0.16, 0.14, 0.15]}
+    ok, detail = checks.improves_in_both({"TCPW": [0.42, 0.43, 0.41, 0.42], "Reno": [0.20, 0.21, 0.19, 0.20]}, before)
+    assert ok and "Welch" in detail
+    # Reno's share falls with RED: "both benefit" is contradicted
+    assert not checks.improves_in_both({"TCPW": [0.42, 0.43, 0.41, 0.42], "Reno": [0.10, 0.11, 0.09, 0.10]}, before)[0]
+    # TCPW's rise within the seeds' noise is no benefit
+    assert not checks.improves_in_both({"TCPW": [0.45, 0.20, 0.40, 0.25], "Reno": [0.20, 0.21, 0.19, 0.20]}, before)[0]
+    tcpw_before, reno_before = before["TCPW"], before["Reno"]
+    ok, detail = checks.larger_improvement([0.42, 0.43, 0.41, 0.42], tcpw_before, [0.20, 0.21, 0.19, 0.20], reno_before)
+    assert ok and "+0.120" in detail and "+0.050" in detail
+    # Reno improves more than TCPW: contradicts "the improvement in TCPW was higher"
+    assert not checks.larger_improvement([0.33, 0.34, 0.32, 0.33], tcpw_before, [0.25, 0.26, 0.24, 0.25], reno_before)[
+        0
+    ]
+    # TCPW ahead on average but the seeds cannot tell the improvements apart
+    assert not checks.larger_improvement([0.50, 0.25, 0.45, 0.30], tcpw_before, [0.20, 0.21, 0.19, 0.20], reno_before)[
+        0
+    ]
+
+
 def test_fig12_consistently_higher_needs_significance_and_most_windows():
     from tcpsim.repro.casetti import checks
 
