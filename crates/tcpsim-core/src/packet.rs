@@ -29,6 +29,18 @@ pub enum Retransmission {
     GoBackN,
 }
 
+/// The ECN field of the IP header (RFC 3168 §5). ECT(1) is not modelled: a sender that uses
+/// ECN sends ECT(0), as RFC 3168 §6.1.1 recommends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ecn {
+    /// Not ECN-Capable Transport: a queue drops it rather than mark it.
+    NotEct,
+    /// ECN-Capable Transport, ECT(0).
+    Ect0,
+    /// Congestion Experienced, set by a queue instead of dropping an ECN-capable packet.
+    Ce,
+}
+
 /// A SACK block: bytes `[start, end)` held by the receiver above its cumulative ACK.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlock {
@@ -59,6 +71,12 @@ pub struct Packet {
     /// SACK blocks carried by an ACK, the first `sack_count` are valid.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     pub sack_count: u8,
+    /// The IP header's ECN field.
+    pub ecn: Ecn,
+    /// ACK: the TCP ECN-Echo flag (RFC 3168 §6.1.3).
+    pub ece: bool,
+    /// Data: the TCP Congestion Window Reduced flag (RFC 3168 §6.1.2).
+    pub cwr: bool,
 }
 
 impl Packet {
@@ -75,6 +93,9 @@ impl Packet {
             retransmission: Retransmission::No,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             sack_count: 0,
+            ecn: Ecn::NotEct,
+            ece: false,
+            cwr: false,
         }
     }
 
@@ -118,6 +139,11 @@ impl PacketPool {
     #[inline]
     pub fn get(&self, id: PacketId) -> &Packet {
         &self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id as usize]
     }
 
     /// Packets currently alive.

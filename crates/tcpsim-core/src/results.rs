@@ -24,6 +24,10 @@ pub struct FlowResult {
     pub fast_retransmitted_segments: u64,
     /// Fast retransmissions that reached a receiver already holding their data.
     pub spurious_fast_retransmits: u64,
+    /// Window reductions in answer to ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
+    /// Data segments that reached the receiver marked CE.
+    pub ce_received: u64,
     pub rtt_min_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
     pub final_cwnd_bytes: u64,
@@ -43,7 +47,12 @@ pub struct ChannelResult {
     pub utilization: f64,
     pub tx_packets: u64,
     pub tx_bytes: u64,
+    /// Arrivals the queue dropped, for want of room or by its congestion signal.
     pub drops_queue: u64,
+    /// The part of `drops_queue` decided by RED's average (early and forced drops).
+    pub drops_early: u64,
+    /// Packets the queue marked CE instead of dropping them.
+    pub marks_ecn: u64,
     pub drops_error: u64,
     pub queue_mean_pkts: f64,
     pub queue_mean_bytes: f64,
