@@ -14,6 +14,7 @@ from tcpsim.scenario import load_scenario
 IDS = [
     "casetti.fig3",
     "casetti.fig4",
+    "casetti.fig5",
     "casetti.friendliness",
     "casetti.fig7",
     "casetti.fig9",
@@ -63,6 +64,39 @@ def test_common_setup():
     assert wireless["ab"]["loss"] and wireless["ba"]["loss"]
     reno = load_scenario(common.wireless_scenario("reno", loss=[], duration_s=10, warmup_s=1)).to_engine()
     assert reno["flows"][0]["tcp"]["avoid_repeated_fast_retransmit"] is True
+
+
+def test_fig5_is_fig4_with_ns2_red_of_2001():
+    from tcpsim.runner import run_digest
+
+    fig4, fig5 = wired.Fig4(), wired.Fig5()
+    specs = fig5.runs(quick=False, seeds=None)
+    by_queue: dict[str, list] = {}
+    for spec in specs:
+        by_queue.setdefault(spec.key["queue"], []).append(spec)
+    assert list(by_queue) == ["drop-tail", "RED", "gentle RED", "thresholds 20/60"]
+    # the drop-tail baseline is fig4's runs themselves (shared through the run cache)
+    assert {run_digest(s) for s in by_queue["drop-tail"]} == {run_digest(s) for s in fig4.runs(False, None)}
+    queue = by_queue["RED"][0].scenario["links"][0]["queue"]
+    assert queue == {
+        "kind": "red",
+        "limit": "195pkt",
+        "min_th": "5pkt",
+        "max_th": "15pkt",
+        "max_p": 0.1,
+        "w_q": 0.002,
+        "gentle": False,
+        "wait": True,
+        "mode": "packet",
+        "ecn": False,
+        "mean_packet": "500B",
+    }
+    gentle = by_queue["gentle RED"][0].scenario["links"][0]["queue"]
+    scaled = by_queue["thresholds 20/60"][0].scenario["links"][0]["queue"]
+    assert gentle == {**queue, "gentle": True}
+    assert scaled == {**queue, "min_th": "20pkt", "max_th": "60pkt"}
+    for spec in (by_queue["RED"][0], by_queue["gentle RED"][0]):
+        load_scenario(spec.scenario)
 
 
 def test_fig3_plateaus_follow_the_schedule():
