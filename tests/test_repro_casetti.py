@@ -14,6 +14,7 @@ from tcpsim.scenario import load_scenario
 IDS = [
     "casetti.fig3",
     "casetti.fig4",
+    "casetti.fig5",
     "casetti.friendliness",
     "casetti.fig7",
     "casetti.fig9",
@@ -63,6 +64,39 @@ def test_common_setup():
     assert wireless["ab"]["loss"] and wireless["ba"]["loss"]
     reno = load_scenario(common.wireless_scenario("reno", loss=[], duration_s=10, warmup_s=1)).to_engine()
     assert reno["flows"][0]["tcp"]["avoid_repeated_fast_retransmit"] is True
+
+
+def test_fig5_is_fig4_with_ns2_red_of_2001():
+    from tcpsim.runner import run_digest
+
+    fig4, fig5 = wired.Fig4(), wired.Fig5()
+    specs = fig5.runs(quick=False, seeds=None)
+    by_queue: dict[str, list] = {}
+    for spec in specs:
+        by_queue.setdefault(spec.key["queue"], []).append(spec)
+    assert list(by_queue) == ["drop-tail", "RED", "gentle RED", "thresholds 20/60"]
+    # the drop-tail baseline is fig4's runs themselves (shared through the run cache)
+    assert {run_digest(s) for s in by_queue["drop-tail"]} == {run_digest(s) for s in fig4.runs(False, None)}
+    queue = by_queue["RED"][0].scenario["links"][0]["queue"]
+    assert queue == {
+        "kind": "red",
+        "limit": "195pkt",
+        "min_th": "5pkt",
+        "max_th": "15pkt",
+        "max_p": 0.1,
+        "w_q": 0.002,
+        "gentle": False,
+        "wait": True,
+        "mode": "packet",
+        "ecn": False,
+        "mean_packet": "500B",
+    }
+    gentle = by_queue["gentle RED"][0].scenario["links"][0]["queue"]
+    scaled = by_queue["thresholds 20/60"][0].scenario["links"][0]["queue"]
+    assert gentle == {**queue, "gentle": True}
+    assert scaled == {**queue, "min_th": "20pkt", "max_th": "60pkt"}
+    for spec in (by_queue["RED"][0], by_queue["gentle RED"][0]):
+        load_scenario(spec.scenario)
 
 
 def test_fig3_plateaus_follow_the_schedule():
@@ -340,6 +374,29 @@ def test_fig4_checks_need_significant_differences():
     assert ok and "Welch" in detail and "3 and 3 seeds" in detail
     assert not checks.larger_share([0.20, 0.22, 0.21], [0.40, 0.42, 0.41])[0]  # Reno's share larger
     assert not checks.larger_share([0.30, 0.15, 0.35], [0.20, 0.22, 0.21])[0]  # larger mean, not significant
+
+
+def test_fig5_checks_need_significant_improvements():
+    from tcpsim.repro.casetti import checks
+
+    before = {"TCPW": [0.30, 0.31, 0.29, 0.30], "Reno": [0.15, 0.16, 0.14, 0.15]}
+    ok, detail = checks.improves_in_both({"TCPW": [0.42, 0.43, 0.41, 0.42], "Reno": [0.20, 0.21, 0.19, 0.20]}, before)
+    assert ok and "Welch" in detail
+    # Reno's share falls with RED: "both benefit" is contradicted
+    assert not checks.improves_in_both({"TCPW": [0.42, 0.43, 0.41, 0.42], "Reno": [0.10, 0.11, 0.09, 0.10]}, before)[0]
+    # TCPW's rise within the seeds' noise is no benefit
+    assert not checks.improves_in_both({"TCPW": [0.45, 0.20, 0.40, 0.25], "Reno": [0.20, 0.21, 0.19, 0.20]}, before)[0]
+    tcpw_before, reno_before = before["TCPW"], before["Reno"]
+    ok, detail = checks.larger_improvement([0.42, 0.43, 0.41, 0.42], tcpw_before, [0.20, 0.21, 0.19, 0.20], reno_before)
+    assert ok and "+0.120" in detail and "+0.050" in detail
+    # Reno improves more than TCPW: contradicts "the improvement in TCPW was higher"
+    assert not checks.larger_improvement([0.33, 0.34, 0.32, 0.33], tcpw_before, [0.25, 0.26, 0.24, 0.25], reno_before)[
+        0
+    ]
+    # TCPW ahead on average but the seeds cannot tell the improvements apart
+    assert not checks.larger_improvement([0.50, 0.25, 0.45, 0.30], tcpw_before, [0.20, 0.21, 0.19, 0.20], reno_before)[
+        0
+    ]
 
 
 def test_fig12_consistently_higher_needs_significance_and_most_windows():

@@ -3,7 +3,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from tcpsim.stats import jain_index, mean_ci, means_differ, summarize
+import scipy.stats
+from tcpsim.stats import contrast_ci, jain_index, mean_ci, means_differ, summarize
 
 
 def test_mean_ci_uses_student_t():
@@ -96,3 +97,23 @@ def test_means_differ_without_spread_compares_means_exactly():
     assert means_differ([1.0, 1.0], [2.0, 2.0, float("nan")])
     with pytest.raises(ValueError):
         means_differ([], [1.0])
+
+
+def test_contrast_ci_of_two_groups_is_the_welch_interval():
+    a, b = [1.0, 2.0, 3.0, 4.0], [0.0, 0.5, 1.5, 1.0, 2.0]
+    estimate, low, high = contrast_ci([a, b], [1, -1])
+    assert estimate == pytest.approx(2.5 - 1.0)
+    va, vb = np.var(a, ddof=1) / 4, np.var(b, ddof=1) / 5
+    df = (va + vb) ** 2 / (va**2 / 3 + vb**2 / 4)
+    half = scipy.stats.t.ppf(0.975, df) * np.sqrt(va + vb)
+    assert (low, high) == pytest.approx((1.5 - half, 1.5 + half))
+
+
+def test_contrast_ci_of_a_difference_of_improvements():
+    # (after − before) of one variant minus that of the other: +0.2 − (+0.05)
+    estimate, low, high = contrast_ci(
+        [[0.50, 0.51, 0.49], [0.30, 0.31, 0.29], [0.20, 0.21, 0.19], [0.15, 0.16, 0.14]], [1, -1, -1, 1]
+    )
+    assert estimate == pytest.approx(0.15) and low > 0.1 and high < 0.2
+    with pytest.raises(ValueError):
+        contrast_ci([[1.0], [2.0, 3.0]], [1, -1])

@@ -71,6 +71,32 @@ def means_differ(a: Iterable[float], b: Iterable[float], confidence: float = 0.9
     return diff / np.sqrt(vx + vy) > float(stdtrit(df, (1.0 + confidence) / 2.0))
 
 
+def contrast_ci(
+    groups: Sequence[Iterable[float]], weights: Sequence[float], confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """A linear contrast Σ wᵢ·meanᵢ of independent sets of replications with its Welch
+    confidence interval ``(estimate, low, high)``: variance Σ wᵢ²·sᵢ²/nᵢ, Welch–Satterthwaite
+    degrees of freedom. A difference of two improvements, (a − b) − (c − d), is the contrast
+    of (a, b, c, d) with weights (1, −1, −1, 1). Every group needs two values (NaNs ignored)."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if len(groups) != len(weights) or not groups:
+        raise ValueError("contrast_ci needs one weight per group and at least one group")
+    arrays = [_finite_array(g) for g in groups]
+    if any(a.size < 2 for a in arrays):
+        raise ValueError("contrast_ci needs at least two values in every group")
+    estimate = float(sum(w * a.mean() for w, a in zip(weights, arrays)))
+    parts = [w * w * float(a.var(ddof=1)) / a.size for w, a in zip(weights, arrays)]
+    variance = sum(parts)
+    if variance == 0.0:
+        return estimate, estimate, estimate
+    df = variance**2 / sum(v**2 / (a.size - 1) for v, a in zip(parts, arrays))
+    from scipy.special import stdtrit
+
+    half = float(stdtrit(df, (1.0 + confidence) / 2.0)) * np.sqrt(variance)
+    return estimate, estimate - half, estimate + half
+
+
 def jain_index(x: Iterable[float]) -> float:
     """Jain's fairness index (sum x)^2 / (n * sum x^2): 1 when all shares are equal, 1/n when
     one flow takes everything. NaNs are ignored; an empty or all-zero allocation gives NaN,

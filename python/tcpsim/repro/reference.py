@@ -33,7 +33,7 @@ PAPER_CITATIONS = {
     ),
     "podlesny": (
         "M. Podlesny, C. Williamson, *Providing Fairness Between TCP NewReno and TCP Vegas with RD Network "
-        "Services*: a two-queue router scheduler against RED/ECN and drop-tail (not reproduced yet)"
+        "Services*: a two-queue router scheduler against RED/ECN and drop-tail; the drop-tail unfairness that motivates it (Fig. 1)"
     ),
     "casetti": (
         "C. Casetti, M. Gerla, S. Mascolo, M. Y. Sanadidi, R. Wang, *TCP Westwood: End-to-End Congestion "

@@ -1,10 +1,10 @@
 """Casetti, Gerla, Mascolo, Sanadidi & Wang, "TCP Westwood: End-to-End Congestion Control for
-Wired/Wireless Networks": every experiment of the paper (docs/experiments.md lists them) except
-fig5 (RED).
+Wired/Wireless Networks": every experiment of the paper (docs/experiments.md lists them).
 
 Wired (Sec. 4):
 - `casetti.fig3`: bandwidth estimate of one TCPW flow against ON/OFF UDP cross traffic;
 - `casetti.fig4`: sequence numbers of a 50 ms and a 200 ms RTT flow, TCPW pair vs Reno pair;
+- `casetti.fig5`: the same with RED at the bottleneck (ns-2's RED defaults of 2001);
 - `casetti.friendliness`: 20 flows on 2 Mb/s: all TCPW, all Reno, 10 + 10;
 - `casetti.fig7`: 5 flows, k Reno + (5 − k) TCPW, clean and 1 % loss (a testbed measurement in
   the paper, simulated here).
@@ -46,7 +46,9 @@ Common set-up (paper Sec. 4: "packet size 400 bytes", buffers = BDP, delayed ACK
 
 Choices where the paper is silent (class attributes, repeated in each experiment's notes):
 fig3 UDP datagrams of 400 bytes, plateaus judged from 10 s after each switch; fig4 a 5 Mb/s
-bottleneck (the one of Fig. 3), buffer = BDP at the mean RTT; friendliness a dumbbell with a
+bottleneck (the one of Fig. 3), buffer = BDP at the mean RTT; fig5 RED with ns-2's defaults of
+2001 (min_th 5, max_th 15 packets, max_p 0.1, w_q 0.002, gentle off; gentle RED and thresholds
+scaled to the buffer are alternative readings); friendliness a dumbbell with a
 2 Mb/s, 10 ms bottleneck; fig7 the Sec. 4.3 Linux testbed on the lab's 10 Mb/s Ethernet with a
 BDP queue (main reading; the 4 Mb/s emulator with a 100-packet queue and the ns-2 set-up are
 alternative readings); fig10 no receiver window (main reading; the 64 KB window and ns-2's

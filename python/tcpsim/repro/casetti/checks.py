@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from tcpsim.repro.aggregate import summarize
-from tcpsim.stats import means_differ
+from tcpsim.stats import contrast_ci, means_differ
 
 PEAK_TOLERANCE = 0.15
 """A paper's peak location holds when its point's mean gain is within 15 % of the largest."""
@@ -198,6 +198,37 @@ def larger_share(tcpw: Sequence[float], reno: Sequence[float]) -> tuple[bool, st
         f"test: TCPW's mean long-flow share significantly above Reno's (Welch, 95 %, {len(tcpw)} and {len(reno)} "
         f"seeds); TCPW {t['mean']:.3f} [{t['ci_low']:.3f}, {t['ci_high']:.3f}], Reno {r['mean']:.3f} "
         f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+    )
+
+
+def improves_in_both(after: Mapping[str, Sequence[float]], before: Mapping[str, Sequence[float]]) -> tuple[bool, str]:
+    """Fig. 5's "both protocols benefit from RED, as far as fairness is concerned": per variant the
+    long-RTT flow's mean share with RED (`after`) significantly above its mean share with drop-tail
+    (`before`) (Welch, 95 %; separate runs)."""
+    verdicts = {v: significantly_above(after[v], before[v]) for v in after}
+    return all(verdicts.values()), (
+        "test: per variant, the long-RTT flow's mean share with RED significantly above its share with drop-tail "
+        "(Welch, 95 %); "
+        + "; ".join(
+            f"{v}: drop-tail {_mean(before[v]):.3f} → RED {_mean(after[v]):.3f}"
+            + ("" if verdicts[v] else " (not significantly above)")
+            for v in after
+        )
+    )
+
+
+def larger_improvement(
+    tcpw_after: Sequence[float], tcpw_before: Sequence[float], reno_after: Sequence[float], reno_before: Sequence[float]
+) -> tuple[bool, str]:
+    """Fig. 5's "the improvement in TCPW due to RED was higher than the improvement in Reno": the
+    difference of the improvements of the long-RTT flow's share, (TCPW_RED − TCPW_drop-tail) −
+    (Reno_RED − Reno_drop-tail), in points of share, has its 95 % CI above 0 (four independent sets
+    of runs, Welch–Satterthwaite degrees of freedom)."""
+    d, low, high = contrast_ci([tcpw_after, tcpw_before, reno_after, reno_before], [1, -1, -1, 1])
+    return bool(low > 0), (
+        "test: 95 % CI of (TCPW_RED − TCPW_drop-tail) − (Reno_RED − Reno_drop-tail) of the long-RTT flow's share "
+        f"above 0 (Welch); TCPW {_mean(tcpw_after) - _mean(tcpw_before):+.3f}, Reno "
+        f"{_mean(reno_after) - _mean(reno_before):+.3f}, difference {d:+.3f} [{low:+.3f}, {high:+.3f}]"
     )
 
 
