@@ -1,0 +1,140 @@
+"""Sec. 5.3: the multi-bottleneck chain. C1 crosses N hops against 2N one-hop NewReno cross flows
+and is NewReno, Vegas or Westwood+; C1's goodput against N."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tcpsim.repro import register
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
+from tcpsim.repro.framework import Claim, Experiment, Outcome
+from tcpsim.repro.macura import checks
+from tcpsim.repro.macura.common import (
+    ACCESS_RATE,
+    NEWRENO,
+    NS2_TCP,
+    PAPER,
+    THREE,
+    Flavour,
+    flow,
+    fmt_ci,
+    goodput_mbps,
+    link,
+)
+from tcpsim.repro.table import RunKey
+from tcpsim.runner import RunSpec
+
+if TYPE_CHECKING:
+    from tcpsim.result import RunResult
+
+HOP_RATE = "10Mbps"
+HOP_DELAY_S = 0.010
+"""Hop links 10 Mb/s, 10 ms (the catalog's assumption; the paper's 125-packet queues are the BDP of
+10 Mb/s at 150 ms in 1500-byte packets)."""
+EDGE_DELAY_S = 0.020
+"""Entry/exit links: 100 Mb/s, 20 ms (Sec. 5.3)."""
+QUEUE = "125pkt"
+"""Every router queue: 125 packets (Sec. 5.3)."""
+C1_START_S = 10.0
+DURATION_FULL_S = 1000.0
+DURATION_QUICK_S = 150.0
+N_FULL = (1, 2, 4, 6, 8, 10)
+N_QUICK = (1, 3)
+MUCH_BELOW = 0.5
+""""Westwood+ ≥ NewReno ≫ Vegas": Vegas's mean goodput at most half NewReno's at every N."""
+
+
+def scenario(flavour: Flavour, hops: int, duration_s: float) -> dict[str, Any]:
+    """Fig. 3: routers r0…rN joined by the hop links; C1 from c1-src (entry link to r0) to c1-dst
+    (exit link from rN); on hop i two hosts, x{i}a at r(i−1) and x{i}b at ri, each on its own
+    entry/exit link, one NewReno flow x{i}a → x{i}b and one back (2N cross flows). C1 starts at
+    10 s, the cross flows at 0 s (each + uniform [0, 1] s); C1's goodput is measured from 10 s."""
+    links = [link(f"hop{i}", f"r{i - 1}", f"r{i}", HOP_RATE, HOP_DELAY_S, QUEUE) for i in range(1, hops + 1)]
+    links += [
+        link("c1-entry", "c1-src", "r0", ACCESS_RATE, EDGE_DELAY_S, QUEUE),
+        link("c1-exit", f"r{hops}", "c1-dst", ACCESS_RATE, EDGE_DELAY_S, QUEUE),
+    ]
+    flows = [flow("c1", "c1-src", "c1-dst", flavour, start_s=C1_START_S)]
+    for i in range(1, hops + 1):
+        a, b = f"x{i}a", f"x{i}b"
+        links += [
+            link(f"{a}-edge", a, f"r{i - 1}", ACCESS_RATE, EDGE_DELAY_S, QUEUE),
+            link(f"{b}-edge", f"r{i}", b, ACCESS_RATE, EDGE_DELAY_S, QUEUE),
+        ]
+        flows += [flow(f"x{i}.fwd", a, b, NEWRENO), flow(f"x{i}.rev", b, a, NEWRENO)]
+    return {
+        "name": f"macura Sec. 5.3: {flavour.label} C1 over {hops} hop(s)",
+        "duration": f"{duration_s:g}s",
+        "warmup": f"{C1_START_S:g}s",
+        "tcp": dict(NS2_TCP),
+        "links": links,
+        "flows": flows,
+    }
+
+
+def c1_goodput(result: RunResult) -> float:
+    flows = result.flows.set_index("name")
+    return goodput_mbps(flows.loc["c1", "goodput_bps"])
+
+
+@register
+class Multihop(Experiment):
+    """Sec. 5.3 (Fig. 3): goodput of C1 across N hops against NewReno cross traffic, vs N."""
+
+    id = "macura.multihop"
+    paper = PAPER
+    figure = "Sec. 5.3"
+    title = "multi-bottleneck chain: goodput of the connection crossing all hops vs hops"
+    xlabel = "hops N"
+    ylabel = "goodput of C1 (Mb/s)"
+    setup = (
+        "Fig. 3: C1 (NewReno, Vegas or Westwood+) crosses N hop links of 10 Mb/s and 10 ms (assumed); on each hop "
+        "one NewReno cross flow each way (2N in all) between hosts at its two routers; entry/exit links 100 Mb/s "
+        "and 20 ms, every router queue 125 packets (drop-tail), 1000 s (150 s in quick mode); the cross flows "
+        "start at 0 s, C1 at 10 s, its goodput measured from 10 s; N in {1, 2, 4, 6, 8, 10} ({1, 3} "
+        "quick). Checked: Westwood+ ≥ NewReno at every N (mean at least NewReno's, or not significantly below, "
+        "Welch 95 %, and within 15 %) and NewReno ≫ Vegas (Vegas's mean at most half NewReno's at every N). The "
+        "paper states no numbers here."
+    )
+    seeds_full = 3
+    seeds_quick = 2
+
+    def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
+        duration = DURATION_QUICK_S if quick else DURATION_FULL_S
+        specs = []
+        for f in THREE:
+            for n in N_QUICK if quick else N_FULL:
+                built = scenario(f, n, duration)
+                specs += [
+                    RunSpec(RunKey(flavour=f.name, hops=n, seed=s), built, seed=s)
+                    for s in self.replications(quick, seeds)
+                ]
+        return specs
+
+    def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
+        g: dict[str, dict[int, list[float]]] = {}
+        for key in sorted(results, key=lambda k: k["seed"]):
+            g.setdefault(key["flavour"], {}).setdefault(key["hops"], []).append(c1_goodput(results[key]))
+
+        def hops(n: float) -> str:
+            return f"N = {n:g}"
+
+        claims = [
+            Claim(
+                "Westwood+ ≥ NewReno: Westwood+ grabs at least NewReno's goodput across the hops",
+                *checks.at_least(g["westwood_plus"], g["newreno"], hops),
+            ),
+            Claim(
+                "NewReno ≫ Vegas: Vegas cannot grab its share against NewReno cross traffic",
+                *checks.far_below(g["vegas"], g["newreno"], MUCH_BELOW, hops),
+            ),
+        ]
+        series = [Curve.of(g[f.name], NON_NEGATIVE).series(f.label) for f in THREE]
+        notes = [
+            f"{len(g['newreno'][min(g['newreno'])])} seeds per point; "
+            f"{DURATION_QUICK_S if quick else DURATION_FULL_S:g} s runs; C1's goodput "
+            + "; ".join(f"{f.label} " + ", ".join(f"N={n}: {fmt_ci(v)}" for n, v in g[f.name].items()) for f in THREE)
+            + " Mb/s"
+        ]
+        return Outcome(series=series, claims=claims, notes=notes)
