@@ -11,6 +11,7 @@
 //!    the state resets the model (`firstTime_`);
 //! 3. the packet is lost with the (possibly new) state's probability;
 //! 4. after a reset (and at the first packet) prevTime_ = now and the flag is cleared.
+//!
 //! So a state's sojourn starts at the first packet it judges, a Bad state judges at least one
 //! packet however short its period, and a draw that repeats the state leaves the flag set, so
 //! every following packet draws again until the state changes: after its period, a state lasts
