@@ -166,6 +166,16 @@ def test_wireless_setup():
     assert all(wired in path(loaded, n) for n in cross + reverse + ["tcp1"])
 
 
+def test_wireless_alternative_reading_runs_the_first_run_with_ns2_transitions():
+    ns2 = engine(wireless.scenario(common.NEWRENO, 0.0001, wireless.ALONE, 1000.0, wireless.NS2_KEY))
+    (model,) = [link for link in ns2["links"] if link["name"] == "wireless"][0]["ab"]["loss"]
+    assert model["transitions"] == "ns2_multistate" and model["bad_sojourn_ns"] == 100_000
+    specs = wireless.Wireless().runs(quick=True, seeds=None)
+    main = {s.key for s in specs if "reading" not in s.key and s.key["traffic"] == wireless.ALONE}
+    alternative = {s.key.without("reading") for s in specs if s.key.get("reading") == wireless.NS2_KEY}
+    assert alternative == main  # same flavours, grid and seeds as the main reading's first run
+
+
 # --- claim checks: each holds on the paper's shape and fails against it ----------------------
 
 
