@@ -114,8 +114,8 @@ def test_moller_two_flows_integers():
         assert flow["app"]["start_jitter_ns"] == 1_000_000_000
         assert flow["tcp"]["recovery"] == "newreno"
     assert scenario.flow_table() == [
-        FlowInfo(0, "f1", "newreno", "s1", "d"),
-        FlowInfo(1, "f2", "newreno", "s2", "d"),
+        FlowInfo(0, "f1", "newreno", "s1", "d", "newreno"),
+        FlowInfo(1, "f2", "newreno", "s2", "d", "newreno"),
     ]
 
 

@@ -26,7 +26,7 @@ TRACES_ON = ["duration=0.5s", "trace.cwnd=true", "trace.queue=true", "trace.inte
 def run_canonical(canonical: dict, seed: int = 1) -> tcpsim.RunResult:
     summary_json, raw_traces = _core.run(json.dumps(canonical), seed)
     variants = [f["name"] for f in canonical["flows"]]
-    return build_result(json.loads(summary_json), raw_traces, canonical, variants, {"seed": seed})
+    return build_result(json.loads(summary_json), raw_traces, canonical, variants, variants, {"seed": seed})
 
 
 def test_traces_stop_at_max_rows_and_meta_says_when():

@@ -72,8 +72,9 @@ def run(
             "in_network": summary["packets_in_network"],
         },
     }
-    variants = [row.variant for row in sc.flow_table()]
-    result = build_result(summary, raw_traces, canonical, variants, meta)
+    flow_table = sc.flow_table()
+    variants, classes = [row.variant for row in flow_table], [row.class_ for row in flow_table]
+    result = build_result(summary, raw_traces, canonical, variants, classes, meta)
     if result.meta.get("trace_truncated"):
         warnings.warn(truncation_warning(result.meta, sc.limits.max_trace_rows), ScenarioWarning, stacklevel=2)
     return result

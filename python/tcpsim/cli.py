@@ -242,6 +242,7 @@ _TEXT_COLUMNS = {
     "id",
     "name",
     "variant",
+    "class",
     "path",
     "dir",
     "title",
@@ -266,6 +267,7 @@ def _flows_table(flows: pd.DataFrame) -> Table:
             "goodput Mb/s",
             "throughput Mb/s",
             "retx %",
+            "loss %",
             "RTOs",
             "fast retx",
             "RTT min ms",
@@ -280,6 +282,7 @@ def _flows_table(flows: pd.DataFrame) -> Table:
                 _num(f["goodput_bps"], 1e6),
                 _num(f["throughput_bps"], 1e6),
                 _num(100 * f["bytes_retransmitted"] / f["bytes_sent"] if f["bytes_sent"] else 0.0, digits=2),
+                _num(100 * f["packets_dropped"] / f["packets_sent"] if f.get("packets_sent") else 0.0, digits=2),
                 f["timeouts"],
                 f["fast_retransmits"],
                 _num(f["rtt_min_s"], 1e-3, 1),
@@ -307,6 +310,26 @@ def _links_table(links: pd.DataFrame) -> Table:
                 link["queue_max_pkts"],
             )
             for link in links.to_dict("records")
+        ),
+    )
+
+
+def _classes_table(classes: pd.DataFrame) -> Table:
+    return _table(
+        "classes (utilization of the busiest link direction)",
+        ["class", "flows", "throughput Mb/s", "share %", "util %", "per flow Mb/s", "Jain", "loss %"],
+        (
+            (
+                c["class"],
+                c["flows"],
+                _num(c["throughput_bps"], 1e6),
+                _num(100 * c["share"], digits=1),
+                _num(100 * c["utilization"], digits=1),
+                _num(c["per_flow_bps"], 1e6),
+                _num(c["jain"]),
+                _num(100 * c["loss_rate"], digits=2),
+            )
+            for c in classes.to_dict("records")
         ),
     )
 
@@ -403,7 +426,7 @@ def run(
     json_: JsonOpt = False,
     force: ForceOpt = False,
 ) -> None:
-    """Run one scenario and print per-flow and per-link results.
+    """Run one scenario and print per-flow and per-link results (per class too, given two or more).
 
     The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
     --force. Ctrl-C stops it (exit 130).
@@ -435,6 +458,8 @@ def run(
     console = _stdout()
     console.print(_flows_table(result.flows))
     console.print(_links_table(result.links))
+    if len(classes := result.classes) >= 2:
+        console.print(_classes_table(classes))
     console.print(_meta_line(result.meta))
     if out_dir is not None:
         console.print(f"saved to {out_dir}/")

@@ -191,8 +191,7 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
         forward = path(flow["src"], flow["dst"])
         wire = settings["mss_bytes"] + settings["header_bytes"]
         ack = settings["header_bytes"] + ACK_EXTRA_BYTES
-        stop_ns = app["stop_ns"] if app["stop_ns"] is not None else engine["duration_ns"]
-        active_s = max(0.0, min(stop_ns, engine["duration_ns"]) - app["start_ns"]) / NS_PER_S
+        active_s = _active_ns(app, engine["duration_ns"]) / NS_PER_S
         window_bps = 8 * settings["rwnd_bytes"] / _rtt_s(engine, forward, wire, ack)
         max_packets = 2 * math.ceil(app["bytes"] / settings["mss_bytes"]) if app["bytes"] is not None else math.inf
         tcp.append(
@@ -214,6 +213,14 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
             _Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s), flow["packet_bytes"])
         )
     return tcp, udp
+
+
+def _active_ns(app: Mapping[str, Any], duration_ns: int) -> int:
+    """How long a TCP application has data to send within the run."""
+    if app["kind"] == "on_off":
+        return sum(max(0, min(end, duration_ns) - start) for start, end in app["on_ns"])
+    stop_ns = app["stop_ns"] if app["stop_ns"] is not None else duration_ns
+    return max(0, min(stop_ns, duration_ns) - app["start_ns"])
 
 
 def _link_label(engine: Mapping[str, Any], channel: int) -> str:

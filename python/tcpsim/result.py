@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 TRACE_KINDS = ("cwnd", "rtt", "queue", "throughput")
+DERIVED_TRACES = {"class_throughput": "throughput"}
+"""Time series computed from a recorded one when asked for (never saved or cached)."""
 SAVED_FILES = ("flows.csv", "links.csv", "udp.csv", "meta.json", *(f"trace_{kind}.parquet" for kind in TRACE_KINDS))
 """Every file :meth:`RunResult.save` may write."""
 
@@ -25,6 +27,7 @@ FLOW_JSON_COLUMNS = [
     "id",
     "name",
     "variant",
+    "class",
     "src",
     "dst",
     "throughput_bps",
@@ -32,6 +35,8 @@ FLOW_JSON_COLUMNS = [
     "bytes_delivered",
     "bytes_sent",
     "bytes_retransmitted",
+    "packets_sent",
+    "packets_dropped",
     "timeouts",
     "fast_retransmits",
     "fast_retransmitted_segments",
@@ -61,6 +66,7 @@ class EngineOutput(NamedTuple):
     raw_traces: dict[str, Any]
     canonical: dict[str, Any]
     flow_variants: list[str]
+    flow_classes: list[str]
 
 
 class RunResult:
@@ -114,6 +120,35 @@ class RunResult:
     def traces(self) -> dict[str, pd.DataFrame]:
         return self._frame("traces")
 
+    @property
+    def classes(self) -> pd.DataFrame:
+        """One row per flow class (`tcpsim.metrics.class_rows`), utilizations relative to the
+        busiest link direction; :meth:`class_table` chooses the link."""
+        return self.class_table()
+
+    def class_table(self, link: str | None = None) -> pd.DataFrame:
+        """The per-class table with utilizations relative to the busiest direction of `link`."""
+        import pandas as pd
+
+        from tcpsim.metrics import CLASS_COLUMNS, class_rows
+
+        rows = class_rows(self.flows.to_dict("records"), self.links.to_dict("records"), self._web_rows(), link)
+        return pd.DataFrame(rows, columns=CLASS_COLUMNS)
+
+    def _web_rows(self) -> list[dict[str, Any]]:
+        """Rows of the web-generator table, if this result has one (each a class member)."""
+        self._frame("flows")  # builds the tables
+        assert self._frames is not None
+        web = self._frames.get("web")
+        return [] if web is None else web.to_dict("records")
+
+    def _class_labels(self) -> dict[str, str]:
+        """Name of each flow and web generator → its class."""
+        from tcpsim.metrics import class_of
+
+        members = [*self.flows.to_dict("records"), *self._web_rows()]
+        return {str(row["name"]): class_of(row) for row in members}
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to leave a worker process) with its tables built, as they were before."""
         return {
@@ -127,29 +162,43 @@ class RunResult:
         return f"RunResult(meta={self.meta!r}, tables {built})"
 
     def trace(self, kind: str) -> pd.DataFrame:
-        """The time series `kind` (one of cwnd, rtt, queue, throughput) as a DataFrame."""
-        if kind not in TRACE_KINDS:
-            raise ValueError(f"trace kind {kind!r} is unknown; allowed: {', '.join(TRACE_KINDS)}")
-        if kind not in self.traces:
+        """The time series `kind` as a DataFrame: one of cwnd, rtt, queue, throughput, or
+        class_throughput (time_s, class, throughput_bps: the throughput bins summed per class)."""
+        if kind not in TRACE_KINDS and kind not in DERIVED_TRACES:
+            raise ValueError(f"trace kind {kind!r} is unknown; allowed: {', '.join([*TRACE_KINDS, *DERIVED_TRACES])}")
+        recorded = DERIVED_TRACES.get(kind, kind)
+        if recorded not in self.traces:
             raise KeyError(
-                f"trace {kind!r} was not recorded; enable it in the scenario's [trace] table "
-                f"(e.g. --set trace.{'throughput_bin=1s' if kind == 'throughput' else kind + '=true'})"
+                f"trace {kind!r} needs the {recorded!r} trace, which was not recorded; enable it in the scenario's "
+                f"[trace] table (e.g. --set trace.{'throughput_bin=1s' if recorded == 'throughput' else recorded + '=true'})"
             )
+        if kind == "class_throughput":
+            from tcpsim.metrics import class_throughput
+
+            return class_throughput(self.traces["throughput"], self._class_labels())
         return self.traces[kind]
 
     def to_json_dict(self) -> dict[str, Any]:
-        """meta, flows and links as JSON-ready objects (NaN becomes null, floats exact). Straight
-        from the engine's output while the tables are not built, so no pandas is needed."""
+        """meta, flows, links, udp and classes as JSON-ready objects (NaN becomes null, floats
+        exact). Straight from the engine's output while the tables are not built, so no pandas
+        is needed."""
+        from tcpsim.metrics import class_rows
+
         if self._frames is None:
             assert self._engine is not None
             flows, links, udp = _rows(self._engine)
+            web: list[dict[str, Any]] = []
         else:
             flows, links, udp = (_records(self._frames[name]) for name in ("flows", "links", "udp"))
+            web = self._web_rows()
         return {
             "meta": self.meta,
             "flows": _select(flows, FLOW_JSON_COLUMNS),
             "links": _select(links, LINK_JSON_COLUMNS),
             "udp": udp,
+            "classes": [
+                {column: _plain(value) for column, value in row.items()} for row in class_rows(flows, links, web)
+            ],
         }
 
     def save(self, directory: str | Path) -> Path:
@@ -198,11 +247,14 @@ def _rows(engine: EngineOutput) -> tuple[list[dict[str, Any]], list[dict[str, An
             "id": row["id"],
             "name": flow["name"],
             "variant": variant,
+            "class": flow_class,
             "src": nodes[flow["src"]],
             "dst": nodes[flow["dst"]],
             **{key: value for key, value in row.items() if key != "id"},
         }
-        for row, flow, variant in zip(summary["flows"], canonical["flows"], engine.flow_variants, strict=True)
+        for row, flow, variant, flow_class in zip(
+            summary["flows"], canonical["flows"], engine.flow_variants, engine.flow_classes, strict=True
+        )
     ]
     links = [
         {
@@ -244,7 +296,7 @@ def _no_flows() -> pd.DataFrame:
     import pandas as pd
 
     empty = pd.DataFrame(columns=["id"])
-    for position, column in enumerate(("name", "variant", "src", "dst"), start=1):
+    for position, column in enumerate(("name", "variant", "class", "src", "dst"), start=1):
         empty.insert(position, column, [])
     return empty
 
@@ -254,6 +306,7 @@ def build_result(
     raw_traces: dict[str, Any],
     canonical: dict[str, Any],
     flow_variants: list[str],
+    flow_classes: list[str],
     meta: dict[str, Any],
 ) -> RunResult:
     """Assemble a RunResult from the engine's output and the canonical scenario it ran.
@@ -262,7 +315,7 @@ def build_result(
     the canonical ``trace.max_rows`` rows) and ``trace_truncated_at_s`` (simulated time of the
     first row left out, or None)."""
     meta = meta | {key: engine_summary[key] for key in ("trace_truncated", "trace_truncated_at_s")}
-    return RunResult.from_engine(EngineOutput(engine_summary, raw_traces, canonical, flow_variants), meta)
+    return RunResult.from_engine(EngineOutput(engine_summary, raw_traces, canonical, flow_variants, flow_classes), meta)
 
 
 def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:

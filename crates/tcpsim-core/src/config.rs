@@ -256,21 +256,7 @@ impl LossConfig {
                 }
                 Ok(())
             }
-            LossConfig::OutageIntervals { intervals_ns } => {
-                let mut previous_end_ns = 0;
-                for (k, &(start_ns, end_ns)) in intervals_ns.iter().enumerate() {
-                    if start_ns >= end_ns {
-                        return Err(format!("intervals_ns[{k}]: start {start_ns} must be < end {end_ns}"));
-                    }
-                    if start_ns < previous_end_ns {
-                        return Err(format!(
-                            "intervals_ns[{k}]: start {start_ns} must be >= the previous window's end {previous_end_ns} (sorted, disjoint)"
-                        ));
-                    }
-                    previous_end_ns = end_ns;
-                }
-                Ok(())
-            }
+            LossConfig::OutageIntervals { intervals_ns } => check_intervals("intervals_ns", intervals_ns),
             LossConfig::Scripted { flow, .. } if *flow as usize >= flow_count => {
                 Err(format!("flow: {flow} is not a flow index"))
             }
@@ -280,6 +266,24 @@ impl LossConfig {
             },
         }
     }
+}
+
+/// `intervals` are non-empty [start, end) windows, sorted and disjoint; errors are
+/// `<field>[k]: message`.
+fn check_intervals(field: &str, intervals: &[(u64, u64)]) -> Result<(), String> {
+    let mut previous_end_ns = 0;
+    for (k, &(start_ns, end_ns)) in intervals.iter().enumerate() {
+        if start_ns >= end_ns {
+            return Err(format!("{field}[{k}]: start {start_ns} must be < end {end_ns}"));
+        }
+        if start_ns < previous_end_ns {
+            return Err(format!(
+                "{field}[{k}]: start {start_ns} must be >= the previous window's end {previous_end_ns} (sorted, disjoint)"
+            ));
+        }
+        previous_end_ns = end_ns;
+    }
+    Ok(())
 }
 
 /// Loss-recovery algorithm (docs/architecture.md, "TCP: two axes": this half owns duplicate ACKs,
@@ -556,6 +560,16 @@ pub enum AppConfig {
         stop_ns: Option<u64>,
         bytes: Option<u64>,
     },
+    /// An ON/OFF source (`app::on_off`): new data only inside the ON intervals [start_ns,
+    /// end_ns) (sorted, disjoint, each non-empty; an empty list never sends). One connection
+    /// serves every interval: cwnd, ssthresh and the RTT estimate persist across OFF periods
+    /// and the first ON period's window is sent at once when the next one begins, as an ns-2
+    /// FTP agent's `start`/`stop` do; RFC 5681 §4.1's restart after idle is not applied.
+    OnOff {
+        on_ns: Vec<(u64, u64)>,
+        /// Total bytes over all ON intervals (None: unlimited).
+        bytes: Option<u64>,
+    },
 }
 
 /// Rows the cwnd, rtt and queue traces may hold together when the scenario names no cap:
@@ -776,6 +790,9 @@ impl SimConfig {
                 return Err(format!("flows[{i}].tcp.rtt_tick_ns: must be <= max_rto_ns"));
             }
             t.cc.validate().map_err(|e| format!("flows[{i}].tcp.cc.{e}"))?;
+            if let AppConfig::OnOff { on_ns, .. } = &f.app {
+                check_intervals("on_ns", on_ns).map_err(|e| format!("flows[{i}].app.{e}"))?;
+            }
         }
         for (i, u) in self.udp_flows.iter().enumerate() {
             if u.src >= n || u.dst >= n || u.src == u.dst {

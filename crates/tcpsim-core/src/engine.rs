@@ -16,9 +16,9 @@ pub enum Event {
     Rto { flow: u32, generation: u32 },
     /// A flow's delayed-ACK timer (RFC 5681 §4.2); stale if `generation` moved on.
     DelayedAck { flow: u32, generation: u32 },
-    /// A flow's application starts sending.
+    /// A flow's application starts sending, or resumes at the start of an ON interval.
     AppStart { flow: u32 },
-    /// A flow's application stops producing new data.
+    /// A flow's application stops producing new data (its stop time, an ON interval's end).
     AppStop { flow: u32 },
     /// A constant-bit-rate UDP source sends its next datagram.
     UdpSend { flow: u32 },

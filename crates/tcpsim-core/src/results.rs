@@ -5,6 +5,11 @@ use serde::Serialize;
 #[derive(Clone, Debug, Serialize)]
 pub struct FlowResult {
     pub id: u32,
+    /// Data packets sent, retransmissions included.
+    pub packets_sent: u64,
+    /// Data packets dropped by a queue or a loss model (packets_dropped / packets_sent is the
+    /// flow's loss rate).
+    pub packets_dropped: u64,
     /// Bytes delivered in order to the receiving application.
     pub bytes_delivered: u64,
     /// Payload bytes sent, retransmissions included.

@@ -7,6 +7,7 @@
 //! network.
 
 use crate::app::cbr::{CbrSource, UdpCounters};
+use crate::app::on_off::OnOffSchedule;
 use crate::build_context::BuildContext;
 use crate::config::{AppConfig, SimConfig};
 use crate::context::Ctx;
@@ -29,6 +30,7 @@ struct Snapshot {
     senders: Vec<SenderCounters>,
     receivers: Vec<ReceiverCounters>,
     channels: Vec<ChannelCounters>,
+    data_drops: Vec<u64>,
     queues: Vec<Occupancy>,
     udp: Vec<UdpCounters>,
 }
@@ -43,6 +45,9 @@ pub struct Sim {
     pool: PacketPool,
     pub trace: Trace,
     flows: Vec<TcpFlow>,
+    /// The ON intervals of each flow (empty for a bulk flow, whose start and stop are
+    /// scheduled once at build time).
+    schedules: Vec<OnOffSchedule>,
     udp: Vec<CbrSource>,
     /// What each UDP flow's destination received (kept apart from the source).
     udp_received: Vec<UdpCounters>,
@@ -87,19 +92,35 @@ impl Sim {
         }
         let mut sched = Scheduler::default();
         let mut flows = Vec::with_capacity(cfg.flows.len());
+        let mut schedules = Vec::with_capacity(cfg.flows.len());
         for (i, f) in cfg.flows.iter().enumerate() {
-            let AppConfig::Bulk { start_ns, start_jitter_ns, stop_ns, bytes } = &f.app;
-            let jitter = RandomStream::new(seed, &format!("flow:{}:start", f.name)).below_or_equal(*start_jitter_ns);
-            let start = start_ns + jitter;
-            if start < cfg.duration_ns {
-                sched.at(start, Event::AppStart { flow: i as u32 });
-            }
-            if let Some(stop) = stop_ns {
-                if *stop < cfg.duration_ns {
-                    sched.at((*stop).max(start), Event::AppStop { flow: i as u32 });
+            let flow = i as u32;
+            let bytes = match &f.app {
+                AppConfig::Bulk { start_ns, start_jitter_ns, stop_ns, bytes } => {
+                    let jitter =
+                        RandomStream::new(seed, &format!("flow:{}:start", f.name)).below_or_equal(*start_jitter_ns);
+                    let start = start_ns + jitter;
+                    if start < cfg.duration_ns {
+                        sched.at(start, Event::AppStart { flow });
+                    }
+                    if let Some(stop) = stop_ns {
+                        if *stop < cfg.duration_ns {
+                            sched.at((*stop).max(start), Event::AppStop { flow });
+                        }
+                    }
+                    schedules.push(OnOffSchedule::default());
+                    bytes
                 }
-            }
-            flows.push(TcpFlow::new(i as u32, f, bytes.unwrap_or(u64::MAX)));
+                AppConfig::OnOff { on_ns, bytes } => {
+                    let schedule = OnOffSchedule::new(on_ns.clone());
+                    if let Some(start) = schedule.first_start().filter(|t| *t < cfg.duration_ns) {
+                        sched.at(start, Event::AppStart { flow });
+                    }
+                    schedules.push(schedule);
+                    bytes
+                }
+            };
+            flows.push(TcpFlow::new(flow, f, bytes.unwrap_or(u64::MAX)));
         }
         let udp: Vec<CbrSource> = cfg.udp_flows.iter().enumerate().map(|(i, u)| CbrSource::new(i as u32, u)).collect();
         for (i, source) in udp.iter().enumerate() {
@@ -116,10 +137,11 @@ impl Sim {
         }
         Ok(Sim {
             sched,
-            net: Network { channels, routes },
+            net: Network::new(channels, routes, cfg.flows.len()),
             pool: PacketPool::default(),
             trace,
             flows,
+            schedules,
             udp_received: vec![UdpCounters::default(); udp.len()],
             udp,
             duration_ns: cfg.duration_ns,
@@ -184,8 +206,18 @@ impl Sim {
             Event::DelayedAck { flow, generation } => {
                 self.flows[flow as usize].receiver.on_delack_event(generation, &mut ctx)
             }
-            Event::AppStart { flow } => self.flows[flow as usize].sender.start(&mut ctx),
-            Event::AppStop { flow } => self.flows[flow as usize].sender.stop(),
+            Event::AppStart { flow } => {
+                self.flows[flow as usize].sender.start(&mut ctx);
+                if let Some(end) = self.schedules[flow as usize].current_end().filter(|t| *t < self.duration_ns) {
+                    ctx.sched.at(end, Event::AppStop { flow });
+                }
+            }
+            Event::AppStop { flow } => {
+                self.flows[flow as usize].sender.stop();
+                if let Some(start) = self.schedules[flow as usize].next_start().filter(|t| *t < self.duration_ns) {
+                    ctx.sched.at(start, Event::AppStart { flow });
+                }
+            }
             Event::UdpSend { flow } => {
                 if let Some(t) = self.udp[flow as usize].send(&mut ctx).filter(|t| *t < self.duration_ns) {
                     ctx.sched.at(t, Event::UdpSend { flow });
@@ -233,6 +265,7 @@ impl Sim {
                 .iter()
                 .map(|c| ChannelCounters { busy_ns: c.busy_ns_at(now), ..c.counters })
                 .collect(),
+            data_drops: self.net.data_drops.clone(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
             udp: self
                 .udp
@@ -269,8 +302,11 @@ impl Sim {
                 let sent = s.bytes_sent - s0.bytes_sent;
                 let retx = s.bytes_retransmitted - s0.bytes_retransmitted;
                 let samples = s.rtt_samples - s0.rtt_samples;
+                let drops0 = snap.data_drops.get(i).copied().unwrap_or_default();
                 FlowResult {
                     id: i as u32,
+                    packets_sent: s.packets_sent - s0.packets_sent,
+                    packets_dropped: self.net.data_drops[i] - drops0,
                     bytes_delivered: delivered,
                     bytes_sent: sent,
                     bytes_retransmitted: retx,

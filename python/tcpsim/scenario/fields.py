@@ -164,24 +164,29 @@ InitialState = Annotated[
 ]
 
 
-def _outage_window(value: object) -> tuple[int, int]:
-    """`["10s", "12s"]`: an outage window [start, end), start before end."""
-    if not isinstance(value, list | tuple) or len(value) != 2:
-        raise ValueError(f'{show(value)} is not an outage window; use [start, end], e.g. ["10s", "12s"]')
-    start_ns, end_ns = (_in_range(parse_duration_ns, maximum=MAX_TIME_NS)(value[k]) for k in (0, 1))
-    if start_ns >= end_ns:
-        raise ValueError(
-            f"[{format_duration(start_ns)}, {format_duration(end_ns)}] is an empty window; the end must be after the start"
-        )
-    return start_ns, end_ns
+def _time_window(noun: str, example: str) -> Callable[[object], tuple[int, int]]:
+    """`["10s", "12s"]`: a window [start, end) of time, start before end."""
+
+    def validate(value: object) -> tuple[int, int]:
+        if not isinstance(value, list | tuple) or len(value) != 2:
+            raise ValueError(f"{show(value)} is not an {noun}; use [start, end], e.g. {example}")
+        start_ns, end_ns = (_in_range(parse_duration_ns, maximum=MAX_TIME_NS)(value[k]) for k in (0, 1))
+        if start_ns >= end_ns:
+            raise ValueError(
+                f"[{format_duration(start_ns)}, {format_duration(end_ns)}] is an empty {noun.split()[-1]}; "
+                "the end must be after the start"
+            )
+        return start_ns, end_ns
+
+    return validate
 
 
+_WINDOW_SCHEMA = {"type": "array", "prefixItems": [_DURATION_SCHEMA, _DURATION_SCHEMA], "minItems": 2, "maxItems": 2}
 OutageWindow = Annotated[
-    tuple[int, int],
-    PlainValidator(_outage_window),
-    WithJsonSchema(
-        {"type": "array", "prefixItems": [_DURATION_SCHEMA, _DURATION_SCHEMA], "minItems": 2, "maxItems": 2}
-    ),
+    tuple[int, int], PlainValidator(_time_window("outage window", '["10s", "12s"]')), WithJsonSchema(_WINDOW_SCHEMA)
+]
+OnInterval = Annotated[
+    tuple[int, int], PlainValidator(_time_window("ON interval", '["250s", "500s"]')), WithJsonSchema(_WINDOW_SCHEMA)
 ]
 
 

@@ -23,6 +23,8 @@ class FlowInfo(NamedTuple):
     variant: str
     src: str
     dst: str
+    class_: str
+    """The flow's `class` label (default: its variant)."""
 
 
 class Scenario(Model):
@@ -99,15 +101,23 @@ class Scenario(Model):
         It covers exactly what the engine sees, so it ignores `name` and `description` (cosmetic:
         retitling a scenario must not invalidate its cached runs) and how values were spelled
         ("1s" or "1000ms", key order, defaults written out or left implicit). Link and flow names
-        do count: results are labelled by them. The seed and engine version are not part of a
-        scenario; a cache key adds them.
+        do count: results are labelled by them. So do flow classes, which the engine never sees:
+        those other than the default (the variant) are appended to the hashed text, so a scenario
+        without them keeps its hash. The seed and engine version are not part of a scenario; a
+        cache key adds them.
         """
-        return hashlib.sha256(self.to_engine_json().encode()).hexdigest()
+        text = self.to_engine_json()
+        classes = {
+            position: flow.class_label for position, flow in enumerate(self.flows) if flow.class_label != flow.variant
+        }
+        if classes:
+            text += "\nclasses:" + json.dumps(classes, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def flow_table(self) -> list[FlowInfo]:
-        """Per engine flow (replicas expanded): index, name, variant, src and dst node names."""
+        """Per engine flow (replicas expanded): index, name, variant, src and dst node names, class."""
         return [
-            FlowInfo(index, flow.name, flow.spec.variant, flow.spec.src, flow.spec.dst)
+            FlowInfo(index, flow.name, flow.spec.variant, flow.spec.src, flow.spec.dst, flow.spec.class_label)
             for index, flow in enumerate(flow_instances(self))
         ]
 

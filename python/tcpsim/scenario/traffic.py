@@ -1,5 +1,6 @@
 """Traffic: TCP flows (with their replicas and merged TCP settings) and UDP sources."""
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Self
 
 from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
@@ -10,6 +11,7 @@ from tcpsim.scenario.fields import (
     DurationNs,
     Model,
     Name,
+    OnInterval,
     PacketSizeBytes,
     PositiveSizeBytes,
     RateBps,
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class FlowSpec(Model):
-    """A bulk TCP transfer from `src` to `dst` (node names)."""
+    """A bulk TCP transfer from `src` to `dst` (node names), or an ON/OFF source (`on`)."""
 
     name: Name | None = None
     """Defaults to "flow<i>" (i = position in [[flows]])."""
@@ -31,6 +33,8 @@ class FlowSpec(Model):
     dst: Name
     variant: VariantName = "newreno"
     """Preset pair of loss recovery and congestion control."""
+    class_: Name | None = Field(None, alias="class")
+    """Label grouping flows in the per-class metrics (`r.classes`); default: the variant."""
     start_ns: DurationNs = Field("0s", alias="start", validate_default=True)
     start_jitter_ns: DurationNs = Field("0s", alias="start_jitter", validate_default=True)
     """The start is delayed by a uniform draw in [0, start_jitter] from the flow's own stream."""
@@ -38,6 +42,11 @@ class FlowSpec(Model):
     """No new data after this time (retransmissions still go); default: never stop."""
     size_bytes: PositiveSizeBytes | None = Field(None, alias="bytes")
     """Bytes to send, then stop; default: always has data."""
+    on_ns: list[OnInterval] | None = Field(None, alias="on")
+    """ON intervals [start, end), sorted and disjoint, e.g. [["250s", "500s"], ["750s", "1000s"]]:
+    the application sends only inside them and the connection (cwnd, RTT estimate) persists
+    across the OFF periods (ns-2 FTP start/stop; no RFC 5681 restart after idle); [] never sends.
+    Instead of start/stop/start_jitter."""
     count: Annotated[
         int,
         PlainValidator(whole_number("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2)),
@@ -56,14 +65,27 @@ class FlowSpec(Model):
             problems.append(
                 (("stop",), f"{format_duration(self.stop_ns)} must be after start ({format_duration(self.start_ns)})")
             )
+        if self.on_ns is not None:
+            for key in ("start", "stop", "start_jitter"):
+                if f"{key}_ns" in self.model_fields_set:
+                    problems.append(
+                        ((key,), "cannot be combined with `on`; the ON intervals give the start and stop times")
+                    )
+            problems.extend(on_interval_problems(self.on_ns))
         raise_if_any(problems)
         return self
+
+    @property
+    def class_label(self) -> str:
+        return self.class_ if self.class_ is not None else self.variant
 
     def instance_names(self, position: int) -> list[str]:
         base = self.name if self.name is not None else f"flow{position}"
         return [base] if self.count == 1 else [f"{base}.{replica}" for replica in range(self.count)]
 
     def app_to_engine(self) -> dict[str, Any]:
+        if self.on_ns is not None:
+            return on_off_app(self.on_ns, self.size_bytes)
         return {
             "kind": "bulk",
             "start_ns": self.start_ns,
@@ -71,6 +93,29 @@ class FlowSpec(Model):
             "stop_ns": self.stop_ns,
             "bytes": self.size_bytes,
         }
+
+
+def on_interval_problems(on_ns: Sequence[tuple[int, int]]) -> list[Problem]:
+    """Non-empty ON intervals (`OnInterval`) must be in time order and disjoint (they may touch)."""
+    problems: list[Problem] = []
+    previous_end = 0
+    for i, (start, end) in enumerate(on_ns):
+        if start < previous_end:
+            problems.append(
+                (
+                    ("on", i),
+                    f"starts at {format_duration(start)}, before the previous interval ends ({format_duration(previous_end)}); "
+                    "list ON intervals in time order without overlap",
+                )
+            )
+        previous_end = max(previous_end, end)
+    return problems
+
+
+def on_off_app(on_ns: Sequence[tuple[int, int]], size_bytes: int | None = None) -> dict[str, Any]:
+    """The engine's ON/OFF application (`AppConfig::OnOff`) for checked ON intervals [start, end)
+    in ns, e.g. one replica's share of a flow-count schedule."""
+    return {"kind": "on_off", "on_ns": [[start, end] for start, end in on_ns], "bytes": size_bytes}
 
 
 class UdpSpec(Model):

@@ -7,7 +7,7 @@ pub use channel::{Channel, ChannelCounters};
 pub use routing::Routes;
 
 use crate::engine::{Event, Scheduler};
-use crate::packet::{PacketId, PacketPool};
+use crate::packet::{Packet, PacketId, PacketKind, PacketPool};
 use crate::queue::Verdict;
 use crate::trace::Trace;
 
@@ -15,9 +15,24 @@ use crate::trace::Trace;
 pub struct Network {
     pub channels: Vec<Channel>,
     pub routes: Routes,
+    /// Data packets of each TCP connection (by flow index) dropped by a queue or a loss model.
+    pub data_drops: Vec<u64>,
 }
 
 impl Network {
+    pub fn new(channels: Vec<Channel>, routes: Routes, tcp_flows: usize) -> Self {
+        Network { channels, routes, data_drops: vec![0; tcp_flows] }
+    }
+
+    /// Charge a dropped packet to its TCP connection if it carries data (drops are rare
+    /// next to deliveries, so this stays off the common path).
+    #[inline]
+    fn count_drop(data_drops: &mut [u64], p: &Packet) {
+        if p.kind == PacketKind::Data {
+            data_drops[p.flow as usize] += 1;
+        }
+    }
+
     /// Send packet `id`, now at `node`, one hop towards its destination: start serializing it
     /// if the outgoing channel is idle, else queue it (or drop it if the queue refuses).
     #[inline]
@@ -48,6 +63,7 @@ impl Network {
             }
             Verdict::Dropped => {
                 ch.counters.drops_queue += 1;
+                Self::count_drop(&mut self.data_drops, pool.get(id));
                 pool.free(id);
             }
         }
@@ -69,6 +85,7 @@ impl Network {
         };
         if lost {
             ch.counters.drops_error += 1;
+            Self::count_drop(&mut self.data_drops, pool.get(id));
             pool.free(id);
         } else if let Some(head_at) = ch.enter_pipe(id, now) {
             sched.at(head_at, Event::PipeHead { channel: c });

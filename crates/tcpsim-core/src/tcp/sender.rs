@@ -36,6 +36,9 @@ pub struct TcpSender {
     /// Round-trip boundaries for `CongestionOps::on_round_end`.
     rounds: RoundCounter,
     started: bool,
+    /// End of all the data the application will ever supply (u64::MAX: unlimited); an ON
+    /// period makes data available up to it again.
+    app_end: u64,
     /// Smallest RTT sample inside the measurement window.
     window_min_rtt_ns: Option<u64>,
     /// Tick of the RTT clock (0 = exact), `TcpConfig::rtt_tick_ns`.
@@ -69,6 +72,7 @@ impl TcpSender {
             timeout_ssthresh: cfg.timeout_ssthresh,
             rounds: RoundCounter::default(),
             started: false,
+            app_end: data_end,
             window_min_rtt_ns: None,
             rtt_tick_ns: cfg.rtt_tick_ns,
         }
@@ -122,13 +126,16 @@ impl TcpSender {
         ctx.trace.record_cwnd(ctx.now(), self.wire.flow, cwnd, ssthresh, self.bwe_bps(), self.min_rtt_ns());
     }
 
-    /// The application starts: send what the window allows.
+    /// The application starts (or resumes after an OFF period, with the window it had): its
+    /// data is available again and what the window allows is sent at once.
     pub fn start(&mut self, ctx: &mut Ctx) {
         self.started = true;
+        self.state.data_end = self.app_end;
         self.output(ctx);
     }
 
-    /// The application stops producing data: nothing beyond what was already sent.
+    /// The application stops producing data: nothing beyond what was already sent until it
+    /// starts again; what was sent is still retransmitted.
     pub fn stop(&mut self) {
         self.state.data_end = self.state.data_end.min(self.state.snd_max);
     }

@@ -11,6 +11,8 @@ use crate::packet::{Packet, PacketKind, Retransmission};
 /// Cumulative sender counters (snapshotted at the start of the measurement window).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SenderCounters {
+    /// Data packets put on the wire, retransmissions included.
+    pub packets_sent: u64,
     /// Payload bytes put on the wire, retransmissions included.
     pub bytes_sent: u64,
     pub bytes_retransmitted: u64,
@@ -65,6 +67,7 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         let retransmitted = kind != Retransmission::No;
         s.record_sent(seq, retransmitted, now);
         let counters = &mut self.wire.counters;
+        counters.packets_sent += 1;
         counters.bytes_sent += len as u64;
         if retransmitted {
             counters.bytes_retransmitted += len as u64;

@@ -1,0 +1,20 @@
+"""Generators of user-format scenarios for topologies with many hosts.
+
+A TOML file is the right tool for a handful of links; a dumbbell with hundreds of flows of
+different RTTs is better generated. The generators return plain scenario dicts, so they can
+be edited, saved as TOML, swept and run like any file:
+
+- :func:`dumbbell`: one bottleneck, forward and reverse flows with their own RTTs;
+- :func:`parking_lot`: k bottlenecks in a row, a pool of flows crossing all of them, one
+  crossing each, and a reverse pool (`podlesny` Sec. IV-H, Fig. 11);
+- :func:`chain`: `macura`'s multi-hop chain, one connection across N hops against one-hop
+  NewReno cross traffic (`macura` Sec. 5.3, Fig. 3).
+
+Hosts are leaves and routers a line, so the engine's fewest-hop routing has one path per flow.
+"""
+
+from tcpsim.topologies.chain import chain
+from tcpsim.topologies.dumbbell import dumbbell
+from tcpsim.topologies.parking_lot import parking_lot
+
+__all__ = ["chain", "dumbbell", "parking_lot"]

@@ -1,0 +1,189 @@
+"""Flow classes and the per-class metrics: Jain's index, the class table, `podlesny`'s relative
+fairness index and the per-class throughput series, against values worked by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+import tcpsim
+from tcpsim.cli import app
+from tcpsim.metrics import class_rows, class_throughput, jain, reference_link, relative_fairness
+from tcpsim.result import RunResult
+from tcpsim.scenario import load_scenario
+from typer.testing import CliRunner
+
+LINKS = [
+    {"name": "bottleneck", "direction": "ab", "rate_bps": 10e6, "utilization": 0.9},
+    {"name": "bottleneck", "direction": "ba", "rate_bps": 10e6, "utilization": 0.1},
+    {"name": "access", "direction": "ab", "rate_bps": 100e6, "utilization": 0.2},
+    {"name": "access", "direction": "ba", "rate_bps": 100e6, "utilization": 0.3},
+]
+
+
+def flow(name: str, variant: str, throughput_bps: float, sent: int | None = None, dropped: int | None = None, **extra):
+    row = {"name": name, "variant": variant, "throughput_bps": throughput_bps, **extra}
+    if sent is not None:
+        row |= {"packets_sent": sent, "packets_dropped": dropped}
+    return row
+
+
+def test_jain_index_by_hand():
+    assert jain([2.0, 2.0, 2.0, 2.0]) == 1.0
+    assert jain([1.0, 0.0, 0.0, 0.0]) == 0.25  # one takes all: 1/n
+    assert jain([1.0, 2.0, 3.0]) == pytest.approx(36 / 42)  # 6² / (3 · 14)
+    assert jain([1.0, float("nan"), 1.0]) == 1.0
+    assert math.isnan(jain([])) and math.isnan(jain([0.0, 0.0]))
+    with pytest.raises(ValueError, match="non-negative"):
+        jain([1.0, -1.0])
+
+
+def test_the_class_table_aggregates_each_class_by_hand():
+    flows = [
+        flow("n0", "newreno", 4e6, sent=1000, dropped=30),
+        flow("n1", "newreno", 2e6, sent=500, dropped=20),
+        flow("v0", "vegas", 1e6, sent=300, dropped=0, **{"class": "delay"}),
+        flow("v1", "vegas", 1e6, sent=200, dropped=3, **{"class": "delay"}),
+    ]
+    web = [{"name": "web-vegas", "class": "delay", "throughput_bps": 1e6, "packets_sent": 100, "packets_dropped": 2}]
+    rows = {row["class"]: row for row in class_rows(flows, LINKS, web)}
+    assert list(rows) == ["newreno", "delay"]
+    newreno, delay = rows["newreno"], rows["delay"]
+    assert (newreno["flows"], newreno["throughput_bps"], newreno["per_flow_bps"]) == (2, 6e6, 3e6)
+    assert (delay["flows"], delay["throughput_bps"], delay["per_flow_bps"]) == (3, 3e6, 1e6)
+    assert newreno["share"] == pytest.approx(6 / 9) and delay["share"] == pytest.approx(3 / 9)
+    assert newreno["utilization"] == pytest.approx(0.6)  # of the busiest direction: bottleneck ab, 10 Mb/s
+    assert newreno["jain"] == pytest.approx(36 / (2 * 20))  # (4 + 2)² / (2 · (16 + 4))
+    assert delay["jain"] == 1.0
+    assert newreno["loss_rate"] == pytest.approx(50 / 1500)
+    assert (delay["packets_sent"], delay["packets_dropped"], delay["loss_rate"]) == (600, 5, pytest.approx(5 / 600))
+
+
+def test_utilization_is_relative_to_the_chosen_link_and_loss_needs_the_counts():
+    flows = [flow("a", "newreno", 30e6), flow("b", "newreno", 10e6, sent=10, dropped=1)]
+    (row,) = class_rows(flows, LINKS, link="access")
+    assert row["utilization"] == pytest.approx(0.4)  # 40 Mb/s of access's 100 Mb/s
+    assert math.isnan(row["loss_rate"]) and math.isnan(row["packets_sent"])  # flow a has no counts
+    assert reference_link(LINKS)["name"] == "bottleneck"
+    assert reference_link(LINKS, "access")["direction"] == "ba"  # the busier of its directions
+    with pytest.raises(ValueError, match="'nope' is not a link of this run; links: bottleneck, access"):
+        class_rows(flows, LINKS, link="nope")
+
+
+def test_relative_fairness_is_podlesny_per_flow_utilization_ratio():
+    """podlesny Sec. IV-C: 300 NewReno flows at 74 % and 100 Vegas at 24 % of the link give an
+    index of 0.24 / (0.74 / 3) = 0.97."""
+    flows = [flow(f"n{i}", "newreno", 74e6 / 300) for i in range(300)] + [
+        flow(f"v{i}", "vegas", 24e6 / 100) for i in range(100)
+    ]
+    link = [{"name": "bottleneck", "direction": "ab", "rate_bps": 100e6, "utilization": 0.98}]
+    rows = class_rows(flows, link)
+    assert [row["utilization"] for row in rows] == [pytest.approx(0.74), pytest.approx(0.24)]
+    assert relative_fairness(rows, "vegas", "newreno") == pytest.approx(0.24 * 3 / 0.74)
+    assert round(relative_fairness(pd.DataFrame(rows), "vegas", "newreno"), 2) == 0.97
+    assert relative_fairness(rows, "newreno", "vegas") == pytest.approx(0.74 / (3 * 0.24))
+    with pytest.raises(ValueError, match="class 'reno' is not in the table; classes: newreno, vegas"):
+        relative_fairness(rows, "reno", "vegas")
+
+
+def test_class_throughput_sums_each_class_per_bin():
+    bins = pd.DataFrame(
+        {
+            "time_s": [0.0, 0.2, 0.0, 0.2, 0.0, 0.2],
+            "flow": [0, 0, 1, 1, 2, 2],
+            "flow_name": ["v0", "v0", "n0", "n0", "v1", "v1"],
+            "bytes": [1, 2, 3, 4, 5, 6],
+            "throughput_bps": [10.0, 20.0, 30.0, 40.0, 50.0, 60.0],
+        }
+    )
+    series = class_throughput(bins, {"v0": "vegas", "v1": "vegas", "n0": "newreno"})
+    assert list(series.columns) == ["time_s", "class", "throughput_bps"]
+    assert series.to_dict("records") == [
+        {"time_s": 0.0, "class": "vegas", "throughput_bps": 60.0},
+        {"time_s": 0.2, "class": "vegas", "throughput_bps": 80.0},
+        {"time_s": 0.0, "class": "newreno", "throughput_bps": 30.0},
+        {"time_s": 0.2, "class": "newreno", "throughput_bps": 40.0},
+    ]
+
+
+def two_class_scenario(**changes):
+    scenario = {
+        "duration": "4s",
+        "links": [
+            {"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "1ms", "queue": "1000pkt"},
+            {"name": "bottleneck", "a": "r", "b": "d", "rate": "5Mbps", "delay": "20ms", "queue": "40pkt"},
+        ],
+        "flows": [
+            {"name": "v", "src": "s", "dst": "d", "variant": "vegas", "count": 2},
+            {"name": "n", "src": "s", "dst": "d", "count": 3, "class": "loss-based"},
+        ],
+        "trace": {"throughput_bin": "1s"},
+    }
+    return scenario | changes
+
+
+def test_a_run_labels_flows_and_aggregates_them_by_class():
+    r = tcpsim.run(two_class_scenario(), seed=1)
+    assert list(r.flows["class"]) == ["vegas", "vegas", "loss-based", "loss-based", "loss-based"]
+    assert [row.class_ for row in load_scenario(two_class_scenario()).flow_table()] == list(r.flows["class"])
+    classes = r.classes.set_index("class")
+    assert list(classes.index) == ["vegas", "loss-based"]
+    by_class = r.flows.groupby("class", sort=False)["throughput_bps"]
+    assert classes["throughput_bps"].to_dict() == by_class.sum().to_dict()
+    assert classes["utilization"].to_dict() == pytest.approx((by_class.sum() / 5e6).to_dict())
+    series = r.trace("class_throughput")
+    bins = r.trace("throughput")
+    assert series["throughput_bps"].sum() == pytest.approx(bins["throughput_bps"].sum())
+    assert list(dict.fromkeys(series["class"])) == ["vegas", "loss-based"]
+    assert (
+        json.loads(json.dumps(r.to_json_dict(), allow_nan=False))["classes"]
+        == json.loads(json.dumps(tcpsim.run(two_class_scenario(), seed=1).to_json_dict(), allow_nan=False))["classes"]
+    )
+
+
+def test_class_throughput_needs_the_throughput_bins():
+    r = tcpsim.run(two_class_scenario(trace={}), seed=1)
+    with pytest.raises(KeyError, match="trace.throughput_bin"):
+        r.trace("class_throughput")
+
+
+def test_a_class_label_counts_in_the_hash_only_when_it_is_not_the_default():
+    plain = two_class_scenario()
+    plain["flows"] = [{key: value for key, value in f.items() if key != "class"} for f in plain["flows"]]
+    renamed = two_class_scenario()
+    defaulted = json.loads(json.dumps(plain))
+    defaulted["flows"][0]["class"] = "vegas"
+    assert load_scenario(defaulted).hash() == load_scenario(plain).hash()
+    assert load_scenario(renamed).hash() != load_scenario(plain).hash()
+
+
+def test_a_result_without_class_column_groups_by_variant():
+    """Results cached before flows had a class label fall back to the variant."""
+    flows = pd.DataFrame([flow("a", "reno", 1e6), flow("b", "vegas", 3e6)])
+    r = RunResult(flows=flows, links=pd.DataFrame(LINKS), meta={})
+    assert list(r.classes["class"]) == ["reno", "vegas"]
+    assert r.to_json_dict()["classes"][1]["per_flow_bps"] == 3e6
+
+
+def test_the_cli_prints_the_class_table_for_two_classes_or_more(tmp_path):
+    import tomli_w
+
+    path = tmp_path / "two.toml"
+    path.write_bytes(tomli_w.dumps(two_class_scenario()).encode())
+    shown = CliRunner().invoke(app, ["run", str(path)])
+    assert shown.exit_code == 0 and "classes" in shown.stdout and "loss-based" in shown.stdout
+    one = two_class_scenario(flows=[{"name": "v", "src": "s", "dst": "d", "variant": "vegas"}])
+    path.write_bytes(tomli_w.dumps(one).encode())
+    alone = CliRunner().invoke(app, ["run", str(path)])
+    assert alone.exit_code == 0 and "classes" not in alone.stdout
+    as_json = json.loads(CliRunner().invoke(app, ["run", str(path), "--json"]).stdout)
+    assert [row["class"] for row in as_json["classes"]] == ["vegas"]
+
+
+def test_a_bad_class_label_names_the_field():
+    with pytest.raises(tcpsim.ScenarioError, match=r"flows\[1\]\.class: '' is not a name"):
+        load_scenario(
+            two_class_scenario(flows=[*two_class_scenario()["flows"][:1], {"src": "s", "dst": "d", "class": ""}])
+        )
