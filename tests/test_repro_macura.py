@@ -65,7 +65,7 @@ def test_quick_runs_are_valid_scenarios(experiment_id):
 
 def test_ns2_defaults_and_flavours():
     e = engine(table1.scenario(common.VEGAS))
-    tcp = flow(e, "tcp1")["tcp"]
+    tcp = flow(e, table1.TCP1)["tcp"]
     assert tcp["mss_bytes"] + tcp["header_bytes"] == 1500
     assert (tcp["delack_count"], tcp["delack_timeout_ns"]) == (2, 100_000_000)  # ns-2 TCPSink/DelAck
     assert (tcp["min_rto_ns"], tcp["init_cwnd_segments"], tcp["timeout_ssthresh"]) == (200_000_000, 2, "every")
@@ -79,7 +79,7 @@ def test_ns2_defaults_and_flavours():
         "mean",
         1,
     )
-    assert flow(engine(table1.scenario(common.WESTWOOD_PLUS)), "tcp1")["tcp"]["cc"]["kind"] == "westwood_plus"
+    assert flow(engine(table1.scenario(common.WESTWOOD_PLUS)), table1.TCP1)["tcp"]["cc"]["kind"] == "westwood_plus"
     sack = flow(engine(wireless.scenario(common.SACK, 0.01, wireless.ALONE, 10)), "tcp1")["tcp"]
     assert sack["recovery"] == "sack" and sack["delack_count"] == 1  # SACK without delayed ACKs (Sec. 5.5)
     assert common.goodput_mbps(1.46e6) == pytest.approx(1.5)  # whole 1500-byte packets
@@ -90,18 +90,19 @@ def test_table1_setup():
     bottleneck_link = e["links"][0]
     assert bottleneck_link["rate_bps"] == 2_000_000
     assert bottleneck_link["ab"]["queue"]["limit_packets"] == bottleneck_link["ba"]["queue"]["limit_packets"] == 42
-    assert rtt_s(e, "tcp1") == pytest.approx(0.250)
-    assert bottleneck_link in path(e, "tcp1")
-    reverse = [f for f in e["flows"] if f["name"] != "tcp1"]
-    senders = {f["name"].split(".")[0] for f in reverse}
-    assert len(senders) == 10
-    assert {(f["app"]["start_ns"], f["app"]["stop_ns"]) for f in reverse} == {
-        (250_000_000_000, 500_000_000_000),
-        (750_000_000_000, 1_000_000_000_000),
-    }
-    for f in reverse:  # the ACK path of tcp1: the bottleneck the other way, same RTT, NewReno
+    assert rtt_s(e, table1.TCP1) == pytest.approx(0.250)
+    assert bottleneck_link in path(e, table1.TCP1)
+    reverse = [f for f in e["flows"] if f["name"] != table1.TCP1]
+    assert len(reverse) == 10
+    for f in reverse:  # the ACK path of TCP1: the bottleneck the other way, same RTT, NewReno, ON/OFF
+        assert f["app"] == {
+            "kind": "on_off",
+            "on_ns": [[250_000_000_000, 500_000_000_000], [750_000_000_000, 1_000_000_000_000]],
+            "bytes": None,
+        }
         assert f["tcp"]["recovery"] == "newreno" and f["tcp"]["cc"]["kind"] == "aimd"
         assert bottleneck_link in path(e, f["name"]) and rtt_s(e, f["name"]) == pytest.approx(0.250)
+        assert path(e, f["name"])[1] == bottleneck_link and path(e, table1.TCP1)[1] == bottleneck_link
     assert e["duration_ns"] == 1_000_000_000_000 and e["trace"]["throughput_bin_ns"] == 250_000_000_000
 
 
@@ -109,13 +110,14 @@ def test_bottleneck_setup():
     m = 20
     e = engine(bottleneck.scenario(common.WESTWOOD_PLUS, m, 1000.0))
     assert e["links"][0]["rate_bps"] == 10_000_000 and e["links"][0]["ab"]["queue"]["limit_packets"] == 125
-    forward = [f["name"] for f in e["flows"] if f["name"].startswith("f")]
+    forward = [f["name"] for f in e["flows"] if f["name"].startswith("fwd")]
     assert len(forward) == m
     rtts = sorted(rtt_s(e, name) for name in forward)
     assert rtts[0] == pytest.approx(0.020 + 0.230 / m) and rtts[-1] == pytest.approx(0.250)
     assert all(b - a == pytest.approx(0.230 / m) for a, b in zip(rtts, rtts[1:]))  # uniformly spread
-    reverse = [f for f in e["flows"] if f["name"].startswith("r")]
+    reverse = [f for f in e["flows"] if f["name"].startswith("rev")]
     assert len(reverse) == 10 and all(f["tcp"]["cc"]["kind"] == "aimd" for f in reverse)
+    assert all(flow(e, name)["tcp"]["cc"]["kind"] == "westwood_plus" for name in forward)
     assert all(e["links"][0] in path(e, f["name"]) for f in e["flows"])
     control = engine(bottleneck.scenario(common.VEGAS, m, 1000.0, reverse=False))
     assert len(control["flows"]) == m
@@ -124,20 +126,21 @@ def test_bottleneck_setup():
 def test_multihop_setup():
     hops = 3
     e = engine(multihop.scenario(common.VEGAS, hops, 1000.0))
-    c1 = path(e, "c1")
+    c1 = path(e, multihop.C1)
     assert len(c1) == hops + 2
     assert [(link["rate_bps"], link["delay_ns"]) for link in (c1[0], c1[-1])] == [(100_000_000, 20_000_000)] * 2
     assert all((link["rate_bps"], link["delay_ns"]) == (10_000_000, 10_000_000) for link in c1[1:-1])
     assert all(link["ab"]["queue"]["limit_packets"] == 125 for link in e["links"])
-    assert flow(e, "c1")["app"]["start_ns"] == 10_000_000_000 and e["warmup_ns"] == 10_000_000_000
-    cross = [f for f in e["flows"] if f["name"] != "c1"]
+    assert flow(e, multihop.C1)["tcp"]["cc"]["rtt"] == "mean"  # the ns-2 Vegas flavour
+    assert flow(e, multihop.C1)["app"]["start_ns"] == 10_000_000_000 and e["warmup_ns"] == 10_000_000_000
+    cross = [f for f in e["flows"] if f["name"] != multihop.C1]
     assert len(cross) == 2 * hops and all(f["tcp"]["cc"]["kind"] == "aimd" for f in cross)
-    for f in cross:  # each over exactly one hop link, one per direction per hop
-        hop_links = [link["name"] for link in path(e, f["name"]) if link["name"].startswith("hop")]
-        assert len(hop_links) == 1
-    assert sorted(link for f in cross for link in [path(e, f["name"])[1]["name"]]) == sorted(
-        [f"hop{i}" for i in range(1, hops + 1)] * 2
-    )
+    hop_links = {link["name"] for link in c1[1:-1]}
+    crossed = []
+    for f in cross:  # each over exactly one hop link
+        (hop,) = [link for link in path(e, f["name"]) if link["name"] in hop_links]
+        crossed.append((hop["name"], path(e, f["name"])[0]["b"] == hop["a"]))
+    assert sorted(crossed) == sorted((name, forward) for name in hop_links for forward in (True, False))
 
 
 def test_wireless_setup():

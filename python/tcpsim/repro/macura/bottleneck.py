@@ -12,13 +12,12 @@ from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve
 from tcpsim.repro.framework import Claim, Experiment, Outcome, Series
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
-    NEWRENO,
     PAPER,
     THREE,
     Flavour,
-    dumbbell,
     fmt_ci,
     goodput_mbps,
+    macura_dumbbell,
     mean,
     paper_rtts,
     spread,
@@ -54,10 +53,11 @@ WITH, WITHOUT = "with", "without"
 
 
 def scenario(flavour: Flavour, m: int, duration_s: float, reverse: bool = True) -> dict[str, Any]:
-    return dumbbell(
+    return macura_dumbbell(
         name=f"macura Sec. 5.2: {m} {flavour.label} flows" + (" + 10 NewReno reverse" if reverse else ""),
-        forward=[(f"f{i}", flavour, rtt) for i, rtt in enumerate(paper_rtts(m))],
-        reverse=[(f"r{j}", NEWRENO, rtt) for j, rtt in enumerate(REVERSE_RTTS)] if reverse else [],
+        flavour=flavour,
+        forward_rtts=paper_rtts(m),
+        reverse_rtts=REVERSE_RTTS if reverse else [],
         rate=RATE,
         delay_s=DELAY_S,
         queue_pkts=QUEUE_PKTS,
@@ -67,7 +67,7 @@ def scenario(flavour: Flavour, m: int, duration_s: float, reverse: bool = True) 
 
 def forward_flows(result: RunResult) -> pd.DataFrame:
     flows = result.flows
-    return flows[flows["name"].str.match(r"^f\d+$")]
+    return flows[flows["name"].str.match(r"^fwd\d+$")]
 
 
 def forward_goodputs(result: RunResult) -> list[float]:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from tcpsim.repro.aggregate import summarize
+from tcpsim.topologies import dumbbell
 
 PAPER = "macura"
 
@@ -64,11 +65,6 @@ NS2_VEGAS_CC: dict[str, Any] = {
 """ns-2's `Agent/TCP/Vegas` (`tcp-vegas.cc`): α 1, β 3, γ 1 (`v_alpha_`, `v_beta_`, `v_gamma_`), the
 round's RTT the mean of its samples (`v_sumRTT_ / v_cntRTT_`), a decision on any sample."""
 
-ACCESS_QUEUE = "10000pkt"
-"""Hosts' access links never queue: their buffers are large."""
-ACCESS_RATE = "100Mbps"
-"""Access links: the rate the paper gives its entry/exit links (Sec. 5.3)."""
-
 
 @dataclass(frozen=True)
 class Flavour:
@@ -102,43 +98,33 @@ FLAVOURS = {
 
 # --- scenario pieces -----------------------------------------------------------------------
 
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.6f}ms"
-
-
-def link(name: str, a: str, b: str, rate: str, delay_s: float, queue: str, **extra: Any) -> dict[str, Any]:
-    return {"name": name, "a": a, "b": b, "rate": rate, "delay": ms(delay_s), "queue": queue, **extra}
-
-
-def flow(
-    name: str, src: str, dst: str, flavour: Flavour, start_s: float = 0.0, jitter_s: float = 1.0
-) -> dict[str, Any]:
-    """A persistent flow starting at `start_s` + uniform[0, `jitter_s`] (its own random stream:
-    replications differ where nothing else is random)."""
-    spec: dict[str, Any] = {
-        "name": name,
-        "src": src,
-        "dst": dst,
-        "variant": flavour.variant,
-        "start": f"{start_s:g}s",
-        "start_jitter": f"{jitter_s:g}s",
-    }
-    if flavour.tcp:
-        spec["tcp"] = dict(flavour.tcp)
-    return spec
+ACCESS_QUEUE = "10000pkt"
+"""Hosts' access links never queue: their buffers are large."""
+ACCESS_RATE = "100Mbps"
+"""Access links: the rate the paper gives its entry/exit links (Sec. 5.3)."""
+NS2_SCENARIO_TCP = {k: v for k, v in NS2_TCP.items() if k not in ("mss", "header")}
+"""`NS2_TCP` less the packet sizes, which the topology generators take apart."""
 
 
-def on_off_flows(
-    name: str, src: str, dst: str, flavour: Flavour, on: Sequence[tuple[float, float]], jitter_s: float = 1.0
-) -> list[dict[str, Any]]:
-    """An ON/OFF sender: one flow per ON interval [start, stop) (``name.k``), each a new connection."""
-    flows = []
-    for k, (start, stop) in enumerate(on):
-        spec = flow(f"{name}.{k}", src, dst, flavour, start, jitter_s)
-        spec["stop"] = f"{stop:g}s"
-        flows.append(spec)
-    return flows
+def with_flavour(scenario: dict[str, Any], names: Sequence[str], flavour: Flavour) -> dict[str, Any]:
+    """`scenario` with the flows named `names` running `flavour` (its variant and per-flow TCP
+    overrides), the generators giving only a variant name."""
+    for spec in scenario["flows"]:
+        if spec["name"] in names:
+            spec["variant"] = flavour.variant
+            if flavour.tcp:
+                spec["tcp"] = dict(flavour.tcp)
+    return scenario
+
+
+def flow(name: str, src: str, dst: str, flavour: Flavour, jitter_s: float = 1.0) -> dict[str, Any]:
+    """A persistent flow starting at uniform[0, `jitter_s`] (its own random stream: replications
+    differ where nothing else is random)."""
+    return with_flavour(
+        {"flows": [{"name": name, "src": src, "dst": dst, "start": "0s", "start_jitter": f"{jitter_s:g}s"}]},
+        [name],
+        flavour,
+    )["flows"][0]
 
 
 def spread(low_s: float, high_s: float, n: int) -> list[float]:
@@ -153,54 +139,43 @@ def paper_rtts(m: int) -> list[float]:
     return [0.020 + 0.230 * i / m for i in range(1, m + 1)]
 
 
-def host_links(
-    host: str, router: str, one_way_s: float, name: str | None = None, rate: str = ACCESS_RATE
-) -> dict[str, Any]:
-    return link(name or f"{host}-{router}", host, router, rate, one_way_s, ACCESS_QUEUE)
-
-
-def dumbbell(
+def macura_dumbbell(
     *,
     name: str,
-    forward: Sequence[tuple[str, Flavour, float]],
-    reverse: Sequence[tuple[str, Flavour, float]] = (),
+    flavour: Flavour,
+    forward_rtts: Sequence[float],
+    reverse_rtts: Sequence[float] = (),
     reverse_on: Sequence[tuple[float, float]] | None = None,
     rate: str,
     delay_s: float,
     queue_pkts: int,
     duration_s: float,
-    warmup_s: float = 0.0,
-    bottleneck_loss: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """r1 —bottleneck— r2; forward flows (name, flavour, RTT) from a host left of r1 to one right of
-    r2, reverse flows the other way (ON only in `reverse_on` when given). A flow's round-trip
-    propagation delay is its RTT: what exceeds twice the bottleneck's delay is split equally
-    between its two access links. The bottleneck's drop-tail buffer holds `queue_pkts` packets in
-    each direction (ns-2's `DropTail` counts packets)."""
-    links = [link("bottleneck", "r1", "r2", rate, delay_s, f"{queue_pkts}pkt")]
-    if bottleneck_loss:
-        links[0]["loss"] = [dict(item) for item in bottleneck_loss]
-    flows: list[dict[str, Any]] = []
-    for direction, group in (("fwd", forward), ("rev", reverse)):
-        for flow_name, flavour, rtt in group:
-            access = (rtt / 2 - delay_s) / 2
-            if access < 0:
-                raise ValueError(f"{flow_name}: RTT {rtt}s is below twice the bottleneck delay ({2 * delay_s}s)")
-            left, right = f"{flow_name}-l", f"{flow_name}-r"
-            links += [host_links(left, "r1", access), host_links(right, "r2", access, f"r2-{right}")]
-            src, dst = (left, right) if direction == "fwd" else (right, left)
-            if direction == "rev" and reverse_on is not None:
-                flows += on_off_flows(flow_name, src, dst, flavour, reverse_on)
-            else:
-                flows.append(flow(flow_name, src, dst, flavour))
-    return {
-        "name": name,
-        "duration": f"{duration_s:g}s",
-        "warmup": f"{warmup_s:g}s",
-        "tcp": dict(NS2_TCP),
-        "links": links,
-        "flows": flows,
-    }
+    """`tcpsim.topologies.dumbbell` as the paper's Secs. 5.1–5.2 use it: forward flows `fwd<i>` of
+    one algorithm with the given RTTs, NewReno reverse flows `rev<i>` (ON only in `reverse_on`
+    when given: one connection kept across the OFF periods, as an ns-2 FTP source started and
+    stopped), a drop-tail bottleneck of `queue_pkts` packets each way (ns-2's `DropTail` counts
+    packets), access links of 100 Mb/s, ns-2's TCP defaults."""
+    forward, reverse = len(forward_rtts), len(reverse_rtts)
+    built = dumbbell(
+        forward=forward,
+        reverse=reverse,
+        bottleneck_rate=rate,
+        bottleneck_delay_s=delay_s,
+        access_rate=ACCESS_RATE,
+        rtts_s=[*forward_rtts, *reverse_rtts],
+        queue=f"{queue_pkts}pkt",
+        variant=flavour.variant,
+        reverse_variant=NEWRENO.variant,
+        reverse_on=None if reverse_on is None else [(f"{a:g}s", f"{b:g}s") for a, b in reverse_on],
+        mss_bytes=MSS_BYTES,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s:g}s",
+        access_queue=ACCESS_QUEUE,
+        tcp=NS2_SCENARIO_TCP,
+    )
+    built["name"] = name
+    return with_flavour(built, [f"fwd{i}" for i in range(forward)], flavour)
 
 
 # --- per-seed statistics --------------------------------------------------------------------

@@ -12,18 +12,20 @@ from tcpsim.repro.framework import Claim, Experiment, Outcome
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
     ACCESS_RATE,
+    HEADER_BYTES,
+    MSS_BYTES,
     NEWRENO,
-    NS2_TCP,
+    NS2_SCENARIO_TCP,
     PAPER,
     THREE,
     Flavour,
-    flow,
     fmt_ci,
     goodput_mbps,
-    link,
+    with_flavour,
 )
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.topologies import chain
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult
@@ -37,6 +39,7 @@ EDGE_DELAY_S = 0.020
 QUEUE = "125pkt"
 """Every router queue: 125 packets (Sec. 5.3)."""
 C1_START_S = 10.0
+C1 = "C1"
 DURATION_FULL_S = 1000.0
 DURATION_QUICK_S = 150.0
 N_FULL = (1, 2, 4, 6, 10)
@@ -46,43 +49,40 @@ MUCH_BELOW = 0.5
 
 
 def scenario(flavour: Flavour, hops: int, duration_s: float) -> dict[str, Any]:
-    """Fig. 3: routers r0…rN joined by the hop links; C1 from c1-src (entry link to r0) to c1-dst
-    (exit link from rN); on hop i two hosts, x{i}a at r(i−1) and x{i}b at ri, each on its own
-    entry/exit link, one NewReno flow x{i}a → x{i}b and one back (2N cross flows). C1 starts at
-    10 s, the cross flows at 0 s (each + uniform [0, 1] s); C1's goodput is measured from 10 s."""
-    links = [link(f"hop{i}", f"r{i - 1}", f"r{i}", HOP_RATE, HOP_DELAY_S, QUEUE) for i in range(1, hops + 1)]
-    links += [
-        link("c1-entry", "c1-src", "r0", ACCESS_RATE, EDGE_DELAY_S, QUEUE),
-        link("c1-exit", f"r{hops}", "c1-dst", ACCESS_RATE, EDGE_DELAY_S, QUEUE),
-    ]
-    flows = [flow("c1", "c1-src", "c1-dst", flavour, start_s=C1_START_S)]
-    for i in range(1, hops + 1):
-        a, b = f"x{i}a", f"x{i}b"
-        links += [
-            link(f"{a}-edge", a, f"r{i - 1}", ACCESS_RATE, EDGE_DELAY_S, QUEUE),
-            link(f"{b}-edge", f"r{i}", b, ACCESS_RATE, EDGE_DELAY_S, QUEUE),
-        ]
-        flows += [flow(f"x{i}.fwd", a, b, NEWRENO), flow(f"x{i}.rev", b, a, NEWRENO)]
-    return {
-        "name": f"macura Sec. 5.3: {flavour.label} C1 over {hops} hop(s)",
-        "duration": f"{duration_s:g}s",
-        "warmup": f"{C1_START_S:g}s",
-        "tcp": dict(NS2_TCP),
-        "links": links,
-        "flows": flows,
-    }
+    """Fig. 3 (`tcpsim.topologies.chain`): C1 across N hops, on each hop one NewReno cross flow
+    each way (C2 … C2N+1) between hosts at its two routers, each host on its own entry/exit link.
+    C1 starts at 10 s, the cross flows at 0 s + uniform [0, 1] s; C1's goodput is measured from
+    10 s."""
+    built = chain(
+        hops=hops,
+        c1_start=f"{C1_START_S:g}s",
+        cross_variant=NEWRENO.variant,
+        hop_rate=HOP_RATE,
+        hop_delay_s=HOP_DELAY_S,
+        access_rate=ACCESS_RATE,
+        access_delay_s=EDGE_DELAY_S,
+        queue=QUEUE,
+        mss_bytes=MSS_BYTES,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s:g}s",
+        warmup=f"{C1_START_S:g}s",
+        cross_start_jitter="1s",
+        tcp=NS2_SCENARIO_TCP,
+    )
+    built["name"] = f"macura Sec. 5.3: {flavour.label} C1 over {hops} hop(s)"
+    return with_flavour(built, [C1], flavour)
 
 
 def c1_goodput(result: RunResult) -> float:
     flows = result.flows.set_index("name")
-    return goodput_mbps(flows.loc["c1", "goodput_bps"])
+    return goodput_mbps(flows.loc[C1, "goodput_bps"])
 
 
 def c1_rtt_ratio(result: RunResult) -> float:
     """C1's smallest RTT sample over its mean: the fraction of its window Westwood+ keeps after a
     loss (cwnd = BWE·RTTmin, BWE about cwnd/RTT), against NewReno's one half."""
     flows = result.flows.set_index("name")
-    return float(flows.loc["c1", "rtt_min_s"] / flows.loc["c1", "rtt_mean_s"])
+    return float(flows.loc[C1, "rtt_min_s"] / flows.loc[C1, "rtt_mean_s"])
 
 
 @register

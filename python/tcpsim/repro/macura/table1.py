@@ -11,16 +11,15 @@ from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
-    NEWRENO,
     PAPER,
     THREE,
     VEGAS,
     VEGAS_TCPSIM,
     Flavour,
     bdp_packets,
-    dumbbell,
     fmt_ci,
     goodput_mbps,
+    macura_dumbbell,
     mean,
 )
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_title, finish_axes
@@ -41,6 +40,8 @@ INTERVAL_S = 250.0
 INTERVALS = ((0.0, 250.0), (250.0, 500.0), (500.0, 750.0), (750.0, 1000.0))
 REVERSE_ON = ((250.0, 500.0), (750.0, 1000.0))
 REVERSE_SENDERS = 10
+TCP1 = "fwd0"
+"""The connection's name in the scenario (the dumbbell generator's first forward flow)."""
 QUEUE_PKTS = bdp_packets(RATE_BPS, RTT_S)
 """Buffers = BDP (the catalog's assumption): 2 Mb/s × 250 ms = 41.7 → 42 packets per direction."""
 PAPER_TABLE: dict[str, tuple[float, float, float, float]] = {
@@ -63,12 +64,13 @@ def label(i: int) -> str:
 
 
 def scenario(flavour: Flavour, queue_pkts: int = QUEUE_PKTS, trace: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Fig. 1: the connection and the ten reverse senders share one 2 Mb/s path of 250 ms RTT;
-    throughput bins of 250 s give the per-interval goodput."""
-    built = dumbbell(
+    """Fig. 1: the connection (`TCP1`) and the ten reverse senders share one 2 Mb/s path of 250 ms
+    RTT; throughput bins of 250 s give the per-interval goodput."""
+    built = macura_dumbbell(
         name=f"macura Table 1: {flavour.label} with ON/OFF reverse traffic",
-        forward=[("tcp1", flavour, RTT_S)],
-        reverse=[(f"rev{i}", NEWRENO, RTT_S) for i in range(REVERSE_SENDERS)],
+        flavour=flavour,
+        forward_rtts=[RTT_S],
+        reverse_rtts=[RTT_S] * REVERSE_SENDERS,
         reverse_on=REVERSE_ON,
         rate="2Mbps",
         delay_s=BOTTLENECK_DELAY_S,
@@ -80,14 +82,14 @@ def scenario(flavour: Flavour, queue_pkts: int = QUEUE_PKTS, trace: Mapping[str,
 
 
 def interval_goodputs(result: RunResult) -> list[float]:
-    """tcp1's goodput (Mb/s of 1500-byte packets) in each 250 s interval, from its delivered bytes
+    """TCP1's goodput (Mb/s of 1500-byte packets) in each 250 s interval, from its delivered bytes
     per bin; over 250 s this is eq. (1)'s (sent − retransmitted)/time to within one window
     (< 0.003 Mb/s)."""
     bins = result.trace("throughput")
-    bins = bins[bins["flow_name"] == "tcp1"].sort_values("time_s")
+    bins = bins[bins["flow_name"] == TCP1].sort_values("time_s")
     values = [goodput_mbps(v) for v in bins["throughput_bps"]]
     if len(values) != len(INTERVALS):
-        raise ValueError(f"tcp1 has {len(values)} throughput bins, expected {len(INTERVALS)}")
+        raise ValueError(f"{TCP1} has {len(values)} throughput bins, expected {len(INTERVALS)}")
     return values
 
 
@@ -108,7 +110,8 @@ class Table1(Experiment):
     setup = (
         "Fig. 1: one persistent connection (NewReno, Vegas or Westwood+) over a 2 Mb/s bottleneck with a 250 ms "
         "round-trip time, 1000 s; ten NewReno senders on its ACK path (the same 250 ms path, the other way) are ON "
-        "in [250, 500] s and [750, 1000] s (for now each ON interval is a new connection). Drop-tail buffers of "
+        "in [250, 500] s and [750, 1000] s (one connection per sender, kept across the OFF period as an ns-2 FTP source "
+        "started and stopped). Drop-tail buffers of "
         "the bandwidth-delay product, 42 packets of 1500 bytes, in each direction; ns-2's defaults for the rest "
         "(package docstring). Goodput per 250 s interval, in Mb/s of 1500-byte packets. Checked: every "
         "goodput near the capacity (≥ 90 %) while the reverse traffic is OFF; while it is ON, Vegas worst "
@@ -216,11 +219,11 @@ class Table1(Experiment):
         trace_key = next(k for k in results if k.get("kind") == "trace")
         result = results[trace_key]
         rtt = result.trace("rtt")
-        rtt = rtt[rtt["flow_name"] == "tcp1"]
+        rtt = rtt[rtt["flow_name"] == TCP1]
         queue = result.trace("queue")
         reverse_queue = queue[(queue["link"] == "bottleneck") & (queue["direction"] == "ba")]
         on = (rtt["time_s"] >= 300) & (rtt["time_s"] < 500)
-        base = float(result.flows.set_index("name").loc["tcp1", "rtt_min_s"])
+        base = float(result.flows.set_index("name").loc[TCP1, "rtt_min_s"])
         on_rtt = float(rtt.loc[on, "rtt_s"].mean())
         q_on = reverse_queue[(reverse_queue["time_s"] >= 300) & (reverse_queue["time_s"] < 500)]
         goodput = mean(t["vegas"][1])

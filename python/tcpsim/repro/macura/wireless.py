@@ -12,6 +12,8 @@ from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Reading, Series
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
+    ACCESS_QUEUE,
+    ACCESS_RATE,
     NEWRENO,
     NEWRENO_NODELACK,
     NS2_TCP,
@@ -24,16 +26,14 @@ from tcpsim.repro.macura.common import (
     flow,
     fmt_range,
     goodput_mbps,
-    host_links,
-    link,
     mean,
-    ms,
     paired_gains,
     spread,
 )
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_legend, figure_title, finish_axes
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.topologies.common import link, ms
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -111,8 +111,12 @@ def scenario(
     """Fig. 4: src —100 Mb/s— r —10 Mb/s, 10 ms— bs —2 Mb/s, 20 ms, lossy— mobile; TCP1 src → mobile
     with a 125 ms one-way delay. With traffic, 5 NewReno cross flows r → bs side (RTTs spread in
     [66, 250] ms) and 10 NewReno reverse flows bs side → r side ([46, 250] ms) share the wired link."""
+
+    def access(name: str, a: str, b: str, delay_s: float) -> dict[str, Any]:
+        return link(name, a, b, ACCESS_RATE, delay_s, ACCESS_QUEUE)
+
     links = [
-        host_links("src", "r", SOURCE_DELAY_S),
+        access("src-r", "src", "r", SOURCE_DELAY_S),
         link("wired", "r", "bs", WIRED_RATE, WIRED_DELAY_S, f"{WIRED_QUEUE_PKTS}pkt"),
         link("wireless", "bs", "mobile", f"{WIRELESS_RATE_BPS:.0f}bps", WIRELESS_DELAY_S, f"{WIRELESS_QUEUE_PKTS}pkt"),
     ]
@@ -121,9 +125,9 @@ def scenario(
     if traffic == LOADED:
         for prefix, rtts, forward in (("cross", CROSS_RTTS, True), ("rev", REVERSE_RTTS, False)):
             for i, rtt in enumerate(rtts):
-                access = (rtt / 2 - WIRED_DELAY_S) / 2
+                delay = (rtt / 2 - WIRED_DELAY_S) / 2
                 left, right = f"{prefix}{i}-l", f"{prefix}{i}-r"
-                links += [host_links(left, "r", access), host_links(right, "bs", access, f"bs-{right}")]
+                links += [access(f"{left}-r", left, "r", delay), access(f"bs-{right}", "bs", right, delay)]
                 src, dst = (left, right) if forward else (right, left)
                 flows.append(flow(f"{prefix}{i}", src, dst, NEWRENO))
     return {
