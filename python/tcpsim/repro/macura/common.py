@@ -91,9 +91,6 @@ WESTWOOD_PLUS_NODELACK = Flavour("westwood_plus_nodelack", "Westwood+, no delaye
 SACK = Flavour("sack", "SACK", "sack", NO_DELACK)
 """Sec. 5.5: "TCP SACK by default does not use delayed ACK" (ns-2's `TCPSink/Sack1`)."""
 THREE = (NEWRENO, VEGAS, WESTWOOD_PLUS)
-FLAVOURS = {
-    f.name: f for f in (NEWRENO, VEGAS, WESTWOOD_PLUS, VEGAS_TCPSIM, NEWRENO_NODELACK, WESTWOOD_PLUS_NODELACK, SACK)
-}
 
 
 # --- scenario pieces -----------------------------------------------------------------------
@@ -111,20 +108,22 @@ def with_flavour(scenario: dict[str, Any], names: Sequence[str], flavour: Flavou
     overrides), the generators giving only a variant name."""
     for spec in scenario["flows"]:
         if spec["name"] in names:
-            spec["variant"] = flavour.variant
-            if flavour.tcp:
-                spec["tcp"] = dict(flavour.tcp)
+            apply_flavour(spec, flavour)
     return scenario
+
+
+def apply_flavour(spec: dict[str, Any], flavour: Flavour) -> dict[str, Any]:
+    spec["variant"] = flavour.variant
+    if flavour.tcp:
+        spec["tcp"] = dict(flavour.tcp)
+    return spec
 
 
 def flow(name: str, src: str, dst: str, flavour: Flavour, jitter_s: float = 1.0) -> dict[str, Any]:
     """A persistent flow starting at uniform[0, `jitter_s`] (its own random stream: replications
     differ where nothing else is random)."""
-    return with_flavour(
-        {"flows": [{"name": name, "src": src, "dst": dst, "start": "0s", "start_jitter": f"{jitter_s:g}s"}]},
-        [name],
-        flavour,
-    )["flows"][0]
+    spec = {"name": name, "src": src, "dst": dst, "start": "0s", "start_jitter": f"{jitter_s:g}s"}
+    return apply_flavour(spec, flavour)
 
 
 def spread(low_s: float, high_s: float, n: int) -> list[float]:

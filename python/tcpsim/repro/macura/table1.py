@@ -110,9 +110,9 @@ class Table1(Experiment):
     setup = (
         "Fig. 1: one persistent connection (NewReno, Vegas or Westwood+) over a 2 Mb/s bottleneck with a 250 ms "
         "round-trip time, 1000 s; ten NewReno senders on its ACK path (the same 250 ms path, the other way) are ON "
-        "in [250, 500] s and [750, 1000] s (one connection per sender, kept across the OFF period as an ns-2 FTP source "
-        "started and stopped). Drop-tail buffers of "
-        "the bandwidth-delay product, 42 packets of 1500 bytes, in each direction; ns-2's defaults for the rest "
+        "in [250, 500] s and [750, 1000] s (one connection per sender, kept across the OFF period as an ns-2 FTP "
+        "source started and stopped). Drop-tail buffers of the bandwidth-delay product, 42 packets of 1500 bytes, "
+        "in each direction; ns-2's defaults for the rest "
         "(package docstring). Goodput per 250 s interval, in Mb/s of 1500-byte packets. Checked: every "
         "goodput near the capacity (≥ 90 %) while the reverse traffic is OFF; while it is ON, Vegas worst "
         "(Welch, 95 %) and Westwood+ slightly (0–15 %) above NewReno; numbers: the twelve goodputs of Table 1, "
@@ -143,9 +143,10 @@ class Table1(Experiment):
         return specs
 
     def table(self, results: Mapping[RunKey, RunResult], kind: str | None = None) -> Table:
+        """Per-interval goodputs of the runs of one `kind` (None: the main runs)."""
         out: Table = {}
         for key, result in results.items():
-            if key.get("kind") != kind or kind == "trace":
+            if key.get("kind") != kind:
                 continue
             per_seed = out.setdefault(key["flavour"], [[] for _ in INTERVALS])
             for i, g in enumerate(interval_goodputs(result)):
