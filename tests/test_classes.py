@@ -133,6 +133,11 @@ def test_a_run_labels_flows_and_aggregates_them_by_class():
     by_class = r.flows.groupby("class", sort=False)["throughput_bps"]
     assert classes["throughput_bps"].to_dict() == by_class.sum().to_dict()
     assert classes["utilization"].to_dict() == pytest.approx((by_class.sum() / 5e6).to_dict())
+    packets = r.flows.groupby("class", sort=False)[["packets_sent", "packets_dropped"]].sum()
+    assert (packets["packets_dropped"] > 0).all()  # a 40-packet drop-tail queue
+    assert classes["loss_rate"].to_dict() == pytest.approx(
+        (packets["packets_dropped"] / packets["packets_sent"]).to_dict()
+    )
     series = r.trace("class_throughput")
     bins = r.trace("throughput")
     assert series["throughput_bps"].sum() == pytest.approx(bins["throughput_bps"].sum())

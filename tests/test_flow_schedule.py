@@ -1,12 +1,18 @@
-"""Flow-count schedules compiled to per-replica ON intervals, worked by hand."""
+"""Flow-count schedules: compiled to per-replica ON intervals (worked by hand), carried into the
+engine's input, run, and refused with the step's path when wrong."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+import tcpsim
+import tomli_w
 from pydantic import TypeAdapter, ValidationError
+from tcpsim.cli import app
+from tcpsim.scenario import ScenarioError, load_scenario
 from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
+from typer.testing import CliRunner
 
 S = 1_000_000_000
 
@@ -67,3 +73,76 @@ def test_a_bad_step_is_reported_at_its_own_index(step, message):
 
 def test_a_step_reads_human_units():
     assert TypeAdapter(list[ScheduleStep]).validate_python([["0s", 20], ["1.5min", 100]]) == [(0, 20), (90 * S, 100)]
+
+
+# --- in a scenario ---------------------------------------------------------------------------
+
+
+def fig10(**vegas_changes) -> dict:
+    """`podlesny` Fig. 10(a)'s stated points on a small dumbbell."""
+    return {
+        "duration": "180s",
+        "links": [
+            {"name": "access", "a": "s", "b": "r", "rate": "100Mbps", "delay": "5ms", "queue": "1000pkt"},
+            {"name": "bottleneck", "a": "r", "b": "d", "rate": "10Mbps", "delay": "10ms", "queue": "100pkt"},
+        ],
+        "flows": [
+            {"name": "vegas", "src": "s", "dst": "d", "variant": "vegas", "count": 100}
+            | {"schedule": [["0s", 20], ["80s", 100]]}
+            | vegas_changes,
+            {"name": "newreno", "src": "s", "dst": "d", "count": 100, "schedule": [["0s", 100], ["100s", 0]]},
+        ],
+    }
+
+
+def test_each_replica_gets_its_share_of_the_schedule_as_on_off_intervals():
+    flows = load_scenario(fig10(bytes="1MB")).to_engine()["flows"]
+    apps = {flow["name"]: flow["app"] for flow in flows}
+    assert apps["vegas.0"] == apps["vegas.19"] == {"kind": "on_off", "on_ns": [[0, 180 * S]], "bytes": 1_000_000}
+    assert apps["vegas.20"] == apps["vegas.99"] == {"kind": "on_off", "on_ns": [[80 * S, 180 * S]], "bytes": 1_000_000}
+    assert {str(flow["app"]["on_ns"]) for flow in flows[100:]} == {str([[0, 100 * S]])}
+    assert apps["vegas.0"] is not apps["vegas.1"]  # each engine flow owns its application
+
+
+def test_a_scheduled_class_sends_only_while_its_replicas_are_on():
+    scenario = fig10(schedule=[["0s", 1], ["2s", 2], ["4s", 0]], count=2)
+    scenario |= {"duration": "6s", "flows": scenario["flows"][:1], "trace": {"throughput_bin": "500ms"}}
+    r = tcpsim.run(scenario, seed=1)
+    bins = r.trace("throughput").pivot(index="time_s", columns="flow_name", values="bytes")
+    assert bins.loc[:1.5, "vegas.1"].sum() == 0 and bins.loc[2.5:3.5, "vegas.1"].min() > 0
+    assert bins.loc[0.5:3.5, "vegas.0"].min() > 0
+    assert bins.loc[4.5:, ["vegas.0", "vegas.1"]].to_numpy().sum() == 0  # 4 s + one RTT: all quiet
+
+
+def test_bad_schedules_name_the_step():
+    with pytest.raises(ScenarioError) as error:
+        load_scenario(fig10(schedule=[["0s", 20], ["80s", 101], ["70s", -1]]))
+    assert str(error.value).splitlines() == [
+        'flows[0].schedule[2]: -1 is not a number of active flows; use a whole number >= 0, e.g. ["80s", 100]',
+    ]
+    with pytest.raises(ScenarioError) as error:
+        load_scenario(fig10(schedule=[["0s", 20], ["80s", 101], ["70s", 3]]))
+    assert str(error.value).splitlines() == [
+        "flows[0].schedule[1]: 101 active flows is more than `count` (100); allowed: 0 to 100",
+        "flows[0].schedule[2]: 70s is not after the previous step (80s); list steps in increasing time",
+    ]
+
+
+def test_a_schedule_replaces_start_stop_and_on():
+    with pytest.raises(ScenarioError) as error:
+        load_scenario(fig10(start="1s", start_jitter="1s", on=[["0s", "1s"]]))
+    assert {line.split(":")[0] for line in str(error.value).splitlines()} == {
+        "flows[0].start",
+        "flows[0].start_jitter",
+        "flows[0].on",
+    }
+    with pytest.raises(ScenarioError, match=r"flows\[0\]\.schedule: needs at least 1 entry"):
+        load_scenario(fig10(schedule=[]))
+
+
+def test_the_cli_refuses_a_bad_schedule_with_exit_2(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(tomli_w.dumps(fig10(schedule=[["0s", 20], ["80s", 200]])).encode())
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert "error: flows[0].schedule[1]: 200 active flows is more than `count` (100)" in result.stderr

@@ -52,7 +52,7 @@ def only_line(error: ScenarioError) -> str:
 # --- the example scenarios -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["single_flow", "lossy_link", "moller_two_flows"])
+@pytest.mark.parametrize("name", ["single_flow", "lossy_link", "moller_two_flows", "red_ecn"])
 def test_example_scenarios_emit_the_canonical_shape(name):
     config = load_scenario(SCENARIOS / f"{name}.toml").to_engine()
     assert_canonical_shape(config)
@@ -178,6 +178,8 @@ def test_defaults_fill_every_engine_field():
         "cc": {"kind": "aimd"},
         "delack_count": 2,
         "delack_timeout_ns": 200_000_000,
+        "ecn": False,
+        "ecn_immediate_ack": True,
     }
 
 
@@ -350,9 +352,9 @@ def test_whole_scenario_errors_are_collected():
             "less than one packet (the largest is 1500 bytes",
         ),
         (
-            lambda s: s["links"][0].update(queue={"kind": "red"}),
+            lambda s: s["links"][0].update(queue={"kind": "codel"}),
             "links[0].queue.kind",
-            "'red' is not a queue kind; allowed: drop_tail",
+            "'codel' is not a queue kind; allowed: drop_tail, red",
         ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),

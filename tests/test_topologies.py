@@ -111,6 +111,14 @@ def test_the_dumbbell_reverse_flows_can_be_on_off():
         assert "start" not in flow and "start_jitter" not in flow
 
 
+def test_on_off_reverse_flows_send_only_while_on():
+    scenario = dumbbell(forward=1, reverse=1, rtt_range_s=(0.05, 0.05), reverse_on=[("1s", "2s")], duration="3s")
+    scenario["trace"] = {"throughput_bin": "250ms"}
+    bins = tcpsim.run(scenario, seed=1).trace("throughput").pivot(index="time_s", columns="flow_name", values="bytes")
+    assert bins.loc[:0.75, "rev1"].sum() == 0 and bins.loc[1.25:1.75, "rev1"].min() > 0
+    assert bins.loc[2.25:, "rev1"].sum() == 0
+
+
 def test_dumbbell_flows_cross_the_bottleneck_their_own_way():
     scenario = dumbbell(forward=1, reverse=1, rtt_range_s=(0.05, 0.05), access_rate="100Mbps", bottleneck_rate="10Mbps")
     assert channels_used(scenario, "fwd0") == both_ways("s0", "r1", "r2", "d0")

@@ -257,6 +257,7 @@ _TEXT_COLUMNS = {
 
 
 def _flows_table(flows: pd.DataFrame) -> Table:
+    ecn = _any_nonzero(flows, "ecn_reductions")
     return _table(
         "flows",
         [
@@ -270,6 +271,7 @@ def _flows_table(flows: pd.DataFrame) -> Table:
             "loss %",
             "RTOs",
             "fast retx",
+            *(["ECN cuts"] if ecn else []),
             "RTT min ms",
             "RTT mean ms",
         ],
@@ -285,6 +287,7 @@ def _flows_table(flows: pd.DataFrame) -> Table:
                 _num(100 * f["packets_dropped"] / f["packets_sent"] if f.get("packets_sent") else 0.0, digits=2),
                 f["timeouts"],
                 f["fast_retransmits"],
+                *([f["ecn_reductions"]] if ecn else []),
                 _num(f["rtt_min_s"], 1e-3, 1),
                 _num(f["rtt_mean_s"], 1e-3, 1),
             )
@@ -294,9 +297,21 @@ def _flows_table(flows: pd.DataFrame) -> Table:
 
 
 def _links_table(links: pd.DataFrame) -> Table:
+    red = _any_nonzero(links, "drops_early") or _any_nonzero(links, "marks_ecn")
     return _table(
         "links",
-        ["name", "dir", "rate Mb/s", "util %", "tx pkts", "queue drops", "error drops", "queue mean", "queue max"],
+        [
+            "name",
+            "dir",
+            "rate Mb/s",
+            "util %",
+            "tx pkts",
+            "queue drops",
+            *(["early drops", "ECN marks"] if red else []),
+            "error drops",
+            "queue mean",
+            "queue max",
+        ],
         (
             (
                 link["name"],
@@ -305,6 +320,7 @@ def _links_table(links: pd.DataFrame) -> Table:
                 _num(100 * link["utilization"], digits=1),
                 link["tx_packets"],
                 link["drops_queue"],
+                *([link["drops_early"], link["marks_ecn"]] if red else []),
                 link["drops_error"],
                 _num(link["queue_mean_pkts"], digits=1),
                 link["queue_max_pkts"],
@@ -332,6 +348,12 @@ def _classes_table(classes: pd.DataFrame) -> Table:
             for c in classes.to_dict("records")
         ),
     )
+
+
+def _any_nonzero(table: pd.DataFrame, column: str) -> bool:
+    """Whether `column` exists and is non-zero somewhere: RED's and ECN's columns are shown only
+    when a run used them."""
+    return column in table.columns and bool((table[column] != 0).any())
 
 
 def _meta_line(meta: dict[str, Any]) -> str:

@@ -354,7 +354,8 @@ def check_limits(scenario: Scenario, cost: Cost) -> None:
 def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(path, message) for what the engine runs but what makes its numbers meaningless: a
     measurement window shorter than a few round trips, an initial window far beyond what the
-    path holds. `engine` is `scenario`'s canonical form."""
+    path holds, ECN on a flow whose path has no queue that marks. `engine` is `scenario`'s
+    canonical form."""
     tcp, udp = _flows(engine)
     found = []
     rtts = [_rtt_s(engine, flow.path, flow.wire_bytes, flow.ack_bytes) for flow in [*tcp, *udp]]
@@ -390,4 +391,29 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
                     f"links); the burst is mostly dropped, and goodput counts it as sent",
                 )
             )
+    found += _ecn_without_marking_queue(scenario, engine, tcp)
     return found
+
+
+def _ecn_without_marking_queue(
+    scenario: Scenario, engine: Mapping[str, Any], tcp: Sequence[_Flow]
+) -> list[tuple[str, str]]:
+    """A flow with ECN whose data path has no queue that marks (RED with ecn = true): it runs,
+    but its ECN never acts. One warning per place `ecn` was written."""
+    found: dict[str, str] = {}
+    instances = None
+    for index, (flow, engine_flow) in enumerate(zip(tcp, engine["flows"])):
+        if not engine_flow["tcp"]["ecn"]:
+            continue
+        queues = [engine["links"][c // 2]["ab" if c % 2 == 0 else "ba"]["queue"] for c in flow.path]
+        if any(queue["kind"] == "red" and queue["ecn"] for queue in queues):
+            continue
+        instances = instances or flow_instances(scenario)
+        instance = instances[index]
+        where = format_path(tcp_origin(scenario, instance.position, "ecn"))
+        found.setdefault(
+            where,
+            f"flow {instance.name!r} uses ECN but no queue on its path marks packets (none is "
+            f'{{kind = "red", ecn = true}}); its congestion signals stay losses, as without ECN',
+        )
+    return list(found.items())

@@ -41,6 +41,8 @@ FLOW_JSON_COLUMNS = [
     "fast_retransmits",
     "fast_retransmitted_segments",
     "spurious_fast_retransmits",
+    "ecn_reductions",
+    "ce_received",
     "rtt_min_s",
     "rtt_mean_s",
 ]
@@ -53,6 +55,8 @@ LINK_JSON_COLUMNS = [
     "utilization",
     "tx_packets",
     "drops_queue",
+    "drops_early",
+    "marks_ecn",
     "drops_error",
     "queue_mean_pkts",
     "queue_max_pkts",

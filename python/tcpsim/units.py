@@ -79,6 +79,8 @@ _QUEUE_LIMIT_HELP = (
     "or a multiple of the link's bandwidth-delay product ('1.5BDP')"
 )
 
+_QUEUE_THRESHOLD_HELP = "use a number of packets ('5pkt') or a size ('15KB') >= 0"
+
 
 def parse_duration_ns(value: object) -> int:
     """A duration such as "45ms", "0.01ms", "1.5s", "250us", "2min" → whole nanoseconds (≥ 0)."""
@@ -146,6 +148,30 @@ def parse_queue_limit(value: object) -> QueueLimit:
     if unit in SIZE_UNITS_BYTES:
         return QueueLimit("bytes", parse_size_bytes(value), str(value))
     raise ValueError(f"{value!r} is not a queue limit; {_QUEUE_LIMIT_HELP}")
+
+
+@dataclass(frozen=True)
+class QueueThreshold:
+    """A threshold of a queue's average length as written: packets (fractions allowed) or bytes."""
+
+    unit: Literal["packets", "bytes"]
+    amount: Fraction
+    text: str
+    """The value as the user wrote it, for error messages."""
+
+
+def parse_queue_threshold(value: object) -> QueueThreshold:
+    """ "5pkt" / "2.5pkts" (packets) or "15KB" (bytes) → a threshold >= 0."""
+    if _is_bare_number(value):
+        raise ValueError(f"{value!r} has no unit; a threshold is in packets ('{value}pkt') or bytes ('{value}B')")
+    match = _match_quantity(value)
+    if match is None or match["number"].startswith("-"):
+        raise ValueError(f"{value!r} is not a queue threshold; {_QUEUE_THRESHOLD_HELP}")
+    if match["unit"] in PACKET_UNITS:
+        return QueueThreshold("packets", Fraction(match["number"]), str(value))
+    if match["unit"] in SIZE_UNITS_BYTES:
+        return QueueThreshold("bytes", Fraction(parse_size_bytes(value)), str(value))
+    raise ValueError(f"{value!r} is not a queue threshold; {_QUEUE_THRESHOLD_HELP}")
 
 
 def bdp_bytes(multiple: Fraction, rate_bps: int, rtt_ns: int) -> int:

@@ -85,6 +85,146 @@ pub enum QueueConfig {
     /// FIFO that drops arrivals when full. At least one limit is set; with both, either
     /// one being reached drops.
     DropTail { limit_packets: Option<u64>, limit_bytes: Option<u64> },
+    /// Random Early Detection (Floyd & Jacobson 1993, as ns-2's `red.cc`), optionally marking
+    /// ECN-capable packets (RFC 3168 §5); see `queue::red`.
+    Red(RedConfig),
+    /// RD Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R and a D FIFO served in
+    /// the ratio k·n_R : n_D of their active flows; see `queue::rd`.
+    Rd(RdConfig),
+}
+
+/// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
+/// scenario layer (`RdQueue` in `tcpsim.scenario.network`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RdConfig {
+    /// The whole buffer, shared by the two queues: exactly one of the two.
+    pub limit_packets: Option<u64>,
+    pub limit_bytes: Option<u64>,
+    /// Target ratio of R's per-flow throughput to D's (eq. 5), > 0.
+    pub k: f64,
+    /// B_D as a fraction of the buffer, in (0, 1); exclusive with `d_delay_bound_ns`.
+    pub d_share: Option<f64>,
+    /// B_D = S_D·d for a delay bound d of D packets (needs `limit_bytes`), > 0.
+    pub d_delay_bound_ns: Option<u64>,
+    /// Period of the recalculation of the flow counts and the buffer split, > 0.
+    pub interval_ns: u64,
+    /// Slots of each class's timestamp vector, > 0.
+    pub counter_slots: u32,
+    /// A flow not seen for longer than this is no longer counted as active, > 0.
+    pub counter_timeout_ns: u64,
+}
+
+/// RED's parameters; `queue::red` cites the rule each one enters. The defaults users get are
+/// set in the scenario layer (`RedQueue` in `tcpsim.scenario.network`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RedConfig {
+    /// Hard limits: an arrival that does not fit is dropped (as drop-tail). At least one.
+    pub limit_packets: Option<u64>,
+    pub limit_bytes: Option<u64>,
+    /// Whether the average and the thresholds count packets or bytes; byte mode also scales
+    /// the drop probability by packet size.
+    pub mode: RedMode,
+    /// Thresholds of the average queue in the mode's unit, 0 <= min_th < max_th.
+    pub min_th: f64,
+    pub max_th: f64,
+    /// Drop probability at max_th, in (0, 1].
+    pub max_p: f64,
+    /// Weight of the newest sample in the average, in (0, 1].
+    pub w_q: f64,
+    /// The drop probability rises from max_p to 1 between max_th and 2·max_th (else every
+    /// arrival above max_th is dropped).
+    pub gentle: bool,
+    /// ns-2's `wait_`: drops spaced uniformly in [1/p_b, 2/p_b) arrivals; false: F&J's
+    /// p_b/(1 − count·p_b).
+    pub wait: bool,
+    /// Mean packet size (bytes): the idle-time decay counts packets of this size, byte mode
+    /// divides by it. Must be > 0.
+    pub mean_packet_bytes: u32,
+    /// Mark ECN-capable packets CE instead of dropping them early.
+    pub ecn: bool,
+    /// With `ecn`: mark only while p_b <= mark_p, drop above (ns-2's `mark_p_`); 1 marks
+    /// every early decision. In [0, 1].
+    pub mark_p: f64,
+}
+
+/// What RED's average and thresholds count.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RedMode {
+    Packet,
+    Byte,
+}
+
+impl QueueConfig {
+    /// Check the discipline's parameters; errors are `<at>[.field]: message`.
+    pub fn validate(&self, at: &str) -> Result<(), String> {
+        let (limit_packets, limit_bytes) = match self {
+            QueueConfig::DropTail { limit_packets, limit_bytes } => (limit_packets, limit_bytes),
+            QueueConfig::Red(red) => (&red.limit_packets, &red.limit_bytes),
+            QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
+        };
+        if limit_packets.is_none() && limit_bytes.is_none() {
+            return Err(format!("{at}: needs limit_packets or limit_bytes"));
+        }
+        if let QueueConfig::Rd(rd) = self {
+            return rd.validate(at);
+        }
+        let QueueConfig::Red(red) = self else { return Ok(()) };
+        let in_unit_interval = |field: &str, value: f64, zero_allowed: bool| {
+            let above_low = if zero_allowed { value >= 0.0 } else { value > 0.0 };
+            if above_low && value <= 1.0 {
+                Ok(())
+            } else {
+                let low = if zero_allowed { "[0" } else { "(0" };
+                Err(format!("{at}.{field}: {value} must be in {low}, 1]"))
+            }
+        };
+        if !(red.min_th >= 0.0 && red.min_th < red.max_th && red.max_th.is_finite()) {
+            return Err(format!("{at}.min_th: {} must be >= 0 and < max_th ({})", red.min_th, red.max_th));
+        }
+        in_unit_interval("max_p", red.max_p, false)?;
+        in_unit_interval("w_q", red.w_q, false)?;
+        in_unit_interval("mark_p", red.mark_p, true)?;
+        if red.mean_packet_bytes == 0 {
+            return Err(format!("{at}.mean_packet_bytes: must be > 0"));
+        }
+        Ok(())
+    }
+}
+
+impl RdConfig {
+    fn validate(&self, at: &str) -> Result<(), String> {
+        if self.limit_packets.is_some() && self.limit_bytes.is_some() {
+            return Err(format!("{at}: an RD buffer has one limit, in packets or in bytes, not both"));
+        }
+        if !(self.k > 0.0 && self.k.is_finite()) {
+            return Err(format!("{at}.k: {} must be a finite number > 0", self.k));
+        }
+        match (self.d_share, self.d_delay_bound_ns) {
+            (Some(share), None) if !(share > 0.0 && share < 1.0) => {
+                return Err(format!("{at}.d_share: {share} must be in (0, 1)"));
+            }
+            (Some(_), None) => {}
+            (None, Some(0)) => return Err(format!("{at}.d_delay_bound_ns: must be > 0")),
+            (None, Some(_)) if self.limit_bytes.is_none() => {
+                return Err(format!("{at}.d_delay_bound_ns: a delay bound sizes B_D in bytes: needs limit_bytes"));
+            }
+            (None, Some(_)) => {}
+            _ => return Err(format!("{at}: exactly one of d_share and d_delay_bound_ns")),
+        }
+        if self.interval_ns == 0 {
+            return Err(format!("{at}.interval_ns: must be > 0"));
+        }
+        if self.counter_slots == 0 {
+            return Err(format!("{at}.counter_slots: must be > 0"));
+        }
+        if self.counter_timeout_ns == 0 {
+            return Err(format!("{at}.counter_timeout_ns: must be > 0"));
+        }
+        Ok(())
+    }
 }
 
 /// A loss (packet error) model on one link direction, applied when a packet finishes
@@ -543,6 +683,46 @@ pub struct TcpConfig {
     pub delack_count: u32,
     /// Receiver: longest an ACK is withheld (RFC 5681 §4.2: < 500 ms).
     pub delack_timeout_ns: u64,
+    /// ECN (RFC 3168 §6.1): new data is sent ECT(0), the receiver echoes CE marks (ECE) until
+    /// the sender's CWR, and the sender reduces once per window of data. Both ends of the
+    /// flow use it, so there is no negotiation.
+    #[serde(default)]
+    pub ecn: bool,
+    /// With `ecn`: the receiver acknowledges a CE-marked segment at once (Linux's
+    /// `tcp_ecn_check_ce` quick ACK) rather than by the delayed-ACK rules, which RFC 3168
+    /// §6.1.3 also allows (ns-2's `DelAckSink`: the delayed ACK carries ECE).
+    #[serde(default = "default_true")]
+    pub ecn_immediate_ack: bool,
+    /// The RD service class the flow marks its packets with, data and ACKs alike
+    /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
+    /// (Vegas) → D, loss-based → R (Sec. III).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rd_class: Option<RdMark>,
+}
+
+impl TcpConfig {
+    /// The RD class the flow marks its packets with: `rd_class`, else by the congestion
+    /// control (`podlesny` Sec. III: NewReno → R, Vegas → D).
+    pub fn rd_mark(&self) -> RdMark {
+        self.rd_class.unwrap_or(match self.cc {
+            CcConfig::Vegas { .. } => RdMark::D,
+            _ => RdMark::R,
+        })
+    }
+}
+
+/// An RD service class mark.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RdMark {
+    /// Throughput-greedy (the R queue).
+    R,
+    /// Delay-sensitive (the D queue).
+    D,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// What drives a flow.
@@ -728,10 +908,7 @@ impl SimConfig {
                 return Err(format!("links[{i}].rate_bps: must be > 0"));
             }
             for (d, dir) in [("ab", &l.ab), ("ba", &l.ba)] {
-                let QueueConfig::DropTail { limit_packets, limit_bytes } = &dir.queue;
-                if limit_packets.is_none() && limit_bytes.is_none() {
-                    return Err(format!("links[{i}].{d}.queue: needs limit_packets or limit_bytes"));
-                }
+                dir.queue.validate(&format!("links[{i}].{d}.queue"))?;
                 for (j, loss) in dir.loss.iter().enumerate() {
                     loss.validate(self.flows.len()).map_err(|e| format!("links[{i}].{d}.loss[{j}].{e}"))?;
                 }
@@ -826,6 +1003,38 @@ mod tests {
         let udp = serde_json::json!({"udp_flows": [{"rate_bps": u64::MAX, "on": [[0, u64::MAX]]}]});
         assert!(check_times(&udp, "", false).unwrap_err().starts_with("udp_flows[0].on[0][1]: "));
         assert!(check_times(&serde_json::json!({"rate_bps": u64::MAX, "delay_ns": MAX_TIME_NS}), "", false).is_ok());
+    }
+
+    #[test]
+    fn red_parameters_are_checked_and_named_by_path() {
+        let red = |extra: serde_json::Value| {
+            let mut q = serde_json::json!({"kind": "red", "limit_packets": 100, "limit_bytes": null, "mode": "packet",
+                "min_th": 5.0, "max_th": 15.0, "max_p": 0.1, "w_q": 0.002, "gentle": true, "wait": true,
+                "mean_packet_bytes": 500, "ecn": true, "mark_p": 1.0});
+            q.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            serde_json::from_value::<QueueConfig>(q)
+        };
+        let check = |extra| red(extra).unwrap().validate("links[0].ab.queue");
+        assert_eq!(check(serde_json::json!({})), Ok(()));
+        assert_eq!(
+            check(serde_json::json!({"min_th": 15.0})).unwrap_err(),
+            "links[0].ab.queue.min_th: 15 must be >= 0 and < max_th (15)"
+        );
+        assert_eq!(
+            check(serde_json::json!({"max_p": 0.0})).unwrap_err(),
+            "links[0].ab.queue.max_p: 0 must be in (0, 1]"
+        );
+        assert_eq!(check(serde_json::json!({"w_q": 1.5})).unwrap_err(), "links[0].ab.queue.w_q: 1.5 must be in (0, 1]");
+        assert_eq!(
+            check(serde_json::json!({"mark_p": -0.1})).unwrap_err(),
+            "links[0].ab.queue.mark_p: -0.1 must be in [0, 1]"
+        );
+        assert!(check(serde_json::json!({"mean_packet_bytes": 0})).is_err());
+        assert_eq!(
+            check(serde_json::json!({"limit_packets": null})).unwrap_err(),
+            "links[0].ab.queue: needs limit_packets or limit_bytes"
+        );
+        assert!(red(serde_json::json!({"typo": 1})).is_err(), "unknown keys are refused");
     }
 
     #[test]

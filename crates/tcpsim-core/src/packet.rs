@@ -4,6 +4,8 @@
 //! pool) through queues and pipes. Freed slots are reused, so once the pool has grown to the
 //! largest number of packets simultaneously alive the hot loop allocates nothing.
 
+use crate::config::RdMark;
+
 /// Index of a packet in the [`PacketPool`].
 pub type PacketId = u32;
 
@@ -27,6 +29,18 @@ pub enum Retransmission {
     Fast,
     /// Go-back-N after a retransmission timeout or Tahoe's return to slow start.
     GoBackN,
+}
+
+/// The ECN field of the IP header (RFC 3168 §5). ECT(1) is not modelled: a sender that uses
+/// ECN sends ECT(0), as RFC 3168 §6.1.1 recommends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ecn {
+    /// Not ECN-Capable Transport: a queue drops it rather than mark it.
+    NotEct,
+    /// ECN-Capable Transport, ECT(0).
+    Ect0,
+    /// Congestion Experienced, set by a queue instead of dropping an ECN-capable packet.
+    Ce,
 }
 
 /// A SACK block: bytes `[start, end)` held by the receiver above its cumulative ACK.
@@ -59,6 +73,14 @@ pub struct Packet {
     /// SACK blocks carried by an ACK, the first `sack_count` are valid.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     pub sack_count: u8,
+    /// The IP header's ECN field.
+    pub ecn: Ecn,
+    /// ACK: the TCP ECN-Echo flag (RFC 3168 §6.1.3).
+    pub ece: bool,
+    /// Data: the TCP Congestion Window Reduced flag (RFC 3168 §6.1.2).
+    pub cwr: bool,
+    /// The RD service class of the flow (its ToS mark, `podlesny` Sec. II-C); UDP is R.
+    pub rd_class: RdMark,
 }
 
 impl Packet {
@@ -75,6 +97,10 @@ impl Packet {
             retransmission: Retransmission::No,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             sack_count: 0,
+            ecn: Ecn::NotEct,
+            ece: false,
+            cwr: false,
+            rd_class: RdMark::R,
         }
     }
 
@@ -118,6 +144,11 @@ impl PacketPool {
     #[inline]
     pub fn get(&self, id: PacketId) -> &Packet {
         &self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id as usize]
     }
 
     /// Packets currently alive.

@@ -24,6 +24,10 @@ pub struct FlowResult {
     pub fast_retransmitted_segments: u64,
     /// Fast retransmissions that reached a receiver already holding their data.
     pub spurious_fast_retransmits: u64,
+    /// Window reductions in answer to ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
+    /// Data segments that reached the receiver marked CE.
+    pub ce_received: u64,
     pub rtt_min_s: Option<f64>,
     pub rtt_mean_s: Option<f64>,
     pub final_cwnd_bytes: u64,
@@ -43,11 +47,36 @@ pub struct ChannelResult {
     pub utilization: f64,
     pub tx_packets: u64,
     pub tx_bytes: u64,
+    /// Arrivals the queue dropped, for want of room or by its congestion signal.
     pub drops_queue: u64,
+    /// The part of `drops_queue` decided by RED's average (early and forced drops).
+    pub drops_early: u64,
+    /// Packets the queue marked CE instead of dropping them.
+    pub marks_ecn: u64,
     pub drops_error: u64,
     pub queue_mean_pkts: f64,
     pub queue_mean_bytes: f64,
     pub queue_max_pkts: u64,
+    /// The R and D queues of an RD discipline (absent for other disciplines).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub rd: Option<RdQueueResult>,
+}
+
+/// The two queues of an RD link direction over the window (`queue::rd`).
+#[derive(Clone, Debug, Serialize)]
+pub struct RdQueueResult {
+    pub r_drops: u64,
+    pub d_drops: u64,
+    pub r_bytes_served: u64,
+    pub d_bytes_served: u64,
+    pub r_queue_mean_pkts: f64,
+    pub d_queue_mean_pkts: f64,
+    /// n_R and n_D, the active-flow estimates at the last recalculation.
+    pub r_flows: f64,
+    pub d_flows: f64,
+    /// B_R and B_D at the end, in the buffer's unit (packets or bytes).
+    pub r_limit: u64,
+    pub d_limit: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

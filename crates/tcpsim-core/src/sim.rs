@@ -15,8 +15,8 @@ use crate::engine::{Event, Scheduler};
 use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes};
 use crate::packet::{PacketKind, PacketPool};
-use crate::queue::{Occupancy, Queue};
-use crate::results::{ChannelResult, FlowResult, RunSummary, UdpFlowResult};
+use crate::queue::{ClassQueueStats, Occupancy, Queue};
+use crate::results::{ChannelResult, FlowResult, RdQueueResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
 use crate::tcp::receiver::ReceiverCounters;
 use crate::tcp::sender::SenderCounters;
@@ -32,6 +32,7 @@ struct Snapshot {
     channels: Vec<ChannelCounters>,
     data_drops: Vec<u64>,
     queues: Vec<Occupancy>,
+    rd: Vec<Option<[ClassQueueStats; 2]>>,
     udp: Vec<UdpCounters>,
 }
 
@@ -193,7 +194,8 @@ impl Sim {
                 match p.kind {
                     PacketKind::Data => self.flows[p.flow as usize].receiver.on_data(&p, &mut ctx),
                     PacketKind::Ack => {
-                        self.flows[p.flow as usize].sender.on_ack(p.ack, &p.sack[..p.sack_count as usize], &mut ctx)
+                        let sack = &p.sack[..p.sack_count as usize];
+                        self.flows[p.flow as usize].sender.on_ack(p.ack, sack, p.ece, &mut ctx)
                     }
                     PacketKind::Udp => {
                         let r = &mut self.udp_received[p.flow as usize];
@@ -267,6 +269,7 @@ impl Sim {
                 .collect(),
             data_drops: self.net.data_drops.clone(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
+            rd: self.net.channels.iter().map(|c| c.queue.rd().map(|rd| rd.class_stats_at(now))).collect(),
             udp: self
                 .udp
                 .iter()
@@ -316,6 +319,8 @@ impl Sim {
                     fast_retransmits: s.fast_retransmits - s0.fast_retransmits,
                     fast_retransmitted_segments: s.fast_retransmitted_segments - s0.fast_retransmitted_segments,
                     spurious_fast_retransmits: r.spurious_fast_retransmits - r0.spurious_fast_retransmits,
+                    ecn_reductions: s.ecn_reductions - s0.ecn_reductions,
+                    ce_received: r.ce_received - r0.ce_received,
                     rtt_min_s: f.sender.window_min_rtt_ns().map(ns_to_s),
                     rtt_mean_s: (samples > 0).then(|| ns_to_s((s.rtt_sum_ns - s0.rtt_sum_ns) / samples)),
                     final_cwnd_bytes: f.sender.cwnd(),
@@ -344,10 +349,33 @@ impl Sim {
                     tx_packets: k.tx_packets - c0.tx_packets,
                     tx_bytes: k.tx_bytes - c0.tx_bytes,
                     drops_queue: k.drops_queue - c0.drops_queue,
+                    drops_early: k.drops_early - c0.drops_early,
+                    marks_ecn: k.marks_ecn - c0.marks_ecn,
                     drops_error: k.drops_error - c0.drops_error,
                     queue_mean_pkts: (q.packet_ns - q0.packet_ns) as f64 / window_ns as f64,
                     queue_mean_bytes: (q.byte_ns - q0.byte_ns) as f64 / window_ns as f64,
                     queue_max_pkts: q.max_packets,
+                    rd: ch.queue.rd().map(|rd| {
+                        let [r0, d0] = snap.rd.get(c).copied().flatten().unwrap_or_default();
+                        let [r, d] = rd.class_stats_at(now);
+                        let mean = |a: &ClassQueueStats, a0: &ClassQueueStats| {
+                            (a.occupancy.packet_ns - a0.occupancy.packet_ns) as f64 / window_ns as f64
+                        };
+                        let [r_flows, d_flows] = rd.flow_counts();
+                        let [r_limit, d_limit] = rd.limits();
+                        RdQueueResult {
+                            r_drops: r.drops - r0.drops,
+                            d_drops: d.drops - d0.drops,
+                            r_bytes_served: r.bytes_served - r0.bytes_served,
+                            d_bytes_served: d.bytes_served - d0.bytes_served,
+                            r_queue_mean_pkts: mean(&r, &r0),
+                            d_queue_mean_pkts: mean(&d, &d0),
+                            r_flows,
+                            d_flows,
+                            r_limit,
+                            d_limit,
+                        }
+                    }),
                 }
             })
             .collect();
@@ -400,6 +428,7 @@ impl Sim {
 #[cfg(test)]
 mod tests {
     use crate::config::SimConfig;
+    use crate::results::RunSummary;
     use crate::sim::Sim;
 
     /// A busy mixed scenario: every recovery algorithm and congestion controller, a CBR
@@ -532,6 +561,80 @@ mod tests {
         let mut never = Sim::new(&mixed(), 7).unwrap();
         assert!(never.run_unless_stopped(|| false));
         assert_eq!(never.sched.now(), 40_000_000_000);
+    }
+
+    /// Four NewReno flows (1000-byte segments, delayed ACKs) over a 10 Mb/s, 10 ms bottleneck
+    /// with a RED queue (min_th 5, max_th 15 packets, max_p 0.1, w_q 0.002, gentle, 200-packet
+    /// buffer), 40 s with 10 s of warm-up; `ecn` for the flows and the queue.
+    fn red_dumbbell(ecn: bool) -> SimConfig {
+        use crate::config::{QueueConfig, RedConfig, RedMode};
+        let mut cfg = mixed();
+        cfg.udp_flows.clear();
+        cfg.flows.truncate(4);
+        for f in &mut cfg.flows {
+            f.tcp = crate::tcp::tests::tcp_config(crate::config::RecoveryKind::Newreno, 2);
+            f.tcp.ecn = ecn;
+            f.app = crate::config::AppConfig::Bulk {
+                start_ns: 0,
+                start_jitter_ns: 1_000_000_000,
+                stop_ns: None,
+                bytes: None,
+            };
+        }
+        for l in &mut cfg.links {
+            l.ab.loss.clear();
+            l.ba.loss.clear();
+        }
+        let bottleneck = &mut cfg.links[1];
+        (bottleneck.rate_bps, bottleneck.delay_ns) = (10_000_000, 10_000_000);
+        bottleneck.ab.queue = QueueConfig::Red(RedConfig {
+            limit_packets: Some(200),
+            limit_bytes: None,
+            mode: RedMode::Packet,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: true,
+            wait: true,
+            mean_packet_bytes: 1040,
+            ecn,
+            mark_p: 1.0,
+        });
+        (cfg.duration_ns, cfg.warmup_ns) = (40_000_000_000, 10_000_000_000);
+        cfg
+    }
+
+    #[test]
+    fn red_with_ecn_marks_instead_of_dropping_conserves_packets_and_repeats_per_seed() {
+        let run = |ecn, seed| {
+            let mut sim = Sim::new(&red_dumbbell(ecn), seed).unwrap();
+            sim.run();
+            sim.summary().expect("packet conservation holds")
+        };
+        let s = run(true, 5);
+        let bottleneck = &s.channels[2];
+        assert!(bottleneck.marks_ecn > 100, "{bottleneck:?}");
+        assert_eq!(bottleneck.drops_queue, 0, "the average stays below the forced-drop region: {bottleneck:?}");
+        assert!(
+            (3.0..20.0).contains(&bottleneck.queue_mean_pkts),
+            "RED holds the queue near its thresholds: {bottleneck:?}"
+        );
+        assert!(bottleneck.utilization > 0.9, "{bottleneck:?}");
+        let ce: u64 = s.flows.iter().map(|f| f.ce_received).sum();
+        assert!(ce > 0 && ce <= bottleneck.marks_ecn, "every CE segment was marked on the way: {ce}");
+        for f in &s.flows {
+            assert!(f.ecn_reductions > 0 && f.ecn_reductions <= f.ce_received, "{f:?}");
+            assert_eq!((f.bytes_retransmitted, f.timeouts), (0, 0), "marks, not losses: {f:?}");
+        }
+        let json = |s: &RunSummary| serde_json::to_string(s).unwrap();
+        assert_eq!(json(&s), json(&run(true, 5)), "bit-identical per seed");
+        assert_ne!(json(&s), json(&run(true, 6)));
+        let plain = run(false, 5);
+        let bottleneck = &plain.channels[2];
+        assert_eq!(bottleneck.marks_ecn, 0);
+        assert!(bottleneck.drops_early > 0 && bottleneck.drops_early == bottleneck.drops_queue, "{bottleneck:?}");
+        assert!(plain.flows.iter().all(|f| f.ecn_reductions == 0 && f.ce_received == 0));
     }
 
     #[test]

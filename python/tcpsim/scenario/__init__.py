@@ -13,7 +13,7 @@ BDP limits, packet sizes against queue sizes) run once every field is individual
 
 The package is split by concept: ``fields`` (value types and units), ``tcp`` (variants,
 congestion control, the [tcp] table), ``network`` (links, queues, loss models), ``traffic``
-(flows, UDP), ``sections`` ([trace], [limits]), ``root`` (the whole scenario and its engine
+(flows, UDP), ``schedule`` (flow-count schedules), ``sections`` ([trace], [limits]), ``root`` (the whole scenario and its engine
 form), ``checks`` (cross-checks), ``translate`` (pydantic errors → user paths), ``overrides``
 (``--set`` paths), ``source`` (reading TOML and dicts) and ``schema`` (the JSON Schema).
 """
@@ -39,6 +39,8 @@ from tcpsim.scenario.network import (
     GilbertElliottLoss,
     LinkSpec,
     OutageLoss,
+    RdQueue,
+    RedQueue,
     ScriptedLoss,
     TwoStateLoss,
 )
@@ -95,6 +97,8 @@ __all__ = [
     "Loc",
     "OutageLoss",
     "Problem",
+    "RdQueue",
+    "RedQueue",
     "Scenario",
     "ScenarioError",
     "ScriptedLoss",

@@ -17,9 +17,11 @@ from tcpsim.units import (
     SIZE_UNITS_BYTES,
     U64_MAX,
     QueueLimit,
+    QueueThreshold,
     format_duration,
     parse_duration_ns,
     parse_queue_limit,
+    parse_queue_threshold,
     parse_rate_bps,
     parse_size_bytes,
 )
@@ -107,6 +109,12 @@ def _probability(value: object) -> float:
     return float(value)
 
 
+def _unit_fraction(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+        raise ValueError(f"{value!r} is not in (0, 1]; use a number above 0 and at most 1, e.g. 0.1")
+    return float(value)
+
+
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{value!r} is not a boolean; use true or false")
@@ -146,6 +154,12 @@ SegmentNumber = Annotated[
 Probability = Annotated[
     float, PlainValidator(_probability), WithJsonSchema({"type": "number", "minimum": 0, "maximum": 1})
 ]
+UnitFraction = Annotated[
+    float,
+    PlainValidator(_unit_fraction),
+    WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "maximum": 1}),
+]
+"""A number in (0, 1]: RED's max_p and w_q."""
 Name = Annotated[str, PlainValidator(_name), WithJsonSchema({"type": "string", "minLength": 1})]
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Direction = Annotated[
@@ -222,6 +236,11 @@ def _byte_limit(value: object) -> QueueLimit:
 
 
 QueueLimitValue = Annotated[QueueLimit, PlainValidator(_queue_limit), WithJsonSchema(_QUEUE_LIMIT_SCHEMA)]
+QueueThresholdValue = Annotated[
+    QueueThreshold,
+    PlainValidator(parse_queue_threshold),
+    WithJsonSchema(_quantity_schema([*PACKET_UNITS, *SIZE_UNITS_BYTES], ["5pkt", "15KB"])),
+]
 PacketLimitValue = Annotated[QueueLimit, PlainValidator(_packet_limit), WithJsonSchema(_PACKET_LIMIT_SCHEMA)]
 ByteLimitValue = Annotated[QueueLimit, PlainValidator(_byte_limit), WithJsonSchema(_BYTE_LIMIT_SCHEMA)]
 

@@ -1,13 +1,15 @@
 """The network: links, their queues and their loss models."""
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
 
 from tcpsim.scenario.errors import Loc, Problem, Problems, raise_if_any
 from tcpsim.scenario.fields import (
     ByteLimitValue,
+    Count,
     Direction,
     DurationNs,
     Flag,
@@ -16,14 +18,18 @@ from tcpsim.scenario.fields import (
     Name,
     OutageWindow,
     PacketLimitValue,
+    PacketSizeBytes,
     PositiveDurationNs,
     PositiveSizeBytes,
     Probability,
     QueueLimitValue,
+    QueueThresholdValue,
     RateBps,
     SegmentNumber,
+    UnitFraction,
+    choice,
 )
-from tcpsim.units import QueueLimit, bdp_bytes, format_duration, parse_queue_limit
+from tcpsim.units import NS_PER_S, QueueLimit, QueueThreshold, bdp_bytes, format_duration, parse_queue_limit
 
 
 class DropTailQueue(Model):
@@ -62,6 +68,239 @@ class DropTailQueue(Model):
         }
 
 
+_DEFAULT_MIN_TH = QueueThreshold("packets", Fraction(5), "5pkt")
+
+
+class RedQueue(Model):
+    """Random Early Detection (Floyd & Jacobson 1993, as ns-2's `queue/red.cc`): each arrival is
+    dropped — or, with `ecn`, an ECN-capable one marked CE — with a probability that rises with
+    the average queue from 0 at `min_th` to `max_p` at `max_th` (then to 1 at 2·max_th if
+    `gentle`, else every arrival above max_th is dropped); a full buffer drops as drop-tail.
+    Defaults are ns-2's classic set, Floyd's recommendations (`ns-default.tcl`: thresh_ 5,
+    maxthresh_ 15, linterm_ 10, q_weight_ 0.002, gentle_, wait_, mean_pktsize_ 500, packet
+    mode); ns-3's `RedQueueDisc` has the same but max_p = 0.02 (`LInterm` 50, also F&J's
+    simulations) and a 25-packet limit. Or thresholds = "auto" with `target_delay` (ns-2/ns-3's
+    automatic rule)."""
+
+    kind: Literal["red"]
+    limit: QueueLimitValue
+    """The buffer: "100pkt", "64KB" or "1BDP"; an arrival that does not fit is dropped."""
+    min_th: QueueThresholdValue | None = None
+    """Lower threshold of the average queue: packets ("5pkt") or, in byte mode, bytes ("5KB").
+    Default 5pkt (ns-2 thresh_, ns-3 MinTh)."""
+    max_th: QueueThresholdValue | None = None
+    """Upper threshold, > min_th. Default 3·min_th (ns-2's rule; 15pkt with the default min_th)."""
+    thresholds: Annotated[
+        str | None, PlainValidator(choice("a threshold rule", ("auto",))), WithJsonSchema({"enum": ["auto"]})
+    ] = None
+    """ "auto": min_th = max(5, target_delay·C/(8·mean_packet)/2) packets, max_th = 3·min_th
+    (ns-2 `initialize_params`, ns-3 `InitializeParams`: half the queue that drains in
+    target_delay at the link rate C; Floyd, Gummadi & Shenker, "Adaptive RED", 2001)."""
+    target_delay_ns: PositiveDurationNs | None = Field(None, alias="target_delay")
+    """With thresholds = "auto": the target queueing delay (default 5ms, ns-2 targetdelay_)."""
+    max_p: UnitFraction = 0.1
+    """Drop probability at max_th, in (0, 1] (ns-2 1/linterm_ = 0.1; ns-3 and F&J 0.02)."""
+    w_q: UnitFraction = 0.002
+    """Weight of the newest queue sample in the average, in (0, 1] (F&J Sec. 6: 0.002)."""
+    gentle: Flag = True
+    """Between max_th and 2·max_th the probability rises from max_p to 1 (Floyd 2000; ns-2 and
+    ns-3 default); false: every arrival above max_th is dropped."""
+    wait: Flag = True
+    """Space drops uniformly between 1/p and 2/p arrivals (ns-2 wait_, ns-3 Wait, both default);
+    false: F&J Sec. 7's p_b/(1 − count·p_b), between 1 and 1/p."""
+    mode: Annotated[
+        str, PlainValidator(choice("a RED mode", ("packet", "byte"))), WithJsonSchema({"enum": ["packet", "byte"]})
+    ] = "packet"
+    """ "packet": the average counts packets; "byte": it counts bytes, thresholds may be given in
+    bytes (packets count `mean_packet` each), and a packet's drop probability scales with its
+    size (F&J Sec. 4)."""
+    mean_packet_bytes: PacketSizeBytes = Field(500, alias="mean_packet", validate_default=True)
+    """Typical packet size: after an idle period the average decays once per packet of this size
+    the link could have sent (F&J Fig. 2); byte mode's unit. Default 500B (ns-2, ns-3)."""
+    ecn: Flag = False
+    """Mark ECN-capable packets CE instead of dropping them early (RFC 3168 §5); forced drops and
+    a full buffer still drop. Flows opt in with [tcp] ecn = true."""
+    mark_p: Probability = 1.0
+    """With `ecn`: mark only while the drop probability p_b <= mark_p, drop above it (ns-2
+    use_mark_p_ with mark_p_ = 0.1); 1 marks in the gentle band too (ns-3 UseEcn)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        given = [key for key in ("min_th", "max_th") if getattr(self, key) is not None]
+        if self.thresholds == "auto":
+            problems += [((key,), 'give either thresholds = "auto" or min_th/max_th, not both') for key in given]
+        elif self.target_delay_ns is not None:
+            problems.append(
+                (("target_delay",), 'applies only with thresholds = "auto"; min_th and max_th are used otherwise')
+            )
+        if self.mode == "packet":
+            for key in given:
+                threshold: QueueThreshold = getattr(self, key)
+                if threshold.unit == "bytes":
+                    problems.append(
+                        (
+                            (key,),
+                            f'{threshold.text!r} is in bytes; byte thresholds need mode = "byte", or give packets ("5pkt")',
+                        )
+                    )
+        if not problems and self.thresholds is None:
+            low, high = self._fixed_thresholds()
+            if low >= high:
+                problems.append(
+                    (
+                        ("min_th" if self.min_th is not None else "max_th",),
+                        f"min_th ({self._describe(self.min_th, low)}) must be less than max_th "
+                        f"({self._describe(self.max_th, high)})",
+                    )
+                )
+        raise_if_any(problems)
+        return self
+
+    def _in_mode_unit(self, threshold: QueueThreshold) -> Fraction:
+        """A threshold in the unit the average counts (a packet is `mean_packet` bytes in byte
+        mode, ns-2's `th_min = th_min_pkts · mean_pktsize`)."""
+        if self.mode == "byte" and threshold.unit == "packets":
+            return threshold.amount * self.mean_packet_bytes
+        return threshold.amount
+
+    def _fixed_thresholds(self) -> tuple[Fraction, Fraction]:
+        """(min_th, max_th) in the mode's unit, defaults filled in."""
+        low = self._in_mode_unit(self.min_th or _DEFAULT_MIN_TH)
+        high = self._in_mode_unit(self.max_th) if self.max_th is not None else 3 * low
+        return low, high
+
+    def _describe(self, threshold: QueueThreshold | None, value: Fraction) -> str:
+        """A threshold for messages: as written (or "default"), with its value in the mode's
+        unit when it was written in another one."""
+        in_mode_unit = f"{float(value):g}{'B' if self.mode == 'byte' else 'pkt'}"
+        if threshold is None:
+            return f"default {in_mode_unit}"
+        same_unit = threshold.unit == ("bytes" if self.mode == "byte" else "packets")
+        return threshold.text if same_unit else f"{threshold.text} = {in_mode_unit}"
+
+    def engine_thresholds(self, rate_bps: int) -> tuple[float, float]:
+        """(min_th, max_th) in the mode's unit for a link of `rate_bps`."""
+        if self.thresholds != "auto":
+            low, high = self._fixed_thresholds()
+            return float(low), float(high)
+        target_ns = self.target_delay_ns if self.target_delay_ns is not None else 5_000_000
+        packets_per_s = Fraction(rate_bps, 8 * self.mean_packet_bytes)
+        low = max(Fraction(5), Fraction(target_ns, NS_PER_S) * packets_per_s / 2)
+        if self.mode == "byte":
+            low *= self.mean_packet_bytes
+        return float(low), float(3 * low)
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        in_packets = self.limit.unit == "packets"
+        min_th, max_th = self.engine_thresholds(rate_bps)
+        return {
+            "kind": "red",
+            "limit_packets": self.limit.amount if in_packets else None,
+            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            "mode": self.mode,
+            "min_th": min_th,
+            "max_th": max_th,
+            "max_p": self.max_p,
+            "w_q": self.w_q,
+            "gentle": self.gentle,
+            "wait": self.wait,
+            "mean_packet_bytes": self.mean_packet_bytes,
+            "ecn": self.ecn,
+            "mark_p": self.mark_p,
+        }
+
+
+def _positive_number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        raise ValueError(f"{value!r} is not a positive number; use a number above 0, e.g. 1")
+    return float(value)
+
+
+def _open_fraction(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{value!r} is not in (0, 1); use a number strictly between 0 and 1, e.g. 0.1")
+    return float(value)
+
+
+class RdQueue(Model):
+    """RD (Rate-Delay) Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R queue for
+    throughput-greedy flows and a D queue for delay-sensitive ones, each drop-tail in its share
+    of the buffer, served so that the bytes sent from them follow k·n_R : n_D, the counts of
+    their active flows (timestamp vectors, Kim & O'Hallaron 2003). A flow's class is its
+    [tcp] rd_class, by default D for Vegas and R for the loss-based variants (Sec. III).
+
+    Defaults: k = 1 and 10 % of the buffer for D are the paper's (Sec. III). It is silent on
+    the recalculation period and the flow counter; chosen here, before any result: counts and
+    shares recalculated every 100 ms (a few times per RTT of its 20–300 ms flows, so a change
+    in the flow mix is seen within a few RTTs, and the O(slots) count is off the per-packet
+    path), a flow active if seen in the last 1 s (longer than any of its RTTs, so a Vegas flow
+    with a small window is never forgotten between two of its packets), 4096 slots per class
+    (linear counting within about 1 % up to 2000 flows)."""
+
+    kind: Literal["rd"]
+    limit: QueueLimitValue
+    """The whole buffer, shared by R and D: "100pkt", "64KB" or "1BDP"."""
+    k: Annotated[float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = (
+        1.0
+    )
+    """Target ratio of the per-flow throughputs R : D (eq. 5); 1 = equal per-flow shares."""
+    d_share: Annotated[
+        float | None,
+        PlainValidator(_open_fraction),
+        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+    ] = None
+    """Fraction of the buffer for the D queue, in (0, 1); default 0.1 (Sec. III)."""
+    d_delay_bound_ns: PositiveDurationNs | None = Field(None, alias="d_delay_bound")
+    """Instead of d_share: B_D = S_D·d, the bytes the D queue drains in d at its service rate
+    S_D (eq. 7), recalculated with the counts (Sec. II-C); needs a byte or BDP limit."""
+    interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
+    """Recalculation period of the flow counts and the buffer split."""
+    counter_slots: Count = 4096
+    """Slots of each class's timestamp vector."""
+    counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
+    """A flow not seen for longer than this no longer counts as active."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        problems: list[Problem] = []
+        if self.d_share is not None and self.d_delay_bound_ns is not None:
+            problems.append((("d_delay_bound",), "give either d_share or d_delay_bound, not both"))
+        if self.d_delay_bound_ns is not None and self.limit.unit == "packets":
+            problems.append(
+                (
+                    ("d_delay_bound",),
+                    f"sizes the D buffer in bytes: give the limit in bytes or BDP, not {self.limit.text!r}",
+                )
+            )
+        raise_if_any(problems)
+        return self
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        in_packets = self.limit.unit == "packets"
+        return {
+            "kind": "rd",
+            "limit_packets": self.limit.amount if in_packets else None,
+            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            "k": self.k,
+            "d_share": 0.1 if self.d_share is None and self.d_delay_bound_ns is None else self.d_share,
+            "d_delay_bound_ns": self.d_delay_bound_ns,
+            "interval_ns": self.interval_ns,
+            "counter_slots": self.counter_slots,
+            "counter_timeout_ns": self.counter_timeout_ns,
+        }
+
+
+QueueModel = DropTailQueue | RedQueue | RdQueue
+"""Every queue discipline's model."""
+
+
 def limit_bytes(limit: QueueLimit, rate_bps: int, bdp_rtt_ns: int | None) -> int:
     """Bytes of a byte or BDP limit; the caller has checked that a BDP limit has its RTT."""
     if limit.unit == "bdp":
@@ -81,9 +320,9 @@ def _queue_shorthand(value: object) -> object:
 
 
 QueueSpec = Annotated[
-    DropTailQueue,
+    QueueModel,
     Field(discriminator="kind"),
-    BeforeValidator(_queue_shorthand, json_schema_input_type=QueueLimitValue | DropTailQueue),
+    BeforeValidator(_queue_shorthand, json_schema_input_type=QueueLimitValue | QueueModel),
 ]
 
 
@@ -385,7 +624,7 @@ class LinkSpec(Model):
     def display_name(self) -> str:
         return self.name if self.name is not None else f"{self.a}-{self.b}"
 
-    def queues(self) -> dict[str, tuple[Loc, DropTailQueue]]:
+    def queues(self) -> dict[str, tuple[Loc, QueueModel]]:
         """Direction ("ab", "ba") → (user path below the link, queue in force)."""
         result = {}
         for direction in ("ab", "ba"):

@@ -60,6 +60,7 @@ class Scenario(Model):
         node_index = {name: index for index, name in enumerate(nodes)}
         flows = flow_instances(self)
         flow_index = {flow.name: index for index, flow in enumerate(flows)}
+        apps = (app for spec in self.flows for app in spec.engine_apps(self.duration_ns))
         return {
             "duration_ns": self.duration_ns,
             "warmup_ns": self.warmup_ns,
@@ -71,9 +72,9 @@ class Scenario(Model):
                     "src": node_index[flow.spec.src],
                     "dst": node_index[flow.spec.dst],
                     "tcp": {**flow.tcp, "cc": _copied(flow.tcp["cc"])},  # cc is its only table
-                    "app": flow.spec.app_to_engine(),
+                    "app": app,
                 }
-                for flow in flows
+                for flow, app in zip(flows, apps, strict=True)
             ],
             "udp_flows": [
                 {

@@ -330,3 +330,16 @@ class TcpOptions(Model):
     ca_increment: Literal["exact", "ns3"] = "exact"
     """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
     "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""
+    ecn: Flag = False
+    """ECN (RFC 3168 §6.1): data leaves ECN-capable (ECT(0); retransmissions not), the receiver
+    echoes CE marks until the sender's CWR, and the sender reduces its window once per window
+    of data, as its congestion control answers a loss, without retransmitting. Marks come from
+    RED queues with ecn = true."""
+    ecn_immediate_ack: Flag = True
+    """With ecn: the receiver acknowledges a CE-marked segment at once (Linux); false keeps the
+    delayed-ACK rules, the withheld ACK carrying the echo (ns-2's DelAckSink). RFC 3168 §6.1.3
+    allows both."""
+    rd_class: Literal["r", "d"] | None = None
+    """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
+    ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default
+    by the congestion control: Vegas "d", the others "r" (Sec. III)."""

@@ -1,6 +1,6 @@
 """Traffic: TCP flows (with their replicas and merged TCP settings) and UDP sources."""
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Self
 
 from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
@@ -17,6 +17,7 @@ from tcpsim.scenario.fields import (
     RateBps,
     whole_number,
 )
+from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
 from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName
 from tcpsim.units import format_duration
 
@@ -53,6 +54,10 @@ class FlowSpec(Model):
         WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_FLOW_COUNT}),
     ] = 1
     """Replicate this flow N times, named "<name>.0" ... "<name>.<N-1>"."""
+    schedule: Annotated[list[ScheduleStep], Field(min_length=1)] | None = None
+    """Active replicas over time, e.g. [["0s", 20], ["80s", 100]]: from each time on, replicas
+    0 … n−1 send (ON/OFF, as `on`), 0 <= n <= count, times increasing. Instead of
+    start/stop/start_jitter/on."""
     tcp: TcpOptions = Field(default_factory=TcpOptions)
     """Overrides of the top-level [tcp], key by key."""
 
@@ -72,6 +77,13 @@ class FlowSpec(Model):
                         ((key,), "cannot be combined with `on`; the ON intervals give the start and stop times")
                     )
             problems.extend(on_interval_problems(self.on_ns))
+        if self.schedule is not None:
+            for key in ("start", "stop", "start_jitter", "on"):
+                if f"{key}_ns" in self.model_fields_set:
+                    problems.append(
+                        ((key,), "cannot be combined with `schedule`; the schedule gives each replica's ON intervals")
+                    )
+            problems.extend(schedule_problems(self.schedule, self.count))
         raise_if_any(problems)
         return self
 
@@ -82,6 +94,16 @@ class FlowSpec(Model):
     def instance_names(self, position: int) -> list[str]:
         base = self.name if self.name is not None else f"flow{position}"
         return [base] if self.count == 1 else [f"{base}.{replica}" for replica in range(self.count)]
+
+    def engine_apps(self, run_end_ns: int) -> Iterator[dict[str, Any]]:
+        """The engine application of each replica, in order: with a `schedule`, replica r's ON
+        intervals within the run (`schedule.replica_on_intervals`); otherwise the same for all."""
+        if self.schedule is None:
+            for _ in range(self.count):
+                yield self.app_to_engine()
+        else:
+            for on_ns in replica_on_intervals(self.schedule, self.count, run_end_ns):
+                yield on_off_app(on_ns, self.size_bytes)
 
     def app_to_engine(self) -> dict[str, Any]:
         if self.on_ns is not None:

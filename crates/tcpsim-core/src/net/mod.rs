@@ -7,8 +7,8 @@ pub use channel::{Channel, ChannelCounters};
 pub use routing::Routes;
 
 use crate::engine::{Event, Scheduler};
-use crate::packet::{Packet, PacketId, PacketKind, PacketPool};
-use crate::queue::Verdict;
+use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool};
+use crate::queue::{Arrival, Verdict};
 use crate::trace::Trace;
 
 /// All channels and the routing table. A link `l` owns channels `2l` (a→b) and `2l+1` (b→a).
@@ -34,7 +34,8 @@ impl Network {
     }
 
     /// Send packet `id`, now at `node`, one hop towards its destination: start serializing it
-    /// if the outgoing channel is idle, else queue it (or drop it if the queue refuses).
+    /// if the outgoing channel is idle, else offer it to the queue, which may enqueue it, mark
+    /// it CE (set here, in the pool) or drop it.
     #[inline]
     pub fn forward(
         &mut self,
@@ -46,26 +47,39 @@ impl Network {
     ) {
         let p = pool.get(id);
         let c = self.routes.next_channel(node, p.dst);
-        let wire = p.wire_bytes;
+        let arrival = Arrival {
+            id,
+            wire_bytes: p.wire_bytes,
+            ect: p.ecn != Ecn::NotEct,
+            kind: p.kind,
+            flow: p.flow,
+            rd_class: p.rd_class,
+        };
         let now = sched.now();
         let ch = &mut self.channels[c as usize];
         if ch.is_idle() {
-            let done = ch.start_transmission(id, wire, now);
+            ch.queue.arrive_at_idle_link(arrival, now);
+            let done = ch.start_transmission(id, arrival.wire_bytes, now);
             sched.at(done, Event::TxEnd { channel: c });
             return;
         }
-        match ch.queue.enqueue(id, wire, now) {
-            Verdict::Enqueued => {
-                if trace.queue_on && trace.on_change {
-                    let o = ch.queue.occupancy();
-                    trace.record_queue(now, c, o.packets, o.bytes);
-                }
+        match ch.queue.enqueue(arrival, now) {
+            Verdict::Enqueued => {}
+            Verdict::Marked => {
+                pool.get_mut(id).ecn = Ecn::Ce;
+                ch.counters.marks_ecn += 1;
             }
-            Verdict::Dropped => {
+            verdict @ (Verdict::Dropped | Verdict::DroppedEarly) => {
                 ch.counters.drops_queue += 1;
+                ch.counters.drops_early += (verdict == Verdict::DroppedEarly) as u64;
                 Self::count_drop(&mut self.data_drops, pool.get(id));
                 pool.free(id);
+                return;
             }
+        }
+        if trace.queue_on && trace.on_change {
+            let o = ch.queue.occupancy();
+            trace.record_queue(now, c, o.packets, o.bytes);
         }
     }
 

@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Occupancy, QueueDiscipline, Verdict};
+use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
 use crate::packet::PacketId;
 
 pub struct DropTail {
@@ -29,13 +29,13 @@ impl DropTail {
 
 impl QueueDiscipline for DropTail {
     #[inline]
-    fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
         let o = &self.occupancy;
-        if o.packets + 1 > self.limit_packets || o.bytes + wire_bytes as u64 > self.limit_bytes {
+        if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
             return Verdict::Dropped;
         }
-        self.fifo.push_back((id, wire_bytes));
-        self.occupancy.add(wire_bytes, now_ns);
+        self.fifo.push_back((a.id, a.wire_bytes));
+        self.occupancy.add(a.wire_bytes, now_ns);
         Verdict::Enqueued
     }
 
@@ -62,31 +62,38 @@ impl QueueDiscipline for DropTail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::RdMark;
+    use crate::packet::PacketKind;
+
+    /// `q.enqueue` of packet `id` of `wire_bytes` at time `now_ns`.
+    fn offer(q: &mut DropTail, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
+        q.enqueue(Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, now_ns)
+    }
 
     #[test]
     fn arrivals_beyond_the_packet_limit_are_dropped() {
         let mut q = DropTail::new(Some(2), None);
-        assert_eq!(q.enqueue(1, 100, 0), Verdict::Enqueued);
-        assert_eq!(q.enqueue(2, 100, 0), Verdict::Enqueued);
-        assert_eq!(q.enqueue(3, 100, 0), Verdict::Dropped);
+        assert_eq!(offer(&mut q, 1, 100, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 2, 100, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 3, 100, 0), Verdict::Dropped);
         assert_eq!(q.dequeue(0), Some((1, 100)));
-        assert_eq!(q.enqueue(4, 100, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 4, 100, 0), Verdict::Enqueued);
     }
 
     #[test]
     fn byte_limit_counts_wire_bytes() {
         let mut q = DropTail::new(None, Some(250));
-        assert_eq!(q.enqueue(1, 100, 0), Verdict::Enqueued);
-        assert_eq!(q.enqueue(2, 100, 0), Verdict::Enqueued);
-        assert_eq!(q.enqueue(3, 100, 0), Verdict::Dropped);
-        assert_eq!(q.enqueue(4, 50, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 1, 100, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 2, 100, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 3, 100, 0), Verdict::Dropped);
+        assert_eq!(offer(&mut q, 4, 50, 0), Verdict::Enqueued);
     }
 
     #[test]
     fn occupancy_integral_is_time_weighted() {
         let mut q = DropTail::new(Some(10), None);
-        q.enqueue(1, 100, 0);
-        q.enqueue(2, 100, 10);
+        offer(&mut q, 1, 100, 0);
+        offer(&mut q, 2, 100, 10);
         q.dequeue(30);
         let o = q.occupancy.at(40);
         // 1 packet for 10 ns, 2 for 20 ns, 1 for 10 ns = 60 packet·ns

@@ -2,24 +2,63 @@
 //!
 //! A queue holds the packets waiting for the serializer (the packet being transmitted is not
 //! counted, as in ns-3). Every discipline implements [`QueueDiscipline`]; dispatch is static
-//! through one enum, [`Queue`], matched once in `ops`/`ops_mut`. Adding a discipline: a file
-//! with its struct and `impl QueueDiscipline`, a variant in `queue_disciplines!` below, and its
-//! `QueueConfig` kind with the arm of [`Queue::from_config`] that builds it from the config and
-//! the [`BuildContext`] (its random stream, the link rate).
+//! through one enum, [`Queue`]: the per-packet hooks match on it directly (each arm calls the
+//! concrete type, so they inline), the others through `ops`/`ops_mut`. A discipline sees each
+//! arriving packet as an [`Arrival`] — its size, whether its transport is ECN-capable, and its
+//! flow, so a scheduler that classifies by flow is one more discipline — and answers with a
+//! [`Verdict`]. Adding a discipline: a file with its struct and `impl QueueDiscipline`, a
+//! variant in `queue_disciplines!` below, and its `QueueConfig` kind with the arm of
+//! [`Queue::from_config`] that builds it from the config and the [`BuildContext`] (its random
+//! stream, the link rate).
 
 mod drop_tail;
+mod flow_counter;
+mod rd;
+mod red;
 
 pub use drop_tail::DropTail;
+pub use rd::{ClassQueueStats, Rd};
+pub use red::Red;
 
 use crate::build_context::BuildContext;
-use crate::config::QueueConfig;
-use crate::packet::PacketId;
+use crate::config::{QueueConfig, RdMark};
+use crate::packet::{PacketId, PacketKind};
+
+/// A packet offered to a queue: what a discipline may base its decision on.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub id: PacketId,
+    pub wire_bytes: u32,
+    /// ECN-capable transport (ECT or already CE, RFC 3168 §5): may be marked instead of dropped.
+    pub ect: bool,
+    pub kind: PacketKind,
+    /// Index of its flow among the flows of its `kind`.
+    pub flow: u32,
+    /// The RD service class its flow marked it with.
+    pub rd_class: RdMark,
+}
+
+impl Arrival {
+    /// The connection it belongs to, unique across TCP and UDP (a TCP flow's data and ACKs
+    /// are one connection).
+    #[inline]
+    pub fn connection(&self) -> u64 {
+        self.flow as u64 | ((self.kind == PacketKind::Udp) as u64) << 32
+    }
+}
 
 /// What a queue decided about an arriving packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Enqueued,
+    /// Enqueued, and its ECN field is to be set to CE (RFC 3168 §5): the caller marks the
+    /// packet in the pool.
+    Marked,
+    /// Dropped because the buffer is full (its packet or byte limit).
     Dropped,
+    /// Dropped by the discipline's congestion signal, not for want of room (RED's drops
+    /// decided by the average queue).
+    DroppedEarly,
 }
 
 /// Time-weighted occupancy statistics shared by all disciplines.
@@ -75,8 +114,14 @@ impl Occupancy {
 
 /// The hooks of a queue discipline.
 pub trait QueueDiscipline {
-    /// Offer an arriving packet of `wire_bytes`.
-    fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict;
+    /// Offer a packet arriving while the link is busy.
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict;
+
+    /// A packet arrives while the link is idle (so the queue is empty): it goes to the
+    /// serializer at once, never queued. A discipline that follows arrivals (RED's average,
+    /// which decays over the idle time) sees it here; by default nothing happens.
+    #[inline]
+    fn arrive_at_idle_link(&mut self, _a: Arrival, _now_ns: u64) {}
 
     /// Take the next packet for the serializer (`None`: the queue is empty and the link
     /// goes idle at `now_ns`).
@@ -90,11 +135,12 @@ pub trait QueueDiscipline {
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
 
-/// Declares [`Queue`], one variant per discipline (named after its type), and the single
-/// match that dispatches to it.
+/// Declares [`Queue`], one variant per discipline (named after its type), and the matches
+/// that dispatch to it: the per-packet hooks call the concrete type in each arm (static,
+/// inlined), the rest go through `ops`/`ops_mut`.
 macro_rules! queue_disciplines {
     ($($discipline:ident),+ $(,)?) => {
-        /// A queue discipline. Each call matches once, in `ops`/`ops_mut`.
+        /// A queue discipline.
         pub enum Queue {
             $($discipline($discipline)),+
         }
@@ -113,32 +159,46 @@ macro_rules! queue_disciplines {
                     $(Queue::$discipline(q) => q),+
                 }
             }
+
+            /// Offer a packet arriving while the link is busy.
+            #[inline]
+            pub fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+                match self {
+                    $(Queue::$discipline(q) => q.enqueue(a, now_ns)),+
+                }
+            }
+
+            /// A packet arrives while the link is idle and goes straight to the serializer.
+            #[inline]
+            pub fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+                match self {
+                    $(Queue::$discipline(q) => q.arrive_at_idle_link(a, now_ns)),+
+                }
+            }
+
+            /// Take the next packet for the serializer.
+            #[inline]
+            pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+                match self {
+                    $(Queue::$discipline(q) => q.dequeue(now_ns)),+
+                }
+            }
         }
     };
 }
 
-queue_disciplines!(DropTail);
+queue_disciplines!(DropTail, Red, Rd);
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
-    pub fn from_config(cfg: &QueueConfig, _ctx: &BuildContext) -> Queue {
+    pub fn from_config(cfg: &QueueConfig, ctx: &BuildContext) -> Queue {
         match cfg {
             QueueConfig::DropTail { limit_packets, limit_bytes } => {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
             }
+            QueueConfig::Red(red) => Queue::Red(Red::new(red, ctx.rate_bps, ctx.stream())),
+            QueueConfig::Rd(rd) => Queue::Rd(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))),
         }
-    }
-
-    /// Offer an arriving packet of `wire_bytes`.
-    #[inline]
-    pub fn enqueue(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
-        self.ops_mut().enqueue(id, wire_bytes, now_ns)
-    }
-
-    /// Take the next packet for the serializer.
-    #[inline]
-    pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
-        self.ops_mut().dequeue(now_ns)
     }
 
     pub fn occupancy(&self) -> &Occupancy {
@@ -147,6 +207,14 @@ impl Queue {
 
     pub fn occupancy_mut(&mut self) -> &mut Occupancy {
         self.ops_mut().occupancy_mut()
+    }
+
+    /// The RD discipline, if this is one (for its per-class results).
+    pub fn rd(&self) -> Option<&Rd> {
+        match self {
+            Queue::Rd(rd) => Some(rd),
+            _ => None,
+        }
     }
 
     /// Every packet waiting (for the end-of-run conservation check).

@@ -30,6 +30,9 @@ impl TcpFlow {
 }
 
 #[cfg(test)]
+mod ecn_tests;
+
+#[cfg(test)]
 pub(crate) mod tests {
     use crate::config::{CaIncrement, CcConfig, RecoveryKind, TcpConfig, TimeoutSsthresh};
 
@@ -54,6 +57,9 @@ pub(crate) mod tests {
             ca_increment: CaIncrement::Exact,
             delack_count,
             delack_timeout_ns: 200_000_000,
+            ecn: false,
+            ecn_immediate_ack: true,
+            rd_class: None,
         }
     }
 }

@@ -5,6 +5,13 @@
 //! order, a duplicate, or fills (part of) a gap (§3.2 / §4.2). `rcv_nxt` is the next byte
 //! expected; `out_of_order` holds the disjoint byte ranges received above it, sorted.
 //!
+//! ECN (RFC 3168 §6.1.3): a CE-marked segment sets `echo_ce`, and every ACK carries ECN-Echo
+//! while it is set, until a segment with CWR arrives (CWR is read before CE, so a segment with
+//! both sets it again). A CE mark on a segment wholly below `rcv_nxt` (a duplicate, outside the
+//! window) is counted but not echoed (§6.1.5: "SHOULD ignore"). With `ecn_immediate_ack` a CE
+//! segment is acknowledged at once (Linux); otherwise by the delayed-ACK rules, the withheld ACK
+//! echoing the mark (ns-2's `DelAckSink`; §6.1.3 allows both).
+//!
 //! With SACK (RFC 2018), each ACK carries up to three blocks: first the block holding the
 //! most recently received out-of-order segment, then the other blocks most recently changed
 //! (§4: "the most recently reported blocks"). `sack_recency` keeps the blocks' start bytes in
@@ -12,11 +19,11 @@
 //! wire.
 
 use super::timer::Timer;
-use crate::config::RecoveryKind;
 use crate::config::TcpConfig;
+use crate::config::{RdMark, RecoveryKind};
 use crate::context::Ctx;
 use crate::engine::Event;
-use crate::packet::{Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
+use crate::packet::{Ecn, Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
 
 /// Cumulative receiver counters (snapshotted at the start of the measurement window).
 #[derive(Clone, Copy, Debug, Default)]
@@ -28,6 +35,8 @@ pub struct ReceiverCounters {
     /// Fast retransmissions whose data had all been received before (needless ones).
     pub spurious_fast_retransmits: u64,
     pub acks_sent: u64,
+    /// Data segments that arrived marked CE.
+    pub ce_received: u64,
 }
 
 pub struct TcpReceiver {
@@ -44,6 +53,15 @@ pub struct TcpReceiver {
     sack_recency: Vec<u64>,
     unacked_segments: u32,
     delack_timer: Timer,
+    /// ECN-capable connection (RFC 3168 §6.1.1).
+    ecn: bool,
+    /// Acknowledge a CE-marked segment at once.
+    ecn_immediate_ack: bool,
+    /// The RD class mark of the flow, carried by its ACKs too (the paper marks flows, not
+    /// directions: an ACK of a Vegas flow is served as D).
+    rd_class: RdMark,
+    /// A CE mark awaits the sender's CWR: ACKs carry ECN-Echo.
+    echo_ce: bool,
     pub counters: ReceiverCounters,
 }
 
@@ -62,12 +80,23 @@ impl TcpReceiver {
             sack_recency: Vec::new(),
             unacked_segments: 0,
             delack_timer: Timer::default(),
+            ecn: cfg.ecn,
+            ecn_immediate_ack: cfg.ecn_immediate_ack,
+            echo_ce: false,
+            rd_class: cfg.rd_mark(),
             counters: ReceiverCounters::default(),
         }
     }
 
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
         let (start, end) = (p.seq, p.end_seq());
+        let ce = p.ecn == Ecn::Ce;
+        self.counters.ce_received += ce as u64;
+        let ce_in_window = ce && end > self.rcv_nxt;
+        if self.ecn {
+            self.echo_ce &= !p.cwr;
+            self.echo_ce |= ce_in_window;
+        }
         if end <= self.rcv_nxt || self.out_of_order.iter().any(|&(s, e)| s <= start && end <= e) {
             self.counters.duplicate_segments += 1;
             if p.retransmission == Retransmission::Fast {
@@ -96,7 +125,8 @@ impl TcpReceiver {
         self.counters.bytes_delivered += delivered;
         ctx.trace.record_delivery(ctx.now(), self.flow, delivered);
         self.unacked_segments += 1;
-        if filled_gap || self.unacked_segments >= self.delack_count {
+        let ack_ce_now = ce_in_window && self.ecn && self.ecn_immediate_ack;
+        if filled_gap || ack_ce_now || self.unacked_segments >= self.delack_count {
             self.send_ack(ctx);
         } else if !self.delack_timer.is_armed() {
             if let Some((at, generation)) = self.delack_timer.arm(ctx.now() + self.delack_timeout_ns) {
@@ -141,6 +171,8 @@ impl TcpReceiver {
         self.counters.acks_sent += 1;
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.header_bytes);
         a.ack = self.rcv_nxt;
+        a.ece = self.echo_ce;
+        a.rd_class = self.rd_class;
         if self.sack {
             for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
                 let i = self.out_of_order.partition_point(|&(s, _)| s < start);

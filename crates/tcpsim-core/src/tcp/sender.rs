@@ -11,7 +11,7 @@
 //! segments are always full-sized except the last of a finite transfer, the receiver's
 //! window is a constant.
 
-use super::cc::{AckSample, CongestionControl, LossSignal, RoundCounter, Window};
+use super::cc::{AckSample, CongestionControl, LossSignal, Reduction, RoundCounter, Window};
 use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
@@ -43,6 +43,10 @@ pub struct TcpSender {
     window_min_rtt_ns: Option<u64>,
     /// Tick of the RTT clock (0 = exact), `TcpConfig::rtt_tick_ns`.
     rtt_tick_ns: u64,
+    /// One past the highest byte sent when the window was last reduced for an ECN-Echo
+    /// (Linux's `high_seq` of the CWR state): until an ACK passes it, that window of data has
+    /// had its reduction (RFC 3168 §6.1.2).
+    ecn_reduced_until: Option<u64>,
 }
 
 impl TcpSender {
@@ -62,6 +66,9 @@ impl TcpSender {
                 node,
                 peer,
                 header_bytes: cfg.header_bytes,
+                ecn: cfg.ecn,
+                rd_class: cfg.rd_mark(),
+                cwr_pending: false,
                 rto_timer: Default::default(),
                 counters: SenderCounters::default(),
             },
@@ -75,6 +82,7 @@ impl TcpSender {
             app_end: data_end,
             window_min_rtt_ns: None,
             rtt_tick_ns: cfg.rtt_tick_ns,
+            ecn_reduced_until: None,
         }
     }
 
@@ -150,17 +158,18 @@ impl TcpSender {
         self.recovery.ops_mut().send(&mut self.state, &mut tx);
     }
 
-    /// Process a cumulative ACK and its SACK blocks (RFC 5681 §3.2, RFC 6675 §5, and the
-    /// recovery algorithm's rules).
-    pub fn on_ack(&mut self, ack: u64, sack: &[SackBlock], ctx: &mut Ctx) {
+    /// Process a cumulative ACK, its SACK blocks and its ECN-Echo flag (RFC 5681 §3.2,
+    /// RFC 6675 §5, RFC 3168 §6.1.2, and the recovery algorithm's rules).
+    pub fn on_ack(&mut self, ack: u64, sack: &[SackBlock], ece: bool, ctx: &mut Ctx) {
         let s = &self.state;
         if ack > s.snd_max {
             return; // acknowledges data never sent
         }
         let before = (self.cwnd(), self.ssthresh());
         self.state.update_scoreboard(sack);
+        let ece = ece && self.wire.ecn;
         if ack > self.state.snd_una {
-            self.on_new_ack(ack, ctx);
+            self.on_new_ack(ack, ece, ctx);
         } else if ack == self.state.snd_una && self.state.snd_una < self.state.snd_max {
             self.state.dupacks += 1;
             let sample = AckSample {
@@ -173,6 +182,9 @@ impl TcpSender {
             };
             self.cc.ops_mut().on_ack(&sample);
             self.on_duplicate_ack(ctx);
+        }
+        if ece {
+            self.on_ecn_echo(ctx.now());
         }
         self.output(ctx);
         if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.cwnd(), self.ssthresh()) {
@@ -193,7 +205,18 @@ impl TcpSender {
         }
         self.wire.counters.fast_retransmits += 1;
         let s = &mut self.state;
-        let r = self.cc.ops_mut().on_loss(&s.window, s.flight_size(), LossSignal::DuplicateAcks, ctx.now());
+        let r = if self.ecn_reduced_until.is_some_and(|until| s.snd_una < until) {
+            // RFC 3168 §6.1.2: one reduction for the CE marks and losses of one window of
+            // data; this window has had it. Recover without reducing again (Linux's CWR state;
+            // ns-2's `dupack_action` after `CWND_ACTION_ECN`).
+            Reduction {
+                ssthresh_bytes: s.window.ssthresh_bytes,
+                cwnd_bytes: Some(s.window.cwnd_bytes),
+                entry_cwnd_bytes: None,
+            }
+        } else {
+            self.cc.ops_mut().on_loss(&s.window, s.flight_size(), LossSignal::DuplicateAcks, ctx.now())
+        };
         s.window.ssthresh_bytes = r.ssthresh_bytes;
         s.window.ca_credit = 0;
         s.recover = Some(s.snd_max);
@@ -211,7 +234,9 @@ impl TcpSender {
         !self.avoid_repeated_fast_retransmit || s.recover.is_none_or(|r| s.snd_una > r)
     }
 
-    fn on_new_ack(&mut self, ack: u64, ctx: &mut Ctx) {
+    /// An ACK of new data; `ece`: it carries ECN-Echo, so it does not grow the window
+    /// (RFC 3168 §6.1.2: "SHOULD NOT increase the congestion window in response to" it).
+    fn on_new_ack(&mut self, ack: u64, ece: bool, ctx: &mut Ctx) {
         let now = ctx.now();
         let acked = ack - self.state.snd_una;
         let exact_rtt_ns = self.state.take_acked_segments(ack, now);
@@ -238,7 +263,9 @@ impl TcpSender {
         let recovery = self.recovery.ops_mut();
         let reset_timer = if !recovery.in_recovery() {
             s.dupacks = 0;
-            cc.increase_window(&mut s.window, acked);
+            if !ece {
+                cc.increase_window(&mut s.window, acked);
+            }
             true
         } else if recovery.recovery_complete(s) {
             recovery.exit(s);
@@ -253,6 +280,31 @@ impl TcpSender {
         } else if reset_timer {
             self.wire.restart_rto_timer(self.rtt.rto_ns, ctx);
         }
+    }
+
+    /// RFC 3168 §6.1.2: an ECN-Echo is "treated just as a congestion loss": ssthresh and cwnd
+    /// from the congestion controller's answer (`CongestionOps::on_ecn`), cwnd never raised
+    /// and at least one segment, nothing retransmitted, CWR set on the next new segment. At
+    /// most once per window of data: not during loss recovery or the go-back-N after a timeout
+    /// (which reduced already), and not again until an ACK covers data sent after the last
+    /// reduction (ns-2's `ecn()`: `seqno > recover_`). The RFC's further rule for a window of
+    /// one segment (restart the retransmission timer and send only when it expires) is not
+    /// modelled: cwnd stays at one segment.
+    fn on_ecn_echo(&mut self, now_ns: u64) {
+        let s = &self.state;
+        let covered = |until: Option<u64>| until.is_none_or(|u| s.snd_una > u);
+        if self.recovery.ops().in_recovery() || !covered(s.recover) || !covered(self.ecn_reduced_until) {
+            return;
+        }
+        self.wire.counters.ecn_reductions += 1;
+        let r = self.cc.ops_mut().on_ecn(&s.window, s.flight_size(), now_ns);
+        let s = &mut self.state;
+        s.window.ssthresh_bytes = r.ssthresh_bytes;
+        let target = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
+        s.window.cwnd_bytes = s.window.cwnd_bytes.min(target).max(s.mss);
+        s.window.ca_credit = 0;
+        self.ecn_reduced_until = Some(s.snd_max);
+        self.wire.cwr_pending = true;
     }
 
     /// The retransmission timer event fired.

@@ -4,9 +4,10 @@
 
 use super::send_state::SendState;
 use super::timer::Timer;
+use crate::config::RdMark;
 use crate::context::Ctx;
 use crate::engine::Event;
-use crate::packet::{Packet, PacketKind, Retransmission};
+use crate::packet::{Ecn, Packet, PacketKind, Retransmission};
 
 /// Cumulative sender counters (snapshotted at the start of the measurement window).
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,15 +24,23 @@ pub struct SenderCounters {
     pub fast_retransmitted_segments: u64,
     pub rtt_samples: u64,
     pub rtt_sum_ns: u64,
+    /// Window reductions in answer to ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
 }
 
-/// The sender's end of the network: who it is, its header size, its retransmission timer
-/// and its counters.
+/// The sender's end of the network: who it is, its header size and flags, its
+/// retransmission timer and its counters.
 pub(crate) struct Wire {
     pub(crate) flow: u32,
     pub(crate) node: u32,
     pub(crate) peer: u32,
     pub(crate) header_bytes: u32,
+    /// ECN-capable (RFC 3168 §6.1.1): new data leaves as ECT(0).
+    pub(crate) ecn: bool,
+    /// The RD class mark of the flow's packets.
+    pub(crate) rd_class: RdMark,
+    /// The window was reduced for an ECN-Echo: the next new data segment carries CWR.
+    pub(crate) cwr_pending: bool,
     pub(crate) rto_timer: Timer,
     pub(crate) counters: SenderCounters,
 }
@@ -60,7 +69,9 @@ impl<'a, 'c> Transmitter<'a, 'c> {
     }
 
     /// Put the segment starting at `seq` on the wire and start the retransmission timer if
-    /// idle (RFC 6298 §5.1).
+    /// idle (RFC 6298 §5.1). An ECN sender marks new data ECT(0) — retransmissions stay
+    /// not-ECT (RFC 3168 §6.1.5) — and sets CWR on the first new segment after a reduction
+    /// (§6.1.2).
     pub fn send(&mut self, s: &mut SendState, seq: u64, kind: Retransmission) {
         let now = self.ctx.now();
         let len = s.segment_len(seq) as u32;
@@ -78,6 +89,11 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
         p.seq = seq;
         p.retransmission = kind;
+        p.rd_class = self.wire.rd_class;
+        if self.wire.ecn && !retransmitted {
+            p.ecn = Ecn::Ect0;
+            p.cwr = std::mem::take(&mut self.wire.cwr_pending);
+        }
         self.ctx.transmit(self.wire.node, p);
         if !self.wire.rto_timer.is_armed() {
             self.restart_rto_timer();

@@ -5,7 +5,8 @@
 //! ns-2 and the classic BSD stack (so delayed ACKs halve the growth rate, the `b = 2` of the
 //! Padhye model). Fractions are carried in `Window::ca_credit` so tiny segments (41 bytes
 //! in `gangadhar` Fig. 9) still grow the window exactly.
-//! Loss: ssthresh = max(FlightSize/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts.
+//! Loss: ssthresh = max(FlightSize/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts, and
+//! for an ECN-Echo (RFC 3168 §6.1.2: "the TCP source halves the congestion window").
 
 use super::{CongestionOps, Window};
 use crate::config::CaIncrement;

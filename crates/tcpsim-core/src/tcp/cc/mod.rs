@@ -118,9 +118,11 @@ pub trait CongestionOps {
         Reduction::ssthresh(aimd::ssthresh_after_loss(w, flight_bytes))
     }
 
-    /// The reduction after an ECN congestion echo (RFC 3168 §6.1.2: respond as to a loss
-    /// detected by duplicate ACKs, without retransmitting). The caller asks at most once per
-    /// window of data, as the RFC requires, so the default is that answer.
+    /// The reduction after an ECN congestion echo (RFC 3168 §6.1.2: "treated just as a
+    /// congestion loss", without retransmitting). The caller asks at most once per window of
+    /// data, as the RFC requires, and sets cwnd to `cwnd_bytes` (default ssthresh) if that is
+    /// smaller — there is no fast recovery to inflate it. The default is the algorithm's own
+    /// answer to duplicate ACKs: RFC 5681's halving, Westwood's BWE·RTTmin, Vegas's 1/4 cut.
     fn on_ecn(&mut self, w: &Window, flight_bytes: u64, now_ns: u64) -> Reduction {
         self.on_loss(w, flight_bytes, LossSignal::DuplicateAcks, now_ns)
     }

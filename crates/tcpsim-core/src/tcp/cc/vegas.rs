@@ -27,6 +27,8 @@
 //! Vegas decides nothing until a round has passed entirely after recovery (Linux's
 //! `vegas_enable` on returning to the Open state): the samples of a round that straddles a
 //! recovery describe another window.
+//! ECN (RFC 3168 §6.1.2: "treated just as a congestion loss"): an ECN-Echo gets the answer to
+//! duplicate ACKs (the trait's default `on_ecn`), the 1/4 cut by default.
 //! Defaults are the papers' (α 1, β 3, γ 1, the 1/4 cut, 2 segments after a timeout); where
 //! they are silent, Brakmo's slow start every other RTT and ns-2's exit, with the
 //! round's minimum RTT and three samples a round (Linux), both needed with delayed ACKs.
@@ -448,6 +450,14 @@ mod tests {
         assert_eq!(r.ssthresh_bytes, 2 * MSS, "never below 2 segments");
         v.loss_decrease = VegasLossDecrease::Fraction(0.5);
         assert_eq!(v.on_loss(&w, 12 * MSS, LossSignal::DuplicateAcks, 0).ssthresh_bytes, 6 * MSS, "Linux");
+    }
+
+    #[test]
+    fn an_ecn_echo_cuts_the_window_by_a_quarter_too() {
+        let mut v = vegas();
+        let w = window(12 * MSS, HUGE);
+        assert_eq!(v.on_ecn(&w, 12 * MSS, 0), Reduction::ssthresh(9 * MSS));
+        assert!(v.recovering, "no per-RTT decision on the rounds of the reduced window");
     }
 
     #[test]

@@ -11,6 +11,9 @@
 //! Algorithms never schedule events: the null samples are folded in lazily, in closed form,
 //! when the next ACK or a loss signal arrives.
 //! Window growth: unchanged from Reno (RFC 5681, [`super::Aimd`]), Sec. 3.
+//! ECN: an ECN-Echo gets the n-duplicate-ACK answer (the trait's default `on_ecn`, RFC 3168
+//! §6.1.2 "treated just as a congestion loss"): ssthresh = BWE·RTTmin and cwnd lowered to it if
+//! larger, the window-sized reaction Westwood was built to give (`casetti` Sec. 3.1).
 //! Loss (Sec. 3.1, 3.2): ssthresh = max(2, ⌊BWE·RTTmin/seg_size⌋) segments for both signals;
 //! after n duplicate ACKs cwnd = ssthresh only if cwnd > ssthresh, after a timeout cwnd = 1
 //! (the sender's default). RTTmin is the smallest Karn-valid RTT sample of the connection.
@@ -356,6 +359,25 @@ mod tests {
         };
         assert_eq!(w.on_loss(&win, 0, LossSignal::Timeout, MS).ssthresh_bytes, 2 * 1250);
         assert_eq!(w.on_loss(&win, 0, LossSignal::DuplicateAcks, MS).cwnd_bytes, Some(2 * 1250));
+    }
+
+    #[test]
+    fn an_ecn_echo_sets_ssthresh_to_bwe_times_rtt_min() {
+        let mut w = tustin();
+        for k in 0..=1000u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        let big = Window {
+            cwnd_bytes: 30 * 1250,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1250,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
+        // As after n duplicate ACKs: BWE·RTTmin = 10 segments, cwnd clamped to it.
+        let ideal = 10 * 1250;
+        let r = w.on_ecn(&big, 0, 10_000 * MS);
+        assert_eq!(r, Reduction { ssthresh_bytes: ideal, cwnd_bytes: Some(ideal), entry_cwnd_bytes: None });
     }
 
     #[test]

@@ -15,6 +15,9 @@
 //! with the first sample; or the fixed-coefficient Tustin filter of the ns-3 code (α = 0.9);
 //! or ns-2's per-RTT EWMA (α = 0.9).
 //! Window growth: RFC 5681, unchanged ([`super::Aimd`]).
+//! ECN: an ECN-Echo gets the duplicate-ACK answer (the trait's default `on_ecn`, RFC 3168
+//! §6.1.2), ssthresh = cwnd = BWE·RTTmin — Linux `tcp_westwood.c` likewise sets both to
+//! BWE·RTTmin when the CWR state an ECN-Echo starts completes (`CA_EVENT_COMPLETE_CWR`).
 //! Loss (`macura` Sec. 2.1): ssthresh = max(2, ⌊BWE·RTTmin/seg_size⌋) segments on both
 //! signals; cwnd = ssthresh after 3 duplicate ACKs and 1 after a timeout — both the recovery
 //! half's default, so no cwnd is returned. RTTmin is the smallest RTT sample of the connection.
@@ -247,6 +250,16 @@ mod tests {
         assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: Some(4_000) });
         let r = w.on_loss(&window(30), 30_000, LossSignal::Timeout, 0);
         assert_eq!(r.entry_cwnd_bytes, None);
+    }
+
+    #[test]
+    fn an_ecn_echo_sets_ssthresh_to_bwe_times_rtt_min() {
+        let mut w = linux(50 * MS);
+        for k in 0..=11u64 {
+            ack(&mut w, k * 10 * MS, 1000, 100 * MS);
+        }
+        let r = w.on_ecn(&window(30), 30_000, 0);
+        assert_eq!(r, Reduction { ssthresh_bytes: 10_000, cwnd_bytes: None, entry_cwnd_bytes: None });
     }
 
     #[test]

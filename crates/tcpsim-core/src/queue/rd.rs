@@ -1,0 +1,423 @@
+//! RD (Rate-Delay) Network Services (`podlesny` Sec. II-C, III and Fig. 2; Podlesny & Gorinsky,
+//! "RD network services", the paper's ref. [6]).
+//!
+//! Two drop-tail FIFOs share the link: R for throughput-greedy (loss-based) flows, D for
+//! delay-sensitive (delay-based) flows; a packet's class is its flow's mark. The scheduler
+//! keeps the bytes served from each queue, L_R and L_D, in the ratio
+//! λ = n_D / (k·n_R) (eq. 5), i.e. service rates S_R = k·n_R·C / (n_D + k·n_R) and
+//! S_D = n_D·C / (n_D + k·n_R) (eqs. 6–7), where n_R and n_D are the active flows of each class
+//! counted by timestamp vectors ([`FlowCounter`]). The pseudo-code of Fig. 2 is followed
+//! line by line in [`Rd::dequeue`], including its resets when one queue is empty and the debt
+//! δL that the D queue carries while R is empty.
+//!
+//! A packet that finds the link idle (and so the buffer empty) is served at once, but it
+//! still passes through Fig. 2 as the only packet of its queue (as in ns-2, where it is
+//! enqueued and immediately dequeued): its flow is counted and the one-queue branch of the
+//! figure updates L_R, L_D and δL.
+//!
+//! Every `interval` the link recalculates its control parameters: the flow counts used by
+//! the scheduler and, with a delay bound d, the buffer split B_D = S_D·d, B_R = B − B_D
+//! (Sec. II-C); with a fixed share (Sec. III: 10 % of the buffer to D) only the counts
+//! change. Between recalculations the scheduler uses the last counts, so its cost per packet
+//! is constant. Where Fig. 2 divides by a count that is still 0 (no recalculation has seen
+//! the class yet) while both queues hold packets, the count is taken as 1: a class with a
+//! packet waiting has at least one active flow.
+
+use std::collections::VecDeque;
+
+use super::flow_counter::FlowCounter;
+use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
+use crate::config::RdConfig;
+use crate::packet::PacketId;
+
+/// What one of the two queues did (for the link results).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClassQueueStats {
+    /// Arrivals refused because the class's buffer share was full.
+    pub drops: u64,
+    /// Packets and bytes sent on the link from this class (those that found the link idle
+    /// included).
+    pub packets_served: u64,
+    pub bytes_served: u64,
+    pub occupancy: Occupancy,
+}
+
+pub struct Rd {
+    k: f64,
+    /// The whole buffer and its unit (packets, else bytes).
+    total: u64,
+    in_packets: bool,
+    /// B_D's rule: a share of the buffer, or a delay bound (ns) at the D service rate.
+    d_share: Option<f64>,
+    d_delay_bound_ns: Option<u64>,
+    rate_bps: u64,
+    interval_ns: u64,
+    fifo: [VecDeque<(PacketId, u32)>; 2],
+    /// Per-queue limit in the unit of the total: B_R, B_D.
+    limit: [u64; 2],
+    /// L_R, L_D of Fig. 2, bytes (signed: L_D may be set to −δL).
+    served: [f64; 2],
+    /// δL of Fig. 2, bytes.
+    debt: f64,
+    /// n_R, n_D as of the last recalculation.
+    flows: [f64; 2],
+    /// Boxed, as `stats`, so that the `Queue` enum stays small for the other disciplines.
+    counters: Box<[FlowCounter; 2]>,
+    next_recalculation_ns: u64,
+    stats: Box<[ClassQueueStats; 2]>,
+    occupancy: Occupancy,
+}
+
+impl Rd {
+    /// An RD queue on a link of `rate_bps`; `salt` (drawn from the queue's own stream)
+    /// decorrelates its flow hashes from other links'.
+    pub fn new(cfg: &RdConfig, rate_bps: u64, salt: u64) -> Self {
+        let counter = |class: u64| FlowCounter::new(cfg.counter_slots as usize, cfg.counter_timeout_ns, salt ^ class);
+        let mut rd = Rd {
+            k: cfg.k,
+            total: cfg.limit_packets.or(cfg.limit_bytes).expect("validated: an RD queue has a limit"),
+            in_packets: cfg.limit_packets.is_some(),
+            d_share: cfg.d_share,
+            d_delay_bound_ns: cfg.d_delay_bound_ns,
+            rate_bps,
+            interval_ns: cfg.interval_ns,
+            fifo: [VecDeque::new(), VecDeque::new()],
+            limit: [0, 0],
+            served: [0.0, 0.0],
+            debt: 0.0,
+            flows: [0.0, 0.0],
+            counters: Box::new([counter(0), counter(0x5151_5151_5151_5151)]),
+            next_recalculation_ns: cfg.interval_ns,
+            stats: Box::default(),
+            occupancy: Occupancy::default(),
+        };
+        rd.split_buffer();
+        rd
+    }
+
+    /// B_R and B_D from the split rule and the current counts.
+    fn split_buffer(&mut self) {
+        let b_d = match (self.d_share, self.d_delay_bound_ns) {
+            (Some(share), _) => (self.total as f64 * share).round() as u64,
+            (None, Some(bound_ns)) => {
+                let [n_r, n_d] = self.flows;
+                // Before any count, split the rate evenly between the classes.
+                let d_fraction = if n_r + n_d > 0.0 { n_d / (n_d + self.k * n_r) } else { 0.5 };
+                (d_fraction * self.rate_bps as f64 * bound_ns as f64 / 8e9).round() as u64
+            }
+            (None, None) => unreachable!("validated: d_share or d_delay_bound_ns"),
+        }
+        .min(self.total);
+        self.limit = [self.total - b_d, b_d];
+    }
+
+    /// Recalculate the control parameters if an interval boundary has passed.
+    #[inline]
+    fn recalculate_if_due(&mut self, now_ns: u64) {
+        if now_ns < self.next_recalculation_ns {
+            return;
+        }
+        self.flows = [self.counters[0].estimate(now_ns), self.counters[1].estimate(now_ns)];
+        self.split_buffer();
+        let interval = self.interval_ns;
+        self.next_recalculation_ns = now_ns - (now_ns - self.next_recalculation_ns) % interval + interval;
+    }
+
+    /// n_R, n_D for the scheduler: at least 1 each, since Fig. 2 divides by them only while
+    /// both queues hold a packet, i.e. while both classes have an active flow.
+    #[inline]
+    fn counts(&self) -> [f64; 2] {
+        self.flows.map(|n| n.max(1.0))
+    }
+
+    /// Fig. 2's update of L_R, L_D and δL after serving `s` bytes from queue `x`, given which
+    /// queues held packets when the choice was made.
+    #[inline]
+    fn account(&mut self, x: usize, s: f64, r_busy: bool, d_busy: bool) {
+        let [n_r, n_d] = self.counts();
+        match (r_busy, d_busy) {
+            (true, true) => {
+                self.served[x] += s;
+                self.debt = (self.served[0] * n_d / (self.k * n_r) - self.served[1]).max(0.0);
+            }
+            (true, false) => self.served = [0.0, 0.0],
+            _ => {
+                if self.debt > 0.0 {
+                    self.debt -= s;
+                }
+                if self.debt > 0.0 {
+                    self.served[1] = -self.debt;
+                } else {
+                    self.served = [0.0, 0.0];
+                }
+            }
+        }
+    }
+
+    fn record_service(&mut self, x: usize, size: u32) {
+        let stats = &mut self.stats[x];
+        stats.packets_served += 1;
+        stats.bytes_served += size as u64;
+    }
+
+    /// Statistics of the R and D queues.
+    pub fn class_stats(&self) -> &[ClassQueueStats; 2] {
+        &self.stats
+    }
+
+    /// The statistics with their occupancy integrals brought up to `now_ns`.
+    pub fn class_stats_at(&self, now_ns: u64) -> [ClassQueueStats; 2] {
+        self.stats.map(|s| ClassQueueStats { occupancy: s.occupancy.at(now_ns), ..s })
+    }
+
+    /// B_R and B_D in force.
+    pub fn limits(&self) -> [u64; 2] {
+        self.limit
+    }
+
+    /// n_R and n_D as of the last recalculation.
+    pub fn flow_counts(&self) -> [f64; 2] {
+        self.flows
+    }
+}
+
+impl QueueDiscipline for Rd {
+    /// Drop-tail in the packet's own queue, after noting its flow as active.
+    #[inline]
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+        self.recalculate_if_due(now_ns);
+        let x = a.rd_class as usize;
+        self.counters[x].record(a.connection(), now_ns);
+        let held = &self.stats[x].occupancy;
+        let full = if self.in_packets {
+            held.packets + 1 > self.limit[x]
+        } else {
+            held.bytes + a.wire_bytes as u64 > self.limit[x]
+        };
+        if full {
+            self.stats[x].drops += 1;
+            return Verdict::Dropped;
+        }
+        self.fifo[x].push_back((a.id, a.wire_bytes));
+        self.stats[x].occupancy.add(a.wire_bytes, now_ns);
+        self.occupancy.add(a.wire_bytes, now_ns);
+        Verdict::Enqueued
+    }
+
+    /// A packet that finds the link idle is the only packet of the buffer, served at once:
+    /// Fig. 2's one-queue case (as in ns-2, where it is enqueued and dequeued at once).
+    #[inline]
+    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+        self.recalculate_if_due(now_ns);
+        let x = a.rd_class as usize;
+        self.counters[x].record(a.connection(), now_ns);
+        self.account(x, a.wire_bytes as f64, x == 0, x == 1);
+        self.record_service(x, a.wire_bytes);
+    }
+
+    /// The next packet for the link: Fig. 2, "RD router operation when link is idle, and
+    /// buffer is non-empty".
+    #[inline]
+    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+        self.recalculate_if_due(now_ns);
+        let (r_busy, d_busy) = (!self.fifo[0].is_empty(), !self.fifo[1].is_empty());
+        let x = match (r_busy, d_busy) {
+            (false, false) => return None,
+            (true, true) => {
+                let [n_r, n_d] = self.counts();
+                let [l_r, l_d] = self.served;
+                if self.k * n_r * l_d > n_d * l_r {
+                    0
+                } else {
+                    1
+                }
+            }
+            (true, false) => 0,
+            (false, true) => 1,
+        };
+        let (id, size) = self.fifo[x].pop_front().expect("the chosen queue is non-empty");
+        self.account(x, size as f64, r_busy, d_busy);
+        self.record_service(x, size);
+        self.stats[x].occupancy.remove(size, now_ns);
+        self.occupancy.remove(size, now_ns);
+        Some((id, size))
+    }
+
+    fn occupancy(&self) -> &Occupancy {
+        &self.occupancy
+    }
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy {
+        &mut self.occupancy
+    }
+
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        Box::new(self.fifo.iter().flatten().map(|(id, _)| *id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RdMark;
+    use crate::packet::PacketKind;
+
+    fn params(limit_packets: u64) -> RdConfig {
+        RdConfig {
+            k: 1.0,
+            limit_packets: Some(limit_packets),
+            limit_bytes: None,
+            d_share: Some(0.1),
+            d_delay_bound_ns: None,
+            interval_ns: 1_000,
+            counter_slots: 1024,
+            counter_timeout_ns: 1_000_000,
+        }
+    }
+
+    const RATE_BPS: u64 = 8_000_000;
+
+    fn arrival(id: PacketId, wire_bytes: u32, class: RdMark, flow: u32) -> Arrival {
+        Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow, rd_class: class }
+    }
+
+    /// An RD queue whose counts are already n_R and n_D (set as a recalculation would).
+    fn with_counts(n_r: f64, n_d: f64) -> Rd {
+        let mut rd = Rd::new(&params(1000), RATE_BPS, 1);
+        rd.flows = [n_r, n_d];
+        rd.next_recalculation_ns = u64::MAX;
+        rd
+    }
+
+    /// Serve every packet; the class (by id parity: even R, odd D) of each in order.
+    fn drain(rd: &mut Rd) -> String {
+        std::iter::from_fn(|| rd.dequeue(0)).map(|(id, _)| if id % 2 == 0 { 'R' } else { 'D' }).collect()
+    }
+
+    /// Queue `count` packets of `class`: ids even for R, odd for D, all distinct.
+    fn fill(rd: &mut Rd, class: RdMark, count: u32, bytes: u32) {
+        for _ in 0..count {
+            let id = 2 * rd.occupancy.packets as u32 + 1000 * class as u32 * 2 + class as u32;
+            assert_eq!(rd.enqueue(arrival(id, bytes, class, 0), 0), Verdict::Enqueued);
+        }
+    }
+
+    #[test]
+    fn both_busy_with_equal_counts_alternates_starting_with_d() {
+        // L = (0, 0): k·n_R·L_D = 0 is not > n_D·L_R = 0, so D goes first; then L_D = 1000 >
+        // L_R = 0 → R; then L_D = L_R → D; and so on.
+        let mut rd = with_counts(1.0, 1.0);
+        fill(&mut rd, RdMark::R, 3, 1000);
+        fill(&mut rd, RdMark::D, 3, 1000);
+        assert_eq!(drain(&mut rd), "DRDRDR");
+    }
+
+    #[test]
+    fn both_busy_serves_bytes_in_the_ratio_k_n_r_to_n_d() {
+        // n_R = 3, n_D = 1: λ = 1/3. D (L_D 1000), then 3·1000 > 0 → R (L_R 1000), 3000 > 1000
+        // → R (2000), 3000 > 2000 → R (3000), 3000 > 3000 fails → D (L_D 2000), then R R R.
+        let mut rd = with_counts(3.0, 1.0);
+        fill(&mut rd, RdMark::R, 6, 1000);
+        fill(&mut rd, RdMark::D, 2, 1000);
+        assert_eq!(drain(&mut rd), "DRRRDRRR");
+        assert_eq!(rd.served, [0.0, 0.0], "only R left at the end: reset");
+    }
+
+    #[test]
+    fn the_debt_is_computed_and_carried_while_r_is_empty() {
+        // Small D packets (100 B) against large R packets (1000 B), n_R = n_D = 1.
+        let mut rd = with_counts(1.0, 1.0);
+        fill(&mut rd, RdMark::R, 1, 1000);
+        fill(&mut rd, RdMark::D, 4, 100);
+        // Both busy: D first; L_D = 100, δL = max(0 − 100, 0) = 0.
+        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(100));
+        assert_eq!((rd.served, rd.debt), ([0.0, 100.0], 0.0));
+        // Both busy: 100 > 0 → R; L_R = 1000, δL = 1000 − 100 = 900.
+        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(1000));
+        assert_eq!((rd.served, rd.debt), ([1000.0, 100.0], 900.0));
+        // Only R empty: δL = 900 − 100 = 800 > 0, so L_D = −800 (L_R unchanged).
+        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(100));
+        assert_eq!((rd.served, rd.debt), ([1000.0, -800.0], 800.0));
+        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(100));
+        assert_eq!((rd.served, rd.debt), ([1000.0, -700.0], 700.0));
+    }
+
+    #[test]
+    fn a_paid_debt_resets_both_counters() {
+        let mut rd = with_counts(1.0, 1.0);
+        rd.served = [500.0, 0.0];
+        rd.debt = 150.0;
+        fill(&mut rd, RdMark::D, 2, 100);
+        rd.dequeue(0); // δL 50 > 0: L_D = −50
+        assert_eq!((rd.served, rd.debt), ([500.0, -50.0], 50.0));
+        rd.dequeue(0); // δL −50 ≤ 0: both reset
+        assert_eq!(rd.served, [0.0, 0.0]);
+    }
+
+    #[test]
+    fn only_r_busy_resets_the_counters() {
+        let mut rd = with_counts(1.0, 1.0);
+        rd.served = [4000.0, 7000.0];
+        fill(&mut rd, RdMark::R, 1, 1000);
+        rd.dequeue(0);
+        assert_eq!(rd.served, [0.0, 0.0]);
+    }
+
+    #[test]
+    fn each_class_is_drop_tail_within_its_share_of_the_buffer() {
+        let mut rd = Rd::new(&params(20), RATE_BPS, 1); // B_D = 2, B_R = 18 packets
+        assert_eq!(rd.limits(), [18, 2]);
+        fill(&mut rd, RdMark::D, 2, 1000);
+        assert_eq!(rd.enqueue(arrival(999, 1000, RdMark::D, 0), 0), Verdict::Dropped);
+        fill(&mut rd, RdMark::R, 18, 1000);
+        assert_eq!(rd.enqueue(arrival(998, 1000, RdMark::R, 0), 0), Verdict::Dropped);
+        assert_eq!((rd.class_stats()[0].drops, rd.class_stats()[1].drops), (1, 1));
+        assert_eq!(rd.occupancy().packets, 20);
+    }
+
+    #[test]
+    fn flow_counts_and_a_delay_bound_split_are_recalculated_each_interval() {
+        let mut p = params(0);
+        (p.limit_packets, p.limit_bytes) = (None, Some(100_000));
+        (p.d_share, p.d_delay_bound_ns) = (None, Some(10_000_000)); // d = 10 ms at C = 8 Mb/s
+        let mut rd = Rd::new(&p, RATE_BPS, 3);
+        assert_eq!(rd.limits(), [95_000, 5_000], "no counts yet: half the rate, 10 ms of 4 Mb/s");
+        for flow in 0..3 {
+            rd.enqueue(arrival(2 * flow, 100, RdMark::R, flow), 10);
+        }
+        rd.enqueue(arrival(7, 100, RdMark::D, 7), 10);
+        assert_eq!(rd.flow_counts(), [0.0, 0.0], "not before the first interval ends");
+        rd.dequeue(1_000);
+        let [n_r, n_d] = rd.flow_counts();
+        assert!((n_r - 3.0).abs() < 0.01 && (n_d - 1.0).abs() < 0.01, "{n_r} {n_d}");
+        // S_D = n_D/(n_D + n_R) · 8 Mb/s ≈ 2 Mb/s; 10 ms of it is about 2 500 bytes.
+        let b_d = (n_d / (n_d + n_r) * 8e6 * 0.010 / 8.0).round() as u64;
+        assert_eq!(rd.limits(), [100_000 - b_d, b_d]);
+        assert!(b_d.abs_diff(2_500) <= 5, "{b_d}");
+        assert_eq!(rd.next_recalculation_ns, 2_000);
+    }
+
+    #[test]
+    fn an_arrival_at_an_idle_link_takes_the_one_queue_branch() {
+        let mut rd = with_counts(1.0, 1.0);
+        rd.served = [3000.0, 1000.0];
+        rd.debt = 2500.0;
+        rd.arrive_at_idle_link(arrival(1, 1000, RdMark::D, 4), 0); // only R empty: δL 1500 → L_D −1500
+        assert_eq!((rd.served, rd.debt), ([3000.0, -1500.0], 1500.0));
+        rd.arrive_at_idle_link(arrival(2, 1000, RdMark::R, 5), 0); // only D empty: reset
+        assert_eq!(rd.served, [0.0, 0.0]);
+        let [r, d] = rd.class_stats();
+        assert_eq!((r.packets_served, d.packets_served, r.bytes_served), (1, 1, 1000));
+        assert_eq!(rd.occupancy().packets, 0);
+    }
+
+    #[test]
+    fn a_queue_used_by_one_class_only_is_a_fifo() {
+        let mut rd = Rd::new(&params(100), RATE_BPS, 1);
+        for id in 0..10 {
+            rd.enqueue(arrival(2 * id, 100 + id, RdMark::R, id), id as u64);
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| rd.dequeue(50)).map(|(id, _)| id).collect();
+        assert_eq!(order, (0..10).map(|i| 2 * i).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,436 @@
+//! Random Early Detection: S. Floyd and V. Jacobson, "Random Early Detection Gateways for
+//! Congestion Avoidance", IEEE/ACM Trans. Networking 1(4), 1993 ("F&J"), as ns-2's
+//! `queue/red.cc` implements it (ns-3's `RedQueueDisc` is a port of that file).
+//!
+//! Every arrival (F&J Sec. 4, Fig. 2):
+//! 1. Average queue (Sec. 6): avg ← (1 − w_q)·avg + w_q·q, q the queue before the arrival in
+//!    packets or bytes (`mode`). An arrival that ends an idle period first decays the average
+//!    as if m packets of `mean_packet_bytes` had left an empty queue meanwhile:
+//!    avg ← (1 − w_q)^m·avg with m = ⌊idle time · C / (8·mean_packet_bytes)⌋ (Fig. 2's
+//!    m = f(time − q_time); ns-2's `ptc_·(now − idletime_)`). As in ns-2 the arrival's own
+//!    update with q = 0 follows; Fig. 2 writes only the decay. The link is idle from the moment
+//!    the serializer finds the queue empty (ns-2's `idle_`), and at time 0.
+//! 2. Drop probability (Fig. 2): p_b = max_p·(avg − min_th)/(max_th − min_th) for
+//!    min_th ≤ avg < max_th. `gentle` (S. Floyd, "Recommendation on using the gentle_ variant
+//!    of RED", 2000; ns-2 `gentle_`): p_b = max_p + (1 − max_p)·(avg − max_th)/max_th for
+//!    max_th ≤ avg < 2·max_th. At or above the top (max_th, or 2·max_th when gentle) every
+//!    arrival is dropped (a "forced" drop). Byte mode (Sec. 4): p_b ← p_b·size/mean_packet
+//!    (F&J divide by the largest packet size, ns-2 by `mean_pktsize_`; set `mean_packet_bytes`
+//!    to the largest size for F&J's).
+//! 3. Spacing (Sec. 7): count = arrivals since the last early drop or mark. F&J's uniform
+//!    spacing (`wait` = false): p_a = p_b/(1 − count·p_b), 1 once count·p_b ≥ 1, count
+//!    including the arrival (Fig. 2 increments it first), so at a steady p_b the gap between
+//!    drops is uniform in {1, …, 1/p_b − 1}. ns-2's `wait_` (true, the default of ns-2 and of
+//!    ns-3's `Wait`): p_a = 0 while count·p_b < 1, p_b/(2 − count·p_b) while it is < 2, then 1:
+//!    the gap is uniform in {1/p_b, …, 2/p_b − 1}. The arrival is dropped (or marked) with
+//!    probability p_a, drawn from the queue's own random stream.
+//! 4. ECN (RFC 3168 §5: a router sets CE instead of dropping an ECN-capable packet while "the
+//!    router's buffer is not yet full"): with `ecn`, an early decision on an ECT packet marks
+//!    it CE instead, in the gentle band too (ns-3's `UseEcn`); `mark_p` < 1 drops instead when
+//!    p_b > mark_p (ns-2's `use_mark_p_` with `mark_p_` = 0.1). Forced drops always drop
+//!    (ns-3's `UseHardDrop`, ns-2), and so does a full buffer.
+//! 5. Hard limits: an arrival that does not fit the packet or byte limit is dropped (as
+//!    drop-tail), whatever RED decided.
+//!
+//! Taken from ns-2 where F&J are silent: no early drop while the queue before the arrival is
+//! at most 1 (packet, or byte in byte mode; ns-2's `qlen > 1`), so an arrival at an idle link is
+//! never dropped; the first arrival that finds avg ≥ min_th after it was below is not dropped
+//! and starts count at 1 (ns-2's `old`); forced and overflow drops reset count (ns-2 without
+//! `ns1_compat_`). ns-2's byte mode also counts `count` in mean-sized packets and scales p_a
+//! rather than p_b; here F&J's order (scale p_b, count packets) is kept.
+//!
+//! Counters: `Verdict::DroppedEarly` for the drops decided by the average (early and forced),
+//! `Verdict::Dropped` for overflow, `Verdict::Marked` for CE marks.
+
+use std::collections::VecDeque;
+
+use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
+use crate::config::{RedConfig, RedMode};
+use crate::packet::PacketId;
+use crate::rng::RandomStream;
+
+pub struct Red {
+    fifo: VecDeque<(PacketId, u32)>,
+    limit_packets: u64,
+    limit_bytes: u64,
+    occupancy: Occupancy,
+    byte_mode: bool,
+    /// Thresholds in the mode's unit (packets or bytes).
+    min_th: f64,
+    max_th: f64,
+    max_p: f64,
+    w_q: f64,
+    gentle: bool,
+    wait: bool,
+    mean_packet_bytes: u32,
+    ecn: bool,
+    mark_p: f64,
+    /// Link rate (bit/s): the idle time's m counts mean-sized packets at this rate.
+    rate_bps: u64,
+    /// The average queue, in the mode's unit.
+    avg: f64,
+    /// Arrivals since the last early drop or mark.
+    count: u64,
+    /// The last arrival found avg ≥ min_th with more than one queued (ns-2's `old`).
+    above_min_th: bool,
+    /// When the link went idle; None while it is busy.
+    idle_since_ns: Option<u64>,
+    rng: RandomStream,
+}
+
+impl Red {
+    /// A RED queue on a link of `rate_bps`, drawing its decisions from `rng`.
+    pub fn new(cfg: &RedConfig, rate_bps: u64, rng: RandomStream) -> Self {
+        Red {
+            fifo: VecDeque::new(),
+            limit_packets: cfg.limit_packets.unwrap_or(u64::MAX),
+            limit_bytes: cfg.limit_bytes.unwrap_or(u64::MAX),
+            occupancy: Occupancy::default(),
+            byte_mode: cfg.mode == RedMode::Byte,
+            min_th: cfg.min_th,
+            max_th: cfg.max_th,
+            max_p: cfg.max_p,
+            w_q: cfg.w_q,
+            gentle: cfg.gentle,
+            wait: cfg.wait,
+            mean_packet_bytes: cfg.mean_packet_bytes,
+            ecn: cfg.ecn,
+            mark_p: cfg.mark_p,
+            rate_bps,
+            avg: 0.0,
+            count: 0,
+            above_min_th: false,
+            idle_since_ns: Some(0),
+            rng,
+        }
+    }
+
+    /// The queue in the mode's unit.
+    fn queue_len(&self) -> f64 {
+        if self.byte_mode {
+            self.occupancy.bytes as f64
+        } else {
+            self.occupancy.packets as f64
+        }
+    }
+
+    /// m of Fig. 2: mean-sized packets the link could have sent in `idle_ns`.
+    fn idle_packets(&self, idle_ns: u64) -> u64 {
+        let per_packet = 8 * self.mean_packet_bytes as u128 * 1_000_000_000;
+        (idle_ns as u128 * self.rate_bps as u128 / per_packet).min(u64::MAX as u128) as u64
+    }
+
+    /// Step 1: the average as this arrival sees it.
+    fn update_average(&mut self, now_ns: u64) {
+        if let Some(since) = self.idle_since_ns.take() {
+            let m = self.idle_packets(now_ns - since);
+            self.avg *= (1.0 - self.w_q).powf(m as f64);
+        }
+        self.avg = (1.0 - self.w_q) * self.avg + self.w_q * self.queue_len();
+    }
+
+    /// Step 2: p_b for the current average, below the top (max_th, or 2·max_th when gentle).
+    fn base_probability(&self) -> f64 {
+        let p = if self.avg >= self.max_th {
+            self.max_p + (1.0 - self.max_p) * (self.avg - self.max_th) / self.max_th
+        } else {
+            self.max_p * (self.avg - self.min_th) / (self.max_th - self.min_th)
+        };
+        p.min(1.0)
+    }
+
+    /// Steps 2–3: p_a for a packet of `wire_bytes`, given p_b and `count`.
+    fn drop_probability(&self, p_b: f64, wire_bytes: u32) -> f64 {
+        let p_b = if self.byte_mode { (p_b * wire_bytes as f64 / self.mean_packet_bytes as f64).min(1.0) } else { p_b };
+        let spread = self.count as f64 * p_b;
+        match (self.wait, spread) {
+            (false, s) if s < 1.0 => p_b / (1.0 - s),
+            (true, s) if s < 1.0 => 0.0,
+            (true, s) if s < 2.0 => p_b / (2.0 - s),
+            _ => 1.0,
+        }
+    }
+
+    /// Steps 2–4 for an arrival whose average is up to date (ns-2's "DROP LOGIC").
+    fn decide(&mut self, a: &Arrival) -> Verdict {
+        self.count += 1;
+        if self.avg < self.min_th || self.queue_len() <= 1.0 {
+            self.above_min_th = false;
+            return Verdict::Enqueued;
+        }
+        let top = if self.gentle { 2.0 * self.max_th } else { self.max_th };
+        if self.avg >= top {
+            self.count = 0;
+            return Verdict::DroppedEarly;
+        }
+        if !self.above_min_th {
+            self.above_min_th = true;
+            self.count = 1;
+            return Verdict::Enqueued;
+        }
+        let p_b = self.base_probability();
+        if !self.rng.bernoulli(self.drop_probability(p_b, a.wire_bytes)) {
+            return Verdict::Enqueued;
+        }
+        self.count = 0;
+        if self.ecn && a.ect && p_b <= self.mark_p {
+            Verdict::Marked
+        } else {
+            Verdict::DroppedEarly
+        }
+    }
+}
+
+impl QueueDiscipline for Red {
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+        self.update_average(now_ns);
+        let verdict = self.decide(&a);
+        let o = &self.occupancy;
+        if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
+            self.count = 0;
+            return Verdict::Dropped;
+        }
+        if verdict != Verdict::DroppedEarly {
+            self.fifo.push_back((a.id, a.wire_bytes));
+            self.occupancy.add(a.wire_bytes, now_ns);
+        }
+        verdict
+    }
+
+    /// The average decays over the idle time and sees an empty queue; with nothing queued
+    /// the packet is never dropped (step 4's `qlen > 1`), so only the state moves.
+    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+        self.update_average(now_ns);
+        let verdict = self.decide(&a);
+        debug_assert_eq!(verdict, Verdict::Enqueued, "an empty queue never drops");
+    }
+
+    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+        let Some((id, bytes)) = self.fifo.pop_front() else {
+            self.idle_since_ns = Some(now_ns);
+            return None;
+        };
+        self.occupancy.remove(bytes, now_ns);
+        Some((id, bytes))
+    }
+
+    fn occupancy(&self) -> &Occupancy {
+        &self.occupancy
+    }
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy {
+        &mut self.occupancy
+    }
+
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        Box::new(self.fifo.iter().map(|(id, _)| *id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RdMark;
+    use crate::packet::PacketKind;
+
+    const MS: u64 = 1_000_000;
+
+    /// min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle, wait, packet mode, 500-byte mean
+    /// packet, 100-packet buffer, on an 8 Mb/s link (0.5 ms per mean packet).
+    fn config() -> RedConfig {
+        RedConfig {
+            limit_packets: Some(100),
+            limit_bytes: None,
+            mode: RedMode::Packet,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: true,
+            wait: true,
+            mean_packet_bytes: 500,
+            ecn: false,
+            mark_p: 1.0,
+        }
+    }
+
+    fn red(cfg: &RedConfig) -> Red {
+        Red::new(cfg, 8_000_000, RandomStream::new(1, "red-test"))
+    }
+
+    fn packet(id: PacketId, ect: bool) -> Arrival {
+        Arrival { id, wire_bytes: 1000, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn the_average_follows_the_ewma_of_the_queue_each_arrival_finds() {
+        let mut cfg = config();
+        cfg.w_q = 0.25;
+        let mut q = red(&cfg);
+        // Arrivals at t = 0 (no idle time) find 0, 1, 2, 3 packets queued:
+        // 0.25·0 = 0; 0.25·1 = 0.25; 0.75·0.25 + 0.25·2 = 0.6875; 0.75·0.6875 + 0.75 = 1.265625.
+        let mut averages = vec![];
+        for id in 0..4 {
+            q.enqueue(packet(id, false), 0);
+            averages.push(q.avg);
+        }
+        assert_eq!(averages, vec![0.0, 0.25, 0.6875, 1.265625]);
+    }
+
+    #[test]
+    fn an_idle_period_decays_the_average_by_the_packets_the_link_could_have_sent() {
+        let mut cfg = config();
+        cfg.w_q = 0.1;
+        let mut q = red(&cfg);
+        q.avg = 10.0;
+        q.idle_since_ns = None;
+        assert_eq!(q.dequeue(2 * MS), None, "the link goes idle at 2 ms");
+        // 5.2 ms idle at 8 Mb/s with 500-byte mean packets: m = ⌊5.2/0.5⌋ = 10 decays, then the
+        // arrival's own update with q = 0: avg = 10·0.9^11.
+        q.arrive_at_idle_link(packet(0, false), 7 * MS + MS / 5);
+        assert!(close(q.avg, 10.0 * 0.9f64.powi(11)), "{}", q.avg);
+        // Busy again: the next arrival decays only by its own update.
+        q.enqueue(packet(1, false), 8 * MS);
+        assert!(close(q.avg, 10.0 * 0.9f64.powi(12)), "{}", q.avg);
+    }
+
+    #[test]
+    fn drop_probability_rises_linearly_and_count_spaces_the_drops() {
+        let mut q = red(&config());
+        q.avg = 10.0; // p_b = 0.1·(10 − 5)/(15 − 5) = 0.05
+        let p_b = q.base_probability();
+        assert!(close(p_b, 0.05));
+        q.wait = false; // F&J Sec. 7: p_a = p_b/(1 − count·p_b)
+        q.count = 5;
+        assert!(close(q.drop_probability(p_b, 1000), 0.05 / 0.75));
+        q.count = 20;
+        assert_eq!(q.drop_probability(p_b, 1000), 1.0, "count·p_b = 1");
+        q.wait = true; // ns-2 wait_: nothing below count·p_b = 1, then p_b/(2 − count·p_b)
+        q.count = 5;
+        assert_eq!(q.drop_probability(p_b, 1000), 0.0);
+        q.count = 30;
+        assert!(close(q.drop_probability(p_b, 1000), 0.05 / 0.5));
+        q.count = 40;
+        assert_eq!(q.drop_probability(p_b, 1000), 1.0);
+    }
+
+    #[test]
+    fn the_gentle_band_rises_from_max_p_to_one_and_above_it_every_arrival_is_dropped() {
+        let mut q = red(&config());
+        q.avg = 20.0; // 0.1 + 0.9·(20 − 15)/15 = 0.4
+        assert!(close(q.base_probability(), 0.4));
+        q.avg = 15.0;
+        assert!(close(q.base_probability(), 0.1));
+        for id in 0..3 {
+            q.enqueue(packet(id, false), 0);
+        }
+        q.avg = 40.0; // ≥ 2·max_th: forced
+        assert_eq!(q.enqueue(packet(3, true), 0), Verdict::DroppedEarly);
+        let mut abrupt = red(&RedConfig { gentle: false, ..config() });
+        for id in 0..3 {
+            abrupt.enqueue(packet(id, false), 0);
+        }
+        abrupt.avg = 16.0; // without gentle, max_th is the top
+        assert_eq!(abrupt.enqueue(packet(3, false), 0), Verdict::DroppedEarly);
+    }
+
+    #[test]
+    fn byte_mode_scales_p_b_by_the_packet_size() {
+        let cfg = RedConfig { mode: RedMode::Byte, min_th: 2500.0, max_th: 7500.0, ..config() };
+        let mut q = red(&cfg);
+        q.avg = 5000.0; // p_b = 0.1·2500/5000 = 0.05
+        q.wait = false;
+        q.count = 0;
+        let p_b = q.base_probability();
+        assert!(close(q.drop_probability(p_b, 1500), 0.15), "1500-byte packet: 3 × 0.05");
+        assert!(close(q.drop_probability(p_b, 250), 0.025), "250-byte packet: half");
+    }
+
+    /// Holds the average at 10 (p_b = 0.25 with max_p 0.5) and returns the gaps, in arrivals,
+    /// between successive early drops.
+    fn drop_gaps(wait: bool) -> Vec<u64> {
+        let cfg = RedConfig { max_p: 0.5, w_q: 1e-15, wait, limit_packets: None, ..config() };
+        let mut q = red(&cfg);
+        for id in 0..3 {
+            q.enqueue(packet(id, false), 0);
+        }
+        q.avg = 10.0;
+        let (mut gaps, mut since) = (vec![], 0);
+        for id in 3..20_000 {
+            since += 1;
+            if q.enqueue(packet(id, false), 0) == Verdict::DroppedEarly {
+                gaps.push(since);
+                since = 0;
+            }
+        }
+        gaps
+    }
+
+    #[test]
+    fn uniform_spacing_drops_every_one_to_three_arrivals_and_wait_every_four_to_seven() {
+        // After a drop the n-th arrival has count = n. F&J: p_a = 0.25/(1 − 0.25·n) is 1/3,
+        // 1/2, 1 for n = 1, 2, 3, so the gap is uniform in {1, 2, 3}. wait: p_a is 0 up to n = 3,
+        // then 0.25/(2 − 0.25·n) = 1/4, 1/3, 1/2, 1 for n = 4..7: uniform in {4, …, 7}. The first
+        // gap also holds the arrivals before the crossing one (no drop, count = 1).
+        let mean = |gaps: &[u64]| gaps.iter().sum::<u64>() as f64 / gaps.len() as f64;
+        let uniform = drop_gaps(false);
+        assert!(uniform.len() > 6000, "{}", uniform.len());
+        assert!(uniform[1..].iter().all(|g| (1..=3).contains(g)), "{:?}", &uniform[..20]);
+        assert!((mean(&uniform[1..]) - 2.0).abs() < 0.05, "mean gap {}", mean(&uniform[1..]));
+        for g in 1..=3 {
+            let share = uniform[1..].iter().filter(|&&x| x == g).count() as f64 / (uniform.len() - 1) as f64;
+            assert!((share - 1.0 / 3.0).abs() < 0.03, "gap {g}: share {share}");
+        }
+        let waiting = drop_gaps(true);
+        assert!(waiting[1..].iter().all(|g| (4..=7).contains(g)), "{:?}", &waiting[..20]);
+        assert!((mean(&waiting[1..]) - 5.5).abs() < 0.1, "mean gap {}", mean(&waiting[1..]));
+    }
+
+    #[test]
+    fn with_ecn_capable_packets_early_decisions_mark_but_forced_and_overflow_still_drop() {
+        let cfg = RedConfig { ecn: true, max_p: 1.0, wait: false, w_q: 1e-15, limit_packets: Some(6), ..config() };
+        let mut q = red(&cfg);
+        for id in 0..3 {
+            q.enqueue(packet(id, true), 0);
+        }
+        q.avg = 14.0;
+        q.above_min_th = true;
+        q.count = 1; // p_b = 0.9, count·p_b ≥ 1 after this arrival: a certain decision
+        assert_eq!(q.enqueue(packet(3, true), 0), Verdict::Marked);
+        q.count = 1;
+        assert_eq!(q.enqueue(packet(4, false), 0), Verdict::DroppedEarly, "not ECN-capable");
+        q.avg = 31.0;
+        assert_eq!(q.enqueue(packet(5, true), 0), Verdict::DroppedEarly, "forced: above 2·max_th");
+        q.avg = 0.0;
+        q.enqueue(packet(6, true), 0);
+        q.enqueue(packet(7, true), 0);
+        assert_eq!(q.occupancy.packets, 6);
+        assert_eq!(q.enqueue(packet(8, true), 0), Verdict::Dropped, "the buffer is full");
+        let mut ns2 = red(&RedConfig { mark_p: 0.1, ..cfg });
+        for id in 0..3 {
+            ns2.enqueue(packet(id, true), 0);
+        }
+        ns2.avg = 14.0;
+        ns2.above_min_th = true;
+        ns2.count = 1;
+        assert_eq!(ns2.enqueue(packet(3, true), 0), Verdict::DroppedEarly, "p_b 0.9 > mark_p 0.1: ns-2 drops");
+    }
+
+    #[test]
+    fn no_early_drop_with_at_most_one_packet_queued_nor_on_the_first_crossing() {
+        let cfg = RedConfig { max_p: 1.0, ..config() };
+        let mut q = red(&cfg);
+        q.avg = 14.0;
+        q.idle_since_ns = None;
+        assert_eq!(q.enqueue(packet(0, false), 0), Verdict::Enqueued, "empty queue");
+        assert_eq!(q.enqueue(packet(1, false), 0), Verdict::Enqueued, "one packet queued");
+        assert!(!q.above_min_th);
+        assert_eq!(q.enqueue(packet(2, false), 0), Verdict::Enqueued, "the crossing arrival");
+        assert!(q.above_min_th);
+        assert_eq!(q.count, 1);
+    }
+}

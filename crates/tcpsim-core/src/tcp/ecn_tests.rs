@@ -1,0 +1,209 @@
+//! The ECN handshake of RFC 3168 §6.1 against hand-worked ACK sequences: the receiver's
+//! ECN-Echo until CWR, the sender's one reduction per window of data and its CWR.
+//!
+//! Set-up: the sender (node 0) and the receiver (node 1) share one idle 100 Mb/s link; no
+//! event is run, so every packet either end sends stays in the network, in the order sent,
+//! and the tests read them back from the pool. The sender uses 1000-byte segments, NewReno
+//! recovery and AIMD, an initial window of 10 segments and an unbounded ssthresh.
+
+use crate::config::{RecoveryKind, TcpConfig};
+use crate::context::Ctx;
+use crate::engine::Scheduler;
+use crate::net::{Channel, Network, Routes};
+use crate::packet::{Ecn, Packet, PacketKind, PacketPool, Retransmission};
+use crate::queue::{DropTail, Queue};
+use crate::tcp::tests::tcp_config;
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::trace::Trace;
+
+const MSS: u64 = 1000;
+
+/// The two ends' shared world: a scheduler, a one-link network, the pool and the traces.
+struct World {
+    sched: Scheduler,
+    net: Network,
+    pool: PacketPool,
+    trace: Trace,
+}
+
+impl World {
+    fn new() -> Self {
+        let channel = |from, to| {
+            let queue = Queue::DropTail(DropTail::new(Some(100_000), None));
+            Channel::new(0, from, to, 100_000_000, 10_000_000, queue, vec![])
+        };
+        World {
+            sched: Scheduler::default(),
+            net: Network::new(vec![channel(0, 1), channel(1, 0)], Routes::new(2, &[(0, 1)], [0, 1].into_iter()), 1),
+            pool: PacketPool::default(),
+            trace: Trace::new(&Default::default(), 1, 1).unwrap(),
+        }
+    }
+
+    fn ctx(&mut self) -> Ctx<'_> {
+        Ctx { sched: &mut self.sched, net: &mut self.net, pool: &mut self.pool, trace: &mut self.trace }
+    }
+
+    /// Every packet sent so far, in order (none is ever freed here).
+    fn sent(&self) -> Vec<Packet> {
+        (0..self.pool.created as u32).map(|id| *self.pool.get(id)).collect()
+    }
+
+    fn sent_of(&self, kind: PacketKind) -> Vec<Packet> {
+        self.sent().into_iter().filter(|p| p.kind == kind).collect()
+    }
+}
+
+fn ecn_tcp() -> TcpConfig {
+    let mut cfg = tcp_config(RecoveryKind::Newreno, 1);
+    cfg.init_cwnd_segments = 10;
+    cfg.ecn = true;
+    cfg
+}
+
+fn sender(w: &mut World) -> TcpSender {
+    let mut s = TcpSender::new(0, 0, 1, &ecn_tcp(), u64::MAX);
+    s.start(&mut w.ctx());
+    s
+}
+
+fn ack(s: &mut TcpSender, w: &mut World, ack: u64, ece: bool) {
+    s.on_ack(ack, &[], ece, &mut w.ctx());
+}
+
+fn data(seq: u64, ecn: Ecn, cwr: bool) -> Packet {
+    let mut p = Packet::new(PacketKind::Data, 0, 1, MSS as u32, MSS as u32 + 40);
+    (p.seq, p.ecn, p.cwr) = (seq, ecn, cwr);
+    p
+}
+
+/// The ECE flag of each ACK the receiver sent.
+fn echoes(w: &World) -> Vec<bool> {
+    w.sent_of(PacketKind::Ack).iter().map(|a| a.ece).collect()
+}
+
+#[test]
+fn the_receiver_echoes_ce_on_every_ack_until_a_cwr_segment_arrives() {
+    let mut w = World::new();
+    let mut cfg = ecn_tcp();
+    cfg.delack_count = 2;
+    let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+    r.on_data(&data(0, Ecn::Ect0, false), &mut w.ctx()); // withheld (delayed ACK)
+    r.on_data(&data(1000, Ecn::Ce, false), &mut w.ctx()); // CE: ACK at once, ECE
+    r.on_data(&data(2000, Ecn::Ect0, false), &mut w.ctx()); // withheld
+    r.on_data(&data(3000, Ecn::Ect0, false), &mut w.ctx()); // second of a pair: ECE still
+    r.on_data(&data(4000, Ecn::Ect0, true), &mut w.ctx()); // CWR: the echo stops (withheld)
+    r.on_data(&data(5000, Ecn::Ect0, false), &mut w.ctx()); // pair: no ECE
+    r.on_data(&data(6000, Ecn::Ce, true), &mut w.ctx()); // CWR and CE: echoing again, at once
+    assert_eq!(echoes(&w), vec![true, true, false, true]);
+    let acks: Vec<u64> = w.sent_of(PacketKind::Ack).iter().map(|a| a.ack).collect();
+    assert_eq!(acks, vec![2000, 4000, 6000, 7000], "a CE segment is acknowledged at once");
+    assert_eq!(r.counters.ce_received, 2);
+}
+
+#[test]
+fn with_delayed_acks_kept_the_withheld_ack_carries_the_echo() {
+    let mut w = World::new();
+    let mut cfg = ecn_tcp();
+    (cfg.delack_count, cfg.ecn_immediate_ack) = (2, false);
+    let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+    r.on_data(&data(0, Ecn::Ce, false), &mut w.ctx());
+    assert!(w.sent_of(PacketKind::Ack).is_empty(), "ns-2's DelAckSink: the CE segment waits for a partner");
+    r.on_data(&data(1000, Ecn::Ect0, false), &mut w.ctx());
+    assert_eq!(echoes(&w), vec![true]);
+}
+
+#[test]
+fn a_ce_mark_outside_the_window_is_counted_but_not_echoed_and_a_flow_without_ecn_never_echoes() {
+    let mut w = World::new();
+    let mut r = TcpReceiver::new(0, 1, 0, &ecn_tcp());
+    r.on_data(&data(0, Ecn::Ect0, false), &mut w.ctx());
+    r.on_data(&data(0, Ecn::Ce, false), &mut w.ctx()); // a duplicate: below rcv_nxt
+    assert_eq!(echoes(&w), vec![false, false]);
+    assert_eq!(r.counters.ce_received, 1);
+    let mut plain = tcp_config(RecoveryKind::Newreno, 1);
+    plain.ecn = false;
+    let mut r = TcpReceiver::new(0, 1, 0, &plain);
+    r.on_data(&data(1000, Ecn::Ce, false), &mut w.ctx());
+    assert_eq!(echoes(&w), vec![false, false, false]);
+}
+
+/// The hand-worked sequence. Slow start: the ACK of 1000 raises cwnd to 11 000 and releases
+/// segments 10 000 and 11 000 (snd_max 12 000). The ACK of 2000 carries ECE: no growth, and
+/// the reduction: FlightSize 10 000 → ssthresh 5000, cwnd 5000, the window of data ending at
+/// 12 000 reduced. The ECE ACKs up to 12 000 change nothing (snd_una has not passed 12 000);
+/// the ACK of 8000 opens the window to 13 000 and releases segment 12 000 with CWR; the ACK
+/// of 9000 releases 13 000 without it. An ECE ACK of 13 000 (a new mark, after the CWR
+/// segment) reduces again: FlightSize 17 000 − 13 000 → ssthresh 2000, cwnd 2000. A plain
+/// ACK then grows cwnd by congestion avoidance: 1000²/2000 = 500.
+#[test]
+fn the_sender_reduces_once_per_window_of_data_and_sets_cwr_on_the_next_new_segment() {
+    let mut w = World::new();
+    let mut s = sender(&mut w);
+    let first = w.sent();
+    assert_eq!(first.len(), 10);
+    assert!(first.iter().all(|p| p.ecn == Ecn::Ect0 && !p.cwr), "new data leaves ECT(0)");
+    ack(&mut s, &mut w, 1000, false);
+    assert_eq!(s.cwnd(), 11 * MSS);
+    ack(&mut s, &mut w, 2000, true);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (5000, 5000, 1));
+    assert_eq!(w.sent().len(), 12, "nothing released by the reduction");
+    for a in (3000..=7000).step_by(1000) {
+        ack(&mut s, &mut w, a, true);
+    }
+    assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (5000, 5000, 1), "no growth, no reduction");
+    ack(&mut s, &mut w, 8000, true);
+    ack(&mut s, &mut w, 9000, true);
+    let sent = w.sent();
+    assert_eq!((sent[12].seq, sent[12].cwr), (12_000, true), "CWR on the first new segment after the reduction");
+    assert_eq!((sent[13].seq, sent[13].cwr), (13_000, false));
+    for a in [10_000, 11_000, 12_000] {
+        ack(&mut s, &mut w, a, true);
+    }
+    assert_eq!(s.counters().ecn_reductions, 1, "an ACK up to 12 000 is still the reduced window");
+    ack(&mut s, &mut w, 13_000, true);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (2000, 2000, 2));
+    ack(&mut s, &mut w, 14_000, false);
+    assert_eq!(s.cwnd(), 2500);
+    assert_eq!(s.counters().bytes_retransmitted, 0, "an ECN-Echo retransmits nothing");
+}
+
+/// Three duplicate ACKs of 1000 (cwnd 11 000, snd_max 12 000) start NewReno recovery:
+/// ssthresh 5500, cwnd 8500, recover 12 000. ECE during recovery and on the full ACK (12 000,
+/// not beyond `recover`) change nothing; the ECE ACK of 13 000 is a new window: ssthresh =
+/// FlightSize/2.
+#[test]
+fn an_echo_during_loss_recovery_is_not_a_second_reduction() {
+    let mut w = World::new();
+    let mut s = sender(&mut w);
+    ack(&mut s, &mut w, 1000, false);
+    for _ in 0..3 {
+        ack(&mut s, &mut w, 1000, false);
+    }
+    assert_eq!((s.cwnd(), s.ssthresh()), (8500, 5500));
+    let resent = w.sent().into_iter().find(|p| p.retransmission == Retransmission::Fast).unwrap();
+    assert_eq!((resent.seq, resent.ecn), (1000, Ecn::NotEct), "retransmissions are not ECT (RFC 3168 §6.1.5)");
+    ack(&mut s, &mut w, 1000, true);
+    ack(&mut s, &mut w, 12_000, true);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (5500, 5500, 0));
+    let snd_max = w.sent_of(PacketKind::Data).iter().map(|p| p.end_seq()).max().unwrap();
+    ack(&mut s, &mut w, 13_000, true);
+    assert_eq!(s.counters().ecn_reductions, 1);
+    assert_eq!(s.ssthresh(), ((snd_max - 13_000) / 2).max(2 * MSS));
+}
+
+/// The ECE ACK of 2000 reduces (ssthresh = cwnd = 5000, window up to 12 000); a loss of 2000
+/// detected in that window is recovered without a second reduction (RFC 3168 §6.1.2: once per
+/// window for marks and losses together): NewReno enters from cwnd 5000 + 3 segments.
+#[test]
+fn a_loss_in_the_window_already_reduced_for_ecn_is_recovered_without_reducing_again() {
+    let mut w = World::new();
+    let mut s = sender(&mut w);
+    ack(&mut s, &mut w, 1000, false);
+    ack(&mut s, &mut w, 2000, true);
+    for _ in 0..3 {
+        ack(&mut s, &mut w, 2000, false);
+    }
+    assert_eq!(s.counters().fast_retransmits, 1);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (8000, 5000, 1));
+}
