@@ -262,7 +262,8 @@ pub enum LossConfig {
         clock_rate_bps: Option<u64>,
     },
     /// Two-state channel with deterministic sojourns; at each sojourn end the next state is
-    /// Bad with probability `p_bad`, else Good (`macura` Sec. 5.5).
+    /// Bad with probability `p_bad`, else Good (`macura` Sec. 5.5). `transitions` says when
+    /// a state changes (default: at sojourn ends in simulated time).
     TwoState {
         good_sojourn_ns: u64,
         bad_sojourn_ns: u64,
@@ -270,6 +271,8 @@ pub enum LossConfig {
         bad_loss: f64,
         p_bad: f64,
         initial: InitialChannelState,
+        #[serde(default, skip_serializing_if = "TwoStateTransitions::is_time")]
+        transitions: TwoStateTransitions,
     },
     /// Every packet lost during [offset + k·period, offset + k·period + duration), k ≥ 0
     /// (`casetti` Sec. 5.3: LEO hand-offs).
@@ -289,6 +292,25 @@ pub struct FlowConfig {
     pub dst: u32,
     pub tcp: TcpConfig,
     pub app: AppConfig,
+}
+
+/// When a `two_state` channel changes state.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoStateTransitions {
+    /// At the end of each sojourn, in simulated time, whether packets cross or not.
+    #[default]
+    Time,
+    /// At packets, as ns-2's `ErrorModel/MultiState` with `sttype time`: a sojourn starts at
+    /// the first packet of its state; once it has elapsed every packet draws the next state
+    /// until the state changes (`loss/ns2_multistate.rs`).
+    Ns2Multistate,
+}
+
+impl TwoStateTransitions {
+    fn is_time(&self) -> bool {
+        *self == TwoStateTransitions::Time
+    }
 }
 
 /// State of a two-state loss model at time 0.
@@ -345,12 +367,26 @@ impl LossConfig {
                 }
                 Ok(())
             }
-            LossConfig::TwoState { good_sojourn_ns, bad_sojourn_ns, good_loss, bad_loss, p_bad, .. } => {
+            LossConfig::TwoState {
+                good_sojourn_ns,
+                bad_sojourn_ns,
+                good_loss,
+                bad_loss,
+                p_bad,
+                initial,
+                transitions,
+            } => {
                 positive("good_sojourn_ns", *good_sojourn_ns)?;
                 positive("bad_sojourn_ns", *bad_sojourn_ns)?;
                 probability("good_loss", *good_loss)?;
                 probability("bad_loss", *bad_loss)?;
-                probability("p_bad", *p_bad)
+                probability("p_bad", *p_bad)?;
+                if *transitions == TwoStateTransitions::Ns2Multistate && *initial == InitialChannelState::Stationary {
+                    return Err(
+                        "initial: \"stationary\" has no ns-2 counterpart with transitions = \"ns2_multistate\"; use \"good\" or \"bad\"".into()
+                    );
+                }
+                Ok(())
             }
             LossConfig::PeriodicOutage { period_ns, duration_ns, .. } => {
                 positive("period_ns", *period_ns)?;
