@@ -32,6 +32,11 @@ pub struct ReceiverCounters {
 
 pub struct TcpReceiver {
     pub flow: u32,
+    /// The connection's epoch (`Packet::epoch`), stamped on every ACK.
+    epoch: u32,
+    /// The throughput-trace series its deliveries count in: the flow's own, or its web
+    /// generator's.
+    pub series: u32,
     pub node: u32,
     pub peer: u32,
     header_bytes: u32,
@@ -51,6 +56,8 @@ impl TcpReceiver {
     pub fn new(flow: u32, node: u32, peer: u32, cfg: &TcpConfig) -> Self {
         TcpReceiver {
             flow,
+            epoch: 0,
+            series: flow,
             node,
             peer,
             header_bytes: cfg.header_bytes,
@@ -64,6 +71,24 @@ impl TcpReceiver {
             delack_timer: Timer::default(),
             counters: ReceiverCounters::default(),
         }
+    }
+
+    /// The connection's epoch (`Packet::epoch`).
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// Take over `old`'s slot: its epoch, its counters and its delayed-ACK timer's generation
+    /// count (see `TcpSender::succeed`).
+    pub(crate) fn succeed(&mut self, old: &TcpReceiver) {
+        self.epoch = old.epoch;
+        self.counters = old.counters;
+        self.delack_timer = old.delack_timer.successor();
+    }
+
+    /// The connection is over: packets of it still in flight are stale from now on.
+    pub(crate) fn retire(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
@@ -94,7 +119,7 @@ impl TcpReceiver {
         }
         let delivered = self.rcv_nxt - old;
         self.counters.bytes_delivered += delivered;
-        ctx.trace.record_delivery(ctx.now(), self.flow, delivered);
+        ctx.trace.record_delivery(ctx.now(), self.series, delivered);
         self.unacked_segments += 1;
         if filled_gap || self.unacked_segments >= self.delack_count {
             self.send_ack(ctx);
@@ -141,6 +166,7 @@ impl TcpReceiver {
         self.counters.acks_sent += 1;
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.header_bytes);
         a.ack = self.rcv_nxt;
+        a.epoch = self.epoch;
         if self.sack {
             for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
                 let i = self.out_of_order.partition_point(|&(s, _)| s < start);

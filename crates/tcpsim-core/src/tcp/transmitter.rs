@@ -29,6 +29,8 @@ pub struct SenderCounters {
 /// and its counters.
 pub(crate) struct Wire {
     pub(crate) flow: u32,
+    /// Stamped on every packet (`Packet::epoch`).
+    pub(crate) epoch: u32,
     pub(crate) node: u32,
     pub(crate) peer: u32,
     pub(crate) header_bytes: u32,
@@ -77,6 +79,7 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         }
         let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
         p.seq = seq;
+        p.epoch = self.wire.epoch;
         p.retransmission = kind;
         self.ctx.transmit(self.wire.node, p);
         if !self.wire.rto_timer.is_armed() {
