@@ -121,14 +121,45 @@ pub trait QueueDiscipline {
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
 
-/// Declares [`Queue`], one variant per discipline (named after its type), and the matches
+/// A boxed discipline is one too, with every hook forwarded.
+impl<D: QueueDiscipline> QueueDiscipline for Box<D> {
+    #[inline]
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+        (**self).enqueue(a, now_ns)
+    }
+
+    #[inline]
+    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+        (**self).arrive_at_idle_link(a, now_ns)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+        (**self).dequeue(now_ns)
+    }
+
+    fn occupancy(&self) -> &Occupancy {
+        (**self).occupancy()
+    }
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy {
+        (**self).occupancy_mut()
+    }
+
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        (**self).waiting()
+    }
+}
+
+/// Declares [`Queue`], one variant per discipline (named after its type, holding it or a box of
+/// it), and the matches
 /// that dispatch to it: the per-packet hooks call the concrete type in each arm (static,
 /// inlined), the rest go through `ops`/`ops_mut`.
 macro_rules! queue_disciplines {
-    ($($discipline:ident),+ $(,)?) => {
+    ($($discipline:ident($stored:ty)),+ $(,)?) => {
         /// A queue discipline.
         pub enum Queue {
-            $($discipline($discipline)),+
+            $($discipline($stored)),+
         }
 
         impl Queue {
@@ -173,7 +204,9 @@ macro_rules! queue_disciplines {
     };
 }
 
-queue_disciplines!(DropTail, Red);
+// Disciplines larger than drop-tail are boxed: the enum, and the channel holding it, stay as
+// small as drop-tail needs, which keeps a many-link run's channels in cache.
+queue_disciplines!(DropTail(DropTail), Red(Box<Red>));
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -182,7 +215,7 @@ impl Queue {
             QueueConfig::DropTail { limit_packets, limit_bytes } => {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
             }
-            QueueConfig::Red(red) => Queue::Red(Red::new(red, ctx.rate_bps, ctx.stream())),
+            QueueConfig::Red(red) => Queue::Red(Box::new(Red::new(red, ctx.rate_bps, ctx.stream()))),
         }
     }
 
