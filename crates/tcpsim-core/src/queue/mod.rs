@@ -19,7 +19,7 @@ pub use red::Red;
 
 use crate::build_context::BuildContext;
 use crate::config::QueueConfig;
-use crate::packet::{PacketId, PacketKind};
+use crate::packet::{Ecn, Packet, PacketId, PacketKind};
 
 /// A packet offered to a queue: what a discipline may base its decision on.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +31,14 @@ pub struct Arrival {
     pub kind: PacketKind,
     /// Index of its flow among the flows of its `kind`.
     pub flow: u32,
+}
+
+impl Arrival {
+    /// The arrival of packet `id`, whose record is `p`.
+    #[inline(always)]
+    pub fn of(id: PacketId, p: &Packet) -> Self {
+        Arrival { id, wire_bytes: p.wire_bytes, ect: p.ecn != Ecn::NotEct, kind: p.kind, flow: p.flow }
+    }
 }
 
 /// What a queue decided about an arriving packet.
@@ -177,19 +185,21 @@ macro_rules! queue_disciplines {
                 }
             }
 
-            /// Offer a packet arriving while the link is busy.
+            /// Offer packet `id` (record `p`), arriving while the link is busy. Each arm builds
+            /// its own `Arrival`, so drop-tail, which reads only the size, pays for nothing else.
             #[inline]
-            pub fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+            pub fn enqueue(&mut self, id: PacketId, p: &Packet, now_ns: u64) -> Verdict {
                 match self {
-                    $(Queue::$discipline(q) => q.enqueue(a, now_ns)),+
+                    $(Queue::$discipline(q) => q.enqueue(Arrival::of(id, p), now_ns)),+
                 }
             }
 
-            /// A packet arrives while the link is idle and goes straight to the serializer.
+            /// Packet `id` (record `p`) arrives while the link is idle and goes straight to the
+            /// serializer.
             #[inline]
-            pub fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+            pub fn arrive_at_idle_link(&mut self, id: PacketId, p: &Packet, now_ns: u64) {
                 match self {
-                    $(Queue::$discipline(q) => q.arrive_at_idle_link(a, now_ns)),+
+                    $(Queue::$discipline(q) => q.arrive_at_idle_link(Arrival::of(id, p), now_ns)),+
                 }
             }
 
