@@ -42,13 +42,9 @@ impl Network {
         }
         match ch.queue.enqueue(id, p, now) {
             Verdict::Enqueued => {}
-            Verdict::Marked => {
-                pool.get_mut(id).ecn = Ecn::Ce;
-                ch.counters.marks_ecn += 1;
-            }
-            verdict @ (Verdict::Dropped | Verdict::DroppedEarly) => {
+            Verdict::Marked => pool.get_mut(id).ecn = Ecn::Ce,
+            Verdict::Dropped | Verdict::DroppedEarly => {
                 ch.counters.drops_queue += 1;
-                ch.counters.drops_early += (verdict == Verdict::DroppedEarly) as u64;
                 pool.free(id);
                 return;
             }

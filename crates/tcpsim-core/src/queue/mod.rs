@@ -46,13 +46,23 @@ impl Arrival {
 pub enum Verdict {
     Enqueued,
     /// Enqueued, and its ECN field is to be set to CE (RFC 3168 §5): the caller marks the
-    /// packet in the pool.
+    /// packet in the pool. (The discipline counts it in its `Signals`.)
     Marked,
     /// Dropped because the buffer is full (its packet or byte limit).
     Dropped,
     /// Dropped by the discipline's congestion signal, not for want of room (RED's drops
-    /// decided by the average queue).
+    /// decided by the average queue; counted in its `Signals`).
     DroppedEarly,
+}
+
+/// The congestion signals a discipline gave other than full-buffer drops (cumulative; the
+/// discipline keeps them, so a channel without such signals carries no counters for them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Signals {
+    /// Packets dropped by the congestion signal (`Verdict::DroppedEarly`).
+    pub drops_early: u64,
+    /// Packets marked CE (`Verdict::Marked`).
+    pub marks_ecn: u64,
 }
 
 /// Time-weighted occupancy statistics shared by all disciplines.
@@ -125,6 +135,11 @@ pub trait QueueDiscipline {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy;
 
+    /// Early drops and marks so far; none by default.
+    fn signals(&self) -> Signals {
+        Signals::default()
+    }
+
     /// Every packet waiting (for the end-of-run conservation check, not the hot path).
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
@@ -152,6 +167,10 @@ impl<D: QueueDiscipline> QueueDiscipline for Box<D> {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
         (**self).occupancy_mut()
+    }
+
+    fn signals(&self) -> Signals {
+        (**self).signals()
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
@@ -235,6 +254,10 @@ impl Queue {
 
     pub fn occupancy_mut(&mut self) -> &mut Occupancy {
         self.ops_mut().occupancy_mut()
+    }
+
+    pub fn signals(&self) -> Signals {
+        self.ops().signals()
     }
 
     /// Every packet waiting (for the end-of-run conservation check).

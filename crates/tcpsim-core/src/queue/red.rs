@@ -39,12 +39,12 @@
 //! `ns1_compat_`). ns-2's byte mode also counts `count` in mean-sized packets and scales p_a
 //! rather than p_b; here F&J's order (scale p_b, count packets) is kept.
 //!
-//! Counters: `Verdict::DroppedEarly` for the drops decided by the average (early and forced),
-//! `Verdict::Dropped` for overflow, `Verdict::Marked` for CE marks.
+//! Counters (`Signals`): the drops decided by the average (early and forced,
+//! `Verdict::DroppedEarly`) and the CE marks (`Verdict::Marked`); overflow is `Verdict::Dropped`.
 
 use std::collections::VecDeque;
 
-use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
+use super::{Arrival, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::config::{RedConfig, RedMode};
 use crate::packet::PacketId;
 use crate::rng::RandomStream;
@@ -76,6 +76,7 @@ pub struct Red {
     /// When the link went idle; None while it is busy.
     idle_since_ns: Option<u64>,
     rng: RandomStream,
+    signals: Signals,
 }
 
 impl Red {
@@ -102,6 +103,7 @@ impl Red {
             above_min_th: false,
             idle_since_ns: Some(0),
             rng,
+            signals: Signals::default(),
         }
     }
 
@@ -193,6 +195,11 @@ impl QueueDiscipline for Red {
             self.count = 0;
             return Verdict::Dropped;
         }
+        match verdict {
+            Verdict::DroppedEarly => self.signals.drops_early += 1,
+            Verdict::Marked => self.signals.marks_ecn += 1,
+            _ => {}
+        }
         if verdict != Verdict::DroppedEarly {
             self.fifo.push_back((a.id, a.wire_bytes));
             self.occupancy.add(a.wire_bytes, now_ns);
@@ -225,6 +232,10 @@ impl QueueDiscipline for Red {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
         &mut self.occupancy
+    }
+
+    fn signals(&self) -> Signals {
+        self.signals
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
