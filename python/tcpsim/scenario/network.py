@@ -76,11 +76,13 @@ class RedQueue(Model):
     dropped — or, with `ecn`, an ECN-capable one marked CE — with a probability that rises with
     the average queue from 0 at `min_th` to `max_p` at `max_th` (then to 1 at 2·max_th if
     `gentle`, else every arrival above max_th is dropped); a full buffer drops as drop-tail.
-    Defaults are ns-2's classic set, Floyd's recommendations (`ns-default.tcl`: thresh_ 5,
-    maxthresh_ 15, linterm_ 10, q_weight_ 0.002, gentle_, wait_, mean_pktsize_ 500, packet
-    mode); ns-3's `RedQueueDisc` has the same but max_p = 0.02 (`LInterm` 50, also F&J's
-    simulations) and a 25-packet limit. Or thresholds = "auto" with `target_delay` (ns-2/ns-3's
-    automatic rule)."""
+
+    Defaults are ns-2's, because the papers reproduced here simulated with ns-2: the parameter
+    set of its `ns-default.tcl` up to 2004 (thresh_ 5, maxthresh_ 15, q_weight_ 0.002, linterm_
+    10 so max_p 0.1, wait_, mean_pktsize_ 500, packet mode), which is Floyd's recommended set,
+    with gentle_ as in ns-2's later releases. ns-3's `RedQueueDisc` differs only in max_p = 0.02
+    (`LInterm` 50, the value of F&J's own simulations) and its 25-packet default limit: set
+    max_p = 0.02. ns-2's later automatic thresholds are thresholds = "auto"."""
 
     kind: Literal["red"]
     limit: QueueLimitValue

@@ -19,13 +19,9 @@ pub struct ChannelCounters {
     /// Serialization time of every packet started, ns: the one on the wire counts in full,
     /// so read the time actually spent with [`Channel::busy_ns_at`].
     pub busy_ns: u64,
-    /// Packets the queue refused, for want of room or by its congestion signal.
+    /// Packets the queue refused, for want of room or by its congestion signal (which the
+    /// discipline counts apart, `Queue::signals`).
     pub drops_queue: u64,
-    /// The part of `drops_queue` decided by the discipline's congestion signal (RED's
-    /// average), not by a full buffer.
-    pub drops_early: u64,
-    /// Packets the queue marked CE instead of dropping them (RFC 3168 §5).
-    pub marks_ecn: u64,
     pub drops_error: u64,
 }
 

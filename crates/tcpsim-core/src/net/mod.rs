@@ -8,7 +8,7 @@ pub use routing::Routes;
 
 use crate::engine::{Event, Scheduler};
 use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool};
-use crate::queue::{Arrival, Verdict};
+use crate::queue::Verdict;
 use crate::trace::Trace;
 
 /// All channels and the routing table. A link `l` owns channels `2l` (a→b) and `2l+1` (b→a).
@@ -47,31 +47,19 @@ impl Network {
     ) {
         let p = pool.get(id);
         let c = self.routes.next_channel(node, p.dst);
-        let arrival = Arrival {
-            id,
-            wire_bytes: p.wire_bytes,
-            ect: p.ecn != Ecn::NotEct,
-            kind: p.kind,
-            flow: p.flow,
-            rd_class: p.rd_class,
-        };
         let now = sched.now();
         let ch = &mut self.channels[c as usize];
         if ch.is_idle() {
-            ch.queue.arrive_at_idle_link(arrival, now);
-            let done = ch.start_transmission(id, arrival.wire_bytes, now);
+            ch.queue.arrive_at_idle_link(id, p, now);
+            let done = ch.start_transmission(id, p.wire_bytes, now);
             sched.at(done, Event::TxEnd { channel: c });
             return;
         }
-        match ch.queue.enqueue(arrival, now) {
+        match ch.queue.enqueue(id, p, now) {
             Verdict::Enqueued => {}
-            Verdict::Marked => {
-                pool.get_mut(id).ecn = Ecn::Ce;
-                ch.counters.marks_ecn += 1;
-            }
-            verdict @ (Verdict::Dropped | Verdict::DroppedEarly) => {
+            Verdict::Marked => pool.get_mut(id).ecn = Ecn::Ce,
+            Verdict::Dropped | Verdict::DroppedEarly => {
                 ch.counters.drops_queue += 1;
-                ch.counters.drops_early += (verdict == Verdict::DroppedEarly) as u64;
                 Self::count_drop(&mut self.data_drops, pool.get(id));
                 pool.free(id);
                 return;

@@ -22,7 +22,7 @@ pub use red::Red;
 
 use crate::build_context::BuildContext;
 use crate::config::{QueueConfig, RdMark};
-use crate::packet::{PacketId, PacketKind};
+use crate::packet::{Ecn, Packet, PacketId, PacketKind};
 
 /// A packet offered to a queue: what a discipline may base its decision on.
 #[derive(Clone, Copy, Debug)]
@@ -45,6 +45,19 @@ impl Arrival {
     pub fn connection(&self) -> u64 {
         self.flow as u64 | ((self.kind == PacketKind::Udp) as u64) << 32
     }
+
+    /// The arrival of packet `id`, whose record is `p`.
+    #[inline(always)]
+    pub fn of(id: PacketId, p: &Packet) -> Self {
+        Arrival {
+            id,
+            wire_bytes: p.wire_bytes,
+            ect: p.ecn != Ecn::NotEct,
+            kind: p.kind,
+            flow: p.flow,
+            rd_class: p.rd_class,
+        }
+    }
 }
 
 /// What a queue decided about an arriving packet.
@@ -52,13 +65,23 @@ impl Arrival {
 pub enum Verdict {
     Enqueued,
     /// Enqueued, and its ECN field is to be set to CE (RFC 3168 §5): the caller marks the
-    /// packet in the pool.
+    /// packet in the pool. (The discipline counts it in its `Signals`.)
     Marked,
     /// Dropped because the buffer is full (its packet or byte limit).
     Dropped,
     /// Dropped by the discipline's congestion signal, not for want of room (RED's drops
-    /// decided by the average queue).
+    /// decided by the average queue; counted in its `Signals`).
     DroppedEarly,
+}
+
+/// The congestion signals a discipline gave other than full-buffer drops (cumulative; the
+/// discipline keeps them, so a channel without such signals carries no counters for them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Signals {
+    /// Packets dropped by the congestion signal (`Verdict::DroppedEarly`).
+    pub drops_early: u64,
+    /// Packets marked CE (`Verdict::Marked`).
+    pub marks_ecn: u64,
 }
 
 /// Time-weighted occupancy statistics shared by all disciplines.
@@ -131,18 +154,58 @@ pub trait QueueDiscipline {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy;
 
+    /// Early drops and marks so far; none by default.
+    fn signals(&self) -> Signals {
+        Signals::default()
+    }
+
     /// Every packet waiting (for the end-of-run conservation check, not the hot path).
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
 
-/// Declares [`Queue`], one variant per discipline (named after its type), and the matches
+/// A boxed discipline is one too, with every hook forwarded.
+impl<D: QueueDiscipline> QueueDiscipline for Box<D> {
+    #[inline]
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+        (**self).enqueue(a, now_ns)
+    }
+
+    #[inline]
+    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+        (**self).arrive_at_idle_link(a, now_ns)
+    }
+
+    #[inline]
+    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+        (**self).dequeue(now_ns)
+    }
+
+    fn occupancy(&self) -> &Occupancy {
+        (**self).occupancy()
+    }
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy {
+        (**self).occupancy_mut()
+    }
+
+    fn signals(&self) -> Signals {
+        (**self).signals()
+    }
+
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        (**self).waiting()
+    }
+}
+
+/// Declares [`Queue`], one variant per discipline (named after its type, holding it or a box of
+/// it), and the matches
 /// that dispatch to it: the per-packet hooks call the concrete type in each arm (static,
 /// inlined), the rest go through `ops`/`ops_mut`.
 macro_rules! queue_disciplines {
-    ($($discipline:ident),+ $(,)?) => {
+    ($($discipline:ident($stored:ty)),+ $(,)?) => {
         /// A queue discipline.
         pub enum Queue {
-            $($discipline($discipline)),+
+            $($discipline($stored)),+
         }
 
         impl Queue {
@@ -160,19 +223,21 @@ macro_rules! queue_disciplines {
                 }
             }
 
-            /// Offer a packet arriving while the link is busy.
+            /// Offer packet `id` (record `p`), arriving while the link is busy. Each arm builds
+            /// its own `Arrival`, so drop-tail, which reads only the size, pays for nothing else.
             #[inline]
-            pub fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+            pub fn enqueue(&mut self, id: PacketId, p: &Packet, now_ns: u64) -> Verdict {
                 match self {
-                    $(Queue::$discipline(q) => q.enqueue(a, now_ns)),+
+                    $(Queue::$discipline(q) => q.enqueue(Arrival::of(id, p), now_ns)),+
                 }
             }
 
-            /// A packet arrives while the link is idle and goes straight to the serializer.
+            /// Packet `id` (record `p`) arrives while the link is idle and goes straight to the
+            /// serializer.
             #[inline]
-            pub fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
+            pub fn arrive_at_idle_link(&mut self, id: PacketId, p: &Packet, now_ns: u64) {
                 match self {
-                    $(Queue::$discipline(q) => q.arrive_at_idle_link(a, now_ns)),+
+                    $(Queue::$discipline(q) => q.arrive_at_idle_link(Arrival::of(id, p), now_ns)),+
                 }
             }
 
@@ -187,7 +252,9 @@ macro_rules! queue_disciplines {
     };
 }
 
-queue_disciplines!(DropTail, Red, Rd);
+// Disciplines larger than drop-tail are boxed: the enum, and the channel holding it, stay as
+// small as drop-tail needs, which keeps a many-link run's channels in cache.
+queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>));
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -196,8 +263,10 @@ impl Queue {
             QueueConfig::DropTail { limit_packets, limit_bytes } => {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
             }
-            QueueConfig::Red(red) => Queue::Red(Red::new(red, ctx.rate_bps, ctx.stream())),
-            QueueConfig::Rd(rd) => Queue::Rd(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))),
+            QueueConfig::Red(red) => Queue::Red(Box::new(Red::new(red, ctx.rate_bps, ctx.stream()))),
+            QueueConfig::Rd(rd) => {
+                Queue::Rd(Box::new(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))))
+            }
         }
     }
 
@@ -209,10 +278,14 @@ impl Queue {
         self.ops_mut().occupancy_mut()
     }
 
+    pub fn signals(&self) -> Signals {
+        self.ops().signals()
+    }
+
     /// The RD discipline, if this is one (for its per-class results).
     pub fn rd(&self) -> Option<&Rd> {
         match self {
-            Queue::Rd(rd) => Some(rd),
+            Queue::Rd(rd) => Some(rd.as_ref()),
             _ => None,
         }
     }

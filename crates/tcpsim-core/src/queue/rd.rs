@@ -61,10 +61,9 @@ pub struct Rd {
     debt: f64,
     /// n_R, n_D as of the last recalculation.
     flows: [f64; 2],
-    /// Boxed, as `stats`, so that the `Queue` enum stays small for the other disciplines.
-    counters: Box<[FlowCounter; 2]>,
+    counters: [FlowCounter; 2],
     next_recalculation_ns: u64,
-    stats: Box<[ClassQueueStats; 2]>,
+    stats: [ClassQueueStats; 2],
     occupancy: Occupancy,
 }
 
@@ -86,9 +85,9 @@ impl Rd {
             served: [0.0, 0.0],
             debt: 0.0,
             flows: [0.0, 0.0],
-            counters: Box::new([counter(0), counter(0x5151_5151_5151_5151)]),
+            counters: [counter(0), counter(0x5151_5151_5151_5151)],
             next_recalculation_ns: cfg.interval_ns,
-            stats: Box::default(),
+            stats: Default::default(),
             occupancy: Occupancy::default(),
         };
         rd.split_buffer();

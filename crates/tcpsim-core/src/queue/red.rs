@@ -39,12 +39,12 @@
 //! `ns1_compat_`). ns-2's byte mode also counts `count` in mean-sized packets and scales p_a
 //! rather than p_b; here F&J's order (scale p_b, count packets) is kept.
 //!
-//! Counters: `Verdict::DroppedEarly` for the drops decided by the average (early and forced),
-//! `Verdict::Dropped` for overflow, `Verdict::Marked` for CE marks.
+//! Counters (`Signals`): the drops decided by the average (early and forced,
+//! `Verdict::DroppedEarly`) and the CE marks (`Verdict::Marked`); overflow is `Verdict::Dropped`.
 
 use std::collections::VecDeque;
 
-use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
+use super::{Arrival, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::config::{RedConfig, RedMode};
 use crate::packet::PacketId;
 use crate::rng::RandomStream;
@@ -76,6 +76,7 @@ pub struct Red {
     /// When the link went idle; None while it is busy.
     idle_since_ns: Option<u64>,
     rng: RandomStream,
+    signals: Signals,
 }
 
 impl Red {
@@ -102,6 +103,7 @@ impl Red {
             above_min_th: false,
             idle_since_ns: Some(0),
             rng,
+            signals: Signals::default(),
         }
     }
 
@@ -181,7 +183,10 @@ impl Red {
     }
 }
 
+/// The per-packet hooks are kept out of line: the channel's dispatch then stays as small for
+/// drop-tail as it was before RED existed (RED's own work dwarfs a call).
 impl QueueDiscipline for Red {
+    #[inline(never)]
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
         self.update_average(now_ns);
         let verdict = self.decide(&a);
@@ -189,6 +194,11 @@ impl QueueDiscipline for Red {
         if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
             self.count = 0;
             return Verdict::Dropped;
+        }
+        match verdict {
+            Verdict::DroppedEarly => self.signals.drops_early += 1,
+            Verdict::Marked => self.signals.marks_ecn += 1,
+            _ => {}
         }
         if verdict != Verdict::DroppedEarly {
             self.fifo.push_back((a.id, a.wire_bytes));
@@ -199,12 +209,14 @@ impl QueueDiscipline for Red {
 
     /// The average decays over the idle time and sees an empty queue; with nothing queued
     /// the packet is never dropped (step 4's `qlen > 1`), so only the state moves.
+    #[inline(never)]
     fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
         self.update_average(now_ns);
         let verdict = self.decide(&a);
         debug_assert_eq!(verdict, Verdict::Enqueued, "an empty queue never drops");
     }
 
+    #[inline(never)]
     fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
         let Some((id, bytes)) = self.fifo.pop_front() else {
             self.idle_since_ns = Some(now_ns);
@@ -220,6 +232,10 @@ impl QueueDiscipline for Red {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
         &mut self.occupancy
+    }
+
+    fn signals(&self) -> Signals {
+        self.signals
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {

@@ -115,13 +115,8 @@ impl TcpReceiver {
 
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
         let (start, end) = (p.seq, p.end_seq());
-        let ce = p.ecn == Ecn::Ce;
-        self.counters.ce_received += ce as u64;
-        let ce_in_window = ce && end > self.rcv_nxt;
-        if self.ecn {
-            self.echo_ce &= !p.cwr;
-            self.echo_ce |= ce_in_window;
-        }
+        // Only an ECN flow's packets are ECN-capable, so only they can arrive marked.
+        let ce_in_window = self.ecn && self.note_ecn(p);
         if end <= self.rcv_nxt || self.out_of_order.iter().any(|&(s, e)| s <= start && end <= e) {
             self.counters.duplicate_segments += 1;
             if p.retransmission == Retransmission::Fast {
@@ -150,7 +145,7 @@ impl TcpReceiver {
         self.counters.bytes_delivered += delivered;
         ctx.trace.record_delivery(ctx.now(), self.series, delivered);
         self.unacked_segments += 1;
-        let ack_ce_now = ce_in_window && self.ecn && self.ecn_immediate_ack;
+        let ack_ce_now = ce_in_window && self.ecn_immediate_ack;
         if filled_gap || ack_ce_now || self.unacked_segments >= self.delack_count {
             self.send_ack(ctx);
         } else if !self.delack_timer.is_armed() {
@@ -158,6 +153,16 @@ impl TcpReceiver {
                 ctx.sched.at(at, Event::DelayedAck { flow: self.flow, generation });
             }
         }
+    }
+
+    /// RFC 3168 §6.1.3 for a segment of an ECN flow: CWR stops the echo, CE (re)starts it.
+    /// Returns whether the segment is CE-marked inside the window (echoed; else ignored).
+    fn note_ecn(&mut self, p: &Packet) -> bool {
+        let ce = p.ecn == Ecn::Ce;
+        self.counters.ce_received += ce as u64;
+        let ce_in_window = ce && p.end_seq() > self.rcv_nxt;
+        self.echo_ce = (self.echo_ce && !p.cwr) || ce_in_window;
+        ce_in_window
     }
 
     /// Insert [start, end) into the sorted disjoint list, merging overlaps and neighbours.

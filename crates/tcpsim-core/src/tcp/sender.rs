@@ -183,7 +183,8 @@ impl TcpSender {
     }
 
     /// Process a cumulative ACK, its SACK blocks and its ECN-Echo flag (RFC 5681 §3.2,
-    /// RFC 6675 §5, RFC 3168 §6.1.2, and the recovery algorithm's rules).
+    /// RFC 6675 §5, RFC 3168 §6.1.2, and the recovery algorithm's rules). Only the receiver of an
+    /// ECN flow ever sets `ece`.
     pub fn on_ack(&mut self, ack: u64, sack: &[SackBlock], ece: bool, ctx: &mut Ctx) {
         let s = &self.state;
         if ack > s.snd_max {
@@ -191,7 +192,6 @@ impl TcpSender {
         }
         let before = (self.cwnd(), self.ssthresh());
         self.state.update_scoreboard(sack);
-        let ece = ece && self.wire.ecn;
         if ack > self.state.snd_una {
             self.on_new_ack(ack, ece, ctx);
         } else if ack == self.state.snd_una && self.state.snd_una < self.state.snd_max {
