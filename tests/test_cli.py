@@ -226,6 +226,9 @@ def test_bench_json_and_unknown_workload(monkeypatch):
                 "events_per_s": 2e6,
                 "sim_s_per_wall_s": 120.0,
                 "sim_s": 60.0,
+                "python_s": 0.2,
+                "peak_rss_mb": 80.5,
+                "process_wall_s": 1.1,
             }
         ]
 

@@ -819,7 +819,8 @@ def bench(
     ] = 1,
     json_: JsonOpt = False,
 ) -> None:
-    """Time the named benchmark workloads: events per second and simulated seconds per second."""
+    """Time the named benchmark workloads, each in a process of its own: the engine's events per
+    second and simulated seconds per second, the whole process's wall and peak memory."""
     from tcpsim.bench import WORKLOADS, run_benchmarks
 
     unknown = [n for n in names or () if n not in WORKLOADS]
@@ -832,7 +833,7 @@ def bench(
     _stdout().print(
         _table(
             "benchmarks",
-            ["workload", "events", "wall s", "M events/s", "sim s / wall s"],
+            ["workload", "events", "engine s", "M events/s", "sim s / wall s", "process s", "peak MB"],
             (
                 (
                     r["name"],
@@ -840,6 +841,8 @@ def bench(
                     _num(r["wall_s"]),
                     _num(r["events_per_s"], 1e6, 2),
                     _num(r["sim_s_per_wall_s"], digits=1),
+                    _num(r["process_wall_s"]),
+                    _num(r["peak_rss_mb"], digits=0),
                 )
                 for r in rows
             ),

@@ -1,0 +1,101 @@
+"""The benchmark workloads: name → (description, builder of the user-format scenario).
+
+Each is a fixed scenario run with a fixed seed; the builders use the public generators only,
+so a workload measures what a user's script of the same shape would cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tcpsim.paths import builtin_scenario
+from tcpsim.topologies import dumbbell
+
+PODLESNY_RD = {"kind": "rd", "limit": "1BDP"}
+"""RD (`podlesny` Sec. III) with its defaults (k = 1, D = 10 % of the buffer), the buffer C·250 ms."""
+
+
+def _lossy_link() -> Any:
+    from tcpsim.scenario import load_scenario
+
+    return load_scenario(builtin_scenario("lossy_link"), overrides=["links[*].loss=[]", "flows[*].variant=newreno"])
+
+
+def _dumbbell() -> dict[str, Any]:
+    return dumbbell(forward=200, reverse=200, duration="60s")
+
+
+def podlesny_dumbbell(newreno: int, vegas: int, bottleneck_rate: str) -> dict[str, Any]:
+    """`podlesny` Sec. IV's dumbbell with RD at the bottleneck: `newreno` NewReno then `vegas`
+    Vegas long-lived flows in each direction (200 Mb/s access, 10 ms bottleneck, C·250 ms, 1 KB
+    packets, RTTs uniform in [20, 300] ms, 60 s); each flow's RD class is its variant's."""
+    per_direction = ["newreno"] * newreno + ["vegas"] * vegas
+    return dumbbell(
+        forward=len(per_direction),
+        reverse=len(per_direction),
+        variant=per_direction,
+        reverse_variant=per_direction,
+        bottleneck_rate=bottleneck_rate,
+        queue=dict(PODLESNY_RD),
+        duration="60s",
+    )
+
+
+def _podlesny_1600() -> dict[str, Any]:
+    return podlesny_dumbbell(700, 100, "100Mbps")
+
+
+WEB_RTT_S = 0.100
+BOTTLENECK_DELAY_S = 0.010
+
+
+def _podlesny_1g() -> dict[str, Any]:
+    scenario = podlesny_dumbbell(100, 100, "1Gbps")
+    scenario["name"] = "podlesny fig7 at 1 Gb/s: 100 + 100 flows each way, two web servers"
+    access = f"{(WEB_RTT_S / 2 - BOTTLENECK_DELAY_S) / 2 * 1e3:g}ms"
+    scenario["web"] = []
+    for variant in ("newreno", "vegas"):
+        server, client = f"web-{variant}", f"client-{variant}"
+        scenario["links"] += [
+            {"name": f"{server}-r1", "a": server, "b": "r1", "rate": "200Mbps", "delay": access, "queue": "10000pkt"},
+            {"name": f"r2-{client}", "a": "r2", "b": client, "rate": "200Mbps", "delay": access, "queue": "10000pkt"},
+        ]
+        scenario["web"].append(
+            {
+                "name": server,
+                "server": server,
+                "clients": [client],
+                "variant": variant,
+                "arrivals": {"process": "poisson", "rate": "50/s"},
+                "sizes": {"dist": "pareto", "mean": "30KB", "shape": 1.3},
+            }
+        )
+    return scenario
+
+
+WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
+    "lossy_link": (
+        "one NewReno flow, 10 Mb/s 45 ms → 2 Mb/s bottleneck, 400-byte segments, "
+        "delayed-ACK count 2, no errors, 600 s (gangadhar Fig. 3 topology)",
+        _lossy_link,
+    ),
+    "dumbbell": (
+        "200 forward + 200 reverse NewReno flows, 100 Mb/s 10 ms bottleneck, 200 Mb/s "
+        "access, buffer C·250 ms, 1 KB packets, RTTs uniform in [20, 300] ms, 60 s",
+        _dumbbell,
+    ),
+    "podlesny_1600": (
+        "podlesny Fig. 4 at NewReno ratio 7: 700 NewReno + 100 Vegas flows in each direction (1600), "
+        "RD bottleneck (k = 1, D 10 %) 100 Mb/s 10 ms, 200 Mb/s access, buffer C·250 ms, 1 KB packets, "
+        "RTTs uniform in [20, 300] ms, 60 s",
+        _podlesny_1600,
+    ),
+    "podlesny_1g": (
+        "podlesny Fig. 7 at 1 Gb/s: Sec. IV-C's set-up (the baseline's 100 NewReno + 100 Vegas long-lived "
+        "flows in each direction, RTTs uniform in [20, 300] ms) plus two web servers, one NewReno and one "
+        "Vegas, each sending its client Poisson arrivals of 50 transfers/s, Pareto sizes mean 30 KB shape 1.3, "
+        "RTT 100 ms; RD bottleneck 1 Gb/s 10 ms, buffer C·250 ms, 200 Mb/s access, 1 KB packets, 60 s",
+        _podlesny_1g,
+    ),
+}

@@ -1,0 +1,82 @@
+"""The benchmark workloads build the scenarios they describe, and a run reports every figure
+(timings themselves are not tested: speed is what `tcpsim bench` measures)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+import tcpsim.bench as bench
+from tcpsim.bench.workloads import WORKLOADS, podlesny_dumbbell
+from tcpsim.scenario import load_scenario
+from tcpsim.units import parse_duration_ns
+
+FIGURES = {"events", "wall_s", "events_per_s", "sim_s", "sim_s_per_wall_s", "python_s", "peak_rss_mb"}
+
+
+def build(name: str):
+    return load_scenario(WORKLOADS[name][1]())
+
+
+def bottleneck_queues(sc) -> list[dict]:
+    (link,) = [link for link in sc.to_engine()["links"] if link["name"] == "bottleneck"]
+    return [link["ab"]["queue"], link["ba"]["queue"]]
+
+
+def test_podlesny_1600_is_fig4_at_ratio_7_with_rd():
+    sc = build("podlesny_1600")
+    flows = sc.flow_table()
+    assert len(flows) == 1600
+    forward = Counter(f.variant for f in flows if f.name.startswith("fwd"))
+    reverse = Counter(f.variant for f in flows if f.name.startswith("rev"))
+    assert forward == reverse == {"newreno": 700, "vegas": 100}
+    engine = sc.to_engine()
+    assert len(engine["links"]) == 3201
+    for queue in bottleneck_queues(sc):
+        # RD with the paper's k = 1 and D share 10 % of C·250 ms at 100 Mb/s.
+        assert (queue["kind"], queue["k"], queue["d_share"], queue["limit_bytes"]) == ("rd", 1.0, 0.1, 3_125_000)
+    assert engine["duration_ns"] == 60 * 10**9
+
+
+def test_podlesny_1g_is_fig7_at_1gbps_with_two_web_servers():
+    sc = build("podlesny_1g")
+    flows = sc.flow_table()
+    assert Counter(f.variant for f in flows) == {"newreno": 200, "vegas": 200}
+    engine = sc.to_engine()
+    (bottleneck,) = [link for link in engine["links"] if link["name"] == "bottleneck"]
+    assert bottleneck["rate_bps"] == 10**9
+    assert all(q["kind"] == "rd" and q["limit_bytes"] == 31_250_000 for q in bottleneck_queues(sc))
+    web = engine["web"]
+    assert [w["tcp"]["cc"]["kind"] for w in web] == ["aimd", "vegas"]
+    for w in web:
+        assert w["arrivals"] == {"process": "poisson", "rate_per_s": 50.0}
+        assert w["sizes"] == {"dist": "pareto", "mean_bytes": 30_000, "shape": 1.3}
+    delays = {link["name"]: parse_duration_ns(link["delay"]) for link in WORKLOADS["podlesny_1g"][1]()["links"]}
+    for variant in ("newreno", "vegas"):
+        one_way = delays[f"web-{variant}-r1"] + delays["bottleneck"] + delays[f"r2-client-{variant}"]
+        assert 2 * one_way == 100 * 10**6, "the web flows' round-trip propagation delay is 100 ms"
+
+
+def test_a_tiny_podlesny_dumbbell_runs_both_classes_through_rd(monkeypatch):
+    def tiny():
+        return podlesny_dumbbell(3, 2, "10Mbps") | {"duration": "2s"}
+
+    monkeypatch.setitem(WORKLOADS, "tiny", ("3 + 2 flows each way", tiny))
+    row = bench.measure("tiny")
+    assert FIGURES <= row.keys()
+    assert row["events"] > 0 and row["sim_s"] == 2.0 and row["peak_rss_mb"] > 0
+    # Vegas defaults to RD's D queue, NewReno to R: both carried packets.
+    from tcpsim.api import run
+
+    links = run(tiny(), seed=1).links
+    forward = links[(links["name"] == "bottleneck") & (links["direction"] == "ab")].iloc[0]
+    assert forward["r_bytes_served"] > 0 and forward["d_bytes_served"] > 0
+    assert forward["r_flows"] == pytest.approx(6, abs=0.5) and forward["d_flows"] == pytest.approx(4, abs=0.5)
+
+
+def test_each_workload_runs_in_a_process_of_its_own():
+    (row,) = bench.run_benchmarks(["lossy_link"])
+    assert FIGURES | {"name", "process_wall_s"} <= row.keys()
+    assert row["process_wall_s"] > row["wall_s"] > 0
+    with pytest.raises(ValueError, match="unknown workload 'nope'"):
+        bench.run_benchmarks(["nope"])
