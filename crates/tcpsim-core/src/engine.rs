@@ -80,9 +80,10 @@ struct Entry {
 }
 
 impl Entry {
+    /// (time, insertion sequence) as one number: one comparison, no branch on ties.
     #[inline]
-    fn before(&self, other: &Entry) -> bool {
-        (self.time_ns, self.seq) < (other.time_ns, other.seq)
+    fn key(&self) -> u128 {
+        ((self.time_ns as u128) << 64) | self.seq as u128
     }
 }
 
@@ -113,17 +114,19 @@ impl Scheduler {
         debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
         let entry = Entry { time_ns, seq: self.next_seq, event: event.pack() };
         self.next_seq += 1;
-        let mut i = self.heap.len();
         self.heap.push(entry);
+        let heap = &mut self.heap[..];
+        let key = entry.key();
+        let mut i = heap.len() - 1;
         while i > 0 {
             let parent = (i - 1) / ARITY;
-            if !entry.before(&self.heap[parent]) {
+            if key >= heap[parent].key() {
                 break;
             }
-            self.heap[i] = self.heap[parent];
+            heap[i] = heap[parent];
             i = parent;
         }
-        self.heap[i] = entry;
+        heap[i] = entry;
     }
 
     /// Pop the next event at or before `until_ns`, advancing the clock to it.
@@ -134,32 +137,51 @@ impl Scheduler {
             return None;
         }
         let last = self.heap.pop().expect("non-empty");
-        let n = self.heap.len();
-        if n > 0 {
-            // Sift `last` down from the root.
-            let mut i = 0;
-            loop {
-                let first = ARITY * i + 1;
-                if first >= n {
-                    break;
-                }
-                let mut best = first;
-                for c in first + 1..(first + ARITY).min(n) {
-                    if self.heap[c].before(&self.heap[best]) {
-                        best = c;
-                    }
-                }
-                if !self.heap[best].before(&last) {
-                    break;
-                }
-                self.heap[i] = self.heap[best];
-                i = best;
-            }
-            self.heap[i] = last;
+        if !self.heap.is_empty() {
+            self.sift_down(last);
         }
         self.now_ns = top.time_ns;
         self.events += 1;
         Some(Event::unpack(top.event))
+    }
+
+    /// Put `last` in the root's place and sift it down. A node whose four children all exist
+    /// (nearly every node) picks the least of them by a tournament of selects rather than
+    /// branches, which the processor could not predict: which child is least is random.
+    #[inline]
+    fn sift_down(&mut self, last: Entry) {
+        let heap = &mut self.heap[..];
+        let n = heap.len();
+        let key = last.key();
+        let mut i = 0;
+        loop {
+            let first = ARITY * i + 1;
+            let best = if first + ARITY <= n {
+                let c = &heap[first..first + ARITY];
+                let (k0, k1, k2, k3) = (c[0].key(), c[1].key(), c[2].key(), c[3].key());
+                let (b01, k01) = if k1 < k0 { (1, k1) } else { (0, k0) };
+                let (b23, k23) = if k3 < k2 { (3, k3) } else { (2, k2) };
+                let (b, least) = if k23 < k01 { (b23, k23) } else { (b01, k01) };
+                if least >= key {
+                    break;
+                }
+                first + b
+            } else if first < n {
+                // The last parent: its children are leaves.
+                let best =
+                    (first + 1..n).fold(first, |best, c| if heap[c].key() < heap[best].key() { c } else { best });
+                if heap[best].key() < key {
+                    heap[i] = heap[best];
+                    i = best;
+                }
+                break;
+            } else {
+                break;
+            };
+            heap[i] = heap[best];
+            i = best;
+        }
+        heap[i] = last;
     }
 
     /// Move the clock to `t` (the end of the run) once no event remains before it.
