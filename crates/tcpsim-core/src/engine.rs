@@ -10,8 +10,9 @@
 pub enum Event {
     /// The packet being serialized on link direction `channel` has been fully transmitted.
     TxEnd { channel: u32 },
-    /// The head of `channel`'s propagation pipe reaches the far node.
-    PipeHead { channel: u32 },
+    /// The head of `channel`'s propagation pipe, `packet`, reaches the far node (named here so
+    /// that the run loop can prefetch it an event ahead).
+    PipeHead { channel: u32, packet: u32 },
     /// A flow's retransmission timer (RFC 6298); stale if `generation` moved on.
     Rto { flow: u32, generation: u32 },
     /// A flow's delayed-ACK timer (RFC 5681 §4.2); stale if `generation` moved on.
@@ -31,12 +32,12 @@ pub enum Event {
 }
 
 impl Event {
-    /// Pack into 64 bits (tag: 8, id: 24, generation: 32) so a heap entry is 24 bytes.
+    /// Pack into 64 bits (tag: 8, id: 24, generation or packet: 32) so a heap entry is 24 bytes.
     #[inline]
     fn pack(self) -> u64 {
         let (tag, id, generation) = match self {
             Event::TxEnd { channel } => (0, channel, 0),
-            Event::PipeHead { channel } => (1, channel, 0),
+            Event::PipeHead { channel, packet } => (1, channel, packet),
             Event::Rto { flow, generation } => (2, flow, generation),
             Event::DelayedAck { flow, generation } => (3, flow, generation),
             Event::AppStart { flow } => (4, flow, 0),
@@ -56,7 +57,7 @@ impl Event {
         let generation = packed as u32;
         match packed >> 56 {
             0 => Event::TxEnd { channel: id },
-            1 => Event::PipeHead { channel: id },
+            1 => Event::PipeHead { channel: id, packet: generation },
             2 => Event::Rto { flow: id, generation },
             3 => Event::DelayedAck { flow: id, generation },
             4 => Event::AppStart { flow: id },
@@ -184,6 +185,12 @@ impl Scheduler {
         heap[i] = last;
     }
 
+    /// The next event, without taking it.
+    #[inline]
+    pub fn peek(&self) -> Option<Event> {
+        self.heap.first().map(|e| Event::unpack(e.event))
+    }
+
     /// Move the clock to `t` (the end of the run) once no event remains before it.
     pub fn advance_to(&mut self, t: u64) {
         self.now_ns = self.now_ns.max(t);
@@ -233,7 +240,7 @@ mod tests {
     fn every_event_kind_survives_packing() {
         let all = [
             Event::TxEnd { channel: 5 },
-            Event::PipeHead { channel: (1 << 24) - 1 },
+            Event::PipeHead { channel: (1 << 24) - 1, packet: u32::MAX },
             Event::Rto { flow: 3, generation: u32::MAX },
             Event::DelayedAck { flow: 9, generation: 1 },
             Event::AppStart { flow: 1 },

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod loss;
 pub mod net;
 pub mod packet;
+pub mod prefetch;
 pub mod queue;
 pub mod results;
 pub mod rng;

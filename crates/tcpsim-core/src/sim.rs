@@ -16,6 +16,7 @@ use crate::engine::{Event, Scheduler};
 use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes};
 use crate::packet::{PacketKind, PacketPool};
+use crate::prefetch::prefetch;
 use crate::queue::{ClassQueueStats, Occupancy, Queue, Signals};
 use crate::results::{ChannelResult, FlowResult, RdQueueResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
@@ -188,7 +189,12 @@ impl Sim {
         loop {
             for _ in 0..STOP_CHECK_EVENTS {
                 match self.sched.pop_until(self.duration_ns) {
-                    Some(ev) => self.dispatch(ev),
+                    Some(ev) => {
+                        if let Some(next) = self.sched.peek() {
+                            self.prefetch_for(next);
+                        }
+                        self.dispatch(ev)
+                    }
                     None => {
                         self.sched.advance_to(self.duration_ns);
                         return true;
@@ -201,13 +207,26 @@ impl Sim {
         }
     }
 
+    /// Ask for the packet and link direction that event `ev` will read (`prefetch`).
+    #[inline]
+    fn prefetch_for(&self, ev: Event) {
+        match ev {
+            Event::PipeHead { channel, packet } => {
+                prefetch(self.pool.get(packet));
+                prefetch(&self.net.channels[channel as usize]);
+            }
+            Event::TxEnd { channel } => prefetch(&self.net.channels[channel as usize]),
+            _ => {}
+        }
+    }
+
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         let mut ctx = Ctx { sched: &mut self.sched, net: &mut self.net, pool: &mut self.pool, trace: &mut self.trace };
         match ev {
             Event::TxEnd { channel } => ctx.net.on_tx_end(channel, ctx.pool, ctx.sched, ctx.trace),
-            Event::PipeHead { channel } => {
-                let (id, node) = ctx.net.on_pipe_head(channel, ctx.sched);
+            Event::PipeHead { channel, packet: id } => {
+                let node = ctx.net.on_pipe_head(channel, id, ctx.sched);
                 let p = *ctx.pool.get(id);
                 if p.dst != node {
                     ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);

@@ -105,11 +105,12 @@ impl Channel {
         (self.pipe.len() == 1).then_some(at)
     }
 
-    /// Remove the head; returns it and the next head's arrival time.
+    /// Remove the head, `id`; returns the next head's arrival time and packet.
     #[inline]
-    pub fn leave_pipe(&mut self) -> (PacketId, Option<u64>) {
-        let (_, id) = self.pipe.pop_front().expect("PipeHead with an empty pipe");
-        (id, self.pipe.front().map(|(t, _)| *t))
+    pub fn leave_pipe(&mut self, id: PacketId) -> Option<(u64, PacketId)> {
+        let (_, head) = self.pipe.pop_front().expect("PipeHead with an empty pipe");
+        debug_assert_eq!(head, id, "PipeHead names the pipe's head");
+        self.pipe.front().copied()
     }
 
     pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {

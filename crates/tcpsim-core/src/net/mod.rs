@@ -90,7 +90,7 @@ impl Network {
             Self::count_drop(&mut self.data_drops, pool.get(id));
             pool.free(id);
         } else if let Some(head_at) = ch.enter_pipe(id, now) {
-            sched.at(head_at, Event::PipeHead { channel: c });
+            sched.at(head_at, Event::PipeHead { channel: c, packet: id });
         }
         if let Some((next, wire)) = ch.queue.dequeue(now) {
             let done = ch.start_transmission(next, wire, now);
@@ -102,16 +102,15 @@ impl Network {
         }
     }
 
-    /// The head of channel `c`'s pipe arrives: returns the packet and the node it reached,
-    /// scheduling the next arrival if the pipe holds more.
+    /// The head of channel `c`'s pipe, `id`, arrives: returns the node it reached, scheduling
+    /// the next arrival if the pipe holds more.
     #[inline]
-    pub fn on_pipe_head(&mut self, c: u32, sched: &mut Scheduler) -> (PacketId, u32) {
+    pub fn on_pipe_head(&mut self, c: u32, id: PacketId, sched: &mut Scheduler) -> u32 {
         let ch = &mut self.channels[c as usize];
-        let (id, next_at) = ch.leave_pipe();
-        if let Some(t) = next_at {
-            sched.at(t, Event::PipeHead { channel: c });
+        if let Some((t, next)) = ch.leave_pipe(id) {
+            sched.at(t, Event::PipeHead { channel: c, packet: next });
         }
-        (id, ch.to)
+        ch.to
     }
 
     /// Packets inside the network (queued, being serialized, propagating).
