@@ -117,7 +117,7 @@ impl TcpReceiver {
         let (start, end) = (p.seq, p.end_seq());
         // Only an ECN flow's packets are ECN-capable, so only they can arrive marked.
         let ce_in_window = self.ecn && self.note_ecn(p);
-        if end <= self.rcv_nxt || self.out_of_order.iter().any(|&(s, e)| s <= start && end <= e) {
+        if end <= self.rcv_nxt || self.holds(start, end) {
             self.counters.duplicate_segments += 1;
             if p.retransmission == Retransmission::Fast {
                 self.counters.spurious_fast_retransmits += 1;
@@ -133,14 +133,20 @@ impl TcpReceiver {
         let filled_gap = !self.out_of_order.is_empty();
         let old = self.rcv_nxt;
         self.rcv_nxt = end;
-        while let Some(&(s, e)) = self.out_of_order.first() {
+        let mut joined = 0;
+        for &(s, e) in &self.out_of_order {
             if s > self.rcv_nxt {
                 break;
             }
             self.rcv_nxt = self.rcv_nxt.max(e);
-            self.out_of_order.remove(0);
-            self.sack_recency.retain(|&start| start != s);
+            joined += 1;
         }
+        if self.sack {
+            for &(s, _) in &self.out_of_order[..joined] {
+                self.sack_recency.retain(|&start| start != s);
+            }
+        }
+        self.out_of_order.drain(..joined);
         let delivered = self.rcv_nxt - old;
         self.counters.bytes_delivered += delivered;
         ctx.trace.record_delivery(ctx.now(), self.series, delivered);
@@ -165,6 +171,13 @@ impl TcpReceiver {
         ce_in_window
     }
 
+    /// Whether one out-of-order block holds all of [start, end). The blocks are sorted and
+    /// disjoint, so only the first that ends at or after `end` can.
+    fn holds(&self, start: u64, end: u64) -> bool {
+        let i = self.out_of_order.partition_point(|&(_, e)| e < end);
+        self.out_of_order.get(i).is_some_and(|&(s, _)| s <= start)
+    }
+
     /// Insert [start, end) into the sorted disjoint list, merging overlaps and neighbours.
     fn insert_out_of_order(&mut self, start: u64, end: u64) {
         let v = &mut self.out_of_order;
@@ -177,8 +190,11 @@ impl TcpReceiver {
             j += 1;
         }
         v.splice(i..j, std::iter::once((s, e)));
-        self.sack_recency.retain(|&start| start < s || start > e);
-        self.sack_recency.insert(0, s);
+        // Only a SACK receiver reports blocks (`send_ack`).
+        if self.sack {
+            self.sack_recency.retain(|&start| start < s || start > e);
+            self.sack_recency.insert(0, s);
+        }
     }
 
     pub fn on_delack_event(&mut self, generation: u32, ctx: &mut Ctx) {
@@ -238,6 +254,20 @@ mod tests {
         r.insert_out_of_order(500, 600);
         r.insert_out_of_order(350, 550);
         assert_eq!(r.out_of_order, vec![(100, 600)]);
+    }
+
+    #[test]
+    fn a_segment_is_held_only_when_one_block_covers_all_of_it() {
+        let mut r = receiver();
+        r.insert_out_of_order(100, 200);
+        r.insert_out_of_order(300, 400);
+        r.insert_out_of_order(500, 600);
+        for (start, end) in [(100, 200), (120, 180), (300, 400), (300, 350), (550, 600)] {
+            assert!(r.holds(start, end), "[{start}, {end})");
+        }
+        for (start, end) in [(50, 150), (150, 250), (250, 300), (180, 320), (399, 501), (600, 700), (0, 100)] {
+            assert!(!r.holds(start, end), "[{start}, {end})");
+        }
     }
 }
 
