@@ -13,12 +13,13 @@ pub fn prefetch<T>(value: &T) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         const LINE: usize = 64;
         let start = value as *const T as *const i8;
-        let first = start as usize & !(LINE - 1);
-        let last = (start as usize + std::mem::size_of::<T>().max(1) - 1) & !(LINE - 1);
-        for line in (first..=last).step_by(LINE) {
+        let end = start as usize + std::mem::size_of::<T>();
+        let mut line = start as usize & !(LINE - 1);
+        while line < end {
             // SAFETY: a prefetch is only a hint: it never faults and never changes memory, and
             // these are the lines of a live reference anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line.wrapping_sub(start as usize))) };
+            line += LINE;
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

@@ -226,7 +226,7 @@ impl Sim {
         match ev {
             Event::TxEnd { channel } => ctx.net.on_tx_end(channel, ctx.pool, ctx.sched, ctx.trace),
             Event::PipeHead { channel, packet: id } => {
-                let node = ctx.net.on_pipe_head(channel, id, ctx.sched);
+                let node = ctx.net.on_pipe_head(channel, id, ctx.pool, ctx.sched);
                 let p = *ctx.pool.get(id);
                 if p.dst != node {
                     ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use crate::loss::LossModel;
 use crate::packet::PacketId;
+use crate::prefetch::prefetch;
 use crate::queue::Queue;
 use crate::time::tx_time_ns;
 
@@ -111,6 +112,14 @@ impl Channel {
         let (_, head) = self.pipe.pop_front().expect("PipeHead with an empty pipe");
         debug_assert_eq!(head, id, "PipeHead names the pipe's head");
         self.pipe.front().copied()
+    }
+
+    /// Prefetch the pipe's entry after its head (`prefetch`).
+    #[inline]
+    pub fn prefetch_pipe_after_head(&self) {
+        if let Some(entry) = self.pipe.get(1) {
+            prefetch(entry);
+        }
     }
 
     pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {

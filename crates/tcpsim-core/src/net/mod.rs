@@ -8,6 +8,7 @@ pub use routing::Routes;
 
 use crate::engine::{Event, Scheduler};
 use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool};
+use crate::prefetch::prefetch;
 use crate::queue::Verdict;
 use crate::trace::Trace;
 
@@ -103,12 +104,16 @@ impl Network {
     }
 
     /// The head of channel `c`'s pipe, `id`, arrives: returns the node it reached, scheduling
-    /// the next arrival if the pipe holds more.
+    /// the next arrival if the pipe holds more. The next head's record and the pipe's entry
+    /// after it are prefetched now, one packet time before they are read, since both were
+    /// written a propagation delay ago and have left the caches since.
     #[inline]
-    pub fn on_pipe_head(&mut self, c: u32, id: PacketId, sched: &mut Scheduler) -> u32 {
+    pub fn on_pipe_head(&mut self, c: u32, id: PacketId, pool: &PacketPool, sched: &mut Scheduler) -> u32 {
         let ch = &mut self.channels[c as usize];
         if let Some((t, next)) = ch.leave_pipe(id) {
             sched.at(t, Event::PipeHead { channel: c, packet: next });
+            prefetch(pool.get(next));
+            ch.prefetch_pipe_after_head();
         }
         ch.to
     }
