@@ -324,7 +324,7 @@ def test_run_json_is_exactly_one_object(scenario_file):
     result = cli.invoke(app, ["run", str(scenario_file), "--seed", "3", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert set(out) == {"meta", "flows", "links", "udp", "classes"}
+    assert set(out) == {"meta", "flows", "links", "udp", "classes", "web", "transfers"}
     assert out["meta"]["seed"] == 3 and out["flows"][0]["rtt_mean_s"] is None
 
 

@@ -124,6 +124,18 @@ def test_two_state_with_deterministic_sojourns_loses_the_time_weighted_mix(seed)
     assert_rate(row, expected, math.hypot(state_sd, binomial_sd(expected, row.tx_packets)))
 
 
+def test_ns2_multistate_transitions_make_every_bad_state_judge_packets():
+    """A Bad sojourn of 10 µs between ACKs 1.2 ms apart: in simulated time it almost never holds
+    an ACK; with ns-2's per-packet transitions it judges the ACK that entered it and, on average,
+    one more (each packet after the period redraws, Bad with probability 1/2), and a Good
+    sojourn holds its 100 ms (84 ACKs) and one more on average: 2 of 87 ACKs lost."""
+    channel = {"kind": "two_state", "good_sojourn": "100ms", "bad_sojourn": "10us", "bad_loss": 1.0, "direction": "ba"}
+    timed = direction(tcpsim.run(probe(channel), seed=1), "ba")
+    assert timed.drops_error / timed.tx_packets < 5e-4
+    ns2 = direction(tcpsim.run(probe({**channel, "transitions": "ns2_multistate"}), seed=1), "ba")
+    assert ns2.drops_error / ns2.tx_packets == pytest.approx(2 / 87, rel=0.05)
+
+
 def test_an_outage_window_loses_exactly_the_packets_inside_it():
     outage = {"kind": "outage", "intervals": [["10s", "10.2s"]], "direction": "ba"}
     # Measured over exactly [10 s, 10.2 s]: every ACK sent is lost, and 200 ms hold 166 or 167

@@ -685,7 +685,7 @@ def test_loss_model_fields_can_be_overridden_by_path():
         (
             {"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.1, "p_bda": 0.5},
             ".p_bda",
-            "unknown key; did you mean 'p_bad'? allowed: kind, good_sojourn, bad_sojourn, good_loss, bad_loss, p_bad, initial, direction",
+            "unknown key; did you mean 'p_bad'? allowed: kind, good_sojourn, bad_sojourn, good_loss, bad_loss, p_bad, initial, transitions, direction",
         ),
         (
             {"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.1, "p_bad": 1.5},

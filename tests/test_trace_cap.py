@@ -24,7 +24,7 @@ TRACES_ON = ["duration=0.5s", "trace.cwnd=true", "trace.queue=true", "trace.inte
 
 
 def run_canonical(canonical: dict, seed: int = 1) -> tcpsim.RunResult:
-    summary_json, raw_traces = _core.run(json.dumps(canonical), seed)
+    summary_json, raw_traces, _ = _core.run(json.dumps(canonical), seed)
     variants = [f["name"] for f in canonical["flows"]]
     return build_result(json.loads(summary_json), raw_traces, canonical, variants, variants, {"seed": seed})
 

@@ -48,7 +48,7 @@ def run(
         warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
     started = time.perf_counter()
     try:
-        summary_json, raw_traces = _core.run(json.dumps(canonical), seed)
+        summary_json, raw_traces, raw_transfers = _core.run(json.dumps(canonical), seed)
     except ValueError as e:
         raise SimulationError(str(e)) from None
     wall_s = time.perf_counter() - started
@@ -70,11 +70,14 @@ def run(
             "delivered": summary["packets_delivered"],
             "dropped": summary["packets_dropped"],
             "in_network": summary["packets_in_network"],
+            # Of the delivered: packets of finished web connections, discarded on arrival.
+            "stale": summary["packets_stale"],
         },
     }
     flow_table = sc.flow_table()
     variants, classes = [row.variant for row in flow_table], [row.class_ for row in flow_table]
-    result = build_result(summary, raw_traces, canonical, variants, classes, meta)
+    web_variants = [row.variant for row in sc.web_table()]
+    result = build_result(summary, raw_traces, canonical, variants, classes, meta, raw_transfers, web_variants)
     if result.meta.get("trace_truncated"):
         warnings.warn(truncation_warning(result.meta, sc.limits.max_trace_rows), ScenarioWarning, stacklevel=2)
     return result

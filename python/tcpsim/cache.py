@@ -3,8 +3,8 @@
 An entry is a zip archive (stored, not compressed) at ``<root>/<key[:2]>/<key>.zip``, where
 ``key`` is the run's cache key (sha256 hex, see ``tcpsim.runner.run_digest``). Members:
 
-- ``summary.json``: ``meta`` (the RunResult's dict) and the tables ``flows``, ``links`` and
-  ``udp``, each as ``{"columns": [...], "dtypes": [...], "data": [[column values], ...]}``
+- ``summary.json``: ``meta`` (the RunResult's dict) and the tables ``flows``, ``links``,
+  ``udp``, ``web`` and ``transfers``, each as ``{"columns": [...], "dtypes": [...], "data": [[column values], ...]}``
   (pandas dtype names; floats written exactly, NaN as ``NaN``, as Python's json module does);
 - ``trace_<kind>.parquet``: one per recorded time series (cwnd, rtt, queue, throughput);
 - ``manifest.json``: ``{"format": "tcpsim-run/1", "key": <key>, "files": {member: sha256}}``.
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 FORMAT = "tcpsim-run/1"
 MANIFEST = "manifest.json"
 SUMMARY = "summary.json"
-TABLES = ("flows", "links", "udp")
+TABLES = ("flows", "links", "udp", "web", "transfers")
 
 
 class BadEntry(Exception):

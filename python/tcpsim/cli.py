@@ -296,6 +296,26 @@ def _flows_table(flows: pd.DataFrame) -> Table:
     )
 
 
+def _web_table(web: pd.DataFrame) -> Table:
+    return _table(
+        "web",
+        ["name", "class", "variant", "transfers", "completed", "throughput Mb/s", "FCT mean/median/p95 ms", "loss %"],
+        (
+            (
+                w["name"],
+                w["class"],
+                w["variant"],
+                w["transfers_started"],
+                w["transfers_completed"],
+                _num(w["throughput_bps"], 1e6),
+                "/".join(_num(w[key], 1e-3, 1) for key in ("fct_mean_s", "fct_median_s", "fct_p95_s")),
+                _num(100 * w["packets_dropped"] / w["packets_sent"] if w["packets_sent"] else 0.0, digits=2),
+            )
+            for w in web.to_dict("records")
+        ),
+    )
+
+
 def _links_table(links: pd.DataFrame) -> Table:
     red = _any_nonzero(links, "drops_early") or _any_nonzero(links, "marks_ecn")
     return _table(
@@ -479,6 +499,8 @@ def run(
         return
     console = _stdout()
     console.print(_flows_table(result.flows))
+    if not result.web.empty:
+        console.print(_web_table(result.web))
     console.print(_links_table(result.links))
     if len(classes := result.classes) >= 2:
         console.print(_classes_table(classes))
@@ -510,8 +532,10 @@ def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> Non
 
     scenario = load_scenario(file, set_ or ())
     _check_before_run(scenario, force)
+    count = len(scenario.web)
+    web = f", {count} web generator{'' if count == 1 else 's'}" if count else ""
     typer.echo(
-        f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows"
+        f"ok: {len(scenario.node_names())} nodes, {len(scenario.links)} links, {len(scenario.flow_table())} flows{web}"
     )
 
 

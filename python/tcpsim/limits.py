@@ -46,6 +46,12 @@ TRACE_ROW_BYTES = {"cwnd": 44, "rtt": 36, "queue": 28, "throughput": 8}
 """Bytes per row in the engine's columns."""
 TRACE_COPIES = 3
 """The engine's columns, their bytes for Python, and the pandas frame."""
+BYTES_PER_TRANSFER = 160
+"""A web transfer's row: the engine's record (32 B), its columns for Python and the pandas
+frame, with its summary statistics."""
+WEB_TIMER_EVENTS = 2
+"""Timer events per web transfer (its retransmission and delayed-ACK timers, counted as if
+each fired once)."""
 ACK_EXTRA_BYTES = 12
 """A typical ACK's options beyond the header (the SACK option adds 4 + 8 per block)."""
 MIN_WINDOW_RTTS = 4
@@ -71,6 +77,8 @@ class Cost:
     events: float = 0.0
     trace_rows: float = 0.0
     memory_bytes: float = 0.0
+    transfers: float = 0.0
+    """Web transfers expected."""
     drivers: dict[str, float] = field(default_factory=lambda: defaultdict(float))
 
     def add(self, driver: str, events: float) -> None:
@@ -91,6 +99,25 @@ class _Flow:
     delack_count: int = 1
     max_packets: float = math.inf
     rate_bps: float = 0.0
+
+
+@dataclass
+class _Web:
+    """One web generator for the cost estimate: its transfers and one fluid flow per client."""
+
+    transfers: float
+    mean_bytes: float
+    flows: list[_Flow]
+    rtt_s: float
+    bottleneck_bps: float
+
+
+def _mean_size(sizes: Mapping[str, Any], mss: int) -> tuple[float, float]:
+    """Mean bytes and mean data segments of a generator's transfers."""
+    if sizes["dist"] == "pareto":
+        return sizes["mean_bytes"], sizes["mean_bytes"] / mss + 1  # + 1: the last, partial segment
+    listed = [sizes["bytes"]] if sizes["dist"] == "fixed" else sizes["bytes"]
+    return sum(listed) / len(listed), sum(math.ceil(size / mss) for size in listed) / len(listed)
 
 
 def _path(start: int, goal: int, adjacent: Sequence[Sequence[tuple[int, int]]]) -> list[int]:
@@ -166,8 +193,9 @@ def _fill(flows: Sequence[_Flow], capacity_bps: Sequence[float]) -> None:
             next_demand += 1
 
 
-def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
-    """TCP and UDP flows of the canonical scenario with their paths and demands."""
+def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow], list[_Web]]:
+    """TCP and UDP flows and web generators of the canonical scenario with their paths and
+    demands."""
     adjacent: list[list[tuple[int, int]]] = [[] for _ in engine["nodes"]]
     for index, link in enumerate(engine["links"]):
         adjacent[link["a"]].append((link["b"], 2 * index))
@@ -212,7 +240,47 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow]]:
         udp.append(
             _Flow(path(flow["src"], flow["dst"]), (), flow["rate_bps"], min(on_s, duration_s), flow["packet_bytes"])
         )
-    return tcp, udp
+    web = []
+    for generator in engine.get("web", []):
+        settings = generator["tcp"]
+        wire = settings["mss_bytes"] + settings["header_bytes"]
+        ack = settings["header_bytes"] + ACK_EXTRA_BYTES
+        stop_ns = generator["stop_ns"] if generator["stop_ns"] is not None else engine["duration_ns"]
+        active_s = max(0, min(stop_ns, engine["duration_ns"]) - generator["start_ns"]) / NS_PER_S
+        transfers = generator["arrivals"]["rate_per_s"] * active_s
+        mean_bytes, mean_segments = _mean_size(generator["sizes"], settings["mss_bytes"])
+        share = 1 / len(generator["clients"])
+        flows = []
+        for client in generator["clients"]:
+            src, dst = (
+                (generator["server"], client) if generator["direction"] == "download" else (client, generator["server"])
+            )
+            offered_bps = 8 * wire * mean_segments * transfers * share / max(active_s, 1e-9)
+            # Every segment counted twice: retransmissions make the estimate err high.
+            flows.append(
+                _Flow(
+                    path(src, dst),
+                    path(dst, src),
+                    offered_bps,
+                    active_s,
+                    wire,
+                    ack,
+                    settings["delack_count"],
+                    2 * transfers * share * mean_segments,
+                )
+            )
+        links = engine["links"]
+        forward = flows[0].path
+        web.append(
+            _Web(
+                transfers,
+                mean_bytes,
+                flows,
+                _rtt_s(engine, forward, wire, ack),
+                min((links[channel // 2]["rate_bps"] for channel in forward), default=math.inf),
+            )
+        )
+    return tcp, udp, web
 
 
 def _active_ns(app: Mapping[str, Any], duration_ns: int) -> int:
@@ -231,13 +299,17 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
     """Events, trace rows and memory of a run of the canonical scenario `engine`
     (:meth:`Scenario.to_engine`; see the module docstring)."""
     duration_ns = engine["duration_ns"]
-    tcp, udp = _flows(engine)
+    tcp, udp, web = _flows(engine)
+    web_flows = [flow for generator in web for flow in generator.flows]
     capacity = [link["rate_bps"] for link in engine["links"] for _ in (0, 1)]
-    _fill([*tcp, *udp], capacity)
+    _fill([*tcp, *web_flows, *udp], capacity)
     cost = Cost()
     packets_on = defaultdict(float)
     acks = 0.0
-    for flow in tcp:
+    for generator in web:
+        cost.add("web transfers and their timers (web[*].arrivals.rate)", (1 + WEB_TIMER_EVENTS) * generator.transfers)
+        cost.transfers += generator.transfers
+    for flow in [*tcp, *web_flows]:
         data = min(flow.rate_bps * flow.active_s / (8 * flow.wire_bytes), flow.max_packets)
         flow_acks = data / flow.delack_count
         acks += flow_acks
@@ -265,6 +337,7 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
                     cost.add(f"loss-model state changes (links[{index}].loss sojourns)", 2 * duration_ns / sum(means))
     trace = engine["trace"]
     flows, channels = len(tcp), 2 * len(engine["links"])
+    series = flows + len(web)  # throughput bins: one series per flow and per web generator
     rows: dict[str, float] = {}
     if trace["interval_ns"] > 0 and (trace["cwnd"] or trace["queue"]):
         samples = duration_ns / trace["interval_ns"]
@@ -277,13 +350,23 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
         rows["queue"] = 2 * sum(packets_on.values()) if trace["queue"] else 0.0
     rows["rtt"] = acks if trace["rtt"] else 0.0
     rows["throughput"] = (
-        math.ceil(duration_ns / trace["throughput_bin_ns"]) * flows if trace["throughput_bin_ns"] else 0.0
+        math.ceil(duration_ns / trace["throughput_bin_ns"]) * series if trace["throughput_bin_ns"] else 0.0
     )
     cost.trace_rows = sum(rows.values())
-    smallest = min((flow.ack_bytes or flow.wire_bytes for flow in [*tcp, *udp]), default=1)
+    smallest = min((flow.ack_bytes or flow.wire_bytes for flow in [*tcp, *web_flows, *udp]), default=1)
     in_network = sum(_bytes_held(engine, channel, smallest) for channel in range(channels)) / smallest
+    # Web connections open at once (Little's law): arrival rate × a transfer's time, about four
+    # round trips of slow start plus its bytes at the path's narrowest rate, at most all of them.
+    open_connections = sum(
+        min(
+            g.transfers,
+            g.transfers / max(g.flows[0].active_s, 1e-9) * (4 * g.rtt_s + 8 * g.mean_bytes / g.bottleneck_bps),
+        )
+        for g in web
+    )
     cost.memory_bytes = (
-        flows * BYTES_PER_TCP_FLOW
+        (flows + open_connections) * BYTES_PER_TCP_FLOW
+        + cost.transfers * BYTES_PER_TRANSFER
         + min(in_network, sum(packets_on.values())) * BYTES_PER_PACKET
         + TRACE_COPIES * sum(TRACE_ROW_BYTES[kind] * count for kind, count in rows.items())
     )
@@ -343,7 +426,9 @@ def check_limits(scenario: Scenario, cost: Cost) -> None:
             (
                 "limits.max_memory",
                 f"this run needs about {_size(cost.memory_bytes)} of memory, more than the limit of "
-                f"{_size(limits.max_memory_bytes)} (flows: {len(scenario.flow_table())}, trace rows: {_amount(cost.trace_rows)}); "
+                f"{_size(limits.max_memory_bytes)} (flows: {len(scenario.flow_table())}, "
+                + (f"web transfers: {_amount(cost.transfers)}, " if cost.transfers else "")
+                + f"trace rows: {_amount(cost.trace_rows)}); "
                 f"{_override('limits.max_memory')}",
             )
         )
@@ -356,7 +441,7 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
     measurement window shorter than a few round trips, an initial window far beyond what the
     path holds, ECN on a flow whose path has no queue that marks. `engine` is `scenario`'s
     canonical form."""
-    tcp, udp = _flows(engine)
+    tcp, udp, _ = _flows(engine)
     found = []
     rtts = [_rtt_s(engine, flow.path, flow.wire_bytes, flow.ack_bytes) for flow in [*tcp, *udp]]
     window_ns = engine["duration_ns"] - engine["warmup_ns"]

@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 TRACE_KINDS = ("cwnd", "rtt", "queue", "throughput")
 DERIVED_TRACES = {"class_throughput": "throughput"}
 """Time series computed from a recorded one when asked for (never saved or cached)."""
-SAVED_FILES = ("flows.csv", "links.csv", "udp.csv", "meta.json", *(f"trace_{kind}.parquet" for kind in TRACE_KINDS))
+TABLES = ("flows", "links", "udp", "web", "transfers")
+"""The result's tables, in the order they are saved."""
+SAVED_FILES = (*(f"{table}.csv" for table in TABLES), "meta.json", *(f"trace_{kind}.parquet" for kind in TRACE_KINDS))
 """Every file :meth:`RunResult.save` may write."""
+NOT_COMPLETED_NS = 2**64 - 1
+"""The engine's end time of a transfer that did not complete."""
 
 FLOW_JSON_COLUMNS = [
     "id",
@@ -63,6 +67,24 @@ LINK_JSON_COLUMNS = [
 ]
 
 
+WEB_COLUMNS = [
+    "name",
+    "class",
+    "variant",
+    "transfers_started",
+    "transfers_completed",
+    "bytes_delivered",
+    "throughput_bps",
+    "packets_sent",
+    "packets_dropped",
+    "fct_mean_s",
+    "fct_median_s",
+    "fct_p95_s",
+    "connection_slots",
+]
+TRANSFER_COLUMNS = ["generator", "client", "start_s", "end_s", "bytes", "fct_s", "completed"]
+
+
 class EngineOutput(NamedTuple):
     """What the engine returned for one run, with the canonical scenario that labels it."""
 
@@ -71,13 +93,23 @@ class EngineOutput(NamedTuple):
     canonical: dict[str, Any]
     flow_variants: list[str]
     flow_classes: list[str]
+    raw_transfers: dict[str, Any]
+    """The transfers table's columns as little-endian bytes (see `tcpsim._core.run`)."""
+    web_variants: list[str]
 
 
 class RunResult:
-    """Per-flow (`flows`), per-link-direction (`links`) and per-UDP-source (`udp`) summaries
-    over the measurement window [warmup, duration], the recorded time series (`traces`), and
-    `meta`. `udp` has one row per UDP constant-bit-rate source: packets/bytes sent and received,
-    throughput."""
+    """Per-flow (`flows`), per-link-direction (`links`), per-UDP-source (`udp`) and per-web-
+    generator (`web`) summaries over the measurement window [warmup, duration], one row per web
+    transfer (`transfers`), the recorded time series (`traces`), and `meta`. `udp` has one row
+    per UDP constant-bit-rate source: packets/bytes sent and received, throughput.
+
+    `transfers` lists every transfer a web generator started, warm-up included: `generator`,
+    `client`, `start_s`, `end_s` (when the receiver held every byte; NaN if not by the end),
+    `bytes`, `fct_s` (end − start) and `completed`. `web` counts, per generator, the transfers
+    started inside the window, how many completed and their completion times (mean, median,
+    95th percentile), and like a flow the bytes delivered, throughput and data packets sent and
+    dropped inside the window, with `connection_slots` (the most transfers open at once)."""
 
     def __init__(
         self,
@@ -86,13 +118,20 @@ class RunResult:
         meta: dict[str, Any],
         traces: dict[str, pd.DataFrame] | None = None,
         udp: pd.DataFrame | None = None,
+        web: pd.DataFrame | None = None,
+        transfers: pd.DataFrame | None = None,
     ) -> None:
-        if udp is None:
-            import pandas as pd
+        import pandas as pd
 
-            udp = pd.DataFrame()
         self.meta = meta
-        self._frames: dict[str, Any] | None = {"flows": flows, "links": links, "udp": udp, "traces": traces or {}}
+        self._frames: dict[str, Any] | None = {
+            "flows": flows,
+            "links": links,
+            "udp": pd.DataFrame() if udp is None else udp,
+            "web": pd.DataFrame(columns=WEB_COLUMNS) if web is None else web,
+            "transfers": _no_transfers() if transfers is None else transfers,
+            "traces": traces or {},
+        }
         self._engine: EngineOutput | None = None
 
     @classmethod
@@ -119,6 +158,14 @@ class RunResult:
     @property
     def udp(self) -> pd.DataFrame:
         return self._frame("udp")
+
+    @property
+    def web(self) -> pd.DataFrame:
+        return self._frame("web")
+
+    @property
+    def transfers(self) -> pd.DataFrame:
+        return self._frame("transfers")
 
     @property
     def traces(self) -> dict[str, pd.DataFrame]:
@@ -157,7 +204,7 @@ class RunResult:
         """Pickled (to leave a worker process) with its tables built, as they were before."""
         return {
             "meta": self.meta,
-            "_frames": {name: self._frame(name) for name in ("flows", "links", "udp", "traces")},
+            "_frames": {name: self._frame(name) for name in (*TABLES, "traces")},
             "_engine": None,
         }
 
@@ -183,40 +230,41 @@ class RunResult:
         return self.traces[kind]
 
     def to_json_dict(self) -> dict[str, Any]:
-        """meta, flows, links, udp and classes as JSON-ready objects (NaN becomes null, floats
-        exact). Straight from the engine's output while the tables are not built, so no pandas
-        is needed."""
+        """meta, flows, links, udp, classes, web and transfers as JSON-ready objects (NaN becomes
+        null, floats exact). Straight from the engine's output while the tables are not built, so
+        no pandas is needed."""
         from tcpsim.metrics import class_rows
 
         if self._frames is None:
             assert self._engine is not None
-            flows, links, udp = _rows(self._engine)
-            web: list[dict[str, Any]] = []
+            rows = _rows(self._engine)
+            rows["transfers"] = _transfer_rows(self._engine)
         else:
-            flows, links, udp = (_records(self._frames[name]) for name in ("flows", "links", "udp"))
-            web = self._web_rows()
+            rows = {name: _records(self._frames[name]) for name in TABLES}
+        classes = class_rows(rows["flows"], rows["links"], rows["web"])
         return {
             "meta": self.meta,
-            "flows": _select(flows, FLOW_JSON_COLUMNS),
-            "links": _select(links, LINK_JSON_COLUMNS),
-            "udp": udp,
-            "classes": [
-                {column: _plain(value) for column, value in row.items()} for row in class_rows(flows, links, web)
-            ],
+            "flows": _select(rows["flows"], FLOW_JSON_COLUMNS),
+            "links": _select(rows["links"], LINK_JSON_COLUMNS),
+            "udp": rows["udp"],
+            "classes": [{column: _plain(value) for column, value in row.items()} for row in classes],
+            "web": rows["web"],
+            "transfers": rows["transfers"],
         }
 
     def save(self, directory: str | Path) -> Path:
-        """Write flows.csv, links.csv, udp.csv (if any), meta.json and one Parquet file per
-        recorded trace. A previous save's files in ``directory`` are removed first, so none of
-        them lingers beside this result's (a trace or UDP table it did not record); other files
-        are left alone."""
+        """Write flows.csv, links.csv, udp.csv, web.csv and transfers.csv (the last three if
+        they have rows), meta.json and one Parquet file per recorded trace. A previous save's
+        files in ``directory`` are removed first, so none of them lingers beside this result's
+        (a trace or table it did not record); other files are left alone."""
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         for name in SAVED_FILES:
             (out / name).unlink(missing_ok=True)
         self.flows.to_csv(out / "flows.csv", index=False)
-        if not self.udp.empty:
-            self.udp.to_csv(out / "udp.csv", index=False)
+        for name in ("udp", "web", "transfers"):
+            if not self._frame(name).empty:
+                self._frame(name).to_csv(out / f"{name}.csv", index=False)
         self.links.to_csv(out / "links.csv", index=False)
         (out / "meta.json").write_text(json.dumps(self.meta, indent=2) + "\n")
         for kind, df in self.traces.items():
@@ -243,8 +291,9 @@ def _select(rows: list[dict[str, Any]], columns: list[str]) -> list[dict[str, An
     return [{column: row.get(column) for column in kept} for row in rows]
 
 
-def _rows(engine: EngineOutput) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """Rows of the flows, links and udp tables, labelled like the DataFrames of :func:`_frames`."""
+def _rows(engine: EngineOutput) -> dict[str, list[dict[str, Any]]]:
+    """Rows of the flows, links, udp and web tables, labelled like the DataFrames of
+    :func:`_frames`."""
     summary, canonical, nodes = engine.summary, engine.canonical, engine.canonical["nodes"]
     flows = [
         {
@@ -277,21 +326,107 @@ def _rows(engine: EngineOutput) -> tuple[list[dict[str, Any]], list[dict[str, An
                 [first, ("name", source["name"]), ("src", nodes[source["src"]]), ("dst", nodes[source["dst"]]), *others]
             )
         )
-    return flows, links, udp
+    web = [
+        {
+            "name": generator["name"],
+            "class": generator["class"],
+            "variant": variant,
+            **{key: value for key, value in row.items() if key != "id"},
+        }
+        for row, generator, variant in zip(
+            engine.summary["web"], engine.canonical["web"], engine.web_variants, strict=True
+        )
+    ]
+    return {"flows": flows, "links": links, "udp": udp, "web": web}
+
+
+def _transfer_columns(engine: EngineOutput) -> dict[str, Any]:
+    """The transfers table's columns, decoded without numpy (`array`, little-endian)."""
+    import array
+    import sys
+
+    def column(name: str, code: str) -> array.array:
+        values = array.array(code, engine.raw_transfers[name])
+        if sys.byteorder == "big":
+            values.byteswap()
+        return values
+
+    return {
+        name: column(name, code)
+        for name, code in (("generator", "I"), ("client", "I"), ("start_ns", "Q"), ("end_ns", "Q"), ("bytes", "Q"))
+    }
+
+
+def _transfer_rows(engine: EngineOutput) -> list[dict[str, Any]]:
+    """Rows of the transfers table as JSON-ready dicts (unfinished transfers: null end and FCT)."""
+    c = _transfer_columns(engine)
+    names = [generator["name"] for generator in engine.canonical["web"]]
+    nodes = engine.canonical["nodes"]
+    rows = []
+    for generator, client, start, end, size in zip(
+        c["generator"], c["client"], c["start_ns"], c["end_ns"], c["bytes"], strict=True
+    ):
+        completed = end != NOT_COMPLETED_NS
+        rows.append(
+            {
+                "generator": names[generator],
+                "client": nodes[client],
+                "start_s": start / 1e9,
+                "end_s": end / 1e9 if completed else None,
+                "bytes": size,
+                "fct_s": (end - start) / 1e9 if completed else None,
+                "completed": completed,
+            }
+        )
+    return rows
+
+
+def _transfer_frame(engine: EngineOutput) -> pd.DataFrame:
+    import numpy as np
+    import pandas as pd
+
+    raw = engine.raw_transfers
+    generator, client = _column(raw, "generator", "u4"), _column(raw, "client", "u4")
+    start, end = _column(raw, "start_ns", "u8"), _column(raw, "end_ns", "u8")
+    completed = end != NOT_COMPLETED_NS
+    names = np.array([g["name"] for g in engine.canonical["web"]], dtype=object)
+    nodes = np.array(engine.canonical["nodes"], dtype=object)
+    return pd.DataFrame(
+        {
+            "generator": names[generator] if len(generator) else np.array([], dtype=object),
+            "client": nodes[client] if len(client) else np.array([], dtype=object),
+            "start_s": start / 1e9,
+            "end_s": np.where(completed, end / 1e9, np.nan),
+            "bytes": _column(raw, "bytes", "u8").astype("int64"),  # the engine caps sizes at 2^53
+            "fct_s": np.where(completed, (end - start) / 1e9, np.nan),
+            "completed": completed,
+        }
+    )
+
+
+def _no_transfers() -> pd.DataFrame:
+    """The transfers table of a run without web generators: its columns, no rows."""
+    import pandas as pd
+
+    return pd.DataFrame({column: [] for column in TRANSFER_COLUMNS})
 
 
 def _frames(engine: EngineOutput) -> dict[str, Any]:
-    """The DataFrames of a result: flows, links, udp and traces."""
+    """The DataFrames of a result: flows, links, udp, web, transfers and traces."""
     import pandas as pd
 
-    flows, links, udp = _rows(engine)
-    flow_names = [f["name"] for f in engine.canonical["flows"]]
+    rows = _rows(engine)
+    series_names = [f["name"] for f in engine.canonical["flows"]] + [g["name"] for g in engine.canonical["web"]]
     channel_names = [(engine.canonical["links"][c["link"]]["name"], c["direction"]) for c in engine.summary["channels"]]
     return {
-        "flows": pd.DataFrame(flows) if flows else _no_flows(),
-        "links": pd.DataFrame(links),
-        "udp": pd.DataFrame(udp),
-        "traces": _traces(engine.raw_traces, flow_names, channel_names),
+        "flows": pd.DataFrame(rows["flows"]) if rows["flows"] else _no_flows(),
+        "links": pd.DataFrame(rows["links"]),
+        "udp": pd.DataFrame(rows["udp"]),
+        "web": pd.DataFrame(rows["web"], columns=WEB_COLUMNS).astype(
+            {column: float for column in ("fct_mean_s", "fct_median_s", "fct_p95_s")}
+        ),
+        "transfers": _transfer_frame(engine),
+        "traces": _traces(engine.raw_traces, series_names, channel_names),
     }
 
 
@@ -312,14 +447,22 @@ def build_result(
     flow_variants: list[str],
     flow_classes: list[str],
     meta: dict[str, Any],
+    raw_transfers: dict[str, Any] | None = None,
+    web_variants: list[str] | None = None,
 ) -> RunResult:
     """Assemble a RunResult from the engine's output and the canonical scenario it ran.
 
     ``meta`` gains the engine's ``trace_truncated`` (the cwnd, rtt and queue traces stopped at
-    the canonical ``trace.max_rows`` rows) and ``trace_truncated_at_s`` (simulated time of the
-    first row left out, or None)."""
-    meta = meta | {key: engine_summary[key] for key in ("trace_truncated", "trace_truncated_at_s")}
-    return RunResult.from_engine(EngineOutput(engine_summary, raw_traces, canonical, flow_variants, flow_classes), meta)
+    the canonical ``trace.max_rows`` rows), ``trace_truncated_at_s`` (simulated time of the
+    first row left out, or None) and ``connection_slots`` (the web generators' connection
+    slots: the flow table's size beyond the flows)."""
+    keys = ("trace_truncated", "trace_truncated_at_s", "connection_slots")
+    meta = meta | {key: engine_summary[key] for key in keys}
+    empty = {name: b"" for name in ("generator", "client", "start_ns", "end_ns", "bytes")}
+    engine = EngineOutput(
+        engine_summary, raw_traces, canonical, flow_variants, flow_classes, raw_transfers or empty, web_variants or []
+    )
+    return RunResult.from_engine(engine, meta)
 
 
 def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:
@@ -329,6 +472,8 @@ def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:
 
 
 def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str, str]]) -> dict[str, pd.DataFrame]:
+    """The trace DataFrames; `flow_names` names the flows, then (in the throughput trace) the
+    web generators, whose series follow the flows'."""
     import numpy as np
     import pandas as pd
 
@@ -380,7 +525,7 @@ def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str
     if "throughput" in raw:
         r = raw["throughput"]
         bin_s = r["bin_ns"] / 1e9
-        per_flow = _column(r, "bytes", "u8").reshape(r["flows"], -1) if r["flows"] else np.zeros((0, 0), "u8")
+        per_flow = _column(r, "bytes", "u8").reshape(r["series"], -1) if r["series"] else np.zeros((0, 0), "u8")
         n_bins = per_flow.shape[1]
         out["throughput"] = pd.DataFrame(
             {

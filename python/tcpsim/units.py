@@ -62,6 +62,9 @@ SIZE_UNITS_BYTES: dict[str, int] = {
     "GiB": 2**30,
 }
 
+EVENT_RATE_UNITS_PER_S: dict[str, Fraction] = {"/s": Fraction(1), "/min": Fraction(1, 60), "/h": Fraction(1, 3600)}
+"""Events (web transfers) per second, per minute or per hour."""
+
 PACKET_UNITS = ("pkt", "pkts", "p")
 BDP_UNIT = "BDP"
 
@@ -73,6 +76,7 @@ optional spaces, and a unit. ASCII digits only: a full-width "１０s" is a typo
 
 _DURATION_HELP = "use a non-negative number with ns, us, ms, s or min, e.g. '45ms'"
 _RATE_HELP = "use a positive number with bps, kbps, Mbps or Gbps, e.g. '10Mbps'"
+_EVENT_RATE_HELP = "use a positive number per second, minute or hour, e.g. '50/s' or '600/min'"
 _SIZE_HELP = "use a non-negative integer (bytes) or a number with B, KB, MB, GB, KiB, MiB or GiB, e.g. '64KB'"
 _QUEUE_LIMIT_HELP = (
     "use a positive number of packets ('100pkt'), a size ('64KB') "
@@ -101,6 +105,20 @@ def parse_rate_bps(value: object) -> int:
     if rate_bps == 0:
         raise ValueError(f"{value!r} is not a rate; {_RATE_HELP}")
     return rate_bps
+
+
+def parse_per_second(value: object) -> float:
+    """A rate of events such as "50/s", "600/min", "2/h" → events per second (> 0). The only
+    float among the parsed units: the engine draws random gaps from it, it never counts with it."""
+    if _is_bare_number(value):
+        raise ValueError(f"{value!r} has no unit; write a rate with /s, /min or /h, e.g. '{value}/s'")
+    match = _match_quantity(value)
+    if match is None or match["unit"] not in EVENT_RATE_UNITS_PER_S or match["number"].startswith("-"):
+        raise ValueError(f"{value!r} is not a rate of transfers; {_EVENT_RATE_HELP}")
+    per_s = Fraction(match["number"]) * EVENT_RATE_UNITS_PER_S[match["unit"]]
+    if per_s == 0:
+        raise ValueError(f"{value!r} must be greater than zero; {_EVENT_RATE_HELP}")
+    return float(per_s)
 
 
 def parse_size_bytes(value: object) -> int:

@@ -16,6 +16,10 @@ pub const MAX_MSS_BYTES: u32 = 1 << 30;
 pub const MAX_HEADER_BYTES: u32 = 1 << 16;
 pub const MAX_UDP_PACKET_BYTES: u32 = 1 << 30;
 
+/// Largest web transfer (2^53 bytes, 9 PB: exact in an f64 and an i64); a Pareto draw beyond
+/// it is cut to it.
+pub const MAX_TRANSFER_BYTES: u64 = 1 << 53;
+
 /// Longest time any field may hold (about 31.7 years): a sum of a few of them (now + delay +
 /// serialization, now + timeout) never overflows a `u64` of nanoseconds.
 pub const MAX_TIME_NS: u64 = 1_000_000_000_000_000_000;
@@ -35,6 +39,9 @@ pub struct SimConfig {
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
     pub udp_flows: Vec<UdpFlowConfig>,
+    /// Flow generators of finite TCP transfers (`app::web`).
+    #[serde(default)]
+    pub web: Vec<WebConfig>,
     #[serde(default)]
     pub trace: TraceConfig,
 }
@@ -52,6 +59,125 @@ pub struct UdpFlowConfig {
     pub packet_bytes: u32,
     /// ON intervals [start_ns, end_ns).
     pub on: Vec<(u64, u64)>,
+}
+
+/// A flow generator of finite TCP transfers between a server and its clients (`app::web`): each
+/// transfer is a new connection with its own cwnd, RTT estimate and RTO, so it starts in slow
+/// start; arrivals only in [start_ns, stop_ns).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    pub name: String,
+    /// Label of the generator in results (its traffic class); the engine does not read it.
+    pub class: String,
+    pub server: u32,
+    /// Each transfer serves one of them, drawn uniformly.
+    pub clients: Vec<u32>,
+    pub direction: WebDirection,
+    pub tcp: TcpConfig,
+    pub arrivals: ArrivalConfig,
+    pub sizes: SizeConfig,
+    pub start_ns: u64,
+    /// None: until the end of the run.
+    pub stop_ns: Option<u64>,
+}
+
+/// Which way a web transfer's data goes.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WebDirection {
+    /// Server to client.
+    Download,
+    /// Client to server.
+    Upload,
+}
+
+/// When a generator's transfers start.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "process", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ArrivalConfig {
+    /// A Poisson process of `rate_per_s` transfers per second (exponential gaps).
+    Poisson { rate_per_s: f64 },
+    /// Pareto gaps of mean 1/`rate_per_s` and `shape` > 1 (heavy-tailed, bursty arrivals).
+    Pareto { rate_per_s: f64, shape: f64 },
+}
+
+/// How large a generator's transfers are (payload bytes).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "dist", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SizeConfig {
+    /// Pareto of mean `mean_bytes` and `shape` > 1, rounded to whole bytes (at least one).
+    Pareto {
+        mean_bytes: u64,
+        shape: f64,
+    },
+    Fixed {
+        bytes: u64,
+    },
+    /// One of the listed sizes, drawn uniformly.
+    List {
+        bytes: Vec<u64>,
+    },
+}
+
+impl WebConfig {
+    /// Check the generator's own parameters; errors are `field: message` relative to it.
+    fn validate(&self, n_nodes: u32) -> Result<(), String> {
+        if self.server >= n_nodes {
+            return Err(format!("server: {} must be a node < {n_nodes}", self.server));
+        }
+        if self.clients.is_empty() {
+            return Err("clients: needs at least one client".into());
+        }
+        if let Some((j, c)) = self.clients.iter().enumerate().find(|(_, &c)| c >= n_nodes || c == self.server) {
+            return Err(format!("clients[{j}]: {c} must be a node < {n_nodes} other than the server"));
+        }
+        let positive = |field: &str, x: f64| {
+            if x.is_finite() && x > 0.0 {
+                Ok(())
+            } else {
+                Err(format!("{field}: {x} must be a finite number > 0"))
+            }
+        };
+        let shape = |field: &str, a: f64| {
+            if a.is_finite() && a > 1.0 {
+                Ok(())
+            } else {
+                Err(format!("{field}: {a} must be > 1 (a Pareto with shape <= 1 has an infinite mean)"))
+            }
+        };
+        match self.arrivals {
+            ArrivalConfig::Poisson { rate_per_s } => positive("arrivals.rate_per_s", rate_per_s)?,
+            ArrivalConfig::Pareto { rate_per_s, shape: a } => {
+                positive("arrivals.rate_per_s", rate_per_s)?;
+                shape("arrivals.shape", a)?;
+            }
+        }
+        let size = |field: &str, bytes: u64| {
+            if (1..=MAX_TRANSFER_BYTES).contains(&bytes) {
+                Ok(())
+            } else {
+                Err(format!("{field}: {bytes} must be in [1, {MAX_TRANSFER_BYTES}]"))
+            }
+        };
+        match &self.sizes {
+            SizeConfig::Pareto { mean_bytes, shape: a } => {
+                size("sizes.mean_bytes", *mean_bytes)?;
+                shape("sizes.shape", *a)?;
+            }
+            SizeConfig::Fixed { bytes } => size("sizes.bytes", *bytes)?,
+            SizeConfig::List { bytes } if bytes.is_empty() => return Err("sizes.bytes: needs at least one size".into()),
+            SizeConfig::List { bytes } => {
+                for (k, b) in bytes.iter().enumerate() {
+                    size(&format!("sizes.bytes[{k}]"), *b)?;
+                }
+            }
+        }
+        if let Some(stop) = self.stop_ns.filter(|stop| *stop <= self.start_ns) {
+            return Err(format!("stop_ns: {stop} must be > start_ns ({})", self.start_ns));
+        }
+        self.tcp.validate().map_err(|e| format!("tcp{e}"))
+    }
 }
 
 /// A full-duplex point-to-point link between nodes `a` and `b`. Each direction has its own
@@ -262,7 +388,8 @@ pub enum LossConfig {
         clock_rate_bps: Option<u64>,
     },
     /// Two-state channel with deterministic sojourns; at each sojourn end the next state is
-    /// Bad with probability `p_bad`, else Good (`macura` Sec. 5.5).
+    /// Bad with probability `p_bad`, else Good (`macura` Sec. 5.5). `transitions` says when
+    /// a state changes (default: at sojourn ends in simulated time).
     TwoState {
         good_sojourn_ns: u64,
         bad_sojourn_ns: u64,
@@ -270,6 +397,8 @@ pub enum LossConfig {
         bad_loss: f64,
         p_bad: f64,
         initial: InitialChannelState,
+        #[serde(default, skip_serializing_if = "TwoStateTransitions::is_time")]
+        transitions: TwoStateTransitions,
     },
     /// Every packet lost during [offset + k·period, offset + k·period + duration), k ≥ 0
     /// (`casetti` Sec. 5.3: LEO hand-offs).
@@ -289,6 +418,25 @@ pub struct FlowConfig {
     pub dst: u32,
     pub tcp: TcpConfig,
     pub app: AppConfig,
+}
+
+/// When a `two_state` channel changes state.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoStateTransitions {
+    /// At the end of each sojourn, in simulated time, whether packets cross or not.
+    #[default]
+    Time,
+    /// At packets, as ns-2's `ErrorModel/MultiState` with `sttype time`: a sojourn starts at
+    /// the first packet of its state; once it has elapsed every packet draws the next state
+    /// until the state changes (`loss/ns2_multistate.rs`).
+    Ns2Multistate,
+}
+
+impl TwoStateTransitions {
+    fn is_time(&self) -> bool {
+        *self == TwoStateTransitions::Time
+    }
 }
 
 /// State of a two-state loss model at time 0.
@@ -345,12 +493,26 @@ impl LossConfig {
                 }
                 Ok(())
             }
-            LossConfig::TwoState { good_sojourn_ns, bad_sojourn_ns, good_loss, bad_loss, p_bad, .. } => {
+            LossConfig::TwoState {
+                good_sojourn_ns,
+                bad_sojourn_ns,
+                good_loss,
+                bad_loss,
+                p_bad,
+                initial,
+                transitions,
+            } => {
                 positive("good_sojourn_ns", *good_sojourn_ns)?;
                 positive("bad_sojourn_ns", *bad_sojourn_ns)?;
                 probability("good_loss", *good_loss)?;
                 probability("bad_loss", *bad_loss)?;
-                probability("p_bad", *p_bad)
+                probability("p_bad", *p_bad)?;
+                if *transitions == TwoStateTransitions::Ns2Multistate && *initial == InitialChannelState::Stationary {
+                    return Err(
+                        "initial: \"stationary\" has no ns-2 counterpart with transitions = \"ns2_multistate\"; use \"good\" or \"bad\"".into()
+                    );
+                }
+                Ok(())
             }
             LossConfig::PeriodicOutage { period_ns, duration_ns, .. } => {
                 positive("period_ns", *period_ns)?;
@@ -765,6 +927,31 @@ impl Default for TraceConfig {
     }
 }
 
+impl TcpConfig {
+    /// Check the settings; errors are `.field: message` or `: message` relative to `tcp`.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.mss_bytes == 0 || self.mss_bytes > MAX_MSS_BYTES {
+            return Err(format!(".mss_bytes: must be in [1, {MAX_MSS_BYTES}]"));
+        }
+        if self.header_bytes > MAX_HEADER_BYTES {
+            return Err(format!(".header_bytes: must be <= {MAX_HEADER_BYTES}"));
+        }
+        if self.init_cwnd_segments == 0 || self.dupack_threshold == 0 || self.delack_count == 0 {
+            return Err(": init_cwnd_segments, dupack_threshold and delack_count must be >= 1".into());
+        }
+        if self.rwnd_bytes < self.mss_bytes as u64 {
+            return Err(format!(".rwnd_bytes: {} must be >= mss_bytes", self.rwnd_bytes));
+        }
+        if self.min_rto_ns == 0 || self.min_rto_ns > self.max_rto_ns {
+            return Err(".min_rto_ns: must be in (0, max_rto_ns]".into());
+        }
+        if self.rtt_tick_ns > self.max_rto_ns {
+            return Err(".rtt_tick_ns: must be <= max_rto_ns".into());
+        }
+        self.cc.validate().map_err(|e| format!(".cc.{e}"))
+    }
+}
+
 impl CcConfig {
     /// Check the congestion-control parameters; errors are `field: message` relative to `cc`.
     pub fn validate(&self) -> Result<(), String> {
@@ -850,8 +1037,15 @@ impl SimConfig {
     pub fn validate(&self) -> Result<(), String> {
         let n = self.nodes.len() as u32;
         let most = crate::engine::MAX_COMPONENTS;
-        if 2 * self.links.len() > most || self.flows.len() > most || self.udp_flows.len() > most {
-            return Err(format!("a scenario may have at most {} links and {most} flows of each kind", most / 2));
+        if 2 * self.links.len() > most
+            || self.flows.len() > most
+            || self.udp_flows.len() > most
+            || self.web.len() > most
+        {
+            return Err(format!(
+                "a scenario may have at most {} links and {most} flows of each kind and web generators",
+                most / 2
+            ));
         }
         if self.duration_ns == 0 {
             return Err("duration_ns: must be > 0".into());
@@ -909,28 +1103,7 @@ impl SimConfig {
             if f.src >= n || f.dst >= n || f.src == f.dst {
                 return Err(format!("flows[{i}]: src {} and dst {} must be two distinct nodes < {n}", f.src, f.dst));
             }
-            let t = &f.tcp;
-            if t.mss_bytes == 0 || t.mss_bytes > MAX_MSS_BYTES {
-                return Err(format!("flows[{i}].tcp.mss_bytes: must be in [1, {MAX_MSS_BYTES}]"));
-            }
-            if t.header_bytes > MAX_HEADER_BYTES {
-                return Err(format!("flows[{i}].tcp.header_bytes: must be <= {MAX_HEADER_BYTES}"));
-            }
-            if t.init_cwnd_segments == 0 || t.dupack_threshold == 0 || t.delack_count == 0 {
-                return Err(format!(
-                    "flows[{i}].tcp: init_cwnd_segments, dupack_threshold and delack_count must be >= 1"
-                ));
-            }
-            if t.rwnd_bytes < t.mss_bytes as u64 {
-                return Err(format!("flows[{i}].tcp.rwnd_bytes: {} must be >= mss_bytes", t.rwnd_bytes));
-            }
-            if t.min_rto_ns == 0 || t.min_rto_ns > t.max_rto_ns {
-                return Err(format!("flows[{i}].tcp.min_rto_ns: must be in (0, max_rto_ns]"));
-            }
-            if t.rtt_tick_ns > t.max_rto_ns {
-                return Err(format!("flows[{i}].tcp.rtt_tick_ns: must be <= max_rto_ns"));
-            }
-            t.cc.validate().map_err(|e| format!("flows[{i}].tcp.cc.{e}"))?;
+            f.tcp.validate().map_err(|e| format!("flows[{i}].tcp{e}"))?;
             if let AppConfig::OnOff { on_ns, .. } = &f.app {
                 check_intervals("on_ns", on_ns).map_err(|e| format!("flows[{i}].app.{e}"))?;
             }
@@ -950,6 +1123,9 @@ impl SimConfig {
             if let Some((j, _)) = u.on.iter().enumerate().find(|(_, (start, end))| start > end) {
                 return Err(format!("udp_flows[{i}].on[{j}]: start must be <= end"));
             }
+        }
+        for (i, w) in self.web.iter().enumerate() {
+            w.validate(n).map_err(|e| format!("web[{i}].{e}"))?;
         }
         Ok(())
     }

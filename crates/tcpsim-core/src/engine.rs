@@ -22,6 +22,8 @@ pub enum Event {
     AppStop { flow: u32 },
     /// A constant-bit-rate UDP source sends its next datagram.
     UdpSend { flow: u32 },
+    /// A web generator's next transfer starts.
+    WebArrival { generator: u32 },
     /// Periodic trace sampling.
     TraceSample,
     /// Start of the measurement window: counters are snapshotted.
@@ -42,6 +44,7 @@ impl Event {
             Event::UdpSend { flow } => (6, flow, 0),
             Event::TraceSample => (7, 0, 0),
             Event::WarmupEnd => (8, 0, 0),
+            Event::WebArrival { generator } => (9, generator, 0),
         };
         debug_assert!(id < 1 << 24, "component index {id} exceeds 2^24");
         (tag << 56) | ((id as u64) << 32) | generation as u64
@@ -60,7 +63,8 @@ impl Event {
             5 => Event::AppStop { flow: id },
             6 => Event::UdpSend { flow: id },
             7 => Event::TraceSample,
-            _ => Event::WarmupEnd,
+            8 => Event::WarmupEnd,
+            _ => Event::WebArrival { generator: id },
         }
     }
 }
@@ -215,6 +219,7 @@ mod tests {
             Event::UdpSend { flow: 4 },
             Event::TraceSample,
             Event::WarmupEnd,
+            Event::WebArrival { generator: (1 << 24) - 1 },
         ];
         for e in all {
             assert_eq!(Event::unpack(e.pack()), e);

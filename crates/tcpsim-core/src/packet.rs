@@ -59,6 +59,10 @@ pub struct Packet {
     pub kind: PacketKind,
     /// Index of the flow (TCP or UDP) the packet belongs to.
     pub flow: u32,
+    /// The connection's epoch: a web connection slot's epoch moves on when the slot is
+    /// reclaimed, so a packet of an earlier connection in the slot is recognized at delivery
+    /// (`app::connections`). Always 0 for the scenario's own flows.
+    pub epoch: u32,
     /// Node the packet is addressed to.
     pub dst: u32,
     /// Data: sequence number of the first payload byte. Unused for ACKs.
@@ -89,6 +93,7 @@ impl Packet {
         Packet {
             kind,
             flow,
+            epoch: 0,
             dst,
             seq: 0,
             payload_bytes,

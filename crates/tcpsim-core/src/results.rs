@@ -90,10 +90,33 @@ pub struct UdpFlowResult {
     pub throughput_bps: f64,
 }
 
+/// One web generator's transfers (`app::web`). Counts and flow-completion times cover the
+/// transfers that started inside the window; bytes and packets are counted inside the window,
+/// like a flow's.
+#[derive(Clone, Debug, Serialize)]
+pub struct WebResult {
+    pub id: u32,
+    pub transfers_started: u64,
+    /// Of those started, the ones whose receiver held every byte by the end of the run.
+    pub transfers_completed: u64,
+    pub bytes_delivered: u64,
+    /// bytes_delivered · 8 / window.
+    pub throughput_bps: f64,
+    pub packets_sent: u64,
+    pub packets_dropped: u64,
+    pub fct_mean_s: Option<f64>,
+    pub fct_median_s: Option<f64>,
+    /// 95th percentile, linearly interpolated between order statistics (numpy's default).
+    pub fct_p95_s: Option<f64>,
+    /// Connection slots the generator used: the most of its transfers in progress at once.
+    pub connection_slots: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RunSummary {
     pub flows: Vec<FlowResult>,
     pub udp_flows: Vec<UdpFlowResult>,
+    pub web: Vec<WebResult>,
     pub channels: Vec<ChannelResult>,
     pub events: u64,
     pub sim_ns: u64,
@@ -102,6 +125,10 @@ pub struct RunSummary {
     pub packets_delivered: u64,
     pub packets_dropped: u64,
     pub packets_in_network: u64,
+    /// Packets of finished web connections discarded at delivery (counted as delivered).
+    pub packets_stale: u64,
+    /// Connection slots of all web generators: the flow table's size beyond the flows.
+    pub connection_slots: u64,
     /// Whether the cwnd, rtt and queue traces stopped at `trace.max_rows` rows.
     pub trace_truncated: bool,
     /// Simulated time of the first trace row left out, s.

@@ -7,6 +7,7 @@
 //! network.
 
 use crate::app::cbr::{CbrSource, UdpCounters};
+use crate::app::connections::{Transfer, WebTraffic, WindowCounts};
 use crate::app::on_off::OnOffSchedule;
 use crate::build_context::BuildContext;
 use crate::config::{AppConfig, SimConfig};
@@ -52,6 +53,10 @@ pub struct Sim {
     udp: Vec<CbrSource>,
     /// What each UDP flow's destination received (kept apart from the source).
     udp_received: Vec<UdpCounters>,
+    /// Web generators, their connection slots (flows from `web.first_flow()` on) and transfers.
+    web: WebTraffic,
+    /// Packets of finished web connections discarded at delivery.
+    packets_stale: u64,
     duration_ns: u64,
     warmup_ns: u64,
     packets_delivered: u64,
@@ -81,13 +86,23 @@ impl Sim {
         let tcp_ends = cfg.flows.iter().map(|f| ("flows", f.src, f.dst));
         let endpoints: Vec<(&str, u32, u32)> =
             tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
-        let routes = Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]));
+        let web_ends = cfg.web.iter().flat_map(|w| w.clients.iter().copied().chain([w.server]));
+        let routes =
+            Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]).chain(web_ends));
         for (i, &(kind, src, dst)) in endpoints.iter().enumerate() {
             if !routes.reachable(src, dst) {
                 let index = if kind == "flows" { i } else { i - cfg.flows.len() };
                 return Err(format!(
                     "{kind}[{index}]: no route from node '{}' to node '{}'",
                     cfg.nodes[src as usize], cfg.nodes[dst as usize]
+                ));
+            }
+        }
+        for (i, w) in cfg.web.iter().enumerate() {
+            if let Some(j) = w.clients.iter().position(|&c| !routes.reachable(w.server, c)) {
+                return Err(format!(
+                    "web[{i}].clients[{j}]: no route from node '{}' to node '{}'",
+                    cfg.nodes[w.server as usize], cfg.nodes[w.clients[j] as usize]
                 ));
             }
         }
@@ -129,7 +144,13 @@ impl Sim {
                 sched.at(t, Event::UdpSend { flow: i as u32 });
             }
         }
-        let trace = Trace::new(&cfg.trace, cfg.flows.len(), cfg.duration_ns)?;
+        let mut web = WebTraffic::new(&cfg.web, cfg.flows.len() as u32, seed);
+        for (g, generator) in web.generators.iter_mut().enumerate() {
+            if let Some(t) = generator.first_arrival().filter(|t| *t < cfg.duration_ns) {
+                sched.at(t, Event::WebArrival { generator: g as u32 });
+            }
+        }
+        let trace = Trace::new(&cfg.trace, cfg.flows.len(), cfg.web.len(), cfg.duration_ns)?;
         if !trace.on_change && (trace.cwnd_on || trace.queue_on) {
             sched.at(0, Event::TraceSample);
         }
@@ -144,6 +165,8 @@ impl Sim {
             flows,
             schedules,
             udp_received: vec![UdpCounters::default(); udp.len()],
+            web,
+            packets_stale: 0,
             udp,
             duration_ns: cfg.duration_ns,
             warmup_ns: cfg.warmup_ns,
@@ -192,10 +215,27 @@ impl Sim {
                 ctx.pool.free(id);
                 self.packets_delivered += 1;
                 match p.kind {
-                    PacketKind::Data => self.flows[p.flow as usize].receiver.on_data(&p, &mut ctx),
+                    PacketKind::Data => {
+                        let connection = &mut self.flows[p.flow as usize];
+                        if p.epoch != connection.receiver.epoch() {
+                            self.packets_stale += 1;
+                            return;
+                        }
+                        connection.receiver.on_data(&p, &mut ctx);
+                        if p.flow >= self.web.first_flow() {
+                            self.web.after_data(p.flow, connection, ctx.now());
+                        }
+                    }
                     PacketKind::Ack => {
-                        let sack = &p.sack[..p.sack_count as usize];
-                        self.flows[p.flow as usize].sender.on_ack(p.ack, sack, p.ece, &mut ctx)
+                        let connection = &mut self.flows[p.flow as usize];
+                        if p.epoch != connection.sender.epoch() {
+                            self.packets_stale += 1;
+                            return;
+                        }
+                        connection.sender.on_ack(p.ack, &p.sack[..p.sack_count as usize], p.ece, &mut ctx);
+                        if p.flow >= self.web.first_flow() {
+                            self.web.after_ack(p.flow, connection);
+                        }
                     }
                     PacketKind::Udp => {
                         let r = &mut self.udp_received[p.flow as usize];
@@ -225,6 +265,15 @@ impl Sim {
                     ctx.sched.at(t, Event::UdpSend { flow });
                 }
             }
+            Event::WebArrival { generator } => {
+                let series = self.web.first_flow() + generator;
+                if self.web.start_transfer(generator, series, &mut self.flows, &mut ctx) {
+                    let next = self.web.generators[generator as usize].after(ctx.now());
+                    if let Some(t) = next.filter(|t| *t < self.duration_ns) {
+                        ctx.sched.at(t, Event::WebArrival { generator });
+                    }
+                }
+            }
             Event::TraceSample => self.sample_traces(),
             Event::WarmupEnd => self.take_snapshot(),
         }
@@ -233,7 +282,7 @@ impl Sim {
     fn sample_traces(&mut self) {
         let now = self.sched.now();
         if self.trace.cwnd_on {
-            for f in &self.flows {
+            for f in &self.flows[..self.web.first_flow() as usize] {
                 let s = &f.sender;
                 self.trace.record_cwnd(now, s.flow(), s.cwnd(), s.ssthresh(), s.bwe_bps(), s.min_rtt_ns());
             }
@@ -283,17 +332,21 @@ impl Sim {
         };
     }
 
+    /// Every transfer the web generators started, in order of start.
+    pub fn transfers(&self) -> &[Transfer] {
+        &self.web.transfers
+    }
+
     /// Summaries over [warmup, end], after checking packet conservation.
     pub fn summary(&self) -> Result<RunSummary, String> {
-        if let Some(error) = self.trace.alloc_error() {
+        if let Some(error) = self.trace.alloc_error().or(self.web.error.as_deref()) {
             return Err(error.to_string());
         }
         let now = self.sched.now();
         let window_ns = self.duration_ns - self.warmup_ns;
         let window_s = ns_to_s(window_ns);
         let snap = &self.snapshot;
-        let flows = self
-            .flows
+        let flows = self.flows[..self.web.first_flow() as usize]
             .iter()
             .enumerate()
             .map(|(i, f)| {
@@ -408,9 +461,17 @@ impl Sim {
                 }
             })
             .collect();
+        let window = |i: usize| WindowCounts {
+            packets_sent: self.flows[i].sender.counters().packets_sent
+                - snap.senders.get(i).map_or(0, |s| s.packets_sent),
+            bytes_delivered: self.flows[i].receiver.counters.bytes_delivered
+                - snap.receivers.get(i).map_or(0, |r| r.bytes_delivered),
+            packets_dropped: self.net.data_drops[i] - snap.data_drops.get(i).copied().unwrap_or_default(),
+        };
         Ok(RunSummary {
             flows,
             udp_flows,
+            web: self.web.results(window, self.warmup_ns, window_s),
             channels,
             events: self.sched.events,
             sim_ns: now,
@@ -419,6 +480,8 @@ impl Sim {
             packets_delivered: self.packets_delivered,
             packets_dropped: dropped,
             packets_in_network: inside,
+            packets_stale: self.packets_stale,
+            connection_slots: self.web.slot_count() as u64,
             trace_truncated: self.trace.truncated_at_ns().is_some(),
             trace_truncated_at_s: self.trace.truncated_at_ns().map(ns_to_s),
         })
@@ -646,5 +709,37 @@ mod tests {
         };
         assert_eq!(run(3), run(3));
         assert_ne!(run(3).0, run(4).0);
+    }
+
+    #[test]
+    fn packets_of_the_previous_connection_in_a_reused_slot_are_discarded() {
+        use crate::app::tests::{one_link, web, SLOW_START_FCT_NS};
+        use crate::config::{ArrivalConfig, SizeConfig};
+        use crate::context::Ctx;
+        use crate::packet::{Packet, PacketKind};
+        // Pareto gaps of shape 50 are at least 0.98 s: each transfer (0.3 s) is over before the
+        // next one starts.
+        let arrivals = ArrivalConfig::Pareto { rate_per_s: 1.0, shape: 50.0 };
+        let g = web("w", 0, vec![1], arrivals, SizeConfig::Fixed { bytes: 14_000 });
+        let mut sim = Sim::new(&one_link(g, 20 * 1_000_000_000), 1).unwrap();
+        while sim.web.transfers.len() < 2 {
+            let ev = sim.sched.pop_until(u64::MAX).unwrap();
+            sim.dispatch(ev);
+        }
+        assert_eq!(sim.web.slot_count(), 1, "the second transfer reuses the first one's slot");
+        let previous = sim.flows[0].sender.epoch() - 1;
+        // From the previous connection: a segment claiming the whole transfer and an ACK of
+        // the new connection's first round, both 50 ms early if they were taken.
+        let mut data = Packet::new(PacketKind::Data, 0, 1, 14_000, 14_040);
+        let mut ack = Packet::new(PacketKind::Ack, 0, 0, 0, 40);
+        (data.epoch, ack.epoch, ack.ack) = (previous, previous, 2_000);
+        let mut ctx = Ctx { sched: &mut sim.sched, net: &mut sim.net, pool: &mut sim.pool, trace: &mut sim.trace };
+        ctx.transmit(0, data);
+        ctx.transmit(1, ack);
+        sim.run();
+        let s = sim.summary().expect("the discarded packets count as delivered");
+        assert_eq!(s.packets_stale, 2);
+        let t = sim.transfers()[1];
+        assert!(t.end_ns - t.start_ns >= SLOW_START_FCT_NS, "the new connection took neither");
     }
 }

@@ -143,30 +143,36 @@ pub struct Trace {
     pub on_change: bool,
     pub interval_ns: u64,
     pub throughput_bin_ns: u64,
+    /// Flows whose cwnd and RTT are traced: the scenario's own (0..traced_flows), not the
+    /// web generators' connection slots, whose flow index changes owner.
+    traced_flows: u32,
     pub cwnd: CwndTrace,
     pub rtt: RttTrace,
     pub queue: QueueTrace,
-    /// Bytes delivered in order, `[flow][bin]`.
+    /// Bytes delivered in order, `[series][bin]`: one series per flow, then one per web
+    /// generator.
     pub delivered_bins: Vec<Vec<u64>>,
     budget: RowBudget,
 }
 
 impl Trace {
-    /// The buffers for a run of `flows` TCP flows; errors if the throughput bins cannot be
-    /// allocated (the scenario layer refuses such runs first unless forced).
-    pub fn new(cfg: &TraceConfig, flows: usize, duration_ns: u64) -> Result<Self, String> {
+    /// The buffers for a run of `flows` TCP flows and `generators` web generators; errors if
+    /// the throughput bins cannot be allocated (the scenario layer refuses such runs first
+    /// unless forced).
+    pub fn new(cfg: &TraceConfig, flows: usize, generators: usize, duration_ns: u64) -> Result<Self, String> {
         let bins = if cfg.throughput_bin_ns > 0 { duration_ns.div_ceil(cfg.throughput_bin_ns) } else { 0 };
+        let series = flows + generators;
         let mut delivered_bins = Vec::new();
         if bins > 0 {
             let too_big = || {
                 format!(
-                    "trace.throughput_bin_ns: {bins} bins for each of {flows} flows ({} bytes) cannot be allocated",
-                    (bins as u128) * (flows as u128) * 8
+                    "trace.throughput_bin_ns: {bins} bins for each of {series} flows and web generators ({} bytes) cannot be allocated",
+                    (bins as u128) * (series as u128) * 8
                 )
             };
             let per_flow = usize::try_from(bins).map_err(|_| too_big())?;
-            delivered_bins.try_reserve_exact(flows).map_err(|_| too_big())?;
-            for _ in 0..flows {
+            delivered_bins.try_reserve_exact(series).map_err(|_| too_big())?;
+            for _ in 0..series {
                 let mut flow_bins = Vec::new();
                 flow_bins.try_reserve_exact(per_flow).map_err(|_| too_big())?;
                 flow_bins.resize(per_flow, 0);
@@ -180,6 +186,7 @@ impl Trace {
             on_change: cfg.interval_ns == 0,
             interval_ns: cfg.interval_ns,
             throughput_bin_ns: cfg.throughput_bin_ns,
+            traced_flows: flows as u32,
             cwnd: CwndTrace::default(),
             rtt: RttTrace::default(),
             queue: QueueTrace::default(),
@@ -202,7 +209,7 @@ impl Trace {
     #[inline]
     pub fn record_cwnd(&mut self, now_ns: u64, flow: u32, cwnd: u64, ssthresh: u64, bwe_bps: f64, min_rtt_ns: u64) {
         let t = &mut self.cwnd;
-        if !self.budget.take(t, now_ns) {
+        if flow >= self.traced_flows || !self.budget.take(t, now_ns) {
             return;
         }
         t.time_ns.push(now_ns);
@@ -215,7 +222,7 @@ impl Trace {
 
     #[inline]
     pub fn record_rtt(&mut self, now_ns: u64, flow: u32, rtt: u64, srtt: u64, rto: u64) {
-        if self.rtt_on {
+        if self.rtt_on && flow < self.traced_flows {
             let t = &mut self.rtt;
             if !self.budget.take(t, now_ns) {
                 return;
@@ -240,11 +247,12 @@ impl Trace {
         t.bytes.push(bytes);
     }
 
-    /// Count `bytes` delivered to `flow`'s application at `now_ns`.
+    /// Count `bytes` delivered in order at `now_ns` to series `series` (a flow or a web
+    /// generator).
     #[inline]
-    pub fn record_delivery(&mut self, now_ns: u64, flow: u32, bytes: u64) {
+    pub fn record_delivery(&mut self, now_ns: u64, series: u32, bytes: u64) {
         if let Some(bin) = now_ns.checked_div(self.throughput_bin_ns) {
-            let bins = &mut self.delivered_bins[flow as usize];
+            let bins = &mut self.delivered_bins[series as usize];
             let last = bins.len() - 1;
             bins[(bin as usize).min(last)] += bytes;
         }
@@ -257,7 +265,7 @@ mod tests {
 
     fn trace(max_rows: u64) -> Trace {
         let cfg = TraceConfig { cwnd: true, rtt: true, queue: true, max_rows, ..TraceConfig::default() };
-        Trace::new(&cfg, 1, 1_000).unwrap()
+        Trace::new(&cfg, 1, 0, 1_000).unwrap()
     }
 
     /// Record one row in each of the cwnd, rtt and queue traces at times t, t + 1, t + 2 for

@@ -1,12 +1,13 @@
-//! Thin PyO3 bindings: run a canonical scenario and hand back the summary as JSON text and
-//! the traces as little-endian byte buffers (one per column) that numpy reads without copying
-//! element by element. The simulation runs with the GIL released, taking it back briefly every
+//! Thin PyO3 bindings: run a canonical scenario and hand back the summary as JSON text, and
+//! the traces and the web transfers as little-endian byte buffers (one per column) that numpy
+//! reads without copying element by element. The simulation runs with the GIL released, taking it back briefly every
 //! few thousand events to run Python's signal handlers, so Ctrl-C stops it.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use tcpsim_core::app::connections::Transfer;
 use tcpsim_core::trace::Trace;
 
 /// A column as raw little-endian bytes.
@@ -89,19 +90,40 @@ fn traces<'py>(py: Python<'py>, t: &Trace) -> PyResult<Bound<'py, PyDict>> {
         let bins: Vec<u64> = t.delivered_bins.iter().flatten().copied().collect();
         let d2 = table(py, &[("bytes", &bins)])?;
         d2.set_item("bin_ns", t.throughput_bin_ns)?;
-        d2.set_item("flows", t.delivered_bins.len())?;
+        d2.set_item("series", t.delivered_bins.len())?;
         d.set_item("throughput", d2)?;
     }
     Ok(d)
 }
 
-/// run(config_json, seed) -> (summary_json, traces)
+/// One column per field of the transfers table (`end_ns` u64::MAX: not completed).
+fn transfers<'py>(py: Python<'py>, rows: &[Transfer]) -> PyResult<Bound<'py, PyDict>> {
+    let column_u32 = |f: fn(&Transfer) -> u32| rows.iter().map(f).collect::<Vec<u32>>();
+    let column_u64 = |f: fn(&Transfer) -> u64| rows.iter().map(f).collect::<Vec<u64>>();
+    table(
+        py,
+        &[
+            ("generator", &column_u32(|t| t.generator)),
+            ("client", &column_u32(|t| t.client)),
+            ("start_ns", &column_u64(|t| t.start_ns)),
+            ("end_ns", &column_u64(|t| t.end_ns)),
+            ("bytes", &column_u64(|t| t.bytes)),
+        ],
+    )
+}
+
+/// run(config_json, seed) -> (summary_json, traces, transfers)
 ///
 /// Raises ValueError if the canonical scenario is malformed or the run breaks an invariant.
 /// Pending signals are handled every `STOP_CHECK_EVENTS` events: a handler that raises (Ctrl-C's
 /// KeyboardInterrupt) stops the run and its exception propagates.
 #[pyfunction]
-fn run<'py>(py: Python<'py>, config_json: &str, seed: u64) -> PyResult<(String, Bound<'py, PyDict>)> {
+#[allow(clippy::type_complexity)]
+fn run<'py>(
+    py: Python<'py>,
+    config_json: &str,
+    seed: u64,
+) -> PyResult<(String, Bound<'py, PyDict>, Bound<'py, PyDict>)> {
     let mut interrupt: Option<PyErr> = None;
     let outcome = py.detach(|| {
         let mut sim = tcpsim_core::sim_from_json(config_json, seed)?;
@@ -120,7 +142,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, seed: u64) -> PyResult<(String, 
         Ok::<_, String>(Some((json, sim)))
     });
     match outcome.map_err(PyValueError::new_err)? {
-        Some((json, sim)) => Ok((json, traces(py, &sim.trace)?)),
+        Some((json, sim)) => Ok((json, traces(py, &sim.trace)?, transfers(py, sim.transfers())?)),
         None => Err(interrupt.expect("a run stops only on a raised signal handler")),
     }
 }

@@ -13,9 +13,10 @@ BDP limits, packet sizes against queue sizes) run once every field is individual
 
 The package is split by concept: ``fields`` (value types and units), ``tcp`` (variants,
 congestion control, the [tcp] table), ``network`` (links, queues, loss models), ``traffic``
-(flows, UDP), ``schedule`` (flow-count schedules), ``sections`` ([trace], [limits]), ``root`` (the whole scenario and its engine
-form), ``checks`` (cross-checks), ``translate`` (pydantic errors → user paths), ``overrides``
-(``--set`` paths), ``source`` (reading TOML and dicts) and ``schema`` (the JSON Schema).
+(flows, ON/OFF, UDP), ``schedule`` (flow-count schedules), ``web`` (flow generators of finite
+transfers), ``sections`` ([trace], [limits]), ``root`` (the whole scenario and its engine form),
+``checks`` (cross-checks), ``translate`` (pydantic errors → user paths), ``overrides`` (``--set``
+paths), ``source`` (reading TOML and dicts) and ``schema`` (the JSON Schema).
 """
 
 import os
@@ -45,7 +46,7 @@ from tcpsim.scenario.network import (
     TwoStateLoss,
 )
 from tcpsim.scenario.overrides import apply_overrides
-from tcpsim.scenario.root import FlowInfo, Scenario
+from tcpsim.scenario.root import FlowInfo, Scenario, WebInfo
 from tcpsim.scenario.schema import json_schema
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec
 from tcpsim.scenario.source import MAX_DEPTH, plain_data, read_source
@@ -61,6 +62,7 @@ from tcpsim.scenario.tcp import (
 )
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec
 from tcpsim.scenario.translate import validate_plain, validate_scenario
+from tcpsim.scenario.web import WebSpec
 
 
 def load_scenario(
@@ -107,6 +109,8 @@ __all__ = [
     "TwoStateLoss",
     "UdpSpec",
     "Variant",
+    "WebInfo",
+    "WebSpec",
     "WestwoodCc",
     "VegasCc",
     "WestwoodPlusCc",

@@ -21,6 +21,7 @@ def check_scenario(scenario: "Scenario") -> list[Problem]:
         *_check_names(scenario),
         *_check_flows(scenario),
         *_check_udp(scenario),
+        *_check_web(scenario),
         *_check_queues(scenario),
     ]
 
@@ -31,12 +32,13 @@ def _check_run(scenario: "Scenario") -> Iterator[Problem]:
             ("warmup",),
             f"{format_duration(scenario.warmup_ns)} must be less than duration ({format_duration(scenario.duration_ns)})",
         )
-    for position, flow in enumerate(scenario.flows):
-        if flow.start_ns >= scenario.duration_ns:
-            yield (
-                ("flows", position, "start"),
-                f"{format_duration(flow.start_ns)} is not before the end of the run (duration {format_duration(scenario.duration_ns)})",
-            )
+    for table, entries in (("flows", scenario.flows), ("web", scenario.web)):
+        for position, entry in enumerate(entries):
+            if entry.start_ns >= scenario.duration_ns:
+                yield (
+                    (table, position, "start"),
+                    f"{format_duration(entry.start_ns)} is not before the end of the run (duration {format_duration(scenario.duration_ns)})",
+                )
 
 
 def _check_names(scenario: "Scenario") -> Iterator[Problem]:
@@ -66,6 +68,22 @@ def _check_names(scenario: "Scenario") -> Iterator[Problem]:
                 f"UDP flow name {name!r} is already used by udp[{udp_owner[name]}]; names must be unique",
             )
         udp_owner.setdefault(name, position)
+    web_owner: dict[str, int] = {}
+    for position, web in enumerate(scenario.web):
+        name = web.display_name(position)
+        where = ("web", position, "name") if web.name is not None else ("web", position)
+        if name in web_owner:
+            yield (
+                where,
+                f"web generator name {name!r} is already used by web[{web_owner[name]}]; names must be unique",
+            )
+        elif name in flow_owner:
+            yield (
+                where,
+                f"{name!r} is already the name of a flow (flows[{flow_owner[name]}]); a web generator's name labels its "
+                "throughput series beside the flows', so it must differ",
+            )
+        web_owner.setdefault(name, position)
 
 
 def _check_flows(scenario: "Scenario") -> Iterator[Problem]:
@@ -78,23 +96,47 @@ def _check_flows(scenario: "Scenario") -> Iterator[Problem]:
             yield (("flows", position, end), f"{node!r} is not a node; known nodes: {', '.join(nodes)}")
         if not unknown and component[flow.dst] != component[flow.src]:
             yield (("flows", position), f"no path from {flow.src!r} to {flow.dst!r} over the links")
-        tcp = effective_tcp(scenario.tcp, flow)
-        if tcp["min_rto_ns"] > tcp["max_rto_ns"]:
-            yield (
-                tcp_origin(scenario, position, "min_rto_ns"),
-                f"{format_duration(tcp['min_rto_ns'])} must not exceed max_rto ({format_duration(tcp['max_rto_ns'])})",
-            )
-        if tcp["rtt_tick_ns"] > tcp["max_rto_ns"]:
-            yield (
-                tcp_origin(scenario, position, "rtt_tick_ns"),
-                f"{format_duration(tcp['rtt_tick_ns'])} is longer than max_rto ({format_duration(tcp['max_rto_ns'])}); "
-                "the RTT clock's tick must not exceed the largest RTO",
-            )
-        if tcp["rwnd_bytes"] < tcp["mss_bytes"]:
-            yield (
-                tcp_origin(scenario, position, "rwnd_bytes"),
-                f"{tcp['rwnd_bytes']} bytes is less than one segment (mss = {tcp['mss_bytes']} bytes)",
-            )
+        yield from _check_tcp(scenario, "flows", position)
+
+
+def _check_web(scenario: "Scenario") -> Iterator[Problem]:
+    """A generator's server and clients exist and the server reaches every client; its merged
+    TCP settings are consistent."""
+    nodes = scenario.node_names()
+    component = _components(scenario)
+    for position, web in enumerate(scenario.web):
+        if web.server not in component:
+            yield (("web", position, "server"), f"{web.server!r} is not a node; known nodes: {', '.join(nodes)}")
+        for j, client in enumerate(web.clients):
+            if client not in component:
+                yield (("web", position, "clients", j), f"{client!r} is not a node; known nodes: {', '.join(nodes)}")
+            elif web.server in component and component[client] != component[web.server]:
+                yield (
+                    ("web", position, "clients", j),
+                    f"no path from the server {web.server!r} to {client!r} over the links",
+                )
+        yield from _check_tcp(scenario, "web", position)
+
+
+def _check_tcp(scenario: "Scenario", table: str, position: int) -> Iterator[Problem]:
+    """The merged TCP settings of `table`[position] ([[flows]] or [[web]]) are consistent."""
+    tcp = effective_tcp(scenario.tcp, getattr(scenario, table)[position])
+    if tcp["min_rto_ns"] > tcp["max_rto_ns"]:
+        yield (
+            tcp_origin(scenario, position, "min_rto_ns", table),
+            f"{format_duration(tcp['min_rto_ns'])} must not exceed max_rto ({format_duration(tcp['max_rto_ns'])})",
+        )
+    if tcp["rtt_tick_ns"] > tcp["max_rto_ns"]:
+        yield (
+            tcp_origin(scenario, position, "rtt_tick_ns", table),
+            f"{format_duration(tcp['rtt_tick_ns'])} is longer than max_rto ({format_duration(tcp['max_rto_ns'])}); "
+            "the RTT clock's tick must not exceed the largest RTO",
+        )
+    if tcp["rwnd_bytes"] < tcp["mss_bytes"]:
+        yield (
+            tcp_origin(scenario, position, "rwnd_bytes", table),
+            f"{tcp['rwnd_bytes']} bytes is less than one segment (mss = {tcp['mss_bytes']} bytes)",
+        )
 
 
 def _check_udp(scenario: "Scenario") -> Iterator[Problem]:
@@ -134,7 +176,8 @@ def _check_queues(scenario: "Scenario") -> Iterator[Problem]:
     """Every queue can resolve its limits and hold at least the largest data packet; every
     scripted loss names a flow."""
     flows = flow_instances(scenario)
-    largest_packet_bytes = max((flow.tcp["mss_bytes"] + flow.tcp["header_bytes"] for flow in flows), default=0)
+    connections = [flow.tcp for flow in flows] + [effective_tcp(scenario.tcp, web) for web in scenario.web]
+    largest_packet_bytes = max((tcp["mss_bytes"] + tcp["header_bytes"] for tcp in connections), default=0)
     flow_names = [flow.name for flow in flows]
     for position, link in enumerate(scenario.links):
         queues = {where: queue for where, queue in link.queues().values()}

@@ -2,6 +2,7 @@
 to the engine's canonical integer and bounded by the engine's field ranges, with its JSON Schema;
 and :class:`Model`, the base of every scenario table."""
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal
@@ -20,6 +21,7 @@ from tcpsim.units import (
     QueueThreshold,
     format_duration,
     parse_duration_ns,
+    parse_per_second,
     parse_queue_limit,
     parse_queue_threshold,
     parse_rate_bps,
@@ -115,6 +117,14 @@ def _unit_fraction(value: object) -> float:
     return float(value)
 
 
+def _pareto_shape(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a Pareto shape; use a number > 1, e.g. 1.3")
+    if value <= 1:
+        raise ValueError(f"{value!r} must be > 1: a Pareto distribution with shape <= 1 has an infinite mean")
+    return float(value)
+
+
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{value!r} is not a boolean; use true or false")
@@ -137,6 +147,13 @@ RateBps = Annotated[int, PlainValidator(parse_rate_bps), WithJsonSchema(_RATE_SC
 PositiveSizeBytes = Annotated[int, PlainValidator(_in_range(parse_size_bytes, minimum=1)), WithJsonSchema(_SIZE_SCHEMA)]
 PacketSizeBytes = Annotated[
     int, PlainValidator(_in_range(parse_size_bytes, minimum=1, maximum=MAX_MSS_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
+]
+MAX_TRANSFER_BYTES = 2**53
+"""Largest web transfer (the engine's `MAX_TRANSFER_BYTES`: exact in a float and an int64)."""
+TransferSizeBytes = Annotated[
+    int,
+    PlainValidator(_in_range(parse_size_bytes, minimum=1, maximum=MAX_TRANSFER_BYTES)),
+    WithJsonSchema(_SIZE_SCHEMA),
 ]
 HeaderSizeBytes = Annotated[
     int, PlainValidator(_in_range(parse_size_bytes, maximum=MAX_HEADER_BYTES)), WithJsonSchema(_SIZE_SCHEMA)
@@ -161,6 +178,13 @@ UnitFraction = Annotated[
 ]
 """A number in (0, 1]: RED's max_p and w_q."""
 Name = Annotated[str, PlainValidator(_name), WithJsonSchema({"type": "string", "minLength": 1})]
+PerSecond = Annotated[
+    float,
+    PlainValidator(parse_per_second),
+    WithJsonSchema(_quantity_schema(["/s", "/min", "/h"], ["50/s", "600/min"])),
+]
+"""A rate of events (web transfers) per second, from "50/s", "600/min" or "2/h"."""
+ParetoShape = Annotated[float, PlainValidator(_pareto_shape), WithJsonSchema({"type": "number", "exclusiveMinimum": 1})]
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Direction = Annotated[
     Literal["ab", "ba", "both"],

@@ -35,10 +35,20 @@ def list_item(annotation: Any) -> Any:
     return get_args(annotation)[0] if get_origin(annotation) is list else None
 
 
+TAG_KEYS = ("kind", "process", "dist")
+"""Keys that tell a tagged union's members apart: `kind` (queues, losses, congestion control),
+`process` (web arrivals), `dist` (web transfer sizes)."""
+
+
+def tag_key(model: type[Model]) -> str | None:
+    """The key a tagged-union member's tag is written under."""
+    return next((key for key in TAG_KEYS if key in model.model_fields), None)
+
+
 def tag_of(model: type[Model]) -> str | None:
-    """The `kind` a tagged-union member answers to."""
-    field = model.model_fields.get("kind")
-    return get_args(field.annotation)[0] if field is not None else None
+    """The tag (e.g. the `kind`) a tagged-union member answers to."""
+    key = tag_key(model)
+    return get_args(model.model_fields[key].annotation)[0] if key is not None else None
 
 
 def keys_of(models: Sequence[type[Model]]) -> list[str]:

@@ -470,11 +470,22 @@ class TwoStateLoss(Model):
     initial: InitialState = "good"
     """State at time 0: "good", "bad", or "stationary" (Bad with probability π_B, at a random
     point of its sojourn)."""
+    transitions: Literal["time", "ns2_multistate"] = "time"
+    """When the state changes: "time", at each sojourn end in simulated time; "ns2_multistate", at
+    packets, as ns-2's `ErrorModel/MultiState` (`sttype time`): a sojourn starts at the first packet
+    of its state, and once it has elapsed every packet draws the next state until it changes, so a
+    Bad state judges at least one packet however short (not with initial = "stationary")."""
     direction: Direction = "both"
     """Which direction of the link: "ab", "ba" or "both"."""
 
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.transitions == "ns2_multistate" and self.initial == "stationary":
+            raise_if_any([(("initial",), '"stationary" has no ns-2 counterpart with transitions = "ns2_multistate"')])
+        return self
+
     def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
-        return {
+        engine = {
             "kind": "two_state",
             "good_sojourn_ns": self.good_sojourn_ns,
             "bad_sojourn_ns": self.bad_sojourn_ns,
@@ -483,6 +494,9 @@ class TwoStateLoss(Model):
             "p_bad": self.p_bad,
             "initial": self.initial,
         }
+        if self.transitions != "time":  # the default is left out: existing scenarios keep their hash
+            engine["transitions"] = self.transitions
+        return engine
 
 
 class OutageLoss(Model):

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tcpsim.scenario.errors import Loc, ScenarioError, format_path, show, unknown_key
-from tcpsim.scenario.introspect import field_type, keys_of, list_item, models_in, tag_of
+from tcpsim.scenario.introspect import field_type, keys_of, list_item, models_in, tag_key, tag_of
 from tcpsim.scenario.root import Scenario
 from tcpsim.scenario.source import plain_data
 
@@ -65,7 +65,7 @@ def _assign(node: Any, annotation: Any, segments: Sequence[str | int], value: An
     models = models_in(annotation)
     if not models or not isinstance(node, dict):
         raise _OverrideError(loc, f"{show(node)} is not a table, so it has no key {segment!r}")
-    chosen = [model for model in models if tag_of(model) == node.get("kind")] or models
+    chosen = [model for model in models if tag_of(model) == node.get(tag_key(model) or "kind")] or models
     field_annotation = field_type(chosen, segment)
     if field_annotation is None:
         raise _OverrideError((*loc, segment), unknown_key(segment, keys_of(chosen)))

@@ -12,7 +12,8 @@ from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
 from tcpsim.scenario.network import LinkSpec
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec
 from tcpsim.scenario.tcp import TcpOptions
-from tcpsim.scenario.traffic import FlowSpec, UdpSpec, flow_instances
+from tcpsim.scenario.traffic import FlowSpec, UdpSpec, effective_tcp, flow_instances
+from tcpsim.scenario.web import WebSpec
 
 
 class FlowInfo(NamedTuple):
@@ -25,6 +26,15 @@ class FlowInfo(NamedTuple):
     dst: str
     class_: str
     """The flow's `class` label (default: its variant)."""
+
+
+class WebInfo(NamedTuple):
+    """One row of :meth:`Scenario.web_table`, to label per-generator results."""
+
+    index: int
+    name: str
+    traffic_class: str
+    variant: str
 
 
 class Scenario(Model):
@@ -41,6 +51,8 @@ class Scenario(Model):
     links: list[LinkSpec] = Field(min_length=1)
     flows: list[FlowSpec] = []
     udp: list[UdpSpec] = []
+    web: list[WebSpec] = []
+    """Flow generators of finite TCP transfers (web-like traffic)."""
     trace: TraceSpec = Field(default_factory=TraceSpec)
     limits: LimitsSpec = Field(default_factory=LimitsSpec)
     """Not part of the engine's input (nor of the hash): they decide whether a run starts."""
@@ -87,6 +99,10 @@ class Scenario(Model):
                 }
                 for position, udp in enumerate(self.udp)
             ],
+            "web": [
+                web.to_engine(position, node_index, effective_tcp(self.tcp, web))
+                for position, web in enumerate(self.web)
+            ],
             # The engine stops recording traces at `limits.max_trace_rows` even in a forced run, so
             # the cap can change a result and belongs to the scenario (and its hash).
             "trace": {**self.trace.model_dump(), "max_rows": self.limits.max_trace_rows},
@@ -114,6 +130,13 @@ class Scenario(Model):
         if classes:
             text += "\nclasses:" + json.dumps(classes, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def web_table(self) -> list[WebInfo]:
+        """Per web generator: index, name, class and variant."""
+        return [
+            WebInfo(position, web.display_name(position), web.class_label, web.variant)
+            for position, web in enumerate(self.web)
+        ]
 
     def flow_table(self) -> list[FlowInfo]:
         """Per engine flow (replicas expanded): index, name, variant, src and dst node names, class."""

@@ -23,6 +23,7 @@ from tcpsim.units import format_duration
 
 if TYPE_CHECKING:
     from tcpsim.scenario.root import Scenario
+    from tcpsim.scenario.web import WebSpec
 
 
 class FlowSpec(Model):
@@ -194,9 +195,10 @@ def flow_instances(scenario: "Scenario") -> list[FlowInstance]:
     ]
 
 
-def effective_tcp(defaults: TcpOptions, flow: FlowSpec) -> dict[str, Any]:
-    """The engine's `TcpConfig` of a flow: its own [flows.tcp] keys, else [tcp]'s, with the
-    variant filling in whichever of recovery and cc neither names."""
+def effective_tcp(defaults: TcpOptions, flow: "FlowSpec | WebSpec") -> dict[str, Any]:
+    """The engine's `TcpConfig` of a flow (or a web generator's connections): its own
+    [flows.tcp] ([web.tcp]) keys, else [tcp]'s, with the variant filling in whichever of
+    recovery and cc neither names."""
     settings = {
         name: getattr(flow.tcp if name in flow.tcp.model_fields_set else defaults, name)
         for name in TcpOptions.model_fields
@@ -207,10 +209,11 @@ def effective_tcp(defaults: TcpOptions, flow: FlowSpec) -> dict[str, Any]:
     return settings
 
 
-def tcp_origin(scenario: "Scenario", position: int, name: str) -> Loc:
-    """Where a flow's effective TCP setting `name` was written (or defaulted): for messages."""
+def tcp_origin(scenario: "Scenario", position: int, name: str, table: str = "flows") -> Loc:
+    """Where the effective TCP setting `name` of `table`[position] (a [[flows]] or [[web]]
+    entry) was written (or defaulted): for messages."""
     field = TcpOptions.model_fields[name]
     key = field.alias or name
-    if name in scenario.flows[position].tcp.model_fields_set:
-        return ("flows", position, "tcp", key)
+    if name in getattr(scenario, table)[position].tcp.model_fields_set:
+        return (table, position, "tcp", key)
     return ("tcp", key)

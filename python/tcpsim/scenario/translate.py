@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tcpsim.scenario.errors import Loc, Problem, Problems, ScenarioError, format_path, show, unknown_key
-from tcpsim.scenario.introspect import field_type, keys_of, list_item, models_in, tag_of
+from tcpsim.scenario.introspect import field_type, keys_of, list_item, models_in, tag_key, tag_of
 from tcpsim.scenario.root import Scenario
 from tcpsim.scenario.source import plain_data
 
@@ -49,10 +49,13 @@ def _describe(error: Mapping[str, Any]) -> list[Problem]:
         return [(loc, str(cause))]
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         noun = next((part for part in reversed(loc) if isinstance(part, str)), "table")
-        allowed = ", ".join(sorted(filter(None, map(tag_of, models_in(annotation)))))
+        members = models_in(annotation)
+        allowed = ", ".join(sorted(filter(None, map(tag_of, members))))
+        key = next(filter(None, map(tag_key, members)), "kind")
         if kind == "union_tag_not_found":
-            return [((*loc, "kind"), f"required key is missing; allowed: {allowed}")]
-        return [((*loc, "kind"), f"{error['ctx']['tag']!r} is not a {noun} kind; allowed: {allowed}")]
+            return [((*loc, key), f"required key is missing; allowed: {allowed}")]
+        what = f"a {noun} kind" if key == "kind" else f"a {key} of {noun}"
+        return [((*loc, key), f"{error['ctx']['tag']!r} is not {what}; allowed: {allowed}")]
     if kind == "missing":
         return [(loc, "required key is missing")]
     if kind in ("model_type", "model_attributes_type", "dict_type"):

@@ -103,6 +103,7 @@ mod tests {
                 packet_bytes: 1000,
                 on,
             }],
+            web: vec![],
             trace: TraceConfig::default(),
         }
     }

@@ -1,8 +1,11 @@
-//! Traffic sources: what drives TCP connections (ON/OFF schedules) and sources that are not
-//! TCP connections (constant bit rate UDP).
+//! Traffic sources: what drives TCP connections (ON/OFF schedules, web-like generators of
+//! finite transfers and their connection slots) and sources that are not TCP connections
+//! (constant bit rate UDP).
 
 pub mod cbr;
+pub mod connections;
 pub mod on_off;
+pub mod web;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,4 +1,5 @@
-//! Whole runs of the traffic sources: ON/OFF TCP and per-flow loss accounting.
+//! Whole runs of the traffic sources: ON/OFF TCP, web generators and their connection slots,
+//! per-flow loss accounting.
 
 use crate::config::*;
 use crate::sim::Sim;
@@ -32,6 +33,7 @@ pub(crate) fn topology(queue_packets: u64, loss: Vec<LossConfig>) -> SimConfig {
         ],
         flows: vec![],
         udp_flows: vec![],
+        web: vec![],
         trace: TraceConfig::default(),
     }
 }
@@ -119,4 +121,196 @@ fn each_flow_counts_its_own_data_packets_dropped_by_queues_and_loss_models() {
     for f in &s.flows {
         assert_eq!(f.packets_sent * 1000, f.bytes_sent, "full-sized segments, retransmissions included");
     }
+}
+
+pub(crate) fn web(name: &str, server: u32, clients: Vec<u32>, arrivals: ArrivalConfig, sizes: SizeConfig) -> WebConfig {
+    let mut tcp = tcp_config(RecoveryKind::Newreno, 1);
+    tcp.init_cwnd_segments = 2;
+    WebConfig {
+        name: name.into(),
+        class: name.into(),
+        server,
+        clients,
+        direction: WebDirection::Download,
+        tcp,
+        arrivals,
+        sizes,
+        start_ns: 0,
+        stop_ns: None,
+    }
+}
+
+/// A server and a client on one 1 Gb/s link of 50 ms, with `generator` between them.
+pub(crate) fn one_link(generator: WebConfig, duration_ns: u64) -> SimConfig {
+    let queue = QueueConfig::DropTail { limit_packets: Some(1000), limit_bytes: None };
+    let dir = DirectionConfig { queue, loss: vec![] };
+    SimConfig {
+        duration_ns,
+        warmup_ns: 0,
+        nodes: vec!["server".into(), "client".into()],
+        links: vec![LinkConfig {
+            name: "l".into(),
+            a: 0,
+            b: 1,
+            rate_bps: 1_000_000_000,
+            delay_ns: 50 * MS,
+            ab: dir.clone(),
+            ba: dir,
+        }],
+        flows: vec![],
+        udp_flows: vec![],
+        web: vec![generator],
+        trace: TraceConfig::default(),
+    }
+}
+
+/// Completion time of 14 segments of 1000 B (2 + 4 + 8: three rounds of slow start from an
+/// initial window of 2, one ACK per segment) over one link of propagation P = 50 ms,
+/// serialization d = 1040·8 ns per segment and a = 40·8 ns per ACK: the first round's ACKs
+/// are back at 2P + d + a; the second round's four segments leave back to back (each ACK,
+/// d apart, releases two segments of 2d), so the third round's first ACK arrives at
+/// 4P + 2d + 2a and its eight segments leave back to back: the last arrives 8d + P later.
+pub(crate) const SLOW_START_FCT_NS: u64 = 5 * 50 * MS + 10 * 8_320 + 2 * 320;
+
+/// The transfers that overlap no other one (start after the previous one's end + 60 ms, its
+/// slot reclaimed by then; end before the next one starts).
+fn alone(transfers: &[crate::app::connections::Transfer]) -> Vec<crate::app::connections::Transfer> {
+    (1..transfers.len().saturating_sub(1))
+        .filter(|&k| {
+            let (prev, t, next) = (&transfers[k - 1], &transfers[k], &transfers[k + 1]);
+            prev.completed()
+                && t.start_ns > prev.end_ns + 60 * MS
+                && t.completed()
+                && next.start_ns > t.end_ns + 60 * MS
+        })
+        .map(|k| transfers[k])
+        .collect()
+}
+
+#[test]
+fn every_transfer_is_a_new_connection_that_starts_in_slow_start() {
+    let g = web("w", 0, vec![1], ArrivalConfig::Poisson { rate_per_s: 1.0 }, SizeConfig::Fixed { bytes: 14_000 });
+    let sim = run(&one_link(g, 60 * S));
+    let s = sim.summary().unwrap();
+    let lone = alone(sim.transfers());
+    assert!(lone.len() >= 20, "{} transfers alone on the link", lone.len());
+    for t in &lone {
+        assert_eq!(t.end_ns - t.start_ns, SLOW_START_FCT_NS, "transfer at {} ns", t.start_ns);
+    }
+    assert!(s.connection_slots < 5 && (s.web[0].transfers_started as usize) > 10 * s.connection_slots as usize);
+    assert_eq!(s.packets_stale, 0);
+    let w = &s.web[0];
+    assert_eq!(w.bytes_delivered, 14_000 * w.transfers_completed);
+    assert_eq!(w.packets_sent, 14 * w.transfers_started, "no retransmission on an idle path");
+    assert_eq!(w.fct_median_s, Some(SLOW_START_FCT_NS as f64 / 1e9));
+}
+
+#[test]
+fn packets_of_a_reclaimed_connection_never_reach_the_next_one_in_its_slot() {
+    // An RTO of 1 ms on a 100 ms round trip: every segment is retransmitted spuriously many
+    // times, so copies of each transfer are still in flight when its slot is reused.
+    let mut g = web("w", 0, vec![1], ArrivalConfig::Poisson { rate_per_s: 20.0 }, SizeConfig::Fixed { bytes: 5_000 });
+    (g.tcp.initial_rto_ns, g.tcp.min_rto_ns, g.tcp.max_rto_ns) = (MS, MS, MS);
+    g.stop_ns = Some(28 * S);
+    let sim = run(&one_link(g, 30 * S));
+    let s = sim.summary().expect("packets are conserved");
+    assert!(s.packets_stale > 1_000, "{} stale packets", s.packets_stale);
+    let transfers = sim.transfers();
+    assert!(transfers.iter().all(|t| t.completed()), "every transfer completes");
+    let w = &s.web[0];
+    assert_eq!(w.transfers_completed as usize, transfers.len());
+    assert_eq!(w.bytes_delivered, 5_000 * w.transfers_completed, "no stale byte is delivered to a later transfer");
+    for t in transfers.iter().filter(|t| t.completed()) {
+        assert!(t.end_ns - t.start_ns >= 50 * MS + 5 * 8_320, "no transfer ends before its own data can arrive");
+    }
+}
+
+#[test]
+fn slots_are_reused_so_many_short_transfers_need_few() {
+    let g = web("w", 0, vec![1], ArrivalConfig::Poisson { rate_per_s: 200.0 }, SizeConfig::Fixed { bytes: 1_000 });
+    let mut cfg = one_link(g, 100 * S);
+    cfg.links[0].delay_ns = MS;
+    let s = run(&cfg).summary().unwrap();
+    assert!(s.web[0].transfers_started > 19_000);
+    assert!(s.connection_slots <= 10, "{} slots", s.connection_slots);
+    assert_eq!(s.web[0].connection_slots, s.connection_slots);
+}
+
+#[test]
+fn a_generator_counts_the_drops_of_its_connections_and_uploads_send_from_the_clients() {
+    // Web traffic to c1 over the lossy router → c1 link and a bulk flow to c2: the link's
+    // drops are the generator's; an upload generator sends from c2 to the server.
+    let mut cfg = topology(10, vec![LossConfig::Bernoulli { p: 0.01 }]);
+    let big = QueueConfig::DropTail { limit_packets: Some(1000), limit_bytes: None };
+    (cfg.links[0].ab.queue, cfg.links[0].ba.queue) = (big.clone(), big); // no drop on the access link
+    let sizes = SizeConfig::List { bytes: vec![20_000, 200_000] };
+    let mut up = web("up", 0, vec![3], ArrivalConfig::Poisson { rate_per_s: 5.0 }, sizes.clone());
+    up.direction = WebDirection::Upload;
+    cfg.web = vec![web("down", 0, vec![2], ArrivalConfig::Pareto { rate_per_s: 5.0, shape: 1.5 }, sizes), up];
+    cfg.flows = vec![flow("bulk", 3, AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: None })];
+    cfg.trace.throughput_bin_ns = S;
+    let sim = run(&cfg);
+    let s = sim.summary().unwrap();
+    let to_c1 = &s.channels[2];
+    assert!(to_c1.drops_error > 0);
+    assert_eq!(s.web[0].packets_dropped, to_c1.drops_queue + to_c1.drops_error);
+    // router → c2 also carries the uploads' ACKs, whose drops are no one's data drops.
+    let bulk = s.flows[0].packets_dropped;
+    assert!(bulk > 0 && bulk <= s.channels[4].drops_queue, "the bulk flow's drops stay its own");
+    assert!(s.channels[5].tx_bytes > 1_000_000, "uploads cross c2 → router");
+    for (series, w) in [(1, &s.web[0]), (2, &s.web[1])] {
+        assert_eq!(sim.trace.delivered_bins[series].iter().sum::<u64>(), w.bytes_delivered, "series {series}");
+    }
+}
+
+#[test]
+fn a_client_the_server_cannot_reach_is_an_error_naming_it() {
+    let mut cfg = topology(10, vec![]);
+    cfg.nodes.push("island".into());
+    let fixed = SizeConfig::Fixed { bytes: 1 };
+    cfg.web = vec![web("w", 0, vec![2, 4], ArrivalConfig::Poisson { rate_per_s: 1.0 }, fixed)];
+    let error = Sim::new(&cfg, 1).err().unwrap();
+    assert_eq!(error, "web[0].clients[1]: no route from node 'server' to node 'island'");
+}
+
+#[test]
+fn a_run_with_web_and_on_off_traffic_conserves_packets_and_is_bit_identical_per_seed() {
+    let mixed = || {
+        let mut cfg = topology(15, vec![LossConfig::Bernoulli { p: 0.01 }]);
+        cfg.links[2].ba.loss = vec![LossConfig::GilbertElliott {
+            good_mean_ns: S,
+            bad_mean_ns: 100 * MS,
+            good_loss: 0.0,
+            bad_loss: 0.3,
+            initial: InitialChannelState::Good,
+            shared_state: None,
+            clock_rate_bps: None,
+        }];
+        cfg.duration_ns = 20 * S;
+        cfg.warmup_ns = 2 * S;
+        let pareto = SizeConfig::Pareto { mean_bytes: 30_000, shape: 1.3 };
+        let mut up = web("up", 0, vec![2, 3], ArrivalConfig::Poisson { rate_per_s: 10.0 }, pareto.clone());
+        up.direction = WebDirection::Upload;
+        let mut down = web("down", 0, vec![2, 3], ArrivalConfig::Pareto { rate_per_s: 20.0, shape: 1.5 }, pareto);
+        down.tcp.recovery = RecoveryKind::Sack;
+        down.tcp.delack_count = 2;
+        cfg.web = vec![down, up];
+        let bulk = AppConfig::Bulk { start_ns: 0, start_jitter_ns: S, stop_ns: None, bytes: None };
+        cfg.flows =
+            vec![flow("bulk", 2, bulk), flow("onoff", 3, on_off(vec![(S, 5 * S), (8 * S, 9 * S), (12 * S, 30 * S)]))];
+        cfg.trace = TraceConfig { cwnd: true, rtt: true, throughput_bin_ns: 500 * MS, ..Default::default() };
+        cfg
+    };
+    let run_seed = |seed| {
+        let mut sim = Sim::new(&mixed(), seed).unwrap();
+        sim.run();
+        let s = sim.summary().expect("packets are conserved");
+        assert!(s.packets_dropped > 0 && s.web.iter().all(|w| w.transfers_completed > 10));
+        assert!(s.flows.iter().all(|f| f.bytes_delivered > 0));
+        let traces = (&sim.trace.delivered_bins, &sim.trace.cwnd.cwnd_bytes, &sim.trace.rtt.rtt_ns);
+        (serde_json::to_string(&s).unwrap(), format!("{:?} {traces:?}", sim.transfers()))
+    };
+    let (a, b) = (run_seed(3), run_seed(3));
+    assert!(a == b, "the same seed gives the same run");
+    assert_ne!(a.0, run_seed(4).0);
 }

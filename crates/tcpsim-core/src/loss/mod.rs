@@ -14,6 +14,7 @@ mod bernoulli;
 mod bit_error;
 mod gilbert_elliott;
 mod good_bad_timeline;
+mod ns2_multistate;
 mod outage;
 mod scripted;
 mod two_state;
@@ -21,12 +22,13 @@ mod two_state;
 pub use bernoulli::Bernoulli;
 pub use bit_error::BitError;
 pub use gilbert_elliott::GilbertElliott;
+pub use ns2_multistate::Ns2MultiState;
 pub use outage::{OutageIntervals, PeriodicOutage};
 pub use scripted::Scripted;
 pub use two_state::DeterministicTwoState;
 
 use crate::build_context::BuildContext;
-use crate::config::LossConfig;
+use crate::config::{InitialChannelState, LossConfig, TwoStateTransitions};
 use crate::packet::Packet;
 
 pub enum LossModel {
@@ -34,6 +36,7 @@ pub enum LossModel {
     BitError(BitError),
     GilbertElliott(GilbertElliott),
     TwoState(DeterministicTwoState),
+    Ns2MultiState(Ns2MultiState),
     PeriodicOutage(PeriodicOutage),
     OutageIntervals(OutageIntervals),
     Scripted(Scripted),
@@ -74,18 +77,42 @@ impl LossModel {
                     stream(),
                 ))
             }
-            LossConfig::TwoState { good_sojourn_ns, bad_sojourn_ns, good_loss, bad_loss, p_bad, initial } => {
-                LossModel::TwoState(DeterministicTwoState::new(
-                    *good_sojourn_ns,
-                    *bad_sojourn_ns,
-                    *good_loss,
-                    *bad_loss,
-                    *p_bad,
-                    *initial,
-                    state_stream(),
-                    stream(),
-                ))
-            }
+            LossConfig::TwoState {
+                good_sojourn_ns,
+                bad_sojourn_ns,
+                good_loss,
+                bad_loss,
+                p_bad,
+                initial,
+                transitions: TwoStateTransitions::Ns2Multistate,
+            } => LossModel::Ns2MultiState(Ns2MultiState::new(
+                *good_sojourn_ns,
+                *bad_sojourn_ns,
+                *good_loss,
+                *bad_loss,
+                *p_bad,
+                *initial == InitialChannelState::Bad,
+                state_stream(),
+                stream(),
+            )),
+            LossConfig::TwoState {
+                good_sojourn_ns,
+                bad_sojourn_ns,
+                good_loss,
+                bad_loss,
+                p_bad,
+                initial,
+                transitions: TwoStateTransitions::Time,
+            } => LossModel::TwoState(DeterministicTwoState::new(
+                *good_sojourn_ns,
+                *bad_sojourn_ns,
+                *good_loss,
+                *bad_loss,
+                *p_bad,
+                *initial,
+                state_stream(),
+                stream(),
+            )),
             LossConfig::PeriodicOutage { period_ns, duration_ns, offset_ns } => {
                 LossModel::PeriodicOutage(PeriodicOutage::new(*period_ns, *duration_ns, *offset_ns))
             }
@@ -107,6 +134,7 @@ impl LossModel {
             LossModel::BitError(m) => m.is_lost(p.wire_bytes),
             LossModel::GilbertElliott(m) => m.is_lost(p.wire_bytes, now_ns),
             LossModel::TwoState(m) => m.is_lost(now_ns),
+            LossModel::Ns2MultiState(m) => m.is_lost(now_ns),
             LossModel::PeriodicOutage(m) => m.is_lost(now_ns),
             LossModel::OutageIntervals(m) => m.is_lost(now_ns),
             LossModel::Scripted(m) => m.is_lost(p),
@@ -163,6 +191,8 @@ mod tests {
              "good_loss": 0.0, "bad_loss": 0.05, "initial": "stationary"},
             {"kind": "two_state", "good_sojourn_ns": 1_000_000_000u64, "bad_sojourn_ns": 10_000_000u64,
              "good_loss": 0.0, "bad_loss": 0.1, "p_bad": 0.5, "initial": "good"},
+            {"kind": "two_state", "good_sojourn_ns": 1_000_000_000u64, "bad_sojourn_ns": 100_000u64,
+             "good_loss": 0.0, "bad_loss": 0.1, "p_bad": 0.5, "initial": "bad", "transitions": "ns2_multistate"},
             {"kind": "periodic_outage", "period_ns": 4_000_000_000u64, "duration_ns": 100_000_000u64, "offset_ns": 0},
             {"kind": "outage_intervals", "intervals_ns": [[5_000_000_000u64, 5_200_000_000u64]]}
         ])
@@ -198,6 +228,11 @@ mod tests {
                 json!({"kind": "gilbert_elliott", "good_mean_ns": 1, "bad_mean_ns": 1, "good_loss": 0.0, "bad_loss": 1.0, "initial": "good",
                        "clock_rate_bps": 2_000_000, "shared_state": 0}),
                 "links[0].ab.loss[0].clock_rate_bps: a transmission-time clock counts one direction's packets; it cannot drive the shared timeline 0",
+            ),
+            (
+                json!({"kind": "two_state", "good_sojourn_ns": 1, "bad_sojourn_ns": 1, "good_loss": 0.0, "bad_loss": 1.0, "p_bad": 0.5,
+                       "initial": "stationary", "transitions": "ns2_multistate"}),
+                "links[0].ab.loss[0].initial: \"stationary\" has no ns-2 counterpart with transitions = \"ns2_multistate\"; use \"good\" or \"bad\"",
             ),
             (json!({"kind": "outage_intervals", "intervals_ns": [[5, 5]]}), "links[0].ab.loss[0].intervals_ns[0]: start 5 must be < end 5"),
             (

@@ -36,7 +36,7 @@ impl World {
             sched: Scheduler::default(),
             net: Network::new(vec![channel(0, 1), channel(1, 0)], Routes::new(2, &[(0, 1)], [0, 1].into_iter()), 1),
             pool: PacketPool::default(),
-            trace: Trace::new(&Default::default(), 1, 1).unwrap(),
+            trace: Trace::new(&Default::default(), 1, 0, 1).unwrap(),
         }
     }
 

@@ -10,7 +10,7 @@ pub mod sender;
 mod timer;
 pub mod transmitter;
 
-use crate::config::FlowConfig;
+use crate::config::{FlowConfig, TcpConfig};
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;
 
@@ -22,10 +22,30 @@ pub struct TcpFlow {
 
 impl TcpFlow {
     pub fn new(index: u32, cfg: &FlowConfig, data_end: u64) -> Self {
+        Self::connect(index, cfg.src, cfg.dst, &cfg.tcp, data_end)
+    }
+
+    /// A connection `index` from `src` to `dst` with `data_end` bytes to send (u64::MAX:
+    /// unlimited), in its initial state.
+    pub fn connect(index: u32, src: u32, dst: u32, tcp: &TcpConfig, data_end: u64) -> Self {
         TcpFlow {
-            sender: TcpSender::new(index, cfg.src, cfg.dst, &cfg.tcp, data_end),
-            receiver: TcpReceiver::new(index, cfg.dst, cfg.src, &cfg.tcp),
+            sender: TcpSender::new(index, src, dst, tcp, data_end),
+            receiver: TcpReceiver::new(index, dst, src, tcp),
         }
+    }
+
+    /// Put `next` (a fresh connection) in this connection's slot, continuing the slot's epoch,
+    /// counters and timer generations (`app::connections`).
+    pub fn succeed(&mut self, mut next: TcpFlow) {
+        next.sender.succeed(&self.sender);
+        next.receiver.succeed(&self.receiver);
+        *self = next;
+    }
+
+    /// The connection is over: its packets still in flight become stale.
+    pub fn retire(&mut self) {
+        self.sender.retire();
+        self.receiver.retire();
     }
 }
 

@@ -41,6 +41,11 @@ pub struct ReceiverCounters {
 
 pub struct TcpReceiver {
     pub flow: u32,
+    /// The connection's epoch (`Packet::epoch`), stamped on every ACK.
+    epoch: u32,
+    /// The throughput-trace series its deliveries count in: the flow's own, or its web
+    /// generator's.
+    pub series: u32,
     pub node: u32,
     pub peer: u32,
     header_bytes: u32,
@@ -69,6 +74,8 @@ impl TcpReceiver {
     pub fn new(flow: u32, node: u32, peer: u32, cfg: &TcpConfig) -> Self {
         TcpReceiver {
             flow,
+            epoch: 0,
+            series: flow,
             node,
             peer,
             header_bytes: cfg.header_bytes,
@@ -86,6 +93,24 @@ impl TcpReceiver {
             rd_class: cfg.rd_mark(),
             counters: ReceiverCounters::default(),
         }
+    }
+
+    /// The connection's epoch (`Packet::epoch`).
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// Take over `old`'s slot: its epoch, its counters and its delayed-ACK timer's generation
+    /// count (see `TcpSender::succeed`).
+    pub(crate) fn succeed(&mut self, old: &TcpReceiver) {
+        self.epoch = old.epoch;
+        self.counters = old.counters;
+        self.delack_timer = old.delack_timer.successor();
+    }
+
+    /// The connection is over: packets of it still in flight are stale from now on.
+    pub(crate) fn retire(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
@@ -123,7 +148,7 @@ impl TcpReceiver {
         }
         let delivered = self.rcv_nxt - old;
         self.counters.bytes_delivered += delivered;
-        ctx.trace.record_delivery(ctx.now(), self.flow, delivered);
+        ctx.trace.record_delivery(ctx.now(), self.series, delivered);
         self.unacked_segments += 1;
         let ack_ce_now = ce_in_window && self.ecn && self.ecn_immediate_ack;
         if filled_gap || ack_ce_now || self.unacked_segments >= self.delack_count {
@@ -173,6 +198,7 @@ impl TcpReceiver {
         a.ack = self.rcv_nxt;
         a.ece = self.echo_ce;
         a.rd_class = self.rd_class;
+        a.epoch = self.epoch;
         if self.sack {
             for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
                 let i = self.out_of_order.partition_point(|&(s, _)| s < start);

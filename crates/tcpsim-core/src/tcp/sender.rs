@@ -63,6 +63,7 @@ impl TcpSender {
             state: SendState::new(mss, cfg.rwnd_bytes, cfg.dupack_threshold, window, data_end),
             wire: Wire {
                 flow,
+                epoch: 0,
                 node,
                 peer,
                 header_bytes: cfg.header_bytes,
@@ -116,6 +117,29 @@ impl TcpSender {
 
     pub fn counters(&self) -> SenderCounters {
         self.wire.counters
+    }
+
+    /// The connection's epoch (`Packet::epoch`).
+    pub fn epoch(&self) -> u32 {
+        self.wire.epoch
+    }
+
+    /// Every byte the application will supply has been acknowledged.
+    pub fn all_acked(&self) -> bool {
+        self.state.snd_una >= self.app_end
+    }
+
+    /// Take over `old`'s slot: its epoch, its counters (a slot's counters add up over the
+    /// connections it holds) and the generation count of its retransmission timer.
+    pub(crate) fn succeed(&mut self, old: &TcpSender) {
+        self.wire.epoch = old.wire.epoch;
+        self.wire.counters = old.wire.counters;
+        self.wire.rto_timer = old.wire.rto_timer.successor();
+    }
+
+    /// The connection is over: packets of it still in flight are stale from now on.
+    pub(crate) fn retire(&mut self) {
+        self.wire.epoch = self.wire.epoch.wrapping_add(1);
     }
 
     /// Smallest RTT sample since the measurement window began.

@@ -56,4 +56,10 @@ impl Timer {
     pub(crate) fn generation(&self) -> u32 {
         self.generation
     }
+
+    /// An unarmed timer for a new connection in the same slot: it continues this one's
+    /// generation count, so no event this timer left pending can match it once armed.
+    pub(crate) fn successor(&self) -> Timer {
+        Timer { deadline_ns: None, event_at_ns: None, generation: self.generation }
+    }
 }

@@ -32,6 +32,8 @@ pub struct SenderCounters {
 /// retransmission timer and its counters.
 pub(crate) struct Wire {
     pub(crate) flow: u32,
+    /// Stamped on every packet (`Packet::epoch`).
+    pub(crate) epoch: u32,
     pub(crate) node: u32,
     pub(crate) peer: u32,
     pub(crate) header_bytes: u32,
@@ -88,6 +90,7 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         }
         let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
         p.seq = seq;
+        p.epoch = self.wire.epoch;
         p.retransmission = kind;
         p.rd_class = self.wire.rd_class;
         if self.wire.ecn && !retransmitted {

@@ -75,6 +75,7 @@ fn scenario(cc: CcConfig, delack_count: u32, loss_p: f64, duration_ns: u64, trac
             app: AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: None },
         }],
         udp_flows: vec![],
+        web: vec![],
         trace: TraceConfig { cwnd: true, interval_ns: trace_interval_ns, ..Default::default() },
     }
 }

@@ -46,6 +46,7 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
             app: AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(200_000) },
         }],
         udp_flows: vec![],
+        web: vec![],
         trace: TraceConfig { cwnd: true, ..Default::default() },
     }
 }

@@ -1,0 +1,216 @@
+//! The web generators' connections: every transfer is a new TCP connection (fresh cwnd, RTT
+//! estimate and RTO, so it starts in slow start from the initial window), held in a slot of
+//! the engine's flow table after the scenario's own flows. A slot is reclaimed once all its
+//! data is acknowledged and reused by a later transfer of the same generator (a free list per
+//! generator), so the table grows with the most transfers in progress at once, not with the
+//! transfers of the run.
+//!
+//! A reused slot must not see what its previous connection left behind:
+//! - timer events: the new connection's timers continue the old ones' generation counts, so an
+//!   old retransmission or delayed-ACK event never matches (`TcpFlow::succeed`);
+//! - packets still in flight (a spurious retransmission, the ACK it provokes): a connection
+//!   stamps its packets with the slot's epoch, which moves on when the slot is reclaimed; the run
+//!   loop discards a packet of another epoch at delivery (it still counts as delivered).
+//!
+//! A slot belongs to one generator for life, so its counters (packets sent, bytes delivered,
+//! data packets dropped) accumulate over the connections it holds and a generator's totals are
+//! sums over its slots.
+//!
+//! A transfer ends when its receiver holds all of its bytes in order: the flow completion time
+//! runs from the transfer's first segment to its last byte's arrival (Dukkipati & McKeown, "Why
+//! flow-completion time is the right metric for congestion control", SIGCOMM CCR 36(1), 2006).
+//! With no handshake (docs/architecture.md, fidelity choices) it is one RTT shorter than a real
+//! stack's. The slot is reclaimed later, when the sender has every byte acknowledged.
+
+use super::web::WebGenerator;
+use crate::config::WebConfig;
+use crate::context::Ctx;
+use crate::engine::MAX_COMPONENTS;
+use crate::results::WebResult;
+use crate::tcp::TcpFlow;
+use crate::time::ns_to_s;
+
+/// One row of the transfers table.
+#[derive(Clone, Copy, Debug)]
+pub struct Transfer {
+    pub generator: u32,
+    pub client: u32,
+    pub start_ns: u64,
+    /// When the receiver held every byte (u64::MAX: not by the end of the run).
+    pub end_ns: u64,
+    pub bytes: u64,
+}
+
+impl Transfer {
+    pub fn completed(&self) -> bool {
+        self.end_ns != u64::MAX
+    }
+}
+
+/// What a connection slot counted inside the measurement window.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WindowCounts {
+    pub packets_sent: u64,
+    pub bytes_delivered: u64,
+    pub packets_dropped: u64,
+}
+
+/// Which generator a slot serves and its current (or last) transfer.
+struct Slot {
+    generator: u32,
+    transfer: usize,
+}
+
+pub struct WebTraffic {
+    pub generators: Vec<WebGenerator>,
+    /// Flow index of slot 0: the scenario's own flows come first.
+    first_flow: u32,
+    slots: Vec<Slot>,
+    /// Reclaimed slots of each generator, as flow indices.
+    free: Vec<Vec<u32>>,
+    pub transfers: Vec<Transfer>,
+    /// Why a transfer could not start: an error of the run.
+    pub error: Option<String>,
+}
+
+impl WebTraffic {
+    pub fn new(cfgs: &[WebConfig], first_flow: u32, seed: u64) -> Self {
+        WebTraffic {
+            generators: cfgs.iter().map(|c| WebGenerator::new(c, seed)).collect(),
+            first_flow,
+            slots: Vec::new(),
+            free: vec![Vec::new(); cfgs.len()],
+            transfers: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Flow index of the first connection slot (= the number of the scenario's own flows).
+    #[inline]
+    pub fn first_flow(&self) -> u32 {
+        self.first_flow
+    }
+
+    /// Slots created: the most connections of each generator open at once, summed.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Start generator `g`'s next transfer now: a new connection in one of its reclaimed slots
+    /// or in a new slot, sending at once; its deliveries count in throughput series `series`.
+    /// Returns false (and records the error) if the flow table is full.
+    pub fn start_transfer(&mut self, g: u32, series: u32, flows: &mut Vec<TcpFlow>, ctx: &mut Ctx) -> bool {
+        let generator = &mut self.generators[g as usize];
+        let request = generator.request();
+        let (src, dst) = generator.ends(request.client);
+        let fresh = |flow| TcpFlow::connect(flow, src, dst, &generator.tcp, request.bytes);
+        let transfer = self.transfers.len();
+        let flow = match self.free[g as usize].pop() {
+            Some(flow) => {
+                flows[flow as usize].succeed(fresh(flow));
+                self.slots[(flow - self.first_flow) as usize].transfer = transfer;
+                flow
+            }
+            None if flows.len() < MAX_COMPONENTS => {
+                let flow = flows.len() as u32;
+                flows.push(fresh(flow));
+                ctx.net.data_drops.push(0);
+                self.slots.push(Slot { generator: g, transfer });
+                flow
+            }
+            None => {
+                let now = ctx.now();
+                self.error.get_or_insert_with(|| {
+                    format!("web[{g}]: more than {MAX_COMPONENTS} flows and open web connections at {now} ns")
+                });
+                return false;
+            }
+        };
+        self.transfers.push(Transfer {
+            generator: g,
+            client: request.client,
+            start_ns: ctx.now(),
+            end_ns: u64::MAX,
+            bytes: request.bytes,
+        });
+        let connection = &mut flows[flow as usize];
+        connection.receiver.series = series;
+        connection.sender.start(ctx);
+        true
+    }
+
+    /// Data reached the receiver of slot `flow`: its transfer ends when it holds every byte.
+    #[inline]
+    pub fn after_data(&mut self, flow: u32, connection: &TcpFlow, now_ns: u64) {
+        let t = &mut self.transfers[self.slots[(flow - self.first_flow) as usize].transfer];
+        if !t.completed() && connection.receiver.rcv_nxt >= t.bytes {
+            t.end_ns = now_ns;
+        }
+    }
+
+    /// An ACK reached the sender of slot `flow`: once every byte is acknowledged the slot is
+    /// reclaimed and the connection's packets still in flight become stale (so no later ACK
+    /// of this connection gets here).
+    #[inline]
+    pub fn after_ack(&mut self, flow: u32, connection: &mut TcpFlow) {
+        if connection.sender.all_acked() {
+            connection.retire();
+            let free = &mut self.free[self.slots[(flow - self.first_flow) as usize].generator as usize];
+            debug_assert!(!free.contains(&flow), "slot {flow} reclaimed twice");
+            free.push(flow);
+        }
+    }
+
+    /// Per generator: the sums of its slots' `window` counts, and the transfers that started
+    /// at or after `warmup_ns`: how many, how many completed, and their completion times.
+    pub fn results(&self, window: impl Fn(usize) -> WindowCounts, warmup_ns: u64, window_s: f64) -> Vec<WebResult> {
+        let mut totals = vec![(WindowCounts::default(), 0u64); self.generators.len()];
+        for (k, slot) in self.slots.iter().enumerate() {
+            let c = window(self.first_flow as usize + k);
+            let (t, slots) = &mut totals[slot.generator as usize];
+            t.packets_sent += c.packets_sent;
+            t.bytes_delivered += c.bytes_delivered;
+            t.packets_dropped += c.packets_dropped;
+            *slots += 1;
+        }
+        let mut started = vec![0u64; self.generators.len()];
+        let mut fcts = vec![Vec::new(); self.generators.len()];
+        for t in self.transfers.iter().filter(|t| t.start_ns >= warmup_ns) {
+            started[t.generator as usize] += 1;
+            if t.completed() {
+                fcts[t.generator as usize].push(ns_to_s(t.end_ns - t.start_ns));
+            }
+        }
+        totals
+            .into_iter()
+            .zip(started)
+            .zip(fcts)
+            .enumerate()
+            .map(|(g, (((c, slots), started), mut fct))| {
+                fct.sort_by(f64::total_cmp);
+                let stat = |f: fn(&[f64]) -> f64| (!fct.is_empty()).then(|| f(&fct));
+                WebResult {
+                    id: g as u32,
+                    transfers_started: started,
+                    transfers_completed: fct.len() as u64,
+                    bytes_delivered: c.bytes_delivered,
+                    throughput_bps: c.bytes_delivered as f64 * 8.0 / window_s,
+                    packets_sent: c.packets_sent,
+                    packets_dropped: c.packets_dropped,
+                    fct_mean_s: stat(|v| v.iter().sum::<f64>() / v.len() as f64),
+                    fct_median_s: stat(|v| quantile(v, 0.5)),
+                    fct_p95_s: stat(|v| quantile(v, 0.95)),
+                    connection_slots: slots,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The `q`-quantile of non-empty sorted `v`, interpolating linearly between the order
+/// statistics around rank q·(n − 1) (Hyndman & Fan's definition 7, numpy's default).
+fn quantile(v: &[f64], q: f64) -> f64 {
+    let rank = q * (v.len() - 1) as f64;
+    let (low, high) = (rank.floor() as usize, rank.ceil() as usize);
+    v[low] + (v[high] - v[low]) * (rank - low as f64)
+}
