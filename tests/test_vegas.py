@@ -113,6 +113,7 @@ def test_the_vegas_variant_is_the_papers_vegas_on_newreno_recovery():
         "slow_start": "every_other_rtt",
         "slow_start_exit": "eighth",
         "loss_decrease": 0.25,
+        "ecn_decrease": None,
         "timeout_cwnd_segments": 2,
         "min_round_samples": 3,
     }
@@ -138,6 +139,7 @@ def test_flavours_are_parameters_on_any_recovery():
         "timeout_cwnd_segments": 1,
     }
     assert engine_cc({"kind": "vegas", "rtt": "mean", "loss_decrease": 0.5})["cc"]["loss_decrease"] == 0.5
+    assert engine_cc({"kind": "vegas", "ecn_decrease": 0.5})["cc"]["ecn_decrease"] == 0.5  # ns-2's halving
 
 
 @pytest.mark.parametrize(
@@ -147,6 +149,7 @@ def test_flavours_are_parameters_on_any_recovery():
         ({"gamma": -1}, "tcp.cc.gamma: -1 is not a number of segments; use a number >= 0, e.g. 1"),
         ({"rtt": "median"}, "tcp.cc.rtt: "),
         ({"loss_decrease": 1.5}, "tcp.cc.loss_decrease: 1.5 is not a window decrease"),
+        ({"ecn_decrease": 0}, "tcp.cc.ecn_decrease: 0 is not a window decrease"),
         ({"timeout_cwnd": 0}, "tcp.cc.timeout_cwnd: 0 is not a count"),
         ({"min_round_samples": 0}, "tcp.cc.min_round_samples: 0 is not a count"),
     ],

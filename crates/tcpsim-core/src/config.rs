@@ -667,8 +667,13 @@ pub enum CcConfig {
         slow_start: VegasSlowStart,
         /// The window slow start leaves with when diff > γ.
         slow_start_exit: VegasSlowStartExit,
-        /// The answer to duplicate ACKs (and ECN echoes).
+        /// The answer to duplicate ACKs (and, unless `ecn_decrease` is set, ECN echoes).
         loss_decrease: VegasLossDecrease,
+        /// The answer to an ECN echo, if not that to duplicate ACKs: ssthresh = cwnd =
+        /// max((1 − f)·cwnd, 2 segments), f in (0, 1). ns-2's `tcp-vegas.cc` answers with
+        /// `TcpAgent::ecn`, a halving (0.5); absent: `loss_decrease` (RFC 3168 §6.1.2).
+        #[serde(default)]
+        ecn_decrease: Option<f64>,
         /// The window a timeout restarts from, segments: 2 (`podlesny` Sec. II-B.3, ns-2);
         /// 1 (Linux, ns-3).
         timeout_cwnd_segments: u32,
@@ -988,7 +993,16 @@ impl CcConfig {
                 WestwoodPlusFilter::TwoStageEwma {} => Ok(()),
                 WestwoodPlusFilter::TustinFixed { alpha } | WestwoodPlusFilter::Ewma { alpha } => alpha_ok(*alpha),
             },
-            CcConfig::Vegas { alpha, beta, gamma, loss_decrease, timeout_cwnd_segments, min_round_samples, .. } => {
+            CcConfig::Vegas {
+                alpha,
+                beta,
+                gamma,
+                loss_decrease,
+                ecn_decrease,
+                timeout_cwnd_segments,
+                min_round_samples,
+                ..
+            } => {
                 for (field, value) in [("alpha", alpha), ("gamma", gamma)] {
                     if !(value.is_finite() && *value >= 0.0) {
                         return Err(format!("{field}: {value} must be a number of segments >= 0"));
@@ -1000,6 +1014,11 @@ impl CcConfig {
                 if let VegasLossDecrease::Fraction(f) = loss_decrease {
                     if !(*f > 0.0 && *f < 1.0) {
                         return Err(format!("loss_decrease: {f} must be in (0, 1)"));
+                    }
+                }
+                if let Some(f) = ecn_decrease {
+                    if !(*f > 0.0 && *f < 1.0) {
+                        return Err(format!("ecn_decrease: {f} must be in (0, 1)"));
                     }
                 }
                 if *timeout_cwnd_segments == 0 {

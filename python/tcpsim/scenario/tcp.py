@@ -53,6 +53,7 @@ _VEGAS = {
     "slow_start": "every_other_rtt",
     "slow_start_exit": "eighth",
     "loss_decrease": 0.25,
+    "ecn_decrease": None,
     "timeout_cwnd_segments": 2,
     "min_round_samples": 3,
 }
@@ -234,6 +235,13 @@ def _loss_decrease(value: object) -> float | str:
     return float(value)
 
 
+def _fraction(value: object) -> float:
+    """A fraction of the window in (0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{value!r} is not a window decrease; use a fraction in (0, 1), e.g. 0.5")
+    return float(value)
+
+
 Segments = Annotated[float, PlainValidator(_segments), WithJsonSchema({"type": "number", "minimum": 0})]
 
 
@@ -263,6 +271,13 @@ class VegasCc(Model):
     ] = 0.25
     """Window cut on duplicate ACKs: 0.25 (papers, ns-2), 0.5 (Linux) or "ns3" (cwnd − 1 segment,
     at most a quarter)."""
+    ecn_decrease: Annotated[
+        float | None,
+        PlainValidator(_fraction),
+        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+    ] = None
+    """Window cut on an ECN echo, a fraction in (0, 1); absent: as on duplicate ACKs (RFC 3168
+    §6.1.2). ns-2's Vegas halves (0.5): it answers an ECN echo with TcpAgent's `ecn()`."""
     timeout_cwnd_segments: Count = Field(2, alias="timeout_cwnd", validate_default=True)
     """The window a timeout restarts from: 2 segments (papers, ns-2), 1 (Linux, ns-3)."""
     min_round_samples: Count = 3

@@ -18,7 +18,8 @@
 //! Every `interval` the link recalculates its control parameters: the flow counts used by
 //! the scheduler and, with a delay bound d, the buffer split B_D = S_D·d, B_R = B − B_D
 //! (Sec. II-C); with a fixed share (Sec. III: 10 % of the buffer to D) only the counts
-//! change. Between recalculations the scheduler uses the last counts, so its cost per packet
+//! change. L_R, L_D (and so δL) count from the start of the current interval (Sec. III), so
+//! a new interval starts them at 0. Between recalculations the scheduler uses the last counts, so its cost per packet
 //! is constant. Where Fig. 2 divides by a count that is still 0 (no recalculation has seen
 //! the class yet) while both queues hold packets, the count is taken as 1: a class with a
 //! packet waiting has at least one active flow.
@@ -118,6 +119,13 @@ impl Rd {
         }
         self.flows = [self.counters[0].estimate(now_ns), self.counters[1].estimate(now_ns)];
         self.split_buffer();
+        // Sec. III: L_R and L_D are "the traffic volume served … since the start of the most
+        // recent recalculation interval"; without this reset the volumes served under the old
+        // counts would hold the new ratio back (after n_R doubles, D would wait until R had
+        // been served twice its old volume, seconds in which Vegas times out and its count —
+        // and so its share — falls further).
+        self.served = [0.0, 0.0];
+        self.debt = 0.0;
         let interval = self.interval_ns;
         self.next_recalculation_ns = now_ns - (now_ns - self.next_recalculation_ns) % interval + interval;
     }
@@ -394,6 +402,26 @@ mod tests {
         assert_eq!(rd.limits(), [100_000 - b_d, b_d]);
         assert!(b_d.abs_diff(2_500) <= 5, "{b_d}");
         assert_eq!(rd.next_recalculation_ns, 2_000);
+    }
+
+    #[test]
+    fn the_served_volumes_restart_with_each_recalculation_interval() {
+        // Sec. III: L_R and L_D count from the start of the current interval. Volumes left from
+        // an interval with other counts (L_R = 9 MB, L_D = 3 MB) must not hold D back: under the
+        // new counts n_R = 5, n_D = 1 they would give R the next 6 MB (5·3 MB > 1·9 MB).
+        let mut rd = Rd::new(&params(1000), RATE_BPS, 1);
+        for flow in 0..5 {
+            rd.enqueue(arrival(2 * flow, 1000, RdMark::R, flow), 10);
+            rd.enqueue(arrival(2 * flow + 100, 1000, RdMark::R, flow), 10);
+        }
+        rd.enqueue(arrival(1, 1000, RdMark::D, 7), 10);
+        rd.served = [9e6, 3e6];
+        rd.debt = 0.0;
+        let first = rd.dequeue(1_000).map(|(id, _)| id % 2); // the first interval ends at 1 µs
+        let [n_r, n_d] = rd.flow_counts();
+        assert!((n_r - 5.0).abs() < 0.05 && (n_d - 1.0).abs() < 0.01, "{n_r} {n_d}");
+        assert_eq!(first, Some(1), "L = (0, 0) in the new interval: D goes first");
+        assert_eq!(drain(&mut rd), "RRRRRRRRRR");
     }
 
     #[test]

@@ -1,12 +1,17 @@
 """Podlesny & Williamson, "Providing Fairness Between TCP NewReno and TCP Vegas with RD Network
 Services" (ns-2.29 simulations).
 
-Reproduced so far:
-- `podlesny.fig1` (Sec. I): one NewReno and one Vegas flow on a 2 Mb/s drop-tail bottleneck,
-  NewReno takes ≈ 92 % of the link.
+Reproduced:
+- `podlesny.fig1` (Sec. I, `unfairness`): one NewReno and one Vegas flow on a 2 Mb/s drop-tail
+  bottleneck, NewReno takes ≈ 92 % of the link.
+- `podlesny.fig4`, `podlesny.fig5` (Sec. IV-A, IV-B, `scalability`): RD with 100 flows of one
+  variant against 10…700 of the other in each direction.
+- `podlesny.fig10` (Sec. IV-G, `dynamics`): sudden changes of the flow mix, DropTail against
+  RED/ECN against RD, on an assumed schedule written down before any run.
+- `podlesny.fig12` (Sec. IV-H, `multibottleneck`): the parking lot of Fig. 11, per-link and
+  per-class throughput under each discipline.
 
-Figs. 4–12 (the RD scheduler against drop-tail and RED/ECN) need the R/D discipline and come
-with it, one module per family of experiments, on the set-up of `common`.
+Not yet: Figs. 6–9 (web-like traffic).
 
 Common set-up (Sec. IV, `common`): the Fig. 3 dumbbell, access links 200 Mb/s, bottleneck
 100 Mb/s with 10 ms delay, drop-tail buffers of C·250 ms (counted in 1 KB packets, as ns-2's
@@ -19,4 +24,4 @@ an alternative reading where it matters). Flows start uniformly in [0, 1] s.
 """
 
 # Importing a section registers its experiments; paper order is the order `tcpsim list` shows.
-from tcpsim.repro.podlesny import unfairness  # noqa: F401
+from tcpsim.repro.podlesny import unfairness, scalability, dynamics, multibottleneck  # noqa: F401, I001

@@ -4,6 +4,7 @@ measurement window, and the dumbbell the experiments share."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,7 @@ VEGAS_CC: dict[str, Any] = {
     "gamma": 1.5,
     "rtt": "mean",
     "min_round_samples": 1,
+    "ecn_decrease": 0.5,
 }
 """The paper's Vegas, α = 1, β = 3 (Sec. II-B) and γ = 1 (`v_gamma_`), as ns-2.29's
 `tcp/tcp-vegas.cc` applies them: it rounds δ = (expect − actual)·BaseRTT to the nearest integer
@@ -65,7 +67,8 @@ VEGAS_CC: dict[str, Any] = {
 slow start when δ ≥ 1.5 — exactly tcpsim's exact-δ comparison with α 0.5, β 3.5, γ 1.5. The
 round's RTT is the mean of its samples (`v_sumRTT_ / v_cntRTT_`) and one sample decides a round
 (no delayed ACKs here). The rest is the `vegas` defaults, ns-2's too: slow start every other RTT,
-exit cwnd − cwnd/8, 3/4 cut on duplicate ACKs, restart at 2 segments after a timeout.
+exit cwnd − cwnd/8, 3/4 cut on duplicate ACKs, restart at 2 segments after a timeout. An
+ECN echo halves the window: ns-2's Vegas hands it to `TcpAgent::ecn` (RED/ECN runs only).
 Not modelled: ns-2 resets BaseRTT to the round's RTT when a round sent at most one packet, and
 Brakmo's fine-grained retransmission checks (both act only around losses)."""
 
@@ -119,3 +122,144 @@ def link_share(r: RunResult, flow: str, capacity_bps: float) -> float:
     window (whole 1040-byte packets, as a link monitor counts them)."""
     rows = r.flows[r.flows["name"] == flow]
     return float(rows["throughput_bps"].iloc[0]) * WIRE_PER_PAYLOAD / capacity_bps
+
+
+# --- Sec. IV: the dumbbell of Figs. 3–10 with NewReno and Vegas in each direction ------------
+
+BOTTLENECK_BPS = 100e6
+RTT_RANGE_S = (0.020, 0.300)
+"""Propagation RTTs uniform in [20, 300] ms; drawn anew in each replication (the replication's
+seed seeds the draw), the same draw for every queue discipline of that replication."""
+
+RD_PAPER: dict[str, Any] = {"k": 1, "d_share": 0.1, "interval": "100ms", "counter_slots": 4096, "counter_timeout": "1s"}
+"""RD as Sec. III sets it: k = 1, 10 % of the buffer to D. The paper is silent on the
+recalculation interval and the flow counter; these are tcpsim's RD defaults, chosen before any
+result (recalculation every 100 ms, a flow active if seen within 1 s, 4096 slots per class)."""
+
+NS2_RED_MEAN_PKTSIZE = 500
+"""ns-2's `Queue/RED mean_pktsize_`: the packet size RED's automatic settings assume."""
+
+
+def ns2_red_ecn(rate_bps: float, link_delay_s: float) -> dict[str, Any]:
+    """RED with ECN as ns-2.29's defaults (tcl/lib/ns-default.tcl and queue/red.cc
+    `initialize_params`) configure it on a link of `rate_bps` and `link_delay_s`, the paper giving
+    no parameter: byte mode (`bytes_` and `queue_in_bytes_` true since 10/11/2004), automatic
+    thresholds (`thresh_` = `maxthresh_` = 0 since 12/29/01: min_th = max(5, targetdelay_·ptc/2)
+    packets of `mean_pktsize_` 500 bytes with `targetdelay_` 5 ms, max_th = 3·min_th), the
+    automatic weight of `q_weight_` −1 (w_q = 1 − exp(−1/(10·rtt·ptc)) with rtt = max(0.1 s,
+    3·(delay + 1/ptc)), ptc the link's rate in 500-byte packets per second), `linterm_` 10
+    (max_p 0.1), `gentle_` and `wait_` true, and ECN (`setbit_` true, as the paper's "RED/ECN")
+    with `use_mark_p_` and `mark_p_` 0.1: mark while the probability is below 0.1, drop above."""
+    ptc = rate_bps / (8 * NS2_RED_MEAN_PKTSIZE)
+    rtt_s = max(0.1, 3 * (link_delay_s + 1 / ptc))
+    return {
+        "kind": "red",
+        "mode": "byte",
+        "mean_packet": f"{NS2_RED_MEAN_PKTSIZE}B",
+        "thresholds": "auto",
+        "target_delay": "5ms",
+        "w_q": 1 - math.exp(-1 / (10 * rtt_s * ptc)),
+        "max_p": 0.1,
+        "gentle": True,
+        "wait": True,
+        "ecn": True,
+        "mark_p": 0.1,
+    }
+
+
+def describe_ns2_red(rate_bps: float, link_delay_s: float) -> str:
+    """`ns2_red_ecn`'s settings on a link, in words, for an experiment's notes."""
+    q = ns2_red_ecn(rate_bps, link_delay_s)
+    min_th = max(5.0, 0.005 * rate_bps / (8 * NS2_RED_MEAN_PKTSIZE) / 2) * NS2_RED_MEAN_PKTSIZE
+    return (
+        f"ns-2.29's RED as its defaults configure it for a {rate_bps / 1e6:g} Mb/s, {link_delay_s * 1e3:g} ms link "
+        f"(the paper gives no parameter): byte mode, automatic thresholds min_th {min_th:,.0f} and max_th "
+        f"{3 * min_th:,.0f} bytes (5 ms of the link in 500-byte packets, halved; three times that), automatic weight "
+        f"w_q {q['w_q']:.2g}, max_p 0.1, gentle; ECN marks while the probability is below 0.1, ECN-capable TCP"
+    )
+
+
+NS2_RED_CLASSIC: dict[str, Any] = {
+    "kind": "red",
+    "mode": "packet",
+    "min_th": "5pkt",
+    "max_th": "15pkt",
+    "w_q": 0.002,
+    "max_p": 0.1,
+    "gentle": True,
+    "wait": True,
+    "ecn": True,
+    "mark_p": 0.1,
+}
+"""Sensitivity: RED/ECN with ns-2's classic fixed parameters (before the automatic configuration
+of 12/29/01 and byte mode of 2004): 5 and 15 packets, w_q 0.002."""
+
+DISCIPLINES = ("droptail", "red_ecn", "rd")
+"""The paper's three (Sec. IV-G, IV-H); "red_ecn_classic" (`NS2_RED_CLASSIC`) is a sensitivity run."""
+DISCIPLINE_LABELS = {"droptail": "DropTail", "red_ecn": "RED/ECN", "rd": "RD", "red_ecn_classic": "RED/ECN, classic"}
+
+
+def bottleneck_queue(
+    discipline: str, rate_bps: float, link_delay_s: float, overrides: dict[str, Any] | None = None
+) -> str | dict[str, Any]:
+    """The bottleneck queue of a discipline with the paper's buffer of C·250 ms (in 1 KB packets):
+    drop-tail, RED/ECN (ns-2.29's defaults, `ns2_red_ecn`; or ns-2's classic `NS2_RED_CLASSIC`)
+    or RD (`RD_PAPER`); `overrides` replace settings of the RED or RD table (sensitivity runs)."""
+    limit = f"{buffer_pkts(rate_bps)}pkt"
+    if discipline == "droptail":
+        return limit
+    if discipline == "red_ecn":
+        return {**ns2_red_ecn(rate_bps, link_delay_s), "limit": limit, **(overrides or {})}
+    if discipline == "red_ecn_classic":
+        return {**NS2_RED_CLASSIC, "limit": limit, **(overrides or {})}
+    if discipline == "rd":
+        return {"kind": "rd", "limit": limit, **RD_PAPER, **(overrides or {})}
+    raise ValueError(f"discipline {discipline!r} is not one of {', '.join(DISCIPLINES)}")
+
+
+def mixed_dumbbell(
+    newreno: int,
+    vegas: int,
+    *,
+    queue: str | dict[str, Any],
+    seed: int,
+    reverse: bool = True,
+    bottleneck_bps: float = BOTTLENECK_BPS,
+    duration_s: float = DURATION_S,
+    ecn: bool = False,
+) -> dict[str, Any]:
+    """The Sec. IV dumbbell: `newreno` NewReno and `vegas` Vegas long-lived flows forward and, if
+    `reverse`, as many of each backward, named ``<variant>.f<j>`` / ``<variant>.r<j>`` (class: the
+    variant); RTTs uniform in [20, 300] ms drawn with the replication's `seed`; the bottleneck's
+    `queue` in both directions; ns-2.29's TCP (with ECN if `ecn`) and the paper's Vegas."""
+    variants = ["newreno"] * newreno + ["vegas"] * vegas
+    directions = ("f", "r") if reverse else ("f",)
+    scenario = dumbbell(
+        forward=len(variants),
+        reverse=len(variants) if reverse else 0,
+        variant=variants * len(directions),
+        bottleneck_rate=f"{round(bottleneck_bps)}bps",
+        bottleneck_delay_s=BOTTLENECK_DELAY_S,
+        access_rate=ACCESS_RATE,
+        rtt_range_s=RTT_RANGE_S,
+        buffer_s=BUFFER_S,
+        queue=queue,
+        mss_bytes=PAYLOAD_BYTES,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s:g}s",
+        warmup=f"{WARMUP_S:g}s",
+        start_jitter=f"{START_JITTER_S:g}s",
+        rtt_seed=seed,
+        tcp={**NS2_TCP, **({"ecn": True} if ecn else {})},
+    )
+    scenario["name"] = (
+        f"podlesny dumbbell: {newreno} NewReno + {vegas} Vegas {'each way' if reverse else 'forward'} over "
+        f"{bottleneck_bps / 1e6:g} Mb/s"
+    )
+    for i, flow in enumerate(scenario["flows"]):
+        direction, j = directions[i // len(variants)], i % len(variants)
+        variant = flow["variant"]
+        flow["name"] = f"{variant}.{direction}{j if variant == 'newreno' else j - newreno}"
+        if variant == "vegas":
+            flow["tcp"] = {"cc": dict(VEGAS_CC)}
+    return scenario

@@ -201,6 +201,7 @@ impl CongestionControl {
                 slow_start,
                 slow_start_exit,
                 loss_decrease,
+                ecn_decrease,
                 timeout_cwnd_segments,
                 min_round_samples,
             } => CongestionControl::Vegas(Vegas::new(
@@ -211,6 +212,7 @@ impl CongestionControl {
                 *slow_start,
                 *slow_start_exit,
                 *loss_decrease,
+                *ecn_decrease,
                 *timeout_cwnd_segments,
                 *min_round_samples,
                 mss_bytes,

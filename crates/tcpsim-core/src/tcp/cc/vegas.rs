@@ -28,7 +28,9 @@
 //! `vegas_enable` on returning to the Open state): the samples of a round that straddles a
 //! recovery describe another window.
 //! ECN (RFC 3168 §6.1.2: "treated just as a congestion loss"): an ECN-Echo gets the answer to
-//! duplicate ACKs (the trait's default `on_ecn`), the 1/4 cut by default.
+//! duplicate ACKs, the 1/4 cut by default, or its own cut `ecn_decrease`: ns-2's Vegas hands
+//! an ECN-Echo to `TcpAgent::ecn`, which halves the window (`slowdown(CLOSE_CWND_HALF |
+//! CLOSE_SSTHRESH_HALF)`), so the ns-2 flavour is `ecn_decrease = 0.5`.
 //! Defaults are the papers' (α 1, β 3, γ 1, the 1/4 cut, 2 segments after a timeout); where
 //! they are silent, Brakmo's slow start every other RTT and ns-2's exit, with the
 //! round's minimum RTT and three samples a round (Linux), both needed with delayed ACKs.
@@ -115,6 +117,7 @@ pub struct Vegas {
     slow_start: VegasSlowStart,
     slow_start_exit: VegasSlowStartExit,
     loss_decrease: VegasLossDecrease,
+    ecn_decrease: Option<f64>,
     timeout_cwnd_bytes: u64,
     min_round_samples: u64,
     /// BaseRTT, the smallest sample of the connection (ns).
@@ -141,6 +144,7 @@ impl Vegas {
         slow_start: VegasSlowStart,
         slow_start_exit: VegasSlowStartExit,
         loss_decrease: VegasLossDecrease,
+        ecn_decrease: Option<f64>,
         timeout_cwnd_segments: u32,
         min_round_samples: u32,
         mss_bytes: u64,
@@ -154,6 +158,7 @@ impl Vegas {
             slow_start,
             slow_start_exit,
             loss_decrease,
+            ecn_decrease,
             timeout_cwnd_bytes: timeout_cwnd_segments as u64 * mss_bytes,
             min_round_samples: min_round_samples as u64,
             base_rtt_ns: None,
@@ -273,6 +278,18 @@ impl CongestionOps for Vegas {
         Reduction { ssthresh_bytes, cwnd_bytes, entry_cwnd_bytes: None }
     }
 
+    /// An ECN-Echo: the answer to duplicate ACKs, or the cut `ecn_decrease` (ns-2: a halving).
+    fn on_ecn(&mut self, w: &Window, flight_bytes: u64, now_ns: u64) -> Reduction {
+        match self.ecn_decrease {
+            None => self.on_loss(w, flight_bytes, LossSignal::DuplicateAcks, now_ns),
+            Some(f) => {
+                self.recovering = true;
+                self.ended_round = None;
+                Reduction::ssthresh(((w.cwnd_bytes as f64 * (1.0 - f)) as u64).max(2 * self.mss_bytes))
+            }
+        }
+    }
+
     fn rtt_estimate_ns(&self) -> Option<u64> {
         self.base_rtt_ns
     }
@@ -298,6 +315,7 @@ mod tests {
             VegasSlowStart::EveryOtherRtt,
             VegasSlowStartExit::Eighth,
             VegasLossDecrease::Fraction(0.25),
+            None,
             2,
             1,
             MSS,
@@ -458,6 +476,19 @@ mod tests {
         let w = window(12 * MSS, HUGE);
         assert_eq!(v.on_ecn(&w, 12 * MSS, 0), Reduction::ssthresh(9 * MSS));
         assert!(v.recovering, "no per-RTT decision on the rounds of the reduced window");
+    }
+
+    #[test]
+    fn ns2s_vegas_halves_the_window_on_an_ecn_echo() {
+        // ns-2 tcp-vegas.cc: `if (flagh->ecnecho()) ecn(seqno)`, TcpAgent's halving; duplicate
+        // ACKs keep the 1/4 cut.
+        let mut v = vegas();
+        v.ecn_decrease = Some(0.5);
+        let w = window(12 * MSS, HUGE);
+        assert_eq!(v.on_ecn(&w, 12 * MSS, 0), Reduction::ssthresh(6 * MSS));
+        assert!(v.recovering);
+        assert_eq!(v.on_ecn(&window(3 * MSS, HUGE), 3 * MSS, 0), Reduction::ssthresh(2 * MSS), "floor 2 segments");
+        assert_eq!(v.on_loss(&w, 12 * MSS, LossSignal::DuplicateAcks, 0).ssthresh_bytes, 9 * MSS);
     }
 
     #[test]
