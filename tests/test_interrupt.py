@@ -60,7 +60,17 @@ def _wait_until(condition, timeout_s: float = 60.0) -> None:
 
 def _start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, TCPSIM_CACHE=str(tmp_path / "cache"))
-    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A shell starts background jobs with SIGINT ignored, and an ignored signal stays ignored
+    # across exec: give the child the default disposition, as a terminal's foreground job has.
+    return subprocess.Popen(
+        args,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def _interrupt(process: subprocess.Popen[str]) -> tuple[str, float]:
