@@ -16,12 +16,16 @@ python3 -m venv "$tmp/venv"
 
 cd "$tmp"
 export TCPSIM_CACHE="$tmp/cache"
-# The two quick workloads; the podlesny ones take a minute.
+# The two quick workloads (each in a process of its own); the podlesny ones take a minute.
 "$tmp/venv/bin/tcpsim" bench lossy_link dumbbell --json > bench.json
+"$tmp/venv/bin/tcpsim" list --json > list.json
 "$tmp/venv/bin/python" - <<'PY'
 import json
 rows = json.load(open("bench.json"))["workloads"]
 assert {r["name"] for r in rows} == {"lossy_link", "dumbbell"} and all(r["events"] > 0 for r in rows), rows
+assert all(r["process_wall_s"] > r["wall_s"] and r["peak_rss_mb"] > 0 for r in rows), rows
+names = {w["name"] for w in json.load(open("list.json"))["workloads"]}
+assert names == {"lossy_link", "dumbbell", "podlesny_1600", "podlesny_1g"}, names
 PY
 "$tmp/venv/bin/tcpsim" repro validation.single_flow --quick --out "$tmp/out" > /dev/null
 test -s "$tmp/out/summary.json" && test -s "$tmp/out/validation.single_flow.png"

@@ -516,6 +516,17 @@ def test_engine_json_is_the_hashed_canonical_form():
     assert json.loads(scenario.to_engine_json()) == scenario.to_engine()
 
 
+def test_a_run_hashes_the_json_it_hands_the_engine():
+    """`tcpsim.run` builds the canonical form once and passes its text to both the engine and
+    the hash: the hash must be the scenario's own."""
+    scenario = load_scenario(raw("parking_lot_mix"), ["duration=2s", "warmup=1s"])
+    canonical = scenario.to_engine()
+    text = scenario.to_engine_json(canonical)
+    assert text == scenario.to_engine_json()
+    assert scenario.hash(text) == scenario.hash()
+    assert tcpsim.run(scenario, seed=1).meta["scenario_hash"] == scenario.hash()
+
+
 def test_raw_example_files_load_from_dicts_too():
     assert load_scenario(raw("single_flow")).hash() == load_scenario(SCENARIOS / "single_flow.toml").hash()
 

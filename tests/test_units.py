@@ -174,3 +174,28 @@ def test_bdp_bytes_rounds_to_the_nearest_byte():
 def test_format_duration_quotes_values_back_exactly(duration_ns, text):
     assert format_duration(duration_ns) == text
     assert parse_duration_ns(text) == duration_ns
+
+
+def test_durations_are_exact_for_every_spelling_of_a_decimal():
+    """The parser's integer arithmetic agrees with exact fractions: whole nanoseconds are
+    returned, anything else refused, for signs, exponents and leading or trailing dots."""
+    import random
+
+    rng = random.Random(1)
+    numbers = ["0", "+1", ".5", "5.", "0.000001", "12.345678", "1e3", "1E-3", "+.25", "2.5e-1", "00012.500", "1e-10"]
+    for _ in range(3000):
+        whole = str(rng.randint(0, 10 ** rng.randint(0, 8)))
+        decimals = str(rng.randint(0, 10 ** rng.randint(0, 8))).zfill(rng.randint(1, 9))
+        exponent = rng.choice(["", f"e{rng.randint(-12, 12)}", f"E+{rng.randint(0, 5)}"])
+        numbers.append(rng.choice(["", "+"]) + rng.choice([whole, f"{whole}.{decimals}", f".{decimals}"]) + exponent)
+    for number in numbers:
+        for unit, factor in (("ns", 1), ("us", 10**3), ("ms", 10**6), ("s", 10**9), ("min", 60 * 10**9)):
+            exact = Fraction(number) * factor
+            if exact > 2**64 - 1:
+                with pytest.raises(ValueError, match="too large|whole number"):
+                    parse_duration_ns(f"{number}{unit}")
+            elif exact.denominator == 1:
+                assert parse_duration_ns(f"{number}{unit}") == exact, f"{number}{unit}"
+            else:
+                with pytest.raises(ValueError, match="whole number of nanoseconds"):
+                    parse_duration_ns(f"{number}{unit}")

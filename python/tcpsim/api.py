@@ -46,9 +46,11 @@ def run(
         check_limits(sc, estimate_cost(canonical))
     for path, message in run_warnings(sc, canonical):
         warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
+    # One JSON text is both the engine's input and the hash's (key order means nothing to the engine).
+    engine_json = sc.to_engine_json(canonical)
     started = time.perf_counter()
     try:
-        summary_json, raw_traces, raw_transfers = _core.run(json.dumps(canonical), seed)
+        summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed)
     except ValueError as e:
         raise SimulationError(str(e)) from None
     wall_s = time.perf_counter() - started
@@ -58,7 +60,7 @@ def run(
         "seed": seed,
         "version": __version__,
         "engine_version": _core.ENGINE_VERSION,
-        "scenario_hash": sc.hash(),
+        "scenario_hash": sc.hash(engine_json),
         "events": summary["events"],
         "wall_s": wall_s,
         "sim_s": sim_s,

@@ -156,6 +156,12 @@ impl PacketPool {
         &mut self.slots[id as usize]
     }
 
+    /// Slots ever allocated: the most packets alive at once so far.
+    #[inline]
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Packets currently alive.
     pub fn live(&self) -> usize {
         self.slots.len() - self.free.len()

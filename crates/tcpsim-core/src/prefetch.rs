@@ -13,13 +13,11 @@ pub fn prefetch<T>(value: &T) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         const LINE: usize = 64;
         let start = value as *const T as *const i8;
-        let end = start as usize + std::mem::size_of::<T>();
-        let mut line = start as usize & !(LINE - 1);
-        while line < end {
-            // SAFETY: a prefetch is only a hint: it never faults and never changes memory, and
-            // these are the lines of a live reference anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line.wrapping_sub(start as usize))) };
-            line += LINE;
+        // A line past the end at most, and a count known at compile time: no loop is left.
+        for line in 0..=std::mem::size_of::<T>() / LINE {
+            // SAFETY: a prefetch is only a hint: it never faults (not even past the end of an
+            // object) and never changes memory.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line * LINE)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

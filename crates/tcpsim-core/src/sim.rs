@@ -43,6 +43,10 @@ struct Snapshot {
 /// per second) a request is seen within milliseconds, and the check costs nothing measurable.
 pub const STOP_CHECK_EVENTS: u32 = 1 << 14;
 
+/// Packets alive at once (at the peak so far) from which the run loop prefetches: below, they
+/// and the links fit in the caches and asking costs more than it saves (a single flow).
+const PREFETCH_MIN_PACKETS: usize = 4096;
+
 pub struct Sim {
     sched: Scheduler,
     net: Network,
@@ -190,8 +194,10 @@ impl Sim {
             for _ in 0..STOP_CHECK_EVENTS {
                 match self.sched.pop_until(self.duration_ns) {
                     Some(ev) => {
-                        if let Some(next) = self.sched.peek() {
-                            self.prefetch_for(next);
+                        if self.pool.slots() >= PREFETCH_MIN_PACKETS {
+                            if let Some(next) = self.sched.peek() {
+                                self.prefetch_for(next);
+                            }
                         }
                         self.dispatch(ev)
                     }

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from tcpsim.scenario.errors import Loc, Problem
 from tcpsim.scenario.network import LinkSpec, ScriptedLoss, limit_bytes
-from tcpsim.scenario.traffic import effective_tcp, flow_instances, tcp_origin
+from tcpsim.scenario.traffic import FlowInstance, effective_tcp, flow_instances, tcp_origin
 from tcpsim.units import U64_MAX, QueueLimit, format_duration
 
 if TYPE_CHECKING:
@@ -16,13 +16,14 @@ if TYPE_CHECKING:
 
 def check_scenario(scenario: "Scenario") -> list[Problem]:
     """Every problem that involves more than one table."""
+    flows = flow_instances(scenario)
     return [
         *_check_run(scenario),
-        *_check_names(scenario),
+        *_check_names(scenario, flows),
         *_check_flows(scenario),
         *_check_udp(scenario),
         *_check_web(scenario),
-        *_check_queues(scenario),
+        *_check_queues(scenario, flows),
     ]
 
 
@@ -41,7 +42,7 @@ def _check_run(scenario: "Scenario") -> Iterator[Problem]:
                 )
 
 
-def _check_names(scenario: "Scenario") -> Iterator[Problem]:
+def _check_names(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[Problem]:
     """Link and flow names label results, so each must be unique."""
     link_owner: dict[str, int] = {}
     for position, link in enumerate(scenario.links):
@@ -51,7 +52,7 @@ def _check_names(scenario: "Scenario") -> Iterator[Problem]:
             yield (where, f"link name {name!r} is already used by links[{link_owner[name]}]; names must be unique")
         link_owner.setdefault(name, position)
     flow_owner: dict[str, int] = {}
-    for flow in flow_instances(scenario):
+    for flow in flows:
         if flow.name in flow_owner:
             where = ("flows", flow.position, "name") if flow.spec.name is not None else ("flows", flow.position)
             yield (
@@ -172,10 +173,9 @@ def _components(scenario: "Scenario") -> dict[str, str]:
     return component
 
 
-def _check_queues(scenario: "Scenario") -> Iterator[Problem]:
+def _check_queues(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[Problem]:
     """Every queue can resolve its limits and hold at least the largest data packet; every
     scripted loss names a flow."""
-    flows = flow_instances(scenario)
     connections = [flow.tcp for flow in flows] + [effective_tcp(scenario.tcp, web) for web in scenario.web]
     largest_packet_bytes = max((tcp["mss_bytes"] + tcp["header_bytes"] for tcp in connections), default=0)
     flow_names = [flow.name for flow in flows]

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any, NamedTuple, Self
 
 from pydantic import Field, model_validator
@@ -108,11 +109,12 @@ class Scenario(Model):
             "trace": {**self.trace.model_dump(), "max_rows": self.limits.max_trace_rows},
         }
 
-    def to_engine_json(self) -> str:
-        """:meth:`to_engine` as compact JSON with sorted keys: the engine's input and the hash's."""
-        return json.dumps(self.to_engine(), sort_keys=True, separators=(",", ":"))
+    def to_engine_json(self, canonical: Mapping[str, Any] | None = None) -> str:
+        """:meth:`to_engine` as compact JSON with sorted keys: the engine's input and the hash's.
+        `canonical`, if given, is :meth:`to_engine`'s result already at hand (a run needs both)."""
+        return json.dumps(self.to_engine() if canonical is None else canonical, sort_keys=True, separators=(",", ":"))
 
-    def hash(self) -> str:
+    def hash(self, engine_json: str | None = None) -> str:
         """sha256 hex of :meth:`to_engine_json`, to key caches of finished runs.
 
         It covers exactly what the engine sees, so it ignores `name` and `description` (cosmetic:
@@ -121,9 +123,10 @@ class Scenario(Model):
         do count: results are labelled by them. So do flow classes, which the engine never sees:
         those other than the default (the variant) are appended to the hashed text, so a scenario
         without them keeps its hash. The seed and engine version are not part of a scenario; a
-        cache key adds them.
+        cache key adds them. `engine_json`, if given, is :meth:`to_engine_json`'s result already
+        at hand.
         """
-        text = self.to_engine_json()
+        text = self.to_engine_json() if engine_json is None else engine_json
         classes = {
             position: flow.class_label for position, flow in enumerate(self.flows) if flow.class_label != flow.variant
         }

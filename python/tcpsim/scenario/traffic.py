@@ -199,10 +199,8 @@ def effective_tcp(defaults: TcpOptions, flow: "FlowSpec | WebSpec") -> dict[str,
     """The engine's `TcpConfig` of a flow (or a web generator's connections): its own
     [flows.tcp] ([web.tcp]) keys, else [tcp]'s, with the variant filling in whichever of
     recovery and cc neither names."""
-    settings = {
-        name: getattr(flow.tcp if name in flow.tcp.model_fields_set else defaults, name)
-        for name in TcpOptions.model_fields
-    }
+    own = flow.tcp.model_fields_set
+    settings = {name: getattr(flow.tcp if name in own else defaults, name) for name in TcpOptions.model_fields}
     variant = VARIANTS[flow.variant]
     settings["recovery"] = settings["recovery"] or variant.recovery
     settings["cc"] = settings["cc"].model_dump() if settings["cc"] else dict(variant.cc)
