@@ -10,12 +10,22 @@ import pandas as pd
 import pytest
 from tcpsim.repro import select
 from tcpsim.repro.framework import execute
-from tcpsim.repro.podlesny import checks, common, dynamics, measure, multibottleneck, scalability
+from tcpsim.repro.podlesny import checks, common, dynamics, measure, multibottleneck, scalability, webtraffic
 from tcpsim.repro.podlesny.unfairness import EXACT_DELTA, WINDOW20, Fig1
 from tcpsim.repro.table import MAIN
 from tcpsim.scenario import load_scenario
 
-IDS = ["podlesny.fig1", "podlesny.fig4", "podlesny.fig5", "podlesny.fig10", "podlesny.fig12"]
+IDS = [
+    "podlesny.fig1",
+    "podlesny.fig4",
+    "podlesny.fig5",
+    "podlesny.fig6",
+    "podlesny.fig7",
+    "podlesny.fig8",
+    "podlesny.fig9",
+    "podlesny.fig10",
+    "podlesny.fig12",
+]
 
 
 def engine(scenario):
@@ -129,6 +139,8 @@ def test_figs_4_and_5_run_the_papers_grid_with_rd(experiment, varied):
         assert (q["kind"], q["limit_packets"], q["k"], q["d_share"]) == ("rd", 3125, 1.0, 0.1)
         assert (q["interval_ns"], q["counter_timeout_ns"], q["counter_slots"]) == (10**8, 10**9, 4096)
     assert e["duration_ns"] == 60 * 10**9 and e["warmup_ns"] == 5 * 10**9
+    access = e["links"][1]
+    assert access["rate_bps"] == 200e6 and access["ab"]["queue"]["limit_packets"] == 6250  # C·250 ms too
     for f in e["flows"]:
         cc = f["tcp"]["cc"]
         assert (cc["kind"] == "vegas") == f["name"].startswith("vegas")
@@ -159,8 +171,14 @@ def test_quick_mode_is_a_tenth_of_the_paper():
     assert len(flows_by_prefix(e, "vegas.")) == 20 and len(flows_by_prefix(e, "newreno.")) == 60
 
 
-def fake_run(flows, window_s=10.0, access_drops=0):
-    links = pd.DataFrame({"name": ["bottleneck", "s0-r1"], "drops_queue": [5, access_drops]})
+def fake_run(flows, window_s=10.0, sender_side_drops=0, receiver_side_drops=0):
+    links = pd.DataFrame(
+        {
+            "name": ["bottleneck", "s0-r1", "r2-d0"],
+            "src": ["r1", "s0", "r2"],
+            "drops_queue": [5, sender_side_drops, receiver_side_drops],
+        }
+    )
     return SimpleNamespace(flows=pd.DataFrame(flows), links=links, meta={"window_s": window_s})
 
 
@@ -179,8 +197,10 @@ def test_utilization_counts_the_packets_that_crossed_the_bottleneck():
     assert use["vegas"]["loss_rate"] == pytest.approx(0.01)
     # per flow: Vegas 495 packets for 1 flow against NewReno's 1900 for 2
     assert measure.fairness_index(use) == pytest.approx(495 / 950)
-    with pytest.raises(ValueError, match="access links"):
-        measure.class_use(fake_run(r.flows, access_drops=1), capacity_bps=2e6, directions=1)
+    # a drop before the bottleneck never crossed it; one after it did, and is refused
+    assert measure.class_use(fake_run(r.flows, sender_side_drops=3), capacity_bps=2e6, directions=1) == use
+    with pytest.raises(ValueError, match="past the bottleneck"):
+        measure.class_use(fake_run(r.flows, receiver_side_drops=1), capacity_bps=2e6, directions=1)
 
 
 def test_within_everywhere_needs_every_point_in_the_band():
@@ -322,3 +342,86 @@ def test_fig12_link_accounting_follows_the_paths():
     assert links[0]["index"] == pytest.approx(3 / 5)
     assert links[1]["index"] == pytest.approx(1.0)
     assert links[2]["newreno"] == pytest.approx(1.04) and links[2]["newreno_flows"] == 1
+
+
+# --- figs. 6–9: web-like traffic -----------------------------------------------------------------
+
+
+def web_engine(experiment, x, quick=False):
+    spec = next(s for s in experiment.runs(quick=quick, seeds=1) if s.key["x"] == x)
+    return engine(spec.scenario)
+
+
+def path_rtt_ns(e, *names):
+    delays = {link["name"]: link["delay_ns"] for link in e["links"]}
+    return 2 * sum(delays[name] for name in names)
+
+
+def test_fig6_adds_one_web_server_per_variant_to_the_rd_dumbbell():
+    e = web_engine(webtraffic.Fig6(), 300)
+    assert len(flows_by_prefix(e, "newreno.f")) == len(flows_by_prefix(e, "vegas.r")) == 100
+    assert e["links"][0]["ab"]["queue"]["kind"] == "rd"
+    newreno, vegas = e["web"]
+    assert (newreno["name"], vegas["name"]) == ("web.newreno", "web.vegas")
+    for web in (newreno, vegas):
+        assert web["arrivals"] == {"process": "poisson", "rate_per_s": 150.0}  # half the total each
+        assert web["sizes"] == {"dist": "pareto", "mean_bytes": 30_000, "shape": 1.3}
+        assert web["direction"] == "download" and web["tcp"]["mss_bytes"] == 1000
+    assert (newreno["tcp"]["cc"]["kind"], vegas["tcp"]["cc"]["kind"]) == ("aimd", "vegas")
+    assert vegas["tcp"]["cc"]["rtt"] == "mean"  # ns-2's Vegas, as the long-lived flows
+    assert path_rtt_ns(e, "www.vegas-r1", "bottleneck", "r2-client.vegas") == 100_000_000
+    assert sorted(webtraffic.Fig6().grid(False)) == [1, 10, 50, 100, 200, 300]
+
+
+def test_fig7_sweeps_the_capacity_with_its_c_250_ms_buffer():
+    e = web_engine(webtraffic.Fig7(), 10)
+    q = e["links"][0]["ab"]["queue"]
+    assert e["links"][0]["rate_bps"] == 10e6 and q["limit_packets"] == 312  # D: 31 packets ≈ 31.25 KB
+    assert all(w["arrivals"]["rate_per_s"] == 25.0 for w in e["web"])
+    assert sorted(webtraffic.Fig7().grid(False)) == [10, 50, 100, 200, 500, 1000]
+    quick = web_engine(webtraffic.Fig7(), 1000, quick=True)
+    assert quick["links"][0]["rate_bps"] == 100e6 and len(flows_by_prefix(quick, "vegas.f")) == 10
+
+
+def test_fig8_draws_the_long_lived_rtts_between_20_ms_and_the_maximum():
+    e = web_engine(webtraffic.Fig8(), 1000)
+    delays = {link["name"]: link["delay_ns"] for link in e["links"]}
+    rtts = [2 * (2 * delays[f"s{i}-r1"] + delays["bottleneck"]) for i in range(200)]
+    assert 20e6 <= min(rtts) and max(rtts) <= 1e9 and max(rtts) > 0.9e9
+
+
+def test_fig9_has_pareto_arrivals_and_two_mean_sizes():
+    e = web_engine(webtraffic.Fig9(), ("100 KB", 200))
+    assert {w["arrivals"]["process"] for w in e["web"]} == {"pareto"}
+    assert {w["arrivals"]["shape"] for w in e["web"]} == {1.1}
+    assert {w["sizes"]["mean_bytes"] for w in e["web"]} == {100_000}
+
+
+def test_forward_use_counts_long_lived_forward_flows_and_the_classs_transfers():
+    flows = pd.DataFrame(
+        {
+            "name": ["newreno.f0", "vegas.f0", "newreno.r0"],
+            "packets_sent": [1000, 500, 9999],
+            "packets_dropped": [100, 0, 0],
+        }
+    )
+    web = pd.DataFrame({"name": ["web.newreno", "web.vegas"], "packets_sent": [100, 400], "packets_dropped": [0, 50]})
+    links = pd.DataFrame({"name": ["bottleneck"], "src": ["r1"], "drops_queue": [150]})
+    r = SimpleNamespace(flows=flows, web=web, links=links, meta={"window_s": 10.0})
+    point = webtraffic.Point(capacity_bps=1e6, long_flows=1)
+    use = webtraffic.forward_use(r, point)
+    assert use["newreno_utilization"] == pytest.approx(1000 * 8320 / 1e7)  # the reverse flow is not counted
+    assert use["vegas_web"] == pytest.approx(350 * 8320 / 1e7)
+    assert use["vegas_loss_rate"] == pytest.approx(50 / 900)
+    assert use["index"] == pytest.approx(850 / 1000)
+
+
+def test_rises_falls_and_lowest_at_fail_on_contradicting_data():
+    up = {1: [0.01, 0.012, 0.011], 10: [0.02, 0.021, 0.019], 100: [0.05, 0.052, 0.049]}
+    assert checks.changes(up, True)[0] and not checks.changes(up, False)[0]
+    peaked = {**up, 10: [0.09, 0.091, 0.092]}  # a middle point significantly above the last
+    assert not checks.changes(peaked, True)[0]
+    index = {10: [0.6, 0.62, 0.61], 100: [0.8, 0.82, 0.81], 1000: [0.85, 0.84, 0.86]}
+    assert checks.lowest_at(index, 10)[0]
+    assert not checks.lowest_at(index, 100)[0]
+    assert not checks.lowest_at({**index, 100: [0.55, 0.9, 0.6]}, 10)[0]  # a tie

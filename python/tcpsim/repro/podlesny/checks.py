@@ -162,3 +162,39 @@ def clearly_below(values: Sequence[float], bound: float, ci_bound: float, what: 
     return bool(s["mean"] < bound and s["ci_high"] < ci_bound), (
         f"test: mean {what} < {bound:g} and its 95 % CI below {ci_bound:g} ({s['n']} replications); {_ci(values)}"
     )
+
+
+def changes(
+    samples: Mapping[float, Sequence[float]], rising: bool, label: Callable[[float], str] = str
+) -> tuple[bool, str]:
+    """ "Rises (falls) with x": the last point's mean significantly above (below) the first's
+    (Welch, 95 %), and no point significantly beyond the last."""
+    xs = sorted(samples)
+    sign = 1 if rising else -1
+    first, last = samples[xs[0]], samples[xs[-1]]
+
+    def beyond(a: Sequence[float], b: Sequence[float]) -> bool:
+        return bool(sign * (np.mean(a) - np.mean(b)) > 0 and means_differ(a, b))
+
+    past = [x for x in xs[:-1] if beyond(samples[x], last)]
+    return beyond(last, first) and not past, (
+        f"test: the value at {label(xs[-1])} significantly {'above' if rising else 'below'} that at "
+        f"{label(xs[0])} (Welch, 95 %) and no point significantly {'above' if rising else 'below'} it"
+        + (f" (beyond it: {', '.join(label(x) for x in past)})" if past else "")
+        + "; "
+        + ", ".join(f"{label(x)}: {_ci(samples[x])}" for x in xs)
+    )
+
+
+def lowest_at(
+    samples: Mapping[Any, Sequence[float]], target: Any, label: Callable[[Any], str] = str
+) -> tuple[bool, str]:
+    """`target` has the lowest mean, every other point's significantly above it (Welch, 95 %)."""
+    others = [x for x in samples if x != target]
+    ok = all(
+        np.mean(samples[x]) > np.mean(samples[target]) and means_differ(samples[x], samples[target]) for x in others
+    )
+    return ok, (
+        f"test: every other point significantly above {label(target)} (Welch, 95 %); "
+        + ", ".join(f"{label(x)}: {_ci(v)}" for x, v in samples.items())
+    )

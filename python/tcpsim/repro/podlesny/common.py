@@ -32,6 +32,7 @@ BIN_S = 0.2
 BUFFER_S = 0.250
 """Buffers of C·250 ms."""
 ACCESS_RATE = "200Mbps"
+ACCESS_BPS = 200e6
 BOTTLENECK_DELAY_S = 0.010
 START_JITTER_S = 1.0
 """The paper does not say what differs between its replications; here each flow starts at a
@@ -77,6 +78,11 @@ def buffer_pkts(rate_bps: float) -> int:
     """C·250 ms in 1 KB packets, as ns-2's DropTail `limit_` (a packet count) would be set from
     `packetSize_`: the whole packets that fit."""
     return int(rate_bps * BUFFER_S / 8 / PAYLOAD_BYTES)
+
+
+ACCESS_QUEUE = f"{buffer_pkts(ACCESS_BPS)}pkt"
+"""Sec. IV sets "the buffer sizes" of the links to C·250 ms: the access links' too (6250
+packets at 200 Mb/s), drop-tail."""
 
 
 def dumbbell_scenario(
@@ -227,11 +233,13 @@ def mixed_dumbbell(
     bottleneck_bps: float = BOTTLENECK_BPS,
     duration_s: float = DURATION_S,
     ecn: bool = False,
+    rtt_range_s: tuple[float, float] = RTT_RANGE_S,
 ) -> dict[str, Any]:
     """The Sec. IV dumbbell: `newreno` NewReno and `vegas` Vegas long-lived flows forward and, if
     `reverse`, as many of each backward, named ``<variant>.f<j>`` / ``<variant>.r<j>`` (class: the
-    variant); RTTs uniform in [20, 300] ms drawn with the replication's `seed`; the bottleneck's
-    `queue` in both directions; ns-2.29's TCP (with ECN if `ecn`) and the paper's Vegas."""
+    variant); RTTs uniform in `rtt_range_s` ([20, 300] ms) drawn with the replication's `seed`;
+    the bottleneck's `queue` in both directions; ns-2.29's TCP (with ECN if `ecn`) and the
+    paper's Vegas."""
     variants = ["newreno"] * newreno + ["vegas"] * vegas
     directions = ("f", "r") if reverse else ("f",)
     scenario = dumbbell(
@@ -241,7 +249,7 @@ def mixed_dumbbell(
         bottleneck_rate=f"{round(bottleneck_bps)}bps",
         bottleneck_delay_s=BOTTLENECK_DELAY_S,
         access_rate=ACCESS_RATE,
-        rtt_range_s=RTT_RANGE_S,
+        rtt_range_s=rtt_range_s,
         buffer_s=BUFFER_S,
         queue=queue,
         mss_bytes=PAYLOAD_BYTES,
@@ -249,6 +257,7 @@ def mixed_dumbbell(
         duration=f"{duration_s:g}s",
         warmup=f"{WARMUP_S:g}s",
         start_jitter=f"{START_JITTER_S:g}s",
+        access_queue=ACCESS_QUEUE,
         rtt_seed=seed,
         tcp={**NS2_TCP, **({"ecn": True} if ecn else {})},
     )

@@ -1,14 +1,15 @@
-"""The paper's metrics (Sec. IV) from one run: each class's average utilization of the
-bottleneck, the loss rate of its flows, and the relative fairness index.
+"""The paper's metrics (Sec. IV) from one run: each class's average utilization of the bottleneck,
+the loss rate of its flows, and the relative fairness index.
 
 "Utilization achieved by NewReno flows" is read as the share of the bottleneck's capacity the
 class's data packets occupied — what ns-2's link and flow monitors count: every data packet of
-the class that crossed the bottleneck (sent and not dropped there, retransmissions included),
-as 1040 bytes on the wire. In a dumbbell whose access links never drop, a packet a sender sent
-and the network did not drop crossed the bottleneck, so this is (sent − dropped) per flow over
-the measurement window. The payload the receivers got in order ("delivered") is kept beside it
-(it leaves out retransmissions of data the receiver already had: after a timeout NewReno
-resends its whole window).
+the class that crossed the bottleneck (sent and not dropped there, retransmissions included), as
+1040 bytes on the wire. In a dumbbell where nothing is dropped past the bottleneck (on the links
+from the routers to the receivers), a packet a sender sent and the network did not drop crossed
+the bottleneck — a drop on the sender's access link happened before it —, so this is (sent −
+dropped) per flow over the measurement window. The payload the receivers got in order
+("delivered") is kept beside it (it leaves out retransmissions of data the receiver already had:
+after a timeout NewReno resends its whole window).
 """
 
 from __future__ import annotations
@@ -25,18 +26,22 @@ NEWRENO, VEGAS = "newreno", "vegas"
 CLASS_LABELS = {NEWRENO: "NewReno", VEGAS: "Vegas"}
 
 
+def check_no_drops_past_the_bottleneck(r: RunResult) -> None:
+    """Fail if a link from a router (r1, r2) to a host dropped a packet: a data packet dropped
+    there crossed the bottleneck, which (sent − dropped) would not count."""
+    links = r.links
+    past = links[(links["name"] != "bottleneck") & links["src"].isin(["r1", "r2"])]
+    drops = int(past["drops_queue"].sum())
+    if drops:
+        raise ValueError(f"{drops} packets dropped past the bottleneck: (sent − dropped) would not count them")
+
+
 def class_use(r: RunResult, capacity_bps: float, directions: int) -> dict[str, dict[str, float]]:
     """Per variant: `utilization` (its data packets that crossed the bottleneck, over the
     capacity of the `directions` link directions its flows use, each direction carrying its own
     flows), `delivered` (the same with in-order payload as 1040-byte packets), `loss_rate`
-    (dropped / sent data packets), `flows`. Fails if an access link dropped anything: then a
-    packet not dropped at the bottleneck need not have crossed it."""
-    links = r.links
-    access_drops = links.loc[links["name"] != "bottleneck", "drops_queue"].sum()
-    if access_drops:
-        raise ValueError(
-            f"{access_drops} packets dropped on access links: (sent − dropped) would not count the bottleneck"
-        )
+    (dropped / sent data packets), `flows`."""
+    check_no_drops_past_the_bottleneck(r)
     capacity_bits = capacity_bps * directions * float(r.meta["window_s"])
     out: dict[str, dict[str, float]] = {}
     for variant, rows in r.flows.groupby("variant", sort=False):

@@ -25,6 +25,7 @@ from tcpsim.repro.framework import Claim, Experiment, Number, Outcome
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, figure_legend, figure_title, finish_axes
 from tcpsim.repro.podlesny import checks
 from tcpsim.repro.podlesny.common import (
+    ACCESS_QUEUE,
     ACCESS_RATE,
     BOTTLENECK_BPS,
     BUFFER_S,
@@ -78,8 +79,9 @@ class Scale:
 
 
 FULL = Scale(BOTTLENECK_BPS, 20, DURATION_S)
-QUICK = Scale(BOTTLENECK_BPS / 5, 4, 30.0)
-"""Quick mode: a fifth of the capacity and of every pool (4 NewReno + 4 Vegas), 30 s runs."""
+QUICK = Scale(BOTTLENECK_BPS / 5, 4, 20.0)
+"""Quick mode: a fifth of the capacity and of every pool (4 NewReno + 4 Vegas), 20 s runs,
+sensitivity runs of one replication."""
 
 
 def scenario(scale: Scale, discipline: str, seed: int, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -102,6 +104,7 @@ def scenario(scale: Scale, discipline: str, seed: int, overrides: Mapping[str, A
         duration=f"{scale.duration_s:g}s",
         warmup=f"{WARMUP_S:g}s",
         start_jitter=f"{START_JITTER_S:g}s",
+        access_queue=ACCESS_QUEUE,
         rtt_seed=seed,
         tcp={**NS2_TCP, **({"ecn": True} if discipline.startswith("red_ecn") else {})},
     )
@@ -139,17 +142,17 @@ class Fig12(Experiment):
     title = "parking lot with five bottlenecks: NewReno and Vegas throughput under DropTail, RED/ECN and RD"
     setup = (
         "Fig. 11's parking lot: five 100 Mb/s bottlenecks of 5 ms in a row, 200 Mb/s access links, buffers of "
-        "C·250 ms; pools A…F of 20 NewReno and 20 Vegas long-lived flows each, A → H across all five bottlenecks, "
-        "B → C … F → G across one each (so 40 + 40 flows on every bottleneck), and 20 + 20 flows H → A; "
-        "propagation RTTs uniform in [60, 300] ms drawn per replication; 60 s, 5 replications, the first 5 s "
-        "excluded; ns-2.29's TCP and Vegas (α = 1, β = 3). Every bottleneck is drop-tail, RED/ECN (ns-2.29's "
-        "defaults, as fig10) or RD (k = 1, D = 10 %, 100 ms recalculation, 1 s flow-count timeout). A class's "
-        "throughput on a link is the summed throughput of its flows whose path crosses the link (the long flows "
-        "and that hop's cross flows). Checked: with RD the relative fairness index (Vegas's per-flow throughput "
-        "over NewReno's) within ±15 % of 1 on every link; NewReno favoured on every link under DropTail and under "
-        "RED/ECN (index below 0.85; for RED/ECN also its 95 % CI, averaged over the links, below 1); the index "
-        "ordered DropTail < RED/ECN < RD (Welch, 95 %). Sensitivity (not scored): ns-2's classic RED parameters, "
-        "RD's flow-count timeout 3 s."
+        "C·250 ms on every link; pools A…F of 20 NewReno and 20 Vegas long-lived flows each, A → H across all "
+        "five bottlenecks, B → C … F → G across one each (so 40 + 40 flows on every bottleneck), and 20 + 20 "
+        "flows H → A; propagation RTTs uniform in [60, 300] ms drawn per replication; 60 s, 5 replications, the "
+        "first 5 s excluded; ns-2.29's TCP and Vegas (α = 1, β = 3). Every bottleneck is drop-tail, RED/ECN "
+        "(ns-2.29's defaults, as fig10) or RD (k = 1, D = 10 %, 100 ms recalculation, 1 s flow-count timeout). A "
+        "class's throughput on a link is the summed throughput of its flows whose path crosses the link (the long"
+        " flows and that hop's cross flows). Checked: with RD the relative fairness index (Vegas's per-flow "
+        "throughput over NewReno's) within ±15 % of 1 on every link; NewReno favoured on every link under "
+        "DropTail and under RED/ECN (index below 0.85; for RED/ECN also its 95 % CI, averaged over the links, "
+        "below 1); the index ordered DropTail < RED/ECN < RD (Welch, 95 %). Sensitivity (not scored): ns-2's "
+        "classic RED parameters, RD's flow-count timeout 3 s."
     )
     paper = PAPER
     xlabel = "bottleneck link"
@@ -170,7 +173,7 @@ class Fig12(Experiment):
                 seed=seed,
             )
             for d, name, overrides in plan
-            for seed in self.replications(quick, seeds)
+            for seed in self.replications(quick, seeds)[: 1 if quick and name != PAPER_SETTING else None]
         ]
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
@@ -232,7 +235,7 @@ class Fig12(Experiment):
         notes = [
             f"{len(main['rd'])} replications of {scale.duration_s:g} s, the first {WARMUP_S:g} s excluded; pools of "
             f"{scale.pool} NewReno + {scale.pool} Vegas over {scale.capacity_bps / 1e6:g} Mb/s bottlenecks"
-            + (" (quick mode: a fifth of the capacity and of every pool, 30 s runs)" if quick else ""),
+            + (" (quick mode: a fifth of the capacity and of every pool, 20 s runs)" if quick else ""),
             "per-link accounting: a class's throughput on bottleneck i is the sum over its flows whose forward path "
             "crosses i (every long flow, the cross flows of hop i), from the generator's paths; a long flow counts "
             "on all five links",
