@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+./scripts/setup-system.sh
 ./scripts/lint.sh
 cargo test --release -p tcpsim-core --quiet
 .venv/bin/python -m pytest
