@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock -r requirements-dev.lock
 # maturin (from the lock) is the build backend; it must be on PATH without build isolation.
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .

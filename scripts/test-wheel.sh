@@ -10,11 +10,32 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 PATH="$repo/.venv/bin:$PATH" maturin build --quiet --release --out "$tmp/dist" >/dev/null
+# A wheel users can install: a manylinux tag (maturin audits the glibc symbols the core uses),
+# the LICENSE in its metadata, and a core without debug information (the release profile).
+python3 - "$tmp"/dist/tcpsim-*.whl <<'PY'
+import struct, sys, zipfile
+wheel = sys.argv[1]
+assert "-manylinux_" in wheel, f"not a manylinux wheel: {wheel}"
+z = zipfile.ZipFile(wheel)
+assert any(n.endswith(".dist-info/licenses/LICENSE") for n in z.namelist()), "LICENSE missing from the wheel"
+elf = z.read("tcpsim/_core.abi3.so")
+shoff, = struct.unpack_from("<Q", elf, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
+def section(i):
+    return struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize)
+strtab = section(shstrndx)[4]
+names = [elf[strtab + section(i)[0] : elf.index(b"\0", strtab + section(i)[0])].decode() for i in range(shnum)]
+debug = [n for n in names if n.startswith(".debug")]
+assert not debug, f"the core carries debug sections: {debug}"
+PY
 python3 -m venv "$tmp/venv"
 "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     --constraint "$repo/requirements.lock" "$tmp/dist"/tcpsim-*.whl
 
 cd "$tmp"
+# One version source: the workspace Cargo.toml.
+version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -1)"
+test "$("$tmp/venv/bin/tcpsim" --version)" = "tcpsim $version"
 export TCPSIM_CACHE="$tmp/cache"
 # The two quick workloads (each in a process of its own); the podlesny ones take a minute.
 "$tmp/venv/bin/tcpsim" bench lossy_link dumbbell --json > bench.json

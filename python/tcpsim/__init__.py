@@ -10,7 +10,8 @@ pay for pandas and the compiled core until they are used.
 
 from typing import Any
 
-__version__ = "0.1.0"
+# The one version source is the workspace Cargo.toml; the compiled core carries it.
+from tcpsim._core import ENGINE_VERSION as __version__
 
 _EXPORTS = {
     "run": "tcpsim.api",
