@@ -448,6 +448,26 @@ def test_wildcard_applies_to_every_element():
     assert [flow["tcp"]["mss_bytes"] for flow in scenario.to_engine()["flows"]] == [500, 500]
 
 
+def test_list_items_are_addressable_by_name():
+    raw = minimal()
+    raw["links"][0]["name"] = "bottle-neck.1"
+    raw["links"].append({"name": "second", "a": "y", "b": "z", "rate": "7Mbps", "delay": "1ms", "queue": "10pkt"})
+    raw["flows"] = [{"name": "f", "src": "x", "dst": "z"}]
+    overrides = {"links[bottle-neck.1].rate": "5Mbps", "links[second].ab.queue": "20pkt", "flows[f].tcp.mss": 500}
+    config = load_scenario(raw, overrides).to_engine()
+    assert [link["rate_bps"] for link in config["links"]] == [5_000_000, 7_000_000]
+    assert config["links"][1]["ab"]["queue"]["limit_packets"] == 20
+    assert config["flows"][0]["tcp"]["mss_bytes"] == 500
+
+
+def test_an_unknown_item_name_lists_the_names_there():
+    raw = minimal()
+    raw["links"][0]["name"] = "bottleneck"
+    error = errors_of(raw, ["links[bottlenek].rate=5Mbps"])
+    assert error.errors[0][0] == "links"
+    assert "no entry named 'bottlenek'; names here: 'bottleneck'" in str(error)
+
+
 def test_override_values_parse_as_toml_when_they_are_toml():
     config = load_scenario(
         minimal(),

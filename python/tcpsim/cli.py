@@ -407,7 +407,8 @@ SetOpt = Annotated[
         "--set",
         metavar="PATH=VALUE",
         help=(
-            "Override one scenario value, e.g. --set 'links[0].rate=5Mbps' or "
+            "Override one scenario value, e.g. --set 'links[0].rate=5Mbps', "
+            "--set 'links[bottleneck].rate=5Mbps' (the item of that name) or "
             "--set 'flows[*].variant=reno'. VALUE is read as TOML when it parses (numbers, "
             "true/false, arrays, quoted strings), else as text (10Mbps, 20ms). Repeatable."
         ),

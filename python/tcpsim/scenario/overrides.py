@@ -11,7 +11,14 @@ from tcpsim.scenario.introspect import field_type, keys_of, list_item, models_in
 from tcpsim.scenario.root import Scenario
 from tcpsim.scenario.source import plain_data
 
-_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|\d+|\*)((?:\[(?:\d+|\*)\])*)", re.ASCII)
+# A path is keys separated by dots, each key followed by any number of [index], [*] or [name]
+# selectors; a name may hold any character but "]" (link names such as "s0-r1" or "wlan.up").
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|\*", re.ASCII)
+_SELECTOR = re.compile(r"\[([^\]]+)\]")
+
+
+class ItemName(str):
+    """A list item selected by its `name` field: `links[bottleneck]`, `flows[fwd0]`."""
 
 
 class _OverrideError(Exception):
@@ -21,18 +28,32 @@ class _OverrideError(Exception):
 
 
 def _parse_path(path: str) -> list[str | int]:
-    """ "links[1].rate", "links.1.rate", "flows[*].variant" → ["links", 1, "rate"], ... ("*" = all)."""
+    """ "links[1].rate", "links.1.rate", "flows[*].variant", "links[bottleneck].rate" →
+    ["links", 1, "rate"], ... ("*" = every item, an :class:`ItemName` = the item of that name)."""
     segments: list[str | int] = []
-    for part in path.split("."):
-        match = _SEGMENT.fullmatch(part)
+    position = 0
+    bad = _OverrideError(
+        (),
+        f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate', "
+        "'links[bottleneck].rate' or 'flows[*].variant'",
+    )
+    while True:
+        match = _KEY.match(path, position)
         if match is None:
-            raise _OverrideError(
-                (), f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate' or 'flows[*].variant'"
-            )
-        head, brackets = match.groups()
-        for segment in (head, *re.findall(r"\[(\d+|\*)\]", brackets, re.ASCII)):
-            segments.append(int(segment) if segment.isdigit() else segment)
-    return segments
+            raise bad
+        head = match.group()
+        segments.append(int(head) if head.isdigit() else head)
+        position = match.end()
+        while selector := _SELECTOR.match(path, position):
+            text = selector.group(1).strip()
+            is_index = text.isascii() and text.isdigit()  # "１" (full width) is a name, not 1
+            segments.append(int(text) if is_index else text if text == "*" else ItemName(text))
+            position = selector.end()
+        if position == len(path):
+            return segments
+        if path[position] != "." or position + 1 == len(path):
+            raise bad
+        position += 1
 
 
 def _parse_value(text: str) -> Any:
@@ -49,11 +70,14 @@ def _assign(node: Any, annotation: Any, segments: Sequence[str | int], value: An
     step against the schema. Missing tables are created only where the schema has a plain table
     (e.g. `tcp`, `trace`, `flows[0].tcp`, `links[0].ab`)."""
     segment, rest = segments[0], segments[1:]
-    if isinstance(segment, int) or segment == "*":
+    if isinstance(segment, int | ItemName) or segment == "*":
         item_annotation = list_item(annotation)
         if item_annotation is None or not isinstance(node, list):
             raise _OverrideError(loc, f"{show(node)} is not a list, so [{segment}] does not apply")
-        indices = range(len(node)) if segment == "*" else [segment]
+        if isinstance(segment, ItemName):
+            indices = [_index_of(node, segment, loc)]
+        else:
+            indices = range(len(node)) if segment == "*" else [segment]
         for index in indices:
             if index >= len(node):
                 raise _OverrideError((*loc, index), f"no such entry; {format_path(loc)} has {len(node)}")
@@ -82,12 +106,25 @@ def _assign(node: Any, annotation: Any, segments: Sequence[str | int], value: An
     _assign(node[segment], field_annotation, rest, value, (*loc, segment))
 
 
+def _index_of(items: list[Any], name: str, loc: Loc) -> int:
+    """Position of the item whose `name` is `name` (names are unique: validation checks them)."""
+    names = [item.get("name") if isinstance(item, dict) else None for item in items]
+    if name in names:
+        return names.index(name)
+    known = [str(n) for n in names if n is not None]
+    listed = ", ".join(repr(n) for n in known[:10]) + (f" and {len(known) - 10} more" if len(known) > 10 else "")
+    raise _OverrideError(
+        loc, f"no entry named {name!r}" + (f"; names here: {listed}" if known else "; its entries have no names")
+    )
+
+
 def apply_overrides(raw: Mapping[str, Any], overrides: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
     """A copy of `raw` with overrides applied, before validation (so errors keep user paths).
 
     `overrides` is either "path=value" strings (the CLI's `--set`; the value is parsed as TOML
     when it is valid TOML, else taken as a string) or a {path: value} dict (values used as is).
-    Paths: `duration`, `tcp.mss`, `links[1].rate` or `links.1.rate`, `flows[*].variant`.
+    Paths: `duration`, `tcp.mss`, `links[1].rate` or `links.1.rate`, `links[bottleneck].rate` (the
+    item of that name), `flows[*].variant`.
     """
     data = plain_data(raw)
     if isinstance(overrides, str):
