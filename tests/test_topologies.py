@@ -248,3 +248,37 @@ def test_the_chain_runs_with_c1_starting_late():
 def test_a_chain_needs_a_hop():
     with pytest.raises(ValueError, match="hops: 0 must be a whole number >= 1"):
         chain(hops=0)
+
+
+@pytest.mark.parametrize(
+    "generated",
+    [
+        lambda: dumbbell(
+            forward=3,
+            variant=["newreno", "vegas", "westwood_plus"],
+            reverse=2,
+            reverse_variant="reno",
+            reverse_on=[["1s", "2s"]],
+        ),
+        lambda: parking_lot(
+            hops=2, long={"newreno": 2, "vegas": 1}, cross={"newreno": 1}, reverse={"reno": 1}, warmup="0s"
+        ),
+        lambda: chain(hops=3, c1_start="0.5s"),
+    ],
+    ids=["dumbbell", "parking_lot", "chain"],
+)
+def test_a_generated_topology_saved_as_toml_is_the_same_scenario(generated, tmp_path):
+    scenario = generated()
+    path = scenario.save(tmp_path / "generated.toml")
+    assert path.read_text() == scenario.to_toml()
+    assert load_scenario(path).to_engine() == load_scenario(scenario).to_engine()
+    assert tcpsim.run(path, duration="2s").flows.equals(tcpsim.run(scenario, duration="2s").flows)
+
+
+def test_a_topology_with_an_unset_key_saves_without_it():
+    scenario = dumbbell(forward=1)
+    scenario["flows"][0]["class"] = None  # None means "not set" in a dict; TOML has no null
+    assert "class" not in scenario.to_toml()
+    import tomllib
+
+    assert "class" not in tomllib.loads(scenario.to_toml())["flows"][0]

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tcpsim.topologies.common import link, ms
+from tcpsim.topologies.generated import GeneratedScenario
 
 
 def chain(
@@ -29,7 +30,7 @@ def chain(
     warmup: str = "0s",
     cross_start_jitter: str = "0s",
     tcp: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> GeneratedScenario:
     """Routers r0 … r<hops> joined by hop links "r<i>-r<i+1>"; every host on its own
     entry/exit link::
 
@@ -70,12 +71,14 @@ def chain(
         )
         start = {"start": c1_start} if name == "C1" else {"start": "0s", "start_jitter": cross_start_jitter}
         flows.append({"name": name, "src": src, "dst": dst, "variant": variant, **start})
-    return {
-        "name": f"macura multi-hop chain, {hops} hops, C1 {c1_variant}",
-        "bdp_rtt": ms(buffer_s),
-        "duration": duration,
-        "warmup": warmup,
-        "tcp": {"mss": mss_bytes, "header": header_bytes, **(tcp or {})},
-        "links": links,
-        "flows": flows,
-    }
+    return GeneratedScenario(
+        {
+            "name": f"macura multi-hop chain, {hops} hops, C1 {c1_variant}",
+            "bdp_rtt": ms(buffer_s),
+            "duration": duration,
+            "warmup": warmup,
+            "tcp": {"mss": mss_bytes, "header": header_bytes, **(tcp or {})},
+            "links": links,
+            "flows": flows,
+        }
+    )

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from tcpsim.topologies.common import draw_rtts, link, ms, per_flow
+from tcpsim.topologies.generated import GeneratedScenario
 
 
 def dumbbell(
@@ -36,7 +37,7 @@ def dumbbell(
     access_queue: str = "10000pkt",
     rtt_seed: int = 0,
     tcp: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> GeneratedScenario:
     """Dumbbell r1 —bottleneck— r2 with one access link per host::
 
         s0 ──┐                              ┌── d0      forward flows fwd<i>: s<i> → d<i>
@@ -99,12 +100,14 @@ def dumbbell(
         if labels[i] is not None:
             flow["class"] = labels[i]
         flows.append(flow)
-    return {
-        "name": f"dumbbell {forward}+{reverse} flows",
-        "bdp_rtt": ms(buffer_s),
-        "duration": duration,
-        "warmup": warmup,
-        "tcp": {"mss": mss_bytes, "header": header_bytes, **(tcp or {})},
-        "links": links,
-        "flows": flows,
-    }
+    return GeneratedScenario(
+        {
+            "name": f"dumbbell {forward}+{reverse} flows",
+            "bdp_rtt": ms(buffer_s),
+            "duration": duration,
+            "warmup": warmup,
+            "tcp": {"mss": mss_bytes, "header": header_bytes, **(tcp or {})},
+            "links": links,
+            "flows": flows,
+        }
+    )

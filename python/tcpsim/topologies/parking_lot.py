@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from tcpsim.topologies.common import draw_rtts, link, ms
+from tcpsim.topologies.generated import GeneratedScenario
 
 PODLESNY_POOL: Mapping[str, int] = MappingProxyType({"newreno": 20, "vegas": 20})
 """Each pool of `podlesny` Fig. 11: 20 NewReno and 20 Vegas long-lived flows."""
@@ -34,7 +35,7 @@ def parking_lot(
     access_queue: str = "10000pkt",
     rtt_seed: int = 0,
     tcp: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> GeneratedScenario:
     """Routers r0 … r<hops> joined by bottlenecks "r<i>-r<i+1>", every host on its own access
     link; three kinds of pools of flows::
 
@@ -97,12 +98,14 @@ def parking_lot(
         scenario_flows.append(
             {"name": name, "src": src, "dst": dst, "variant": variant, "start": "0s", "start_jitter": start_jitter}
         )
-    return {
-        "name": f"parking lot, {hops} bottlenecks, {len(flows)} flows",
-        "bdp_rtt": ms(buffer_s),
-        "duration": duration,
-        "warmup": warmup,
-        "tcp": {"mss": mss_bytes, "header": header_bytes, **(tcp or {})},
-        "links": links,
-        "flows": scenario_flows,
-    }
+    return GeneratedScenario(
+        {
+            "name": f"parking lot, {hops} bottlenecks, {len(flows)} flows",
+            "bdp_rtt": ms(buffer_s),
+            "duration": duration,
+            "warmup": warmup,
+            "tcp": {"mss": mss_bytes, "header": header_bytes, **(tcp or {})},
+            "links": links,
+            "flows": scenario_flows,
+        }
+    )
