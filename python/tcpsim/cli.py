@@ -10,6 +10,7 @@ inside commands so ``tcpsim --help`` answers at once.
 
 from __future__ import annotations
 
+import enum
 import functools
 import json
 import sys
@@ -415,6 +416,13 @@ SetOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+class TraceFormat(enum.StrEnum):
+    parquet = "parquet"
+    csv = "csv"
+
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")]
 ForceOpt = Annotated[
     bool,
@@ -466,6 +474,10 @@ def run(
             show_default=False,
         ),
     ] = None,
+    trace_format: Annotated[
+        TraceFormat,
+        typer.Option(help="File format of the traces saved by --out: Parquet, or CSV on request."),
+    ] = TraceFormat.parquet,
     json_: JsonOpt = False,
     force: ForceOpt = False,
 ) -> None:
@@ -494,7 +506,7 @@ def run(
 
         typer.echo(f"warning: {truncation_warning(result.meta, scenario.limits.max_trace_rows)}", err=True)
     if out_dir is not None:
-        result.save(out_dir)
+        result.save(out_dir, trace_format=trace_format.value)
     if json_:
         typer.echo(json.dumps(result.to_json_dict(), allow_nan=False))  # already plain JSON data
         return

@@ -22,7 +22,12 @@ DERIVED_TRACES = {"class_throughput": "throughput"}
 """Time series computed from a recorded one when asked for (never saved or cached)."""
 TABLES = ("flows", "links", "udp", "web", "transfers")
 """The result's tables, in the order they are saved."""
-SAVED_FILES = (*(f"{table}.csv" for table in TABLES), "meta.json", *(f"trace_{kind}.parquet" for kind in TRACE_KINDS))
+TRACE_FORMATS = ("parquet", "csv")
+SAVED_FILES = (
+    *(f"{table}.csv" for table in TABLES),
+    "meta.json",
+    *(f"trace_{kind}.{suffix}" for kind in TRACE_KINDS for suffix in TRACE_FORMATS),
+)
 """Every file :meth:`RunResult.save` may write."""
 NOT_COMPLETED_NS = 2**64 - 1
 """The engine's end time of a transfer that did not complete."""
@@ -208,9 +213,31 @@ class RunResult:
             "_engine": None,
         }
 
+    def counts(self) -> dict[str, int]:
+        """Number of flows and of link directions, without building the tables."""
+        if self._frames is None:
+            assert self._engine is not None
+            return {"flows": len(self._engine.summary["flows"]), "links": len(self._engine.summary["channels"])}
+        return {"flows": len(self._frames["flows"]), "links": len(self._frames["links"])}
+
     def __repr__(self) -> str:
-        built = "built" if self._frames is not None else "not built yet"
-        return f"RunResult(meta={self.meta!r}, tables {built})"
+        from tcpsim.result_display import one_line
+
+        return one_line(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: per-flow results, the busiest links and the classes, not every table."""
+        from tcpsim.result_display import summary_html
+
+        return summary_html(self)
+
+    def plot(self, kind: str, **options: Any) -> Any:
+        """Plot the time series `kind` (cwnd, rtt, queue, throughput or class_throughput) and
+        return the matplotlib Axes; options: `select` (flow, link or class names to show) and
+        `ax` (draw there). See :mod:`tcpsim.result_plots`."""
+        from tcpsim.result_plots import plot_trace
+
+        return plot_trace(self.trace(kind), kind, **options)
 
     def trace(self, kind: str) -> pd.DataFrame:
         """The time series `kind` as a DataFrame: one of cwnd, rtt, queue, throughput, or
@@ -252,11 +279,14 @@ class RunResult:
             "transfers": rows["transfers"],
         }
 
-    def save(self, directory: str | Path) -> Path:
+    def save(self, directory: str | Path, trace_format: str = "parquet") -> Path:
         """Write flows.csv, links.csv, udp.csv, web.csv and transfers.csv (the last three if
-        they have rows), meta.json and one Parquet file per recorded trace. A previous save's
-        files in ``directory`` are removed first, so none of them lingers beside this result's
-        (a trace or table it did not record); other files are left alone."""
+        they have rows), meta.json and one file per recorded trace, `trace_<kind>.parquet` or,
+        with ``trace_format="csv"``, `trace_<kind>.csv`. A previous save's files in
+        ``directory`` are removed first, so none of them lingers beside this result's (a trace
+        or table it did not record); other files are left alone."""
+        if trace_format not in TRACE_FORMATS:
+            raise ValueError(f"trace_format {trace_format!r} is unknown; allowed: {', '.join(TRACE_FORMATS)}")
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         for name in SAVED_FILES:
@@ -268,7 +298,10 @@ class RunResult:
         self.links.to_csv(out / "links.csv", index=False)
         (out / "meta.json").write_text(json.dumps(self.meta, indent=2) + "\n")
         for kind, df in self.traces.items():
-            df.to_parquet(out / f"trace_{kind}.parquet", index=False)
+            if trace_format == "csv":
+                df.to_csv(out / f"trace_{kind}.csv", index=False)
+            else:
+                df.to_parquet(out / f"trace_{kind}.parquet", index=False)
         return out
 
 
