@@ -1,0 +1,157 @@
+"""A sweep on a real Dask cluster on 127.0.0.1: a `dask scheduler` and two `dask worker`
+processes, each started in a directory of its own (they share no working directory with the
+client, as on a cluster). The sweep's results equal a local run's; a worker killed in the middle
+of a run loses nothing (issue 17, item 3)."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+BIN = Path(sys.executable).parent
+TCPSIM = [sys.executable, "-c", "from tcpsim.cli import main; main()"]
+START_TIMEOUT_S = 60
+SWEEP_TIMEOUT_S = 120
+
+SCENARIO = """\
+duration = "60s"
+
+[[links]]
+name = "access"
+a = "src"
+b = "router"
+rate = "1Gbps"
+delay = "1ms"
+queue = "1000pkt"
+
+[[links]]
+name = "bottleneck"
+a = "router"
+b = "dst"
+rate = "100Mbps"
+delay = "10ms"
+queue = "200pkt"
+loss = [{ kind = "bernoulli", p = 0.001, direction = "ab" }]
+
+[[flows]]
+name = "bulk"
+src = "src"
+dst = "dst"
+count = 4
+"""
+# 8 runs of about a quarter of a second each (unloaded): long enough to kill a worker in the middle of one.
+SWEEP = ["--grid", "links[1].loss[0].p=0.001,0.002", "--seeds", "4"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start(args: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    cwd.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as out:
+        return subprocess.Popen(args, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """(scheduler address, {worker address: its process}); the processes are stopped after."""
+    root = tmp_path_factory.mktemp("cluster")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    port = address.rsplit(":", 1)[1]
+    processes = [
+        start(
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard"],
+            root / "scheduler",
+            root / "scheduler.log",
+        )
+    ]
+    worker_args = ["--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--memory-limit", "0"]
+    for name in ("w1", "w2"):
+        processes.append(start([str(BIN / "dask"), "worker", address, *worker_args], root / name, root / f"{name}.log"))
+    try:
+        with distributed.Client(address, timeout=START_TIMEOUT_S) as client:
+            client.wait_for_workers(2, timeout=START_TIMEOUT_S)
+            pids = client.run(os.getpid)
+        by_pid = {process.pid: process for process in processes[1:]}
+        yield address, {worker: by_pid[pid] for worker, pid in pids.items()}
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def client_dir(tmp_path_factory):
+    """The client's working directory, with the scenario at a relative path only it can read."""
+    path = tmp_path_factory.mktemp("client")
+    (path / "scenario.toml").write_text(SCENARIO)
+    return path
+
+
+def sweep(client_dir: Path, out: str, *extra: str) -> subprocess.Popen:
+    env = os.environ | {
+        "TCPSIM_CACHE": str(client_dir / f"cache-{out}"),
+        "TCPSIM_STORE": str(client_dir / f"cache-{out}"),
+    }
+    args = [*TCPSIM, "sweep", "scenario.toml", *SWEEP, "--out", out, *extra]
+    return start(args, client_dir, client_dir / f"{out}.log", env)
+
+
+def finished(process: subprocess.Popen, client_dir: Path, out: str) -> None:
+    code = process.wait(timeout=SWEEP_TIMEOUT_S)
+    assert code == 0, (client_dir / f"{out}.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def local(client_dir):
+    """The same sweep run by local processes, to compare with."""
+    finished(sweep(client_dir, "local", "--jobs", "2"), client_dir, "local")
+    return client_dir / "local"
+
+
+def same_tables(a: Path, b: Path) -> None:
+    for table in ("flows.csv", "links.csv"):
+        assert (a / table).read_text() == (b / table).read_text(), table
+    assert (b / "runs.csv").read_text().count(",ok,") == 8
+
+
+def test_a_sweep_on_the_cluster_equals_a_local_one(cluster, client_dir, local):
+    address, _ = cluster
+    finished(sweep(client_dir, "cluster", "--dask", address), client_dir, "cluster")
+    same_tables(local, client_dir / "cluster")
+
+
+def test_a_worker_killed_mid_sweep_loses_nothing(cluster, client_dir, local):
+    address, workers = cluster
+    victim, survivor = workers
+    process = sweep(client_dir, "killed", "--dask", address)
+
+    def sweep_state(dask_scheduler=None) -> tuple[int, int]:
+        """(runs finished, runs assigned to the victim), as the scheduler sees them (a nested
+        function: it travels to the scheduler by value)."""
+        ours = [task for key, task in dask_scheduler.tasks.items() if str(key).startswith("tcpsim-")]
+        worker = dask_scheduler.workers.get(victim)
+        assigned = sum(str(task.key).startswith("tcpsim-") for task in worker.processing) if worker else 0
+        return sum(task.state == "memory" for task in ours), assigned
+
+    with distributed.Client(address) as client:
+        deadline = time.monotonic() + SWEEP_TIMEOUT_S
+        # Kill once some runs are done and the victim is in the middle of others.
+        while (state := client.run_on_scheduler(sweep_state)) and not (state[0] >= 1 and state[1] >= 1):
+            assert process.poll() is None, f"the sweep ended before the worker could be killed mid-sweep: {state}"
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        workers[victim].kill()
+        workers[victim].wait()
+        finished(process, client_dir, "killed")
+        assert list(client.scheduler_info()["workers"]) == [survivor]
+    same_tables(local, client_dir / "killed")
