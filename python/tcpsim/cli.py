@@ -763,7 +763,7 @@ def sweep(
         typer.Option(
             "--sweep",
             metavar="SWEEP.toml",
-            help="A sweep file: seeds, [set] overrides and [grid] axes (format: docs/cluster.md). "
+            help="A sweep file: seeds, [set] overrides and [grid] axes (format: docs/sweeps.md). "
             "--seeds, --set and --grid take precedence over it, path by path.",
             show_default=False,
         ),
