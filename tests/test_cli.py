@@ -385,6 +385,13 @@ def test_sweep_writes_its_folder_and_summarizes(scenario_file, tmp_path):
     assert "goodput per flow" in result.stdout and "8 runs (8 flow rows) saved" in result.stdout
 
 
+def test_sweep_summary_groups_list_valued_parameters(scenario_file):
+    loss = 'links[1].loss=[[], [{kind = "bernoulli", p = 0.01}]]'
+    result = cli.invoke(app, ["sweep", str(scenario_file), "--grid", loss, "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "[{'kind': 'bernoulli', 'p': 0.01}]" in result.stdout
+
+
 def test_sweep_file_with_command_line_precedence(scenario_file, tmp_path):
     sweep_file = tmp_path / "sweep.toml"
     sweep_file.write_text(

@@ -822,6 +822,8 @@ def sweep(
     import warnings
 
     out_dir = None if out is None else _sweep_out_dir(out)
+    from pandas.api.types import is_scalar as pd_is_scalar
+
     from tcpsim.stats import summarize
     from tcpsim.sweeps import SweepFailed, SweepWarning, read_sweep_file
     from tcpsim.sweeps import sweep as run_sweep
@@ -861,7 +863,9 @@ def sweep(
         _print_json(df.to_dict("records"))
         return
     axes = list(definition.grid)
-    summary = summarize(df, [*axes, "name"], "goodput_bps")
+    # list- or table-valued parameters (`links[1].loss=[...]`) are grouped by their text
+    labelled = df.assign(**{p: df[p].map(lambda v: v if pd_is_scalar(v) else str(v)) for p in axes})
+    summary = summarize(labelled, [*axes, "name"], "goodput_bps")
     columns = [*axes, "flow", "goodput Mb/s", "95% CI", "seeds"]
     rows = (
         (
