@@ -221,3 +221,17 @@ def test_the_out_folder_records_provenance(tmp_path, monkeypatch):
     # the saved sweep file runs the same sweep again
     again = quiet_sweep("out/scenario.toml", sweep_file="out/sweep.toml")
     assert again.flows.drop(columns="point").equals(pd.read_csv("out/flows.csv").drop(columns="point"))
+
+
+def test_a_dict_scenario_with_unset_fields_is_saved_and_repeatable(tmp_path):
+    scenario = {
+        "duration": "3s",
+        "description": None,  # None is "not set", which TOML can only say by leaving it out
+        "links": [{"a": "x", "b": "y", "rate": "1Mbps", "delay": "10ms", "queue": "20pkt", "name": None}],
+        "flows": [{"name": "f", "src": "x", "dst": "y", "stop": None}],
+    }
+    result = quiet_sweep(scenario, {"links[0].rate": ["1Mbps", "3Mbps"]})
+    result.save(tmp_path / "out")
+    again = tcpsim.run(tmp_path / "out" / "points" / "1" / "scenario.toml", seed=1)
+    assert again.meta["scenario_hash"] == result.flows["scenario_hash"].iloc[1]
+    assert again.flows["goodput_bps"].item() == result.flows["goodput_bps"].iloc[1]
