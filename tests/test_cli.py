@@ -439,7 +439,7 @@ def test_sweep_with_failed_runs_exits_1_and_says_how_many_and_why(scenario_file,
     assert warning.startswith("warning: the scenario has no random component")  # fixed-rate links only
     assert errors == [
         "error: 3 of 6 runs failed:",
-        "error:   RuntimeError: engine exploded (3 runs: tcp.mss=1000 seed 1; tcp.mss=1000 seed 2; tcp.mss=1000 seed 3)",
+        "error:   3 runs (tcp.mss=1000 seed 1; tcp.mss=1000 seed 2; tcp.mss=1000 seed 3): RuntimeError: engine exploded",
     ]
     runs = pd.read_csv(out / "runs.csv")
     assert runs["status"].tolist() == ["ok"] * 3 + ["failed"] * 3 and len(pd.read_csv(out / "flows.csv")) == 3

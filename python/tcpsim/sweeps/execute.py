@@ -138,7 +138,8 @@ def _point_text(point: Mapping[str, Any]) -> str:
 
 
 def _failure_message(result: SweepResult) -> str:
-    """How many runs failed and why: each distinct error once, with the first runs it hit."""
+    """How many runs failed and why: each distinct error once, after the first runs it hit (an
+    error may take several lines)."""
     failed = result.failed
     lines = [f"{len(failed)} of {len(result.runs)} runs failed:"]
     axes = list(result.definition.grid)
@@ -148,5 +149,5 @@ def _failure_message(result: SweepResult) -> str:
             for row in group.head(MAX_LISTED_RUNS).to_dict("records")
         ]
         more = f" and {len(group) - MAX_LISTED_RUNS} more" if len(group) > MAX_LISTED_RUNS else ""
-        lines.append(f"  {error} ({len(group)} run{'s' if len(group) > 1 else ''}: {'; '.join(runs)}{more})")
+        lines.append(f"  {len(group)} run{'s' if len(group) > 1 else ''} ({'; '.join(runs)}{more}): {error}")
     return "\n".join(lines)
