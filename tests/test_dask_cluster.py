@@ -97,11 +97,14 @@ def client_dir(tmp_path_factory):
     return path
 
 
+def own_store(client_dir: Path, name: str) -> dict[str, str]:
+    """The environment of a client with a result store of its own: every sweep computes afresh."""
+    store = str(client_dir / f"store-{name}")
+    return os.environ | {"TCPSIM_CACHE": store, "TCPSIM_STORE": store}
+
+
 def sweep(client_dir: Path, out: str, *extra: str) -> subprocess.Popen:
-    env = os.environ | {
-        "TCPSIM_CACHE": str(client_dir / f"cache-{out}"),
-        "TCPSIM_STORE": str(client_dir / f"cache-{out}"),
-    }
+    env = own_store(client_dir, out)
     args = [*TCPSIM, "sweep", "scenario.toml", *SWEEP, "--out", out, *extra]
     return start(args, client_dir, client_dir / f"{out}.log", env)
 
@@ -128,6 +131,23 @@ def test_a_sweep_on_the_cluster_equals_a_local_one(cluster, client_dir, local):
     address, _ = cluster
     finished(sweep(client_dir, "cluster", "--dask", address), client_dir, "cluster")
     same_tables(local, client_dir / "cluster")
+
+
+def test_a_sweep_with_runs_failing_on_the_cluster_exits_1_and_says_why(cluster, client_dir):
+    address, _ = cluster
+    args = [*TCPSIM, "sweep", "scenario.toml", "--grid", "trace.throughput_bin=1s,1ns", "--set", "duration=2s"]
+    done = subprocess.run(
+        [*args, "--dask", address],
+        cwd=client_dir,
+        capture_output=True,
+        text=True,
+        timeout=SWEEP_TIMEOUT_S,
+        env=own_store(client_dir, "failing"),
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0] == "error: 1 of 2 runs failed:"
+    assert lines[1].startswith("error:   1 run (trace.throughput_bin=1ns seed 1): RunTooLarge: limits.")
 
 
 def test_a_worker_killed_mid_sweep_loses_nothing(cluster, client_dir, local):

@@ -149,6 +149,7 @@ def test_to_xarray_keeps_the_grid_order_and_si_coordinates():
     assert float(picked) == row[row["seed"] == 2]["goodput_bps"].item()
     links = result.to_xarray("links")
     assert links.utilization.sizes == {"links[1].rate": 2, "tcp.mss": 2, "seed": 2, "name": 2, "direction": 2}
+    assert "id" not in ds.data_vars and "link" not in links.data_vars and "point" not in ds.data_vars
 
 
 def test_to_xarray_without_xarray_says_how_to_install_it(monkeypatch):

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 ENTITIES = {"flows": ["name"], "links": ["name", "direction"]}
 """The columns that name a row of a run's table."""
+IDENTIFIERS = {"id", "link"}
+"""Numeric columns that number a row rather than measure anything."""
 
 
 class XarrayUnavailable(ImportError):
@@ -46,7 +48,7 @@ def to_dataset(table: pd.DataFrame, definition: SweepDefinition, kind: str) -> x
     axes, entity = list(definition.grid), ENTITIES[kind]
     dims = [*axes, "seed", *entity]
     si = {path: list(si_columns(path, definition.grid[path])) for path in axes}
-    labels = set(dims) | set(TAIL_COLUMNS) | {c for cs in si.values() for c in cs} | {"id"}
+    labels = set(dims) | set(TAIL_COLUMNS) | {c for cs in si.values() for c in cs} | IDENTIFIERS
     numeric = [c for c in table.columns if c not in labels and pd.api.types.is_numeric_dtype(table[c])]
     frame = table.copy()
     for path in axes:
