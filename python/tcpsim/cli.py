@@ -796,7 +796,8 @@ def sweep(
         typer.Option(
             metavar="DIR",
             help="Save flows.csv, links.csv and runs.csv (one row per run × flow / link / run), each run's "
-            "scenario as TOML and provenance.json into DIR; `tcpsim run DIR/scenario.toml --seed N` repeats a run.",
+            "scenario as TOML and provenance.json into DIR; `tcpsim run DIR/points/I/scenario.toml --seed N` "
+            "(DIR/scenario.toml without --grid) repeats a run.",
             show_default=False,
         ),
     ] = None,
