@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+import tcpsim
+from tcpsim.sweeps import SweepFailed
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
@@ -20,7 +22,7 @@ START_TIMEOUT_S = 60
 SWEEP_TIMEOUT_S = 120
 
 SCENARIO = """\
-duration = "60s"
+duration = "40s"
 
 [[links]]
 name = "access"
@@ -45,8 +47,10 @@ src = "src"
 dst = "dst"
 count = 4
 """
-# 8 runs of about a quarter of a second each (unloaded): long enough to kill a worker in the middle of one.
-SWEEP = ["--grid", "links[1].loss[0].p=0.001,0.002", "--seeds", "4"]
+# 8 runs of a fraction of a second each: long enough to kill a worker in the middle of the sweep.
+GRID = {"links[1].loss[0].p": [0.001, 0.002]}
+SEEDS = 4
+SWEEP = ["--grid", "links[1].loss[0].p=0.001,0.002", "--seeds", str(SEEDS)]
 
 
 def free_port() -> int:
@@ -116,8 +120,12 @@ def finished(process: subprocess.Popen, client_dir: Path, out: str) -> None:
 
 @pytest.fixture(scope="module")
 def local(client_dir):
-    """The same sweep run by local processes, to compare with."""
-    finished(sweep(client_dir, "local", "--jobs", "2"), client_dir, "local")
+    """The same sweep run in this process, to compare with."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(client_dir)
+        for name, value in own_store(client_dir, "local").items():
+            patch.setenv(name, value)
+        tcpsim.sweep("scenario.toml", GRID, seeds=SEEDS, jobs=1, progress=False).save("local")
     return client_dir / "local"
 
 
@@ -133,21 +141,22 @@ def test_a_sweep_on_the_cluster_equals_a_local_one(cluster, client_dir, local):
     same_tables(local, client_dir / "cluster")
 
 
-def test_a_sweep_with_runs_failing_on_the_cluster_exits_1_and_says_why(cluster, client_dir):
+def test_runs_failing_on_the_cluster_are_counted_with_their_reason(cluster, client_dir, monkeypatch):
     address, _ = cluster
-    args = [*TCPSIM, "sweep", "scenario.toml", "--grid", "trace.throughput_bin=1s,1ns", "--set", "duration=2s"]
-    done = subprocess.run(
-        [*args, "--dask", address],
-        cwd=client_dir,
-        capture_output=True,
-        text=True,
-        timeout=SWEEP_TIMEOUT_S,
-        env=own_store(client_dir, "failing"),
-    )
-    assert done.returncode == 1, done.stderr
-    lines = done.stderr.splitlines()
-    assert lines[0] == "error: 1 of 2 runs failed:"
-    assert lines[1].startswith("error:   1 run (trace.throughput_bin=1ns seed 1): RunTooLarge: limits.")
+    for name, value in own_store(client_dir, "failing").items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SweepFailed) as caught:  # `tcpsim sweep` prints it and exits 1
+        tcpsim.sweep(
+            client_dir / "scenario.toml",
+            {"trace.throughput_bin": ["1s", "1ns"]},
+            overrides={"duration": "2s"},
+            dask_address=address,
+            progress=False,
+        )
+    lines = str(caught.value).splitlines()
+    assert lines[0] == "1 of 2 runs failed:"
+    assert lines[1].startswith("  1 run (trace.throughput_bin=1ns seed 1): RunTooLarge: limits.")
+    assert caught.value.result.runs["status"].tolist() == ["ok", "failed"]
 
 
 def test_a_worker_killed_mid_sweep_loses_nothing(cluster, client_dir, local):
