@@ -1,7 +1,7 @@
 """A sweep on a real Dask cluster on 127.0.0.1: a `dask scheduler` and two `dask worker`
 processes, each started in a directory of its own (they share no working directory with the
 client, as on a cluster). The sweep's results equal a local run's; a worker killed in the middle
-of a run loses nothing (issue 17, item 3)."""
+of the sweep loses nothing; failed runs are counted with their reason (issue 17, item 3)."""
 
 import os
 import socket
