@@ -357,8 +357,8 @@ def test_sweep_json_rows(scenario_file):
     assert rows[3]["goodput_bps"] == 2e6
 
 
-def test_sweep_writes_csv_and_summarizes(scenario_file, tmp_path):
-    out = tmp_path / "sweep.csv"
+def test_sweep_writes_its_folder_and_summarizes(scenario_file, tmp_path):
+    out = tmp_path / "sweep"
     result = cli.invoke(
         app,
         [
@@ -377,9 +377,72 @@ def test_sweep_writes_csv_and_summarizes(scenario_file, tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    df = pd.read_csv(out)
+    df = pd.read_csv(out / "flows.csv")
     assert len(df) == 8 and sorted(df["tcp.mss"].unique()) == [500, 1000]
-    assert "goodput per flow" in result.stdout and "8 rows written" in result.stdout
+    assert df["links[1].queue_pkts"].tolist() == [10] * 4 + [20] * 4
+    assert len(pd.read_csv(out / "links.csv")) == 8 and len(pd.read_csv(out / "runs.csv")) == 8
+    assert sorted(p.name for p in (out / "points").iterdir()) == ["0", "1", "2", "3"]
+    assert "goodput per flow" in result.stdout and "8 runs (8 flow rows) saved" in result.stdout
+
+
+def test_sweep_summary_groups_list_valued_parameters(scenario_file):
+    loss = 'links[1].loss=[[], [{kind = "bernoulli", p = 0.01}]]'
+    result = cli.invoke(app, ["sweep", str(scenario_file), "--grid", loss, "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "[{'kind': 'bernoulli', 'p': 0.01}]" in result.stdout
+
+
+def test_sweep_file_with_command_line_precedence(scenario_file, tmp_path):
+    sweep_file = tmp_path / "sweep.toml"
+    sweep_file.write_text(
+        'seeds = [3, 4]\n[set]\nduration = "5s"\n[grid]\ntcp.mss = [500, 1000]\n"links[1].rate" = ["1Mbps"]\n'
+    )
+    result = cli.invoke(
+        app,
+        ["sweep", str(scenario_file), "--sweep", str(sweep_file), "--grid", "links[1].rate=3Mbps", "--json", "-j", "1"],
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["tcp.mss"], r["links[1].rate"], r["seed"]) for r in rows] == [
+        (500, "3Mbps", 3),
+        (500, "3Mbps", 4),
+        (1000, "3Mbps", 3),
+        (1000, "3Mbps", 4),
+    ]
+    result = cli.invoke(
+        app, ["sweep", str(scenario_file), "--sweep", str(sweep_file), "--seeds", "2", "--json", "-j", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert {r["seed"] for r in json.loads(result.stdout)} == {1, 2}  # a count: seeds 1..2
+
+
+def test_sweep_set_applies_to_every_run(scenario_file, monkeypatch):
+    seen = []
+    monkeypatch.setattr(runner, "_run_one", lambda spec: seen.append(dict(spec.overrides)) or fake_result(spec.seed))
+    result = cli.invoke(app, ["sweep", str(scenario_file), "--set", "duration=3s", "--seeds", "1,5", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert seen == [{"duration": "3s"}, {"duration": "3s"}]
+
+
+def test_sweep_with_failed_runs_exits_1_and_says_how_many_and_why(scenario_file, monkeypatch, tmp_path):
+    def flaky(spec):
+        if dict(spec.overrides)["tcp.mss"] == 1000:
+            raise RuntimeError("engine exploded")
+        return fake_result(spec.seed)
+
+    monkeypatch.setattr(runner, "_run_one", flaky)
+    out = tmp_path / "partial"
+    args = ["sweep", str(scenario_file), "--grid", "tcp.mss=500,1000", "--seeds", "3", "-j", "1", "--out", str(out)]
+    result = cli.invoke(app, args)
+    assert result.exit_code == 1
+    warning, *errors = result.stderr.splitlines()
+    assert warning.startswith("warning: the scenario has no random component")  # fixed-rate links only
+    assert errors == [
+        "error: 3 of 6 runs failed:",
+        "error:   3 runs (tcp.mss=1000 seed 1; tcp.mss=1000 seed 2; tcp.mss=1000 seed 3): RuntimeError: engine exploded",
+    ]
+    runs = pd.read_csv(out / "runs.csv")
+    assert runs["status"].tolist() == ["ok"] * 3 + ["failed"] * 3 and len(pd.read_csv(out / "flows.csv")) == 3
 
 
 @pytest.mark.parametrize(
@@ -387,7 +450,12 @@ def test_sweep_writes_csv_and_summarizes(scenario_file, tmp_path):
     [
         (["--grid", "links[1].rate"], "expected PATH=VALUES"),
         (["--grid", "links[1].rate=1Mbps,,2Mbps"], "empty value"),
-        (["--grid", "links[1].rate=1Mbps", "--out", "x.xlsx"], "ending in .csv, .parquet"),
+        (["--grid", "links[1].rate=1Mbps", "--out", "x.csv"], "--out x.csv: give a directory"),
+        (["--seeds", "0"], "--seeds: '0' is neither a count"),
+        (["--seeds", "1,x"], "--seeds '1,x': 'x' is not a seed"),
+        (["--set", "duration"], "expected PATH=VALUE"),
+        (["--sweep", "nope.toml"], "nope.toml: cannot read sweep file"),
+        (["--grid", "tcp.mss=500", "--set", "tcp.mss=600"], "tcp.mss: both set and a grid axis"),
         (["--grid", "links[1].ratee=1Mbps"], "ratee"),
     ],
 )

@@ -82,7 +82,14 @@ def test_run_out_reused_replaces_the_previous_runs_files_only(scenario_file, tmp
     (out / "notes.txt").write_text("mine")
     result = cli.invoke(app, ["run", str(scenario_file), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in out.iterdir()) == ["flows.csv", "links.csv", "meta.json", "notes.txt"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "flows.csv",
+        "links.csv",
+        "meta.json",
+        "notes.txt",
+        "provenance.json",
+        "scenario.toml",
+    ]
     assert (out / "notes.txt").read_text() == "mine" and "bulk" in (out / "flows.csv").read_text()
 
 
@@ -95,23 +102,24 @@ def test_repro_out_an_existing_file(tmp_path):
     refused(["repro", "all", "--out", ""], "--out: the path is empty; give a directory, e.g. results")
 
 
-def test_sweep_out_an_existing_directory(scenario_file, tmp_path):
-    (tmp_path / "rows.csv").mkdir()
+def test_sweep_out_a_file_name(scenario_file, tmp_path):
+    (tmp_path / "f").write_text("")
     refused(
-        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path / "rows.csv")],
-        f"--out {tmp_path / 'rows.csv'}: is an existing directory; give a file name, e.g. {tmp_path / 'rows.csv' / 'out.csv'}",
+        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path / "f")],
+        f"--out {tmp_path / 'f'}: is an existing file, not a directory; give a directory",
     )
     refused(
-        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path)],
-        f"--out {tmp_path}: no extension is not supported; use a file name ending in .csv, .parquet",
+        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path / "rows.csv")],
+        f"--out {tmp_path / 'rows.csv'}: give a directory; a sweep saves flows.csv, links.csv, runs.csv, "
+        "its scenarios and provenance.json into it",
     )
 
 
 def test_sweep_out_in_a_new_directory_is_created(scenario_file, tmp_path):
-    out = tmp_path / "new" / "rows.parquet"
+    out = tmp_path / "new" / "sweep"
     result = cli.invoke(app, ["sweep", str(scenario_file), "--grid", "duration=1s", "-j", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert out.stat().st_size > 0
+    assert (out / "flows.csv").stat().st_size > 0 and (out / "points" / "0" / "scenario.toml").exists()
 
 
 def test_model_plot_with_an_unknown_extension():

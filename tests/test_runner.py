@@ -176,15 +176,15 @@ def test_missing_dask_is_a_clear_error(tmp_path, monkeypatch):
 def test_sweep_returns_one_row_per_combination_seed_and_flow(tmp_path):
     df = sweep(
         SCENARIO, {"rate": [1, 2], "delay": ["10ms", "20ms"]}, seeds=2, jobs=2, cache_dir=tmp_path, progress=False
-    )
+    ).flows
     assert len(df) == 2 * 2 * 2 * 2
-    assert list(df.columns[:3]) == ["rate", "delay", "seed"]
+    assert list(df.columns[:4]) == ["rate", "delay", "delay_s", "seed"]
     row = df[(df["rate"] == 2) & (df["delay"] == "20ms") & (df["seed"] == 2) & (df["name"] == "a")]
     assert row["goodput_bps"].tolist() == [4.0]
 
 
 def test_sweep_accepts_explicit_seeds_and_list_values(tmp_path):
-    df = sweep(SCENARIO, {"rtts": [[10, 20], [30, 40]]}, seeds=[7], jobs=1, cache_dir=tmp_path, progress=False)
+    df = sweep(SCENARIO, {"rtts": [[10, 20], [30, 40]]}, seeds=[7], jobs=1, cache_dir=tmp_path, progress=False).flows
     assert df["seed"].unique().tolist() == [7]
     assert df["rtts"].tolist() == [[10, 20], [10, 20], [30, 40], [30, 40]]
 

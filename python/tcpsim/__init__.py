@@ -3,6 +3,8 @@
     >>> import tcpsim
     >>> result = tcpsim.run("scenarios/single_flow.toml", seed=1)
     >>> result.flows[["name", "goodput_bps"]]
+    >>> sweep = tcpsim.sweep("scenarios/lossy_link.toml", {"links[1].rate": ["1Mbps", "2Mbps"]}, seeds=3)
+    >>> sweep.flows.groupby("links[1].rate_bps")["goodput_bps"].mean()
 
 The public names are imported lazily so that `import tcpsim` (and the CLI's `--help`) do not
 pay for pandas and the compiled core until they are used.
@@ -15,6 +17,8 @@ from tcpsim._core import ENGINE_VERSION as __version__
 
 _EXPORTS = {
     "run": "tcpsim.api",
+    "sweep": "tcpsim.sweeps",
+    "SweepResult": "tcpsim.sweeps",
     "SimulationError": "tcpsim.api",
     "RunResult": "tcpsim.result",
     "load_scenario": "tcpsim.scenario",

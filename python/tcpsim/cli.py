@@ -144,6 +144,30 @@ def _parse_grid(items: Iterable[str]) -> dict[str, list[Any]]:
     return grid
 
 
+def _parse_set(items: Iterable[str]) -> dict[str, Any]:
+    """``--set PATH=VALUE`` options of a sweep as path → value (VALUE read as in ``_parse_value``)."""
+    fixed: dict[str, Any] = {}
+    for item in items:
+        path, sep, text = (part.strip() for part in item.partition("="))
+        if not sep or not path:
+            raise CliError(f"--set {item!r}: expected PATH=VALUE, e.g. --set 'duration=100s'")
+        fixed[path] = _parse_value(text)
+    return fixed
+
+
+def _parse_seeds(text: str) -> int | list[int]:
+    """``--seeds``: a count N (seeds 1..N) or a comma list of seeds."""
+    if "," in text:
+        try:
+            return [_parse_seed(part) for part in text.split(",")]
+        except CliError as error:
+            raise CliError(f"--seeds {text!r}: {str(error).split(': ', 1)[1]}") from None
+    count = text.strip()
+    if not (count.isascii() and count.isdigit()) or int(count) < 1:
+        raise CliError(f"--seeds: {text!r} is neither a count >= 1 nor a list of seeds such as 1,7,42")
+    return int(count)
+
+
 SEED_MAX = 2**64 - 1
 
 
@@ -470,7 +494,8 @@ def run(
         str | None,
         typer.Option(
             metavar="DIR",
-            help="Also save flows, links and traces (CSV/Parquet) into this directory; a previous run's files there are replaced.",
+            help="Also save flows, links and traces (CSV/Parquet), the scenario as TOML and provenance.json into this "
+            "directory (`tcpsim run DIR/scenario.toml --seed N` repeats the run); a previous run's files there are replaced.",
             show_default=False,
         ),
     ] = None,
@@ -506,7 +531,10 @@ def run(
 
         typer.echo(f"warning: {truncation_warning(result.meta, scenario.limits.max_trace_rows)}", err=True)
     if out_dir is not None:
+        from tcpsim.sweeps.outdir import save_run_provenance
+
         result.save(out_dir, trace_format=trace_format.value)
+        save_run_provenance(out_dir, file, set_ or [], run_seed, sys.argv)
     if json_:
         typer.echo(json.dumps(result.to_json_dict(), allow_nan=False))  # already plain JSON data
         return
@@ -739,20 +767,22 @@ def _read_readme(path: Path, quick: bool) -> str:
     return text
 
 
-def _write_table(df: pd.DataFrame, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if out.suffix.lower() == ".parquet":
-        df.to_parquet(out, index=False)
-    else:
-        df.to_csv(out, index=False)
-
-
 @app.command()
 @_reports_errors
 def sweep(
     file: FileArg,
+    sweep_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--sweep",
+            metavar="SWEEP.toml",
+            help="A sweep file: seeds, [set] overrides and [grid] axes (format: docs/sweeps.md). "
+            "--seeds, --set and --grid take precedence over it, path by path.",
+            show_default=False,
+        ),
+    ] = None,
     grid: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             metavar="PATH=V1,V2,...",
             help=(
@@ -763,17 +793,32 @@ def sweep(
             ),
             show_default=False,
         ),
-    ],
-    seeds: Annotated[int, typer.Option(min=1, metavar="N", help="Replications (seeds 1..N) per combination.")] = 1,
+    ] = None,
+    set_: SetOpt = None,
+    seeds: Annotated[
+        str | None,
+        typer.Option(
+            metavar="N|S1,S2,...",
+            help="Replications per combination: a count (seeds 1..N) or a list of seeds.",
+            show_default="1",
+        ),
+    ] = None,
     jobs: JobsOpt = None,
     out: Annotated[
-        str | None, typer.Option(metavar="FILE", help="Write all rows to FILE.csv or FILE.parquet.", show_default=False)
+        str | None,
+        typer.Option(
+            metavar="DIR",
+            help="Save flows.csv, links.csv and runs.csv (one row per run × flow / link / run), each run's "
+            "scenario as TOML and provenance.json into DIR; `tcpsim run DIR/points/I/scenario.toml --seed N` "
+            "(DIR/scenario.toml without --grid) repeats a run.",
+            show_default=False,
+        ),
     ] = None,
     dask: Annotated[
         str | None,
         typer.Option(
             metavar="ADDRESS",
-            help="Run on a Dask cluster (scheduler address) instead of local processes.",
+            help="Run on a Dask cluster (scheduler address, e.g. tcp://host:8786) instead of local processes.",
             show_default=False,
         ),
     ] = None,
@@ -782,24 +827,59 @@ def sweep(
 ) -> None:
     """Run a scenario over a parameter grid × seeds; one row per (parameters, seed, flow).
 
-    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed. A
-    combination beyond the scenario's [limits] fails with its reason (unless --force) while the
-    others run. Ctrl-C stops the sweep and its workers (exit 130), keeping finished runs.
+    Parameter values written with units get numeric columns in SI units beside them
+    (links[1].rate_bps, links[0].delay_s). Finished runs are cached (.tcpsim-cache/, or
+    $TCPSIM_CACHE) and never recomputed. A combination beyond the scenario's [limits] fails with
+    its reason (unless --force) while the others run; any failed run makes the exit status 1.
+    Ctrl-C stops the sweep and its workers (exit 130), keeping finished runs.
     """
-    from tcpsim.outpaths import output_file
+    import warnings
 
-    axes = _parse_grid(grid)
-    out_file = None if out is None else output_file(out, "--out", (".csv", ".parquet"))
-    from tcpsim.runner import sweep as run_sweep
+    out_dir = None if out is None else _sweep_out_dir(out)
+    from pandas.api.types import is_scalar as pd_is_scalar
+
     from tcpsim.stats import summarize
+    from tcpsim.sweeps import SweepFailed, SweepWarning, read_sweep_file
+    from tcpsim.sweeps import sweep as run_sweep
+    from tcpsim.sweeps.definition import SweepDefinitionError, merged
 
-    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask, force=force)
-    if out_file is not None:
-        _write_table(df, out_file)
+    try:
+        definition = merged(
+            read_sweep_file(sweep_file) if sweep_file is not None else None,
+            _parse_grid(grid or ()),
+            None if seeds is None else _parse_seeds(seeds),
+            _parse_set(set_ or ()),
+        )
+    except SweepDefinitionError as error:
+        raise CliError(str(error)) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", SweepWarning)
+        warnings.showwarning = lambda message, *_: typer.echo(f"warning: {message}", err=True)
+        try:
+            result = run_sweep(
+                file,
+                definition.grid,
+                definition.seeds,
+                definition.fixed,
+                jobs=jobs,
+                progress=True,
+                dask_address=dask,
+                force=force,
+            )
+        except SweepFailed as failed:
+            if out_dir is not None:  # keep what finished, and say which runs failed (runs.csv)
+                failed.result.save(out_dir, sys.argv)
+            raise
+    if out_dir is not None:
+        result.save(out_dir, sys.argv)
+    df = result.flows
     if json_:
         _print_json(df.to_dict("records"))
         return
-    summary = summarize(df, [*axes, "name"], "goodput_bps")
+    axes = list(definition.grid)
+    # list- or table-valued parameters (`links[1].loss=[...]`) are grouped by their text
+    labelled = df.assign(**{p: df[p].map(lambda v: v if pd_is_scalar(v) else str(v)) for p in axes})
+    summary = summarize(labelled, [*axes, "name"], "goodput_bps")
     columns = [*axes, "flow", "goodput Mb/s", "95% CI", "seeds"]
     rows = (
         (
@@ -813,8 +893,20 @@ def sweep(
     )
     console = _stdout()
     console.print(_table("goodput per flow (mean over seeds)", columns, rows))
-    if out_file is not None:
-        console.print(f"{len(df)} rows written to {out_file}")
+    if out_dir is not None:
+        console.print(f"{len(result.runs)} runs ({len(df)} flow rows) saved to {out_dir}/")
+
+
+def _sweep_out_dir(text: str) -> Path:
+    """``--out`` of a sweep: a directory (a name ending in .csv or .parquet is the old meaning)."""
+    from tcpsim.outpaths import OutputPathError, output_dir
+
+    if Path(text).suffix.lower() in (".csv", ".parquet"):
+        raise OutputPathError(
+            f"--out {text}: give a directory; a sweep saves flows.csv, links.csv, runs.csv, "
+            "its scenarios and provenance.json into it"
+        )
+    return output_dir(text, "--out")
 
 
 @app.command()

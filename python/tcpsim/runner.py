@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import json
 import os
 import sys
@@ -28,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 from tcpsim import cache
 
 if TYPE_CHECKING:
-    import pandas as pd
     from rich.progress import Progress
 
     from tcpsim.result import RunResult
+    from tcpsim.sweeps import SweepResult
 
 CACHE_ENV = "TCPSIM_CACHE"
 DEFAULT_CACHE_DIR = ".tcpsim-cache"
@@ -71,7 +70,8 @@ class RunFailed(RuntimeError):
 
 
 class DaskUnavailable(RuntimeError):
-    """A Dask address was given but dask.distributed cannot be imported."""
+    """A Dask address was given but dask.distributed cannot be imported, or no scheduler answers
+    there."""
 
 
 def _run_one(spec: RunSpec) -> RunResult:
@@ -212,15 +212,28 @@ def _process_pool(fn: RunFn, work: Work, jobs: int) -> Iterator[Iterator[Complet
 
 @contextmanager
 def _dask(fn: RunFn, work: Work, address: str) -> Iterator[Iterator[Completion]]:
+    """Each run goes to the cluster with its scenario's content (overrides applied), not a path:
+    workers may run in another directory or on machines that share no filesystem with this one.
+    A worker lost mid-run is replaced by the scheduler, which runs its tasks elsewhere."""
     try:
         from dask.distributed import Client, as_completed
     except ImportError as error:
         raise DaskUnavailable(
             "a Dask address was given but dask.distributed is not installed; "
-            "install it with: pip install 'dask[distributed]'"
+            "install it with: pip install 'tcpsim[dask]'"
         ) from error
-    with Client(address) as client:
-        futures = {client.submit(fn, spec, key=f"tcpsim-{digest}", pure=False): digest for digest, spec in work}
+    from tcpsim.sweeps.resolve import resolved
+
+    shipped = [
+        (digest, RunSpec(spec.key, resolved(spec.scenario, spec.overrides), spec.seed, (), spec.force))
+        for digest, spec in work
+    ]
+    try:
+        client = Client(address)
+    except OSError as error:
+        raise DaskUnavailable(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    with client:
+        futures = {client.submit(fn, spec, key=f"tcpsim-{digest}", pure=False): digest for digest, spec in shipped}
         try:
             yield ((futures[f], _outcome(f)) for f in as_completed(futures))
         finally:
@@ -320,43 +333,27 @@ def run_many(
 
 def sweep(
     base_scenario: Scenario,
-    grid: Mapping[str, Sequence[Any]],
-    seeds: int | Iterable[int] = 1,
+    grid: Mapping[str, Sequence[Any]] | None = None,
+    seeds: int | Iterable[int] | None = None,
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
     dask_address: str | None = None,
     force: bool = False,
-) -> pd.DataFrame:
-    """Run the Cartesian product of ``grid`` (dotted path → values) × seeds and return one row
-    per (parameter combination, seed, flow): the parameter columns (named by their dotted
-    path, holding the values as given), ``seed``, then the columns of ``RunResult.flows``.
+    **options: Any,
+) -> SweepResult:
+    """Run the Cartesian product of ``grid`` × seeds: :func:`tcpsim.sweeps.sweep` (tidy tables,
+    sweep files, provenance), kept here beside :func:`run_many` for existing callers."""
+    from tcpsim.sweeps import sweep as run_sweep
 
-    ``seeds`` is a count (seeds 1..n) or an explicit iterable of seeds. ``force`` runs
-    combinations whose estimated cost exceeds the scenario's limits; without it they fail (and
-    the others still run).
-    """
-    import pandas as pd
-
-    seed_list = list(range(1, seeds + 1)) if isinstance(seeds, int) else list(seeds)
-    paths = list(grid)
-    combos = list(itertools.product(*(grid[p] for p in paths)))
-    # Keys are indices, not the values themselves: grid values may be unhashable (lists).
-    specs = [
-        RunSpec(key=(i, seed), scenario=base_scenario, seed=seed, overrides=tuple(zip(paths, combo)), force=force)
-        for i, combo in enumerate(combos)
-        for seed in seed_list
-    ]
-    results = run_many(specs, jobs=jobs, cache_dir=cache_dir, progress=progress, dask_address=dask_address)
-    frames = []
-    for spec in specs:
-        flows = results[spec.key].flows.copy()
-        labels = dict(zip(paths, combos[spec.key[0]])) | {"seed": spec.seed}
-        for column, value in reversed(labels.items()):
-            # object dtype keeps a list-valued parameter as one cell instead of a 2-D array
-            dtype = None if pd.api.types.is_scalar(value) else object
-            flows.insert(0, column, pd.Series([value] * len(flows), index=flows.index, dtype=dtype))
-        frames.append(flows)
-    if not frames:
-        return pd.DataFrame(columns=[*paths, "seed"])
-    return pd.concat(frames, ignore_index=True)
+    return run_sweep(
+        base_scenario,
+        grid,
+        seeds,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        progress=progress,
+        dask_address=dask_address,
+        force=force,
+        **options,
+    )
