@@ -9,10 +9,11 @@ from tcpsim.scenario.source import plain_data
 
 def scenario_toml(raw: Mapping[str, Any]) -> str:
     """`raw` (a scenario dict as `load_scenario` takes it) as TOML text. Keys set to None (the
-    Python spelling of "not set": the default applies) are left out, as TOML has no null."""
+    Python spelling of "not set": the default applies) are left out, as TOML has no null.
+    Multi-line strings (a scenario's notes) stay readable."""
     import tomli_w
 
-    return tomli_w.dumps(_without_none(plain_data(raw)))
+    return tomli_w.dumps(_without_none(plain_data(raw)), multiline_strings=True)
 
 
 def _without_none(value: Any) -> Any:

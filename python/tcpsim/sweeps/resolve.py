@@ -28,25 +28,13 @@ def resolved(source: Source, overrides: Sequence[tuple[str, Any] | str] | Mappin
 def write_scenario_toml(data: Mapping[str, Any], path: Path, header: Sequence[str] = ()) -> str:
     """Write ``data`` as TOML (``header`` lines as comments on top) and return its scenario hash,
     checked to be the same read back: a value TOML cannot hold would otherwise go unnoticed."""
-    import tomli_w
-
     from tcpsim.scenario import load_scenario
+    from tcpsim.scenario.toml_text import scenario_toml
 
     comments = "".join(f"# {line}\n" for line in header)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(comments + tomli_w.dumps(_without_none(data), multiline_strings=True), encoding="utf-8")
+    path.write_text(comments + scenario_toml(data), encoding="utf-8")
     scenario_hash = load_scenario(data).hash()
     if load_scenario(path).hash() != scenario_hash:
         raise RuntimeError(f"{path}: the written scenario does not read back the same (a tcpsim bug)")
     return scenario_hash
-
-
-def _without_none(data: Any) -> Any:
-    """``data`` without the keys whose value is None: TOML has no null, and a scenario's None
-    means "not set", as a missing key does (the read-back check in `write_scenario_toml`
-    guards this)."""
-    if isinstance(data, Mapping):
-        return {key: _without_none(value) for key, value in data.items() if value is not None}
-    if isinstance(data, list):
-        return [_without_none(value) for value in data]
-    return data
