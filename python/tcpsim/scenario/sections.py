@@ -7,7 +7,6 @@ from pydantic import Field, PlainValidator, WithJsonSchema
 from tcpsim.scenario.fields import DurationNs, Flag, Model, PositiveSizeBytes, whole_number
 from tcpsim.units import U64_MAX
 
-
 PCAP_DIRECTIONS = ("ab", "ba")
 
 
