@@ -429,6 +429,62 @@ mod tests {
         assert!(verifies(&pseudo_and_segment(&buf, len, total)));
     }
 
+    /// (timestamp ns, captured bytes, original length) of each record of a capture file.
+    fn records(file: &[u8]) -> Vec<(u64, Vec<u8>, u32)> {
+        let le = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap());
+        assert_eq!(le(&file[0..4]), 0xa1b2_3c4d);
+        let (mut at, mut out) = (FILE_HEADER_BYTES, Vec::new());
+        while at < file.len() {
+            let h = &file[at..at + RECORD_HEADER_BYTES];
+            let len = le(&h[8..12]) as usize;
+            let body = file[at + RECORD_HEADER_BYTES..at + RECORD_HEADER_BYTES + len].to_vec();
+            out.push((le(&h[0..4]) as u64 * 1_000_000_000 + le(&h[4..8]) as u64, body, le(&h[12..16])));
+            at += RECORD_HEADER_BYTES + len;
+        }
+        out
+    }
+
+    #[test]
+    fn a_web_run_captures_every_transmission_between_each_connections_own_ends() {
+        use crate::app::tests::{one_link, web};
+        use crate::config::{ArrivalConfig, PcapTapConfig, SizeConfig};
+        let arrivals = ArrivalConfig::Pareto { rate_per_s: 5.0, shape: 1.5 };
+        let mut cfg = one_link(web("w", 0, vec![1], arrivals, SizeConfig::Fixed { bytes: 20_000 }), 5_000_000_000);
+        cfg.trace.pcap = vec![
+            PcapTapConfig { link: 0, direction: LinkDirection::Ab },
+            PcapTapConfig { link: 0, direction: LinkDirection::Ba },
+        ];
+        let dir = std::env::temp_dir().join(format!("tcpsim-pcap-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let paths = [dir.join("ab.pcap"), dir.join("ba.pcap")];
+        let json = serde_json::to_string(&cfg).unwrap();
+        let mut sim = crate::sim_from_json(&json, 1, Some(&paths)).unwrap();
+        sim.run();
+        sim.trace.pcap.as_mut().unwrap().finish().unwrap();
+        let s = sim.summary().unwrap();
+        assert!(sim.transfers().len() > 10);
+        let mut sender_ports = std::collections::HashSet::new();
+        for (c, path) in paths.iter().enumerate() {
+            let recs = records(&std::fs::read(path).unwrap());
+            assert_eq!(recs.len() as u64, s.channels[c].tx_packets, "every transmission start, nothing else");
+            assert!(recs.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
+            let (from, to) =
+                if c == 0 { (node_address(0), node_address(1)) } else { (node_address(1), node_address(0)) };
+            for (_, h, orig) in &recs {
+                assert_eq!((be32(&h[12..16]), be32(&h[16..20])), (from, to), "the connection's own ends");
+                assert_eq!(
+                    *orig as usize,
+                    u16::from_be_bytes([h[2], h[3]]) as usize,
+                    "40-byte headers: IP length = size"
+                );
+                let port = if c == 0 { &h[20..22] } else { &h[22..24] };
+                sender_ports.insert(u16::from_be_bytes([port[0], port[1]]));
+            }
+        }
+        assert!(sender_ports.len() > 1, "a reused slot's next connection has a port of its own");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn initial_sequence_numbers_differ_per_flow_epoch_and_end() {
         let isns: std::collections::HashSet<u32> = (0..100)
