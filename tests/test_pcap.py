@@ -190,6 +190,22 @@ def test_nothing_is_malformed_no_checksum_is_wrong_and_no_warning_is_raised(capt
     assert len(acks_checked) > 1000, "pure ACKs are captured whole, so tshark verifies their checksums"
 
 
+def test_ecn_marks_echoes_and_window_reductions_are_in_the_headers(tmp_path):
+    """RED marks ECN-capable segments CE on the bottleneck (RFC 3168): tshark reads ECT(0) on new
+    data, Not-ECT on retransmissions, CE on the marked ones and CWR after each reduction."""
+    overrides = {"duration": "20s", "warmup": "0s", "trace.pcap": ["bottleneck:ab"]}
+    r = tcpsim.run(ROOT / "scenarios" / "red_ecn.toml", pcap_dir=tmp_path, **overrides)
+    capture = tmp_path / "bottleneck-ab.pcap"
+    marks = int(r.links.set_index(["name", "direction"]).loc[("bottleneck", "ab"), "marks_ecn"])
+    ce = len(_frames(capture, "ip.dsfield.ecn == 3"))
+    # Marked at the queue's entry: all that reached a receiver were captured, some may still wait.
+    assert 0 < r.flows["ce_received"].sum() <= ce <= marks
+    assert len(_frames(capture, "ip.dsfield.ecn == 0")) == r.flows["packets_retransmitted"].sum() > 0
+    assert len(_frames(capture, "ip.dsfield.ecn == 2")) > 10_000
+    reductions, cwr = r.flows["ecn_reductions"].sum(), len(_frames(capture, "tcp.flags.cwr == 1"))
+    assert reductions - len(r.flows) <= cwr <= reductions, "a reduction at the very end may not have sent CWR yet"
+
+
 def test_captures_repeat_byte_for_byte_and_do_not_change_results(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(SCENARIO)
