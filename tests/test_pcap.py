@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import tcpsim
+from tcpsim.api import pcap_file_names
 from tcpsim.cli import app
 from typer.testing import CliRunner
 
@@ -235,3 +236,8 @@ def test_a_bad_capture_is_one_error_line_naming_the_field(tmp_path, capture, exp
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {expected}"), result.stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pcap"))
+
+
+def test_file_names_are_safe_and_distinct():
+    taps = [(0, "a b", "ab"), (1, "a/b", "ab"), (2, "bottleneck", "ba")]
+    assert pcap_file_names(taps) == ["a_b-0-ab.pcap", "a_b-1-ab.pcap", "bottleneck-ba.pcap"]
