@@ -85,20 +85,20 @@ pub fn initial_sequence_number(flow: u32, epoch: u32, end: u32) -> u32 {
 /// The nodes at the two ends of each flow: the TCP data sender and receiver, the UDP source
 /// and destination.
 #[derive(Clone, Debug, Default)]
-pub struct Endpoints {
+struct Endpoints {
     /// (sender, receiver) per TCP flow index; web connection slots are set as they connect.
-    pub tcp: Vec<(u32, u32)>,
+    tcp: Vec<(u32, u32)>,
     /// (source, destination) per UDP flow.
-    pub udp: Vec<(u32, u32)>,
+    udp: Vec<(u32, u32)>,
 }
 
 impl Endpoints {
     #[inline]
     fn of(&self, p: &Packet) -> (u32, u32) {
         match p.kind {
-            PacketKind::Data => self.tcp.get(p.flow as usize).copied().unwrap_or((p.dst, p.dst)),
+            PacketKind::Data => self.tcp[p.flow as usize],
             PacketKind::Ack => {
-                let (sender, receiver) = self.tcp.get(p.flow as usize).copied().unwrap_or((p.dst, p.dst));
+                let (sender, receiver) = self.tcp[p.flow as usize];
                 (receiver, sender)
             }
             PacketKind::Udp => self.udp[p.flow as usize],
@@ -226,7 +226,7 @@ struct Tap {
 pub struct Pcap {
     /// Per channel (2·link + direction), its capture if it has one.
     taps: Vec<Option<Tap>>,
-    pub ends: Endpoints,
+    ends: Endpoints,
     /// The first write that failed: capturing stops and the run reports it.
     error: Option<String>,
 }
