@@ -161,7 +161,7 @@ def test_null_samples_off_with_a_fixed_filter_runs_as_documented():
 
 
 def test_an_engine_error_is_an_error_line_with_exit_2(monkeypatch):
-    def refuse(config_json, seed):
+    def refuse(config_json, seed, pcap_paths=None):
         raise ValueError("flows[0].tcp.mss_bytes: must be in [1, 1073741824]")
 
     monkeypatch.setattr(tcpsim.api._core, "run", refuse)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import warnings
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,11 @@ class SimulationError(RuntimeError):
 
 
 def run(
-    scenario: str | Path | Mapping[str, Any] | Scenario, seed: int = 1, force: bool = False, **overrides: Any
+    scenario: str | Path | Mapping[str, Any] | Scenario,
+    seed: int = 1,
+    force: bool = False,
+    pcap_dir: str | Path | None = None,
+    **overrides: Any,
 ) -> RunResult:
     """Run `scenario` (a TOML path, a user-format dict or a loaded Scenario) with `seed`.
 
@@ -32,6 +38,10 @@ def run(
     :class:`~tcpsim.limits.RunTooLarge` unless ``force=True``. Scenarios whose numbers would mean
     little (a window of a few round trips) issue a :class:`~tcpsim.limits.ScenarioWarning`.
     Ctrl-C stops the engine within milliseconds with ``KeyboardInterrupt``.
+
+    The packet captures the scenario asks for (`trace.pcap`) are written into ``pcap_dir``
+    (created if needed) as ``LINK-ab.pcap`` / ``LINK-ba.pcap``, listed in ``meta["pcap"]``;
+    without ``pcap_dir`` nothing is captured.
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ValueError(f"seed: {seed!r} must be an integer in [0, 2^64)")
@@ -48,9 +58,13 @@ def run(
         warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
     # One JSON text is both the engine's input and the hash's (key order means nothing to the engine).
     engine_json = sc.to_engine_json(canonical)
+    pcap_paths = None
+    if pcap_dir is not None and (taps := sc.pcap_taps()):
+        Path(pcap_dir).mkdir(parents=True, exist_ok=True)
+        pcap_paths = [str(Path(pcap_dir) / name) for name in pcap_file_names(taps)]
     started = time.perf_counter()
     try:
-        summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed)
+        summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed, pcap_paths)
     except ValueError as e:
         raise SimulationError(str(e)) from None
     wall_s = time.perf_counter() - started
@@ -76,6 +90,8 @@ def run(
             "stale": summary["packets_stale"],
         },
     }
+    if pcap_paths is not None:
+        meta["pcap"] = pcap_paths
     flow_table = sc.flow_table()
     variants, classes = [row.variant for row in flow_table], [row.class_ for row in flow_table]
     web_variants = [row.variant for row in sc.web_table()]
@@ -92,3 +108,14 @@ def truncation_warning(meta: Mapping[str, Any], max_rows: int) -> str:
         f"{meta['trace_truncated_at_s']:.6g} s into the run; raise limits.max_trace_rows or the trace interval "
         "to record all of it"
     )
+
+
+def pcap_file_names(taps: list[tuple[int, str, str]]) -> list[str]:
+    """File names of captures (link index, link name, direction): ``NAME-DIR.pcap``, the name's
+    characters other than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_``, and the
+    link's index added when two names would read the same."""
+    safe = {link: re.sub(r"[^A-Za-z0-9._-]", "_", name) for link, name, _ in taps}
+    taken = Counter(safe.values())
+    return [
+        f"{safe[link]}{'' if taken[safe[link]] == 1 else f'-{link}'}-{direction}.pcap" for link, _, direction in taps
+    ]

@@ -505,11 +505,21 @@ def run(
     ] = TraceFormat.parquet,
     json_: JsonOpt = False,
     force: ForceOpt = False,
+    pcap: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="LINK[:DIR]",
+            help="Also capture the packets starting transmission on link LINK, direction ab or ba "
+            "(both if omitted), into a pcap file LINK-DIR.pcap in the --out directory (else the current one). "
+            "Repeatable; adds to the scenario's trace.pcap.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run one scenario and print per-flow and per-link results (per class too, given two or more).
 
     The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
-    --force. Ctrl-C stops it (exit 130).
+    --force. Ctrl-C stops it (exit 130). Packet captures (--pcap, trace.pcap) open in Wireshark.
     """
     import warnings
 
@@ -519,13 +529,16 @@ def run(
     run_seed = _parse_seed(seed)
     out_dir = None if out is None else output_dir(out, "--out")
     scenario = load_scenario(file, set_ or ())
+    if pcap:
+        captures = json.dumps([*scenario.trace.pcap, *pcap])  # a JSON array of strings is TOML
+        scenario = load_scenario(file, [*(set_ or ()), f"trace.pcap={captures}"])
     from tcpsim.api import run as simulate
     from tcpsim.limits import ScenarioWarning
 
     _check_before_run(scenario, force)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ScenarioWarning)  # printed above as warning: lines
-        result = simulate(scenario, seed=run_seed, force=True)
+        result = simulate(scenario, seed=run_seed, force=True, pcap_dir=out_dir or Path.cwd())
     if result.meta.get("trace_truncated"):
         from tcpsim.api import truncation_warning
 
@@ -548,6 +561,8 @@ def run(
     console.print(_meta_line(result.meta))
     if out_dir is not None:
         console.print(f"saved to {out_dir}/")
+    for path in result.meta.get("pcap", ()):
+        console.print(f"pcap: {path}")
 
 
 def _check_before_run(scenario: Any, force: bool) -> None:

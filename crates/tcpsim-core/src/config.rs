@@ -917,6 +917,27 @@ pub struct TraceConfig {
     #[serde(default = "default_max_trace_rows")]
     #[schemars(range(min = 1))]
     pub max_rows: u64,
+    /// Link directions whose packets are written to pcap files (`trace::pcap`); the files'
+    /// paths are given with the run, not here. Captures never change a result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap: Vec<PcapTapConfig>,
+}
+
+/// A link direction captured to a pcap file.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PcapTapConfig {
+    /// Index of the link in `links`.
+    pub link: u32,
+    pub direction: LinkDirection,
+}
+
+/// One direction of a link: a → b or b → a.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkDirection {
+    Ab,
+    Ba,
 }
 
 impl Default for TraceConfig {
@@ -928,6 +949,7 @@ impl Default for TraceConfig {
             interval_ns: 0,
             throughput_bin_ns: 0,
             max_rows: DEFAULT_MAX_TRACE_ROWS,
+            pcap: Vec::new(),
         }
     }
 }
@@ -1052,6 +1074,38 @@ fn check_times(value: &serde_json::Value, path: &str, is_time: bool) -> Result<(
 }
 
 impl SimConfig {
+    /// Captured links exist, each direction once; every packet fits an IPv4 packet (65535
+    /// bytes) when anything is captured.
+    fn validate_pcap(&self) -> Result<(), String> {
+        for (i, tap) in self.trace.pcap.iter().enumerate() {
+            if tap.link as usize >= self.links.len() {
+                return Err(format!("trace.pcap[{i}].link: {} is not a link index (< {})", tap.link, self.links.len()));
+            }
+            if self.trace.pcap[..i].contains(tap) {
+                return Err(format!("trace.pcap[{i}]: link {} {:?} is captured twice", tap.link, tap.direction));
+            }
+        }
+        if self.trace.pcap.is_empty() {
+            return Ok(());
+        }
+        // A data segment, or an ACK with three SACK blocks (4 + 3 · 8 option bytes).
+        let largest = |tcp: &TcpConfig| tcp.mss_bytes.max(28) as u64 + tcp.header_bytes as u64;
+        let sizes = [
+            ("flows", self.flows.iter().map(|f| largest(&f.tcp)).collect::<Vec<_>>()),
+            ("web", self.web.iter().map(|w| largest(&w.tcp)).collect()),
+            ("udp_flows", self.udp_flows.iter().map(|u| u.packet_bytes as u64).collect()),
+        ];
+        for (kind, bytes) in sizes {
+            let most = crate::trace::pcap::MAX_IPV4_BYTES;
+            if let Some((i, b)) = bytes.iter().enumerate().find(|(_, &b)| b > most) {
+                return Err(format!(
+                    "trace.pcap: {kind}[{i}] sends packets of up to {b} bytes; an IPv4 packet holds at most {most}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Check what the engine relies on. Returns the first problem as `path: message`.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.nodes.len() as u32;
@@ -1077,6 +1131,7 @@ impl SimConfig {
         if self.trace.max_rows == 0 {
             return Err("trace.max_rows: must be >= 1 (every run's traces are capped)".into());
         }
+        self.validate_pcap()?;
         for (i, l) in self.links.iter().enumerate() {
             if l.a >= n || l.b >= n || l.a == l.b {
                 return Err(format!("links[{i}]: endpoints {} and {} must be two distinct nodes < {n}", l.a, l.b));

@@ -15,6 +15,10 @@ pub struct FlowResult {
     /// Payload bytes sent, retransmissions included.
     pub bytes_sent: u64,
     pub bytes_retransmitted: u64,
+    /// Data packets that were retransmissions.
+    pub packets_retransmitted: u64,
+    /// ACKs the receiver sent repeating its previous ACK's number (duplicate ACKs).
+    pub dupacks_sent: u64,
     /// bytes_delivered · 8 / window.
     pub throughput_bps: f64,
     /// `macura` eq. (1): (sent − retransmitted) · 8 / window.

@@ -393,6 +393,8 @@ impl Sim {
                     bytes_delivered: delivered,
                     bytes_sent: sent,
                     bytes_retransmitted: retx,
+                    packets_retransmitted: s.packets_retransmitted - s0.packets_retransmitted,
+                    dupacks_sent: r.dupacks_sent - r0.dupacks_sent,
                     throughput_bps: delivered as f64 * 8.0 / window_s,
                     goodput_bps: (sent - retx) as f64 * 8.0 / window_s,
                     timeouts: s.timeouts - s0.timeouts,

@@ -3,6 +3,8 @@
 //! reads without copying element by element. The simulation runs with the GIL released, taking it back briefly every
 //! few thousand events to run Python's signal handlers, so Ctrl-C stops it.
 
+use std::path::PathBuf;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -112,21 +114,26 @@ fn transfers<'py>(py: Python<'py>, rows: &[Transfer]) -> PyResult<Bound<'py, PyD
     )
 }
 
-/// run(config_json, seed) -> (summary_json, traces, transfers)
+/// run(config_json, seed, pcap_paths=None) -> (summary_json, traces, transfers)
 ///
-/// Raises ValueError if the canonical scenario is malformed or the run breaks an invariant.
+/// `pcap_paths`: one file path per entry of the scenario's `trace.pcap`, where the captures
+/// are written; None captures nothing.
+/// Raises ValueError if the canonical scenario is malformed, the run breaks an invariant or a
+/// capture cannot be written.
 /// Pending signals are handled every `STOP_CHECK_EVENTS` events: a handler that raises (Ctrl-C's
 /// KeyboardInterrupt) stops the run and its exception propagates.
 #[pyfunction]
+#[pyo3(signature = (config_json, seed, pcap_paths=None))]
 #[allow(clippy::type_complexity)]
 fn run<'py>(
     py: Python<'py>,
     config_json: &str,
     seed: u64,
+    pcap_paths: Option<Vec<PathBuf>>,
 ) -> PyResult<(String, Bound<'py, PyDict>, Bound<'py, PyDict>)> {
     let mut interrupt: Option<PyErr> = None;
     let outcome = py.detach(|| {
-        let mut sim = tcpsim_core::sim_from_json(config_json, seed)?;
+        let mut sim = tcpsim_core::sim_from_json(config_json, seed, pcap_paths.as_deref())?;
         let finished = sim.run_unless_stopped(|| match Python::attach(|py| py.check_signals()) {
             Ok(()) => false,
             Err(e) => {
@@ -134,6 +141,9 @@ fn run<'py>(
                 true
             }
         });
+        if let Some(pcap) = sim.trace.pcap.as_mut() {
+            pcap.finish()?;
+        }
         if !finished {
             return Ok(None);
         }

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from tcpsim.scenario.errors import Loc, Problem
 from tcpsim.scenario.network import LinkSpec, ScriptedLoss, limit_bytes
+from tcpsim.scenario.sections import split_pcap_tap
 from tcpsim.scenario.traffic import FlowInstance, effective_tcp, flow_instances, tcp_origin
 from tcpsim.units import U64_MAX, QueueLimit, format_duration
 
@@ -24,7 +25,18 @@ def check_scenario(scenario: "Scenario") -> list[Problem]:
         *_check_udp(scenario),
         *_check_web(scenario),
         *_check_queues(scenario, flows),
+        *_check_pcap(scenario),
     ]
+
+
+def _check_pcap(scenario: "Scenario") -> Iterator[Problem]:
+    """Captured links must exist."""
+    names = [link.display_name for link in scenario.links]
+    for position, entry in enumerate(scenario.trace.pcap):
+        link, _ = split_pcap_tap(entry)
+        if link not in names:
+            shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
+            yield (("trace", "pcap", position), f"no link named {link!r}; the links are {shown}")
 
 
 def _check_run(scenario: "Scenario") -> Iterator[Problem]:

@@ -11,7 +11,7 @@ from tcpsim.scenario.checks import check_scenario
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
 from tcpsim.scenario.network import LinkSpec
-from tcpsim.scenario.sections import LimitsSpec, TraceSpec
+from tcpsim.scenario.sections import LimitsSpec, TraceSpec, split_pcap_tap
 from tcpsim.scenario.tcp import TcpOptions
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec, effective_tcp, flow_instances
 from tcpsim.scenario.web import WebSpec
@@ -106,8 +106,26 @@ class Scenario(Model):
             ],
             # The engine stops recording traces at `limits.max_trace_rows` even in a forced run, so
             # the cap can change a result and belongs to the scenario (and its hash).
-            "trace": {**self.trace.model_dump(), "max_rows": self.limits.max_trace_rows},
+            "trace": self._engine_trace(),
         }
+
+    def _engine_trace(self) -> dict[str, Any]:
+        trace = {**self.trace.model_dump(exclude={"pcap"}), "max_rows": self.limits.max_trace_rows}
+        # Written only when asked for, so that scenarios without captures keep their hash.
+        if taps := self.pcap_taps():
+            trace["pcap"] = [{"link": link, "direction": direction} for link, _, direction in taps]
+        return trace
+
+    def pcap_taps(self) -> list[tuple[int, str, str]]:
+        """The captured link directions of `trace.pcap`, each once, in order of first mention:
+        (link index, link name, "ab" or "ba")."""
+        index = {link.display_name: position for position, link in enumerate(self.links)}
+        taps: dict[tuple[int, str], str] = {}
+        for entry in self.trace.pcap:
+            name, directions = split_pcap_tap(entry)
+            for direction in directions:
+                taps.setdefault((index[name], direction), name)
+        return [(link, name, direction) for (link, direction), name in taps.items()]
 
     def to_engine_json(self, canonical: Mapping[str, Any] | None = None) -> str:
         """:meth:`to_engine` as compact JSON with sorted keys: the engine's input and the hash's.

@@ -7,6 +7,34 @@ from pydantic import Field, PlainValidator, WithJsonSchema
 from tcpsim.scenario.fields import DurationNs, Flag, Model, PositiveSizeBytes, whole_number
 from tcpsim.units import U64_MAX
 
+PCAP_DIRECTIONS = ("ab", "ba")
+
+
+def _pcap_tap(value: object) -> str:
+    """ "LINK", "LINK:ab" or "LINK:ba" (the link's name is checked against the links later)."""
+    example = 'use "LINK:ab", "LINK:ba" or "LINK" (both directions), e.g. "bottleneck:ab"'
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{value!r} is not a link direction; {example}")
+    link, colon, direction = value.rpartition(":")
+    if colon and direction not in PCAP_DIRECTIONS:
+        raise ValueError(f"{value!r}: direction {direction!r} is not ab or ba; {example}")
+    if colon and not link:
+        raise ValueError(f"{value!r} names no link; {example}")
+    return value
+
+
+def split_pcap_tap(value: str) -> tuple[str, tuple[str, ...]]:
+    """A validated capture entry as (link name, directions)."""
+    link, colon, direction = value.rpartition(":")
+    return (link, (direction,)) if colon else (value, PCAP_DIRECTIONS)
+
+
+PcapTap = Annotated[
+    str,
+    PlainValidator(_pcap_tap),
+    WithJsonSchema({"type": "string", "minLength": 1, "examples": ["bottleneck:ab", "bottleneck"]}),
+]
+
 
 class TraceSpec(Model):
     """Which time series to record (summaries are always on)."""
@@ -21,6 +49,10 @@ class TraceSpec(Model):
     """0: record cwnd and queue at every change; otherwise sample them at this period."""
     throughput_bin_ns: DurationNs = Field("0s", alias="throughput_bin", validate_default=True)
     """Bytes delivered per flow in bins of this width; 0: off."""
+    pcap: list[PcapTap] = []
+    """Link directions whose packets are written to pcap files (one per direction): "LINK:ab",
+    "LINK:ba", or "LINK" for both. `tcpsim run` writes them into its --out directory (else the
+    current one) as LINK-ab.pcap / LINK-ba.pcap; `tcpsim.run(..., pcap_dir=DIR)` into DIR."""
 
 
 class LimitsSpec(Model):

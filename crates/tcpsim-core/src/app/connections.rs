@@ -133,6 +133,9 @@ impl WebTraffic {
             end_ns: u64::MAX,
             bytes: request.bytes,
         });
+        if let Some(pcap) = &mut ctx.trace.pcap {
+            pcap.connect(flow, src, dst);
+        }
         let connection = &mut flows[flow as usize];
         connection.receiver.series = series;
         connection.sender.start(ctx);

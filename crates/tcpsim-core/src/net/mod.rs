@@ -52,6 +52,9 @@ impl Network {
         let ch = &mut self.channels[c as usize];
         if ch.is_idle() {
             ch.queue.arrive_at_idle_link(id, p, now);
+            if let Some(pcap) = &mut trace.pcap {
+                pcap.record(c, now, p);
+            }
             let done = ch.start_transmission(id, p.wire_bytes, now);
             sched.at(done, Event::TxEnd { channel: c });
             return;
@@ -94,6 +97,9 @@ impl Network {
             sched.at(head_at, Event::PipeHead { channel: c, packet: id });
         }
         if let Some((next, wire)) = ch.queue.dequeue(now) {
+            if let Some(pcap) = &mut trace.pcap {
+                pcap.record(c, now, pool.get(next));
+            }
             let done = ch.start_transmission(next, wire, now);
             sched.at(done, Event::TxEnd { channel: c });
             if trace.queue_on && trace.on_change {

@@ -35,6 +35,9 @@ pub struct ReceiverCounters {
     /// Fast retransmissions whose data had all been received before (needless ones).
     pub spurious_fast_retransmits: u64,
     pub acks_sent: u64,
+    /// ACKs repeating the previous ACK's number (what a packet analyzer calls duplicate ACKs:
+    /// out-of-order and duplicate segments each trigger one).
+    pub dupacks_sent: u64,
     /// Data segments that arrived marked CE.
     pub ce_received: u64,
 }
@@ -67,6 +70,8 @@ pub struct TcpReceiver {
     rd_class: RdMark,
     /// A CE mark awaits the sender's CWR: ACKs carry ECN-Echo.
     echo_ce: bool,
+    /// The cumulative ACK number last sent on this connection.
+    last_ack: Option<u64>,
     pub counters: ReceiverCounters,
 }
 
@@ -91,6 +96,7 @@ impl TcpReceiver {
             ecn_immediate_ack: cfg.ecn_immediate_ack,
             echo_ce: false,
             rd_class: cfg.rd_mark(),
+            last_ack: None,
             counters: ReceiverCounters::default(),
         }
     }
@@ -215,6 +221,8 @@ impl TcpReceiver {
         self.unacked_segments = 0;
         self.delack_timer.cancel();
         self.counters.acks_sent += 1;
+        self.counters.dupacks_sent += (self.last_ack == Some(self.rcv_nxt)) as u64;
+        self.last_ack = Some(self.rcv_nxt);
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.header_bytes);
         a.ack = self.rcv_nxt;
         a.ece = self.echo_ce;

@@ -17,6 +17,8 @@ pub struct SenderCounters {
     /// Payload bytes put on the wire, retransmissions included.
     pub bytes_sent: u64,
     pub bytes_retransmitted: u64,
+    /// Data packets that were retransmissions (fast, after a timeout, go-back-N).
+    pub packets_retransmitted: u64,
     pub timeouts: u64,
     /// Fast-retransmit episodes (entries into fast retransmit).
     pub fast_retransmits: u64,
@@ -84,6 +86,7 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         counters.bytes_sent += len as u64;
         if retransmitted {
             counters.bytes_retransmitted += len as u64;
+            counters.packets_retransmitted += 1;
         }
         if kind == Retransmission::Fast {
             counters.fast_retransmitted_segments += 1;

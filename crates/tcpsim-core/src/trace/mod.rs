@@ -5,10 +5,15 @@
 //! sampling interval cannot exhaust memory: past the cap rows are left out and the run says
 //! so. Buffers grow with `try_reserve_exact`, so a failing allocation is an error of the run,
 //! not an abort of the process.
+//!
+//! Packet captures (`trace.pcap`) are written to files as the run goes (`pcap`).
+
+pub mod pcap;
 
 use std::collections::TryReserveError;
 
 use crate::config::TraceConfig;
+use pcap::Pcap;
 
 /// Rows a trace buffer first makes room for; later it doubles, up to what the cap allows.
 const FIRST_RESERVE_ROWS: usize = 1024;
@@ -153,6 +158,9 @@ pub struct Trace {
     /// generator.
     pub delivered_bins: Vec<Vec<u64>>,
     budget: RowBudget,
+    /// The packet captures, once their files are open (`Pcap::create`); None: no capture,
+    /// and the engine's one test per transmission start fails.
+    pub pcap: Option<Box<Pcap>>,
 }
 
 impl Trace {
@@ -192,6 +200,7 @@ impl Trace {
             queue: QueueTrace::default(),
             delivered_bins,
             budget: RowBudget { left: cfg.max_rows, truncated_at_ns: None, alloc_error: None },
+            pcap: None,
         })
     }
 

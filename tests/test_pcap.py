@@ -1,0 +1,243 @@
+"""Packet captures (issue 17, item 6): `tcpsim run --pcap` / `trace.pcap` write pcap files that
+Wireshark's own dissectors read as tcpsim meant them. tshark (Debian's package, installed by
+scripts/setup-system.sh) analyses a scripted-loss run; its retransmission, duplicate-ACK and
+packet counts must equal tcpsim's counters, with no malformed packet, bad checksum or warning."""
+
+import json
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import tcpsim
+from tcpsim.api import pcap_file_names
+from tcpsim.cli import app
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+cli = CliRunner()
+
+SCENARIO = """
+duration = "20s"
+
+[tcp]
+mss = "1000B"
+delack_count = 2
+delack_timeout = "100ms"
+
+[[links]]
+name = "access"
+a = "sender"
+b = "r1"
+rate = "100Mbps"
+delay = "1ms"
+queue = "1000pkt"
+
+# 2 Mb/s: a flow's segments start transmission at least 4 ms apart on the captured link, over
+# Wireshark's 3 ms out-of-order threshold, so each retransmission is classified as one.
+[[links]]
+name = "bottleneck"
+a = "r1"
+b = "r2"
+rate = "2Mbps"
+delay = "10ms"
+queue = "1000pkt"   # no queue drops: every packet sent passes the capture point
+loss = [
+  # a burst (NewReno's partial ACKs), single losses (fast retransmit)
+  { kind = "scripted", flow = "newreno", segments = [30, 31, 32, 33, 34, 35, 200, 400], direction = "ab" },
+  # SACK blocks on the duplicate ACKs
+  { kind = "scripted", flow = "sack", segments = [40, 42, 44, 300, 301], direction = "ab" },
+  # the last segment of a transfer: no duplicate ACKs, a retransmission timeout
+  { kind = "scripted", flow = "tail", segments = [50], direction = "ab" },
+]
+
+[[links]]
+name = "egress"
+a = "r2"
+b = "receiver"
+rate = "100Mbps"
+delay = "1ms"
+queue = "1000pkt"
+
+[[flows]]
+name = "newreno"
+src = "sender"
+dst = "receiver"
+variant = "newreno"
+
+[[flows]]
+name = "sack"
+src = "sender"
+dst = "receiver"
+variant = "sack"
+
+[[flows]]
+name = "tail"
+src = "sender"
+dst = "receiver"
+variant = "newreno"
+bytes = "50KB"
+start = "1s"
+
+[[udp]]
+src = "sender"
+dst = "receiver"
+rate = "100kbps"
+packet = "200B"
+"""
+
+PROBLEMS = (
+    '_ws.malformed || _ws.expert.severity >= "Warning" || ip.checksum.status == "Bad"'
+    ' || tcp.checksum.status == "Bad" || udp.checksum.status == "Bad"'
+)
+"""Frames tshark finds wrong: malformed, a bad checksum (checked where the capture holds the whole
+segment), or any expert info of severity Warning or Error ("previous segment not captured",
+"ACKed unseen segment", out-of-order...). The analysis' Notes and Chats (retransmission,
+duplicate ACK) are expected."""
+CHECKSUMS = ["-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
+
+
+def _tool(name: str) -> str:
+    """The path of a Wireshark tool, installed by the project's script if missing."""
+    if shutil.which(name) is None:
+        subprocess.run([str(ROOT / "scripts" / "setup-system.sh")], check=False)
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(
+            f"{name} is not installed and scripts/setup-system.sh could not install it (needs apt-get and root)"
+        )
+    return path
+
+
+def _frames(capture: Path, display_filter: str, *fields: str, options: tuple[str, ...] = ()) -> list[str]:
+    """One line per frame of `capture` matching `display_filter` (its `fields`, tab-separated)."""
+    args = [_tool("tshark"), "-n", "-r", str(capture), *options, "-Y", display_filter]
+    if fields:
+        args += ["-T", "fields", *(a for f in fields for a in ("-e", f))]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return out.splitlines()
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory):
+    """The scenario run with both directions of the bottleneck captured: (output dir, result
+    tables as saved, the two directions merged into one capture)."""
+    tmp = tmp_path_factory.mktemp("pcap")
+    scenario = tmp / "s.toml"
+    scenario.write_text(SCENARIO)
+    out = tmp / "out"
+    result = cli.invoke(app, ["run", str(scenario), "--pcap", "bottleneck", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    merged = tmp / "both.pcap"
+    ab, ba = out / "bottleneck-ab.pcap", out / "bottleneck-ba.pcap"
+    subprocess.run([_tool("mergecap"), "-F", "pcap", "-w", str(merged), str(ab), str(ba)], check=True)
+    return out, report, merged
+
+
+def test_files_are_nanosecond_pcaps_of_raw_ipv4_named_in_the_result(captured):
+    out, report, _ = captured
+    assert report["meta"]["pcap"] == [str(out / "bottleneck-ab.pcap"), str(out / "bottleneck-ba.pcap")]
+    header = (out / "bottleneck-ab.pcap").read_bytes()[:24]
+    magic, major, minor, _, _, _, linktype = struct.unpack("<IHHiIII", header)
+    assert (magic, major, minor, linktype) == (0xA1B23C4D, 2, 4, 228)
+
+
+def test_packet_counts_are_the_link_directions_transmissions(captured):
+    out, report, _ = captured
+    links = {(row["name"], row["direction"]): row for row in report["links"]}
+    for direction in ("ab", "ba"):
+        frames = _frames(out / f"bottleneck-{direction}.pcap", "frame")
+        assert len(frames) == links[("bottleneck", direction)]["tx_packets"] > 1000
+    datagrams = _frames(out / "bottleneck-ab.pcap", "udp")
+    udp = report["udp"][0]
+    # Sent before the end minus those still queued at r1 at the end; all that arrived passed.
+    assert 0 < udp["packets_received"] <= len(datagrams) <= udp["packets_sent"]
+
+
+def test_tshark_counts_retransmissions_and_duplicate_acks_as_tcpsim_does(captured):
+    out, _, merged = captured
+    flows = pd.read_csv(out / "flows.csv").set_index("name").to_dict("index")
+    retransmitted = _frames(merged, "tcp.analysis.retransmission", "tcp.srcport")
+    dupacks = _frames(merged, "tcp.analysis.duplicate_ack", "tcp.dstport")
+    # A flow's sender port is 10000 + its index (trace::pcap).
+    for index, name in enumerate(("newreno", "sack", "tail")):
+        flow = flows[name]
+        port = str(10000 + index)
+        assert retransmitted.count(port) == flow["packets_retransmitted"] > 0, name
+        assert dupacks.count(port) == flow["dupacks_sent"], name
+    assert flows["newreno"]["dupacks_sent"] > 10 and flows["sack"]["dupacks_sent"] > 10
+    assert flows["tail"]["timeouts"] == 1 and flows["tail"]["dupacks_sent"] == 0
+
+
+def test_sack_blocks_reach_the_capture_in_the_senders_sequence_space(captured):
+    _, _, merged = captured
+    blocks = _frames(
+        merged, "tcp.options.sack_le && tcp.dstport == 10001", "tcp.options.sack_le", "tcp.options.sack_re"
+    )
+    assert blocks, "the SACK flow's duplicate ACKs carry SACK blocks"
+    # Relative sequence numbers: segment n holds bytes [(n - 1)·1000, n·1000) + 1 (the ISN).
+    first_left, first_right = (int(v.split(",")[0]) for v in blocks[0].split("\t"))
+    assert (first_left, first_right) == (40 * 1000 + 1, 41 * 1000 + 1)
+
+
+def test_nothing_is_malformed_no_checksum_is_wrong_and_no_warning_is_raised(captured):
+    out, _, merged = captured
+    for capture in (merged, out / "bottleneck-ab.pcap", out / "bottleneck-ba.pcap"):
+        assert _frames(capture, PROBLEMS, options=tuple(CHECKSUMS)) == [], capture
+    acks_checked = _frames(merged, 'tcp.checksum.status == "Good"', options=tuple(CHECKSUMS))
+    assert len(acks_checked) > 1000, "pure ACKs are captured whole, so tshark verifies their checksums"
+
+
+def test_ecn_marks_echoes_and_window_reductions_are_in_the_headers(tmp_path):
+    """RED marks ECN-capable segments CE on the bottleneck (RFC 3168): tshark reads ECT(0) on new
+    data, Not-ECT on retransmissions, CE on the marked ones and CWR after each reduction."""
+    overrides = {"duration": "20s", "warmup": "0s", "trace.pcap": ["bottleneck:ab"]}
+    r = tcpsim.run(ROOT / "scenarios" / "red_ecn.toml", pcap_dir=tmp_path, **overrides)
+    capture = tmp_path / "bottleneck-ab.pcap"
+    marks = int(r.links.set_index(["name", "direction"]).loc[("bottleneck", "ab"), "marks_ecn"])
+    ce = len(_frames(capture, "ip.dsfield.ecn == 3"))
+    # Marked at the queue's entry: all that reached a receiver were captured, some may still wait.
+    assert 0 < r.flows["ce_received"].sum() <= ce <= marks
+    assert len(_frames(capture, "ip.dsfield.ecn == 0")) == r.flows["packets_retransmitted"].sum() > 0
+    assert len(_frames(capture, "ip.dsfield.ecn == 2")) > 10_000
+    reductions, cwr = r.flows["ecn_reductions"].sum(), len(_frames(capture, "tcp.flags.cwr == 1"))
+    assert reductions - len(r.flows) <= cwr <= reductions, "a reduction at the very end may not have sent CWR yet"
+
+
+def test_captures_repeat_byte_for_byte_and_do_not_change_results(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO)
+    first = tcpsim.run(scenario, seed=3, pcap_dir=tmp_path / "a", **{"trace.pcap": ["bottleneck:ab"]})
+    again = tcpsim.run(scenario, seed=3, pcap_dir=tmp_path / "b", **{"trace.pcap": ["bottleneck:ab"]})
+    plain = tcpsim.run(scenario, seed=3)
+    assert (tmp_path / "a" / "bottleneck-ab.pcap").read_bytes() == (tmp_path / "b" / "bottleneck-ab.pcap").read_bytes()
+    assert first.flows.equals(plain.flows) and first.links.equals(plain.links) and again.flows.equals(plain.flows)
+    assert "pcap" not in plain.meta
+    not_written = tcpsim.run(scenario, seed=3, **{"trace.pcap": ["bottleneck:ab"]})
+    assert "pcap" not in not_written.meta, "without pcap_dir nothing is captured"
+
+
+@pytest.mark.parametrize(
+    ("capture", "expected"),
+    [
+        ("nowhere:ab", "trace.pcap[0]: no link named 'nowhere'; the links are access, bottleneck, egress"),
+        ("bottleneck:up", "trace.pcap[0]: 'bottleneck:up': direction 'up' is not ab or ba"),
+        (":ab", "trace.pcap[0]: ':ab' names no link"),
+    ],
+)
+def test_a_bad_capture_is_one_error_line_naming_the_field(tmp_path, capture, expected):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO)
+    result = cli.invoke(app, ["run", str(scenario), "--pcap", capture, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {expected}"), result.stderr
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pcap"))
+
+
+def test_file_names_are_safe_and_distinct():
+    taps = [(0, "a b", "ab"), (1, "a/b", "ab"), (2, "bottleneck", "ba")]
+    assert pcap_file_names(taps) == ["a_b-0-ab.pcap", "a_b-1-ab.pcap", "bottleneck-ba.pcap"]
