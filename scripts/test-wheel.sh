@@ -15,7 +15,7 @@ python3 -m venv "$tmp/venv"
     --constraint "$repo/requirements.lock" "$tmp/dist"/tcpsim-*.whl
 
 cd "$tmp"
-export TCPSIM_CACHE="$tmp/cache"
+export TCPSIM_STORE="$tmp/store"
 # The two quick workloads (each in a process of its own); the podlesny ones take a minute.
 "$tmp/venv/bin/tcpsim" bench lossy_link dumbbell --json > bench.json
 "$tmp/venv/bin/tcpsim" list --json > list.json

@@ -1,4 +1,4 @@
-"""The ``tcpsim`` command: run, validate, sweep, repro, list, model, bench.
+"""The ``tcpsim`` command: run, validate, sweep, repro, list, model, bench, store.
 
 Two audiences share every command: people get rich tables and a progress bar (on stderr, only
 on a terminal); scripts pass ``--json`` and get exactly one JSON document on stdout. Mistakes
@@ -45,7 +45,7 @@ number does not match."""
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT): the shell's 128 + signal number. Finished runs of a sweep or reproduction
-are already cached."""
+are already stored."""
 
 
 class CliError(Exception):
@@ -426,6 +426,15 @@ JobsOpt = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs"),
 ]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="DIR",
+        help="Result store: finished runs are kept there and never recomputed (see 'tcpsim store').",
+        show_default="$TCPSIM_STORE, else the per-user cache directory",
+    ),
+]
 
 
 def _show_version(value: bool) -> None:
@@ -680,14 +689,15 @@ def repro(
         ),
     ] = None,
     json_: JsonOpt = False,
+    store: StoreOpt = None,
 ) -> None:
     """Reproduce figures and tables of the papers and check their claims and numbers.
 
     Exit status 0 when every experiment ran and was judged (a claim that does not hold is a
     result, reported in the tables, the JSON and summary.md); 1 if a run, an analysis or a
     figure failed, or, with --strict, if any claim or number does not match; 2 for an unknown
-    id. Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE), so an interrupted or
-    repeated reproduction does not recompute them.
+    id. Finished runs are kept in the result store (--store), so an interrupted or repeated
+    reproduction does not recompute them.
     """
     from tcpsim.outpaths import output_dir
     from tcpsim.repro import execute, select
@@ -696,7 +706,7 @@ def repro(
     out_dir = output_dir(out, "--out")
     readme_text = _read_readme(update_readme, quick) if update_readme is not None else None
     experiments = select(ids)
-    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True)
+    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True, cache_dir=store)
     if update_readme is not None:
         update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
     if json_:
@@ -766,10 +776,11 @@ def sweep(
     ] = None,
     json_: JsonOpt = False,
     force: ForceOpt = False,
+    store: StoreOpt = None,
 ) -> None:
     """Run a scenario over a parameter grid × seeds; one row per (parameters, seed, flow).
 
-    Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE) and never recomputed. A
+    Finished runs are kept in the result store (--store) and never recomputed. A
     combination beyond the scenario's [limits] fails with its reason (unless --force) while the
     others run. Ctrl-C stops the sweep and its workers (exit 130), keeping finished runs.
     """
@@ -780,7 +791,7 @@ def sweep(
     from tcpsim.runner import sweep as run_sweep
     from tcpsim.stats import summarize
 
-    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask, force=force)
+    df = run_sweep(file, axes, seeds=seeds, jobs=jobs, progress=True, dask_address=dask, force=force, cache_dir=store)
     if out_file is not None:
         _write_table(df, out_file)
     if json_:
@@ -944,6 +955,12 @@ def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
     ax.grid(alpha=0.3)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=150)
+
+
+# The `store` sub-app lives in a module of its own that uses this one's helpers: registered last.
+from tcpsim.cli_store import store_app  # noqa: E402
+
+app.add_typer(store_app, name="store")
 
 
 def main() -> None:
