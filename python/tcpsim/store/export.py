@@ -45,8 +45,8 @@ def export(store: Store, out: Path, fmt: str) -> dict[str, int]:
         result = store.load(row["key"])
         if result is None:
             continue
-        runs.append({field: row[field] for field in RUN_FIELDS})
         labels = {"key": row["key"], "seed": int(row["seed"])}
+        runs.append({field: row[field] for field in RUN_FIELDS} | labels)
         tables = {name: getattr(result, name) for name in TABLES} | {
             f"trace_{kind}": df for kind, df in result.traces.items()
         }

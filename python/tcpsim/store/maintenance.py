@@ -70,6 +70,7 @@ def gc(store: Store, max_bytes: int | None = None) -> Collected:
         done.failed = db.execute("DELETE FROM runs WHERE status = 'failed'").rowcount
     done.orphans, done.freed_bytes = _remove_orphans(store)
     if max_bytes is not None:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # count the catalog as it is, not its log
         total = catalog_bytes(store.root) + db.execute("SELECT coalesce(sum(bytes), 0) FROM runs").fetchone()[0]
         victims = []
         for key, data_dir, size in db.execute("SELECT key, data_dir, bytes FROM runs ORDER BY used, key"):
@@ -86,8 +87,8 @@ def gc(store: Store, max_bytes: int | None = None) -> Collected:
         done.runs = len(victims)
     with store.catalog.write():
         db.execute("DELETE FROM scenarios WHERE hash NOT IN (SELECT scenario_hash FROM runs)")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.execute("VACUUM")
+    db.execute("VACUUM")  # shrinks the database file, through the write-ahead log...
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # ...which this empties
     return done
 
 
@@ -113,6 +114,6 @@ def clear(store: Store) -> int:
         count = db.execute("DELETE FROM runs").rowcount
         db.execute("DELETE FROM scenarios")
     shutil.rmtree(store.root / RUNS_DIR, ignore_errors=True)
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.execute("VACUUM")
+    db.execute("VACUUM")  # shrinks the database file, through the write-ahead log...
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # ...which this empties
     return count
