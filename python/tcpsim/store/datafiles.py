@@ -3,9 +3,11 @@
 ``runs/<key[:2]>/<key>-<nonce>/`` holds ``<table>.parquet`` for each table that has columns
 (flows, links, udp, web, transfers; the per-class table is derived from them) and
 ``trace_<kind>.parquet`` per recorded time series. The directory is written under a temporary
-name (``.tmp-…``), every file flushed to disk, then renamed: a directory under its final name
-is complete. Its catalog row lists each file's sha256, so damage (truncation, a copy from
-another run, garbage) is found when it is read. Reading uses Parquet only: no stored code runs.
+name (``.tmp-…``), then renamed: a directory under its final name is complete. Its catalog row
+lists each file's sha256, so damage (truncation, a copy from another run, garbage, or files a
+power loss left unwritten behind a committed row) is found when it is read and the run is
+recomputed; that check, not an fsync per file, is what makes a stored run trustworthy, and it
+spares a sweep a disk flush per file. Reading uses Parquet only: no stored code runs.
 """
 
 from __future__ import annotations
@@ -46,12 +48,8 @@ def write(root: Path, key: str, result: RunResult) -> tuple[str, dict[str, str],
     temporary.mkdir(parents=True)
     try:
         for name, data in members.items():
-            with open(temporary / name, "wb") as file:
-                file.write(data)
-                file.flush()
-                os.fsync(file.fileno())
+            (temporary / name).write_bytes(data)
         os.replace(temporary, final)
-        _fsync_dir(final.parent)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
@@ -105,14 +103,3 @@ def _encode(result: RunResult) -> dict[str, bytes]:
         members[f"{stem}.parquet"] = buffer.getvalue()
     return members
 
-
-def _fsync_dir(directory: Path) -> None:
-    """Make a rename durable (a no-op where directories cannot be opened, as on Windows)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
