@@ -102,4 +102,3 @@ def _encode(result: RunResult) -> dict[str, bytes]:
         df.to_parquet(buffer, index=False)
         members[f"{stem}.parquet"] = buffer.getvalue()
     return members
-
