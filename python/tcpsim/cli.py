@@ -957,10 +957,9 @@ def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
     fig.savefig(path, dpi=150)
 
 
-# The `store` sub-app lives in a module of its own that uses this one's helpers: registered last.
-from tcpsim.cli_store import store_app  # noqa: E402
-
-app.add_typer(store_app, name="store")
+# `tcpsim store` lives in a module of its own that uses this one's helpers, so it is imported
+# last; it registers itself on `app` (whichever of the two modules is imported first).
+import tcpsim.cli_store  # noqa: E402, F401
 
 
 def main() -> None:

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tcpsim.cli import CliError, _flows_table, _links_table, _num, _print_json, _reports_errors, _stdout, _table
+from tcpsim.cli import CliError, _flows_table, _links_table, _num, _print_json, _reports_errors, _stdout, _table, app
 
 if TYPE_CHECKING:
     from tcpsim.store import Store
 
 store_app = typer.Typer(help="The result store: finished runs kept as data (see docs/store.md).", no_args_is_help=True)
+app.add_typer(store_app, name="store")
 
 StoreDirOpt = Annotated[
     str | None,
@@ -45,12 +46,15 @@ def _open(directory: str | None) -> Store:
         raise CliError(str(error)) from None
 
 
-def _size(n_bytes: int) -> str:
-    for unit in ("B", "kB", "MB", "GB"):
-        if n_bytes < 1000 or unit == "GB":
-            return f"{n_bytes:.0f} {unit}" if unit == "B" else f"{n_bytes:.1f} {unit}"
+def _size(n_bytes: float) -> str:
+    """Bytes in decimal units, as the store's --max-size reads them (1 kB = 1000 B)."""
+    if n_bytes < 1000:
+        return f"{n_bytes:.0f} B"
+    for unit in ("kB", "MB", "GB", "TB"):
         n_bytes /= 1000
-    raise AssertionError("unreachable")
+        if n_bytes < 1000 or unit == "TB":
+            break
+    return f"{n_bytes:.1f} {unit}"
 
 
 @store_app.command()
