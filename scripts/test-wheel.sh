@@ -36,7 +36,7 @@ cd "$tmp"
 # One version source: the workspace Cargo.toml.
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -1)"
 test "$("$tmp/venv/bin/tcpsim" --version)" = "tcpsim $version"
-export TCPSIM_CACHE="$tmp/cache"
+export TCPSIM_STORE="$tmp/store"
 # The two quick workloads (each in a process of its own); the podlesny ones take a minute.
 "$tmp/venv/bin/tcpsim" bench lossy_link dumbbell --json > bench.json
 "$tmp/venv/bin/tcpsim" list --json > list.json

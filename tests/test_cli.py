@@ -13,6 +13,8 @@ from tcpsim.cli import app
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.result import RunResult
+from tcpsim.store import key as store_key
+from tcpsim.store.location import STORE_ENV
 from typer.testing import CliRunner
 
 cli = CliRunner()
@@ -98,10 +100,10 @@ def fakes(monkeypatch, tmp_path):
     api.run = lambda scenario, seed=1, **overrides: fake_result(seed)
     monkeypatch.setitem(sys.modules, "tcpsim.api", api)
     monkeypatch.setattr(runner, "_run_one", lambda spec: fake_result(spec.seed, 1e6 * spec.seed))
-    monkeypatch.setattr(runner, "_version", lambda: "test")
+    monkeypatch.setattr(store_key, "engine_version", lambda: "test")
     monkeypatch.setattr(repro, "_registry", {})
     monkeypatch.setattr(repro, "_loaded", True)
-    monkeypatch.setenv(runner.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(STORE_ENV, str(tmp_path / "store"))
     monkeypatch.chdir(tmp_path)
 
 

@@ -104,7 +104,7 @@ def client_dir(tmp_path_factory):
 def own_store(client_dir: Path, name: str) -> dict[str, str]:
     """The environment of a client with a result store of its own: every sweep computes afresh."""
     store = str(client_dir / f"store-{name}")
-    return os.environ | {"TCPSIM_CACHE": store, "TCPSIM_STORE": store}
+    return os.environ | {"TCPSIM_STORE": store}
 
 
 def sweep(client_dir: Path, out: str, *extra: str) -> subprocess.Popen:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from tcpsim.store.catalog import CATALOG
 
 ROOT = Path(__file__).resolve().parents[1]
 TCPSIM = [sys.executable, "-c", "from tcpsim.cli import main; main()"]
@@ -59,7 +61,7 @@ def _wait_until(condition, timeout_s: float = 60.0) -> None:
 
 
 def _start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
-    env = dict(os.environ, TCPSIM_CACHE=str(tmp_path / "cache"))
+    env = dict(os.environ, TCPSIM_STORE=str(tmp_path / "store"))
     # A shell starts background jobs with SIGINT ignored, and an ignored signal stays ignored
     # across exec: give the child the default disposition, as a terminal's foreground job has.
     return subprocess.Popen(
@@ -143,6 +145,13 @@ def _sweep(tmp_path: Path, durations: str) -> subprocess.Popen[str]:
     )
 
 
+def _stored_runs(root: Path) -> int:
+    if not (root / CATALOG).exists():
+        return 0
+    with sqlite3.connect(root / CATALOG, timeout=10) as db:
+        return db.execute("SELECT count(*) FROM runs WHERE status = 'ok'").fetchone()[0]
+
+
 def _workers_running(pid: int) -> list[int]:
     workers = [child for child in _children(pid) if _core_loaded(child)]
     return workers if len(workers) == 2 else []
@@ -152,7 +161,7 @@ def test_ctrl_c_stops_a_sweep_kills_its_workers_and_keeps_finished_runs(tmp_path
     process = _sweep(tmp_path, "1s,1e6s,2e6s")
     _wait_until(lambda: _workers_running(process.pid))
     workers = _children(process.pid)
-    _wait_until(lambda: any(p.is_file() for p in (tmp_path / "cache").rglob("*")))  # the 1 s run is cached
+    _wait_until(lambda: _stored_runs(tmp_path / "store") == 1)  # the 1 s run is stored
     stderr, elapsed = _interrupt(process)
     assert process.returncode == 130, stderr
     assert "error: interrupted" in stderr and "Traceback" not in stderr

@@ -12,6 +12,7 @@ from tcpsim import runner
 from tcpsim.cli import app
 from tcpsim.limits import RunTooLarge, ScenarioWarning, estimate_cost
 from tcpsim.scenario import ScenarioError, load_scenario
+from tcpsim.store import Store
 from typer.testing import CliRunner
 
 cli = CliRunner()
@@ -95,7 +96,7 @@ def test_the_limits_table_raises_a_limit(tmp_path):
         tcpsim.run(LOSSY, duration="10s", **{"trace.throughput_bin": "1us", "limits.max_trace_rows": 10**6})
 
 
-def test_one_run_too_big_fails_alone_in_a_sweep_and_the_others_are_cached(tmp_path):
+def test_one_run_too_big_fails_alone_in_a_sweep_and_the_others_are_stored(tmp_path):
     grid = {"trace.throughput_bin": ["1s", "1ns"]}
     with pytest.raises(runner.RunFailed) as caught:
         runner.sweep(LOSSY, grid | {"duration": ["10s"]}, jobs=2, cache_dir=tmp_path, progress=False)
@@ -106,7 +107,9 @@ def test_one_run_too_big_fails_alone_in_a_sweep_and_the_others_are_cached(tmp_pa
     assert message.startswith("RunTooLarge: limits.max_events") or message.startswith(
         "RunTooLarge: limits.max_trace_rows"
     )
-    assert [p for p in tmp_path.rglob("*") if p.is_file()], "the finished run is cached"
+    stored = Store(tmp_path).catalog.runs()
+    assert sorted(row["status"] for row in stored) == ["failed", "ok"]
+    assert "RunTooLarge" in next(row["error"] for row in stored if row["status"] == "failed")
 
 
 def test_the_api_refuses_unless_forced():

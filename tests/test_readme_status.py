@@ -1,17 +1,15 @@
 """The README's quick-mode status table is the one a fresh `tcpsim repro all --quick` generates.
 
 Runs every experiment in quick mode (results in a temporary directory). Finished runs come from
-the run cache (``$TCPSIM_CACHE`` or the repository's ``.tcpsim-cache``), so only the first run
-after a change simulates; after that the test costs the analyses and figures. When it fails,
+the repository's result store ``.tcpsim-store`` (kept between sessions, unlike the per-session
+store tests otherwise use), so only the first run after a change simulates; after that the test costs the analyses and figures. When it fails,
 regenerate the block with ``tcpsim repro all --quick --update-readme README.md``.
 """
 
-import os
 from pathlib import Path
 
 from tcpsim.repro import all_experiments, execute
 from tcpsim.repro.status import status_block, status_table
-from tcpsim.runner import CACHE_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,8 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_quick_status_table_matches_a_fresh_quick_run(tmp_path):
     readme = status_block((ROOT / "README.md").read_text(), "quick")
     assert readme is not None, "README.md has no <!-- status:quick:begin/end --> block"
-    cache = os.environ.get(CACHE_ENV) or ROOT / ".tcpsim-cache"
-    reports = execute(all_experiments(), quick=True, out_dir=tmp_path, progress=False, cache_dir=cache)
+    store = ROOT / ".tcpsim-store"
+    reports = execute(all_experiments(), quick=True, out_dir=tmp_path, progress=False, cache_dir=store)
     fresh = status_table(reports)
     assert readme == fresh, (
         "README's quick status table is stale; run `tcpsim repro all --quick --update-readme README.md`.\n"

@@ -14,6 +14,8 @@ from tcpsim.repro.framework import Claim, Experiment, ModelCheck, Number, Outcom
 from tcpsim.result import RunResult
 from tcpsim.runner import RunSpec
 from tcpsim.stats import mean_ci
+from tcpsim.store import key as store_key
+from tcpsim.store.location import STORE_ENV
 
 
 def fake_run(spec: RunSpec) -> RunResult:
@@ -34,8 +36,9 @@ def isolated(monkeypatch, tmp_path):
     monkeypatch.setattr(repro, "_loaded", True)
     monkeypatch.setattr(runner, "_run_one", fake_run)
     monkeypatch.setattr(runner, "_scenario_hash", lambda spec: json.dumps([spec.scenario, list(spec.overrides)]))
-    monkeypatch.setattr(runner, "_version", lambda: "test")
-    monkeypatch.setenv(runner.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(runner, "_canonical_text", lambda spec: json.dumps([spec.scenario, list(spec.overrides)]))
+    monkeypatch.setattr(store_key, "engine_version", lambda: "test")
+    monkeypatch.setenv(STORE_ENV, str(tmp_path / "store"))
 
 
 class Sweep(Experiment):

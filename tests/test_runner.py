@@ -1,7 +1,7 @@
-"""The runner with a fake simulator: caching, resumption, ordering and parallel equivalence.
+"""The runner with a fake simulator: the result store, resumption, ordering and parallel equivalence.
 
 The fake stands in for the compiled core (``tcpsim.runner._run_one``) and the scenario loader
-(``_scenario_hash``), so these tests exercise scheduling and caching only.
+(``_scenario_hash``, ``_canonical_text``), so these tests exercise scheduling and storing only.
 """
 
 import json
@@ -10,15 +10,16 @@ import time
 
 import pandas as pd
 import pytest
-import tcpsim
 from tcpsim import runner
 from tcpsim.result import RunResult
 from tcpsim.runner import RunFailed, RunSpec, run_many, sweep
+from tcpsim.store import Store
+from tcpsim.store import key as store_key
+from tcpsim.store.location import LEGACY_ENV, STORE_ENV
 
 SCENARIO = {"flows": [{"name": "a"}, {"name": "b"}]}
 CALLS: list = []
 REAL_SCENARIO_HASH = runner._scenario_hash
-REAL_VERSION = runner._version
 
 
 def fake_run(spec: RunSpec) -> RunResult:
@@ -48,20 +49,24 @@ def fake_core(monkeypatch, tmp_path):
     CALLS.clear()
     monkeypatch.setattr(runner, "_run_one", fake_run)
     monkeypatch.setattr(runner, "_scenario_hash", fake_hash)
-    monkeypatch.setattr(runner, "_version", lambda: "test-1")
+    monkeypatch.setattr(runner, "_canonical_text", fake_hash)
+    monkeypatch.setattr(store_key, "engine_version", lambda: "test-1")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv(runner.CACHE_ENV, raising=False)
+    monkeypatch.delenv(STORE_ENV, raising=False)
+    monkeypatch.delenv(LEGACY_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # the per-user default, here
 
 
 def specs(n: int) -> list[RunSpec]:
     return [RunSpec(key=("rate", i), scenario=SCENARIO, seed=1, overrides=(("rate", i + 1),)) for i in range(n)]
 
 
-def cache_files(root):
-    return sorted(p for p in root.rglob("*") if p.is_file())
+def stored(root, status="ok"):
+    """Keys of the runs the store at ``root`` holds with ``status``."""
+    return [row["key"] for row in Store(root).catalog.runs("WHERE status = ?", (status,))]
 
 
-def test_cache_hit_avoids_recomputation(tmp_path):
+def test_store_hit_avoids_recomputation(tmp_path):
     first = run_many(specs(3), jobs=1, cache_dir=tmp_path / "c", progress=False)
     assert len(CALLS) == 3
     second = run_many(specs(3), jobs=1, cache_dir=tmp_path / "c", progress=False)
@@ -79,7 +84,7 @@ def test_interrupted_run_resumes_without_recomputing(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "_run_one", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_many(specs(5), jobs=1, cache_dir=tmp_path / "c", progress=False)
-    assert len(cache_files(tmp_path / "c")) == 2  # both finished runs were kept
+    assert len(stored(tmp_path / "c")) == 2  # both finished runs were kept
 
     monkeypatch.setattr(runner, "_run_one", fake_run)
     CALLS.clear()
@@ -105,7 +110,7 @@ def test_jobs_1_and_jobs_2_give_equal_results(tmp_path):
     assert list(serial) == list(parallel)
     for key in serial:
         pd.testing.assert_frame_equal(serial[key].flows, parallel[key].flows)
-    assert len(cache_files(tmp_path / "parallel")) == len(batch)
+    assert len(stored(tmp_path / "parallel")) == len(batch)
 
 
 def test_identical_runs_under_different_keys_are_computed_once(tmp_path):
@@ -115,15 +120,15 @@ def test_identical_runs_under_different_keys_are_computed_once(tmp_path):
     assert results[("x",)] is results[("y",)]
 
 
-def test_seed_and_version_are_part_of_the_cache_key(tmp_path, monkeypatch):
+def test_seed_and_version_are_part_of_the_store_key(tmp_path, monkeypatch):
     run_many([RunSpec(key=(1,), scenario=SCENARIO, seed=1)], jobs=1, cache_dir=tmp_path, progress=False)
     run_many([RunSpec(key=(1,), scenario=SCENARIO, seed=2)], jobs=1, cache_dir=tmp_path, progress=False)
-    monkeypatch.setattr(runner, "_version", lambda: "test-2")
+    monkeypatch.setattr(store_key, "engine_version", lambda: "test-2")
     run_many([RunSpec(key=(1,), scenario=SCENARIO, seed=1)], jobs=1, cache_dir=tmp_path, progress=False)
     assert len(CALLS) == 3
 
 
-def test_failed_runs_are_reported_after_the_others_finish_and_are_cached(tmp_path):
+def test_failed_runs_are_reported_after_the_others_finish_and_are_stored(tmp_path):
     batch = specs(3)
     batch[1] = RunSpec(key=("bad",), scenario=SCENARIO, overrides=(("fail", True),))
     with pytest.raises(RunFailed) as caught:
@@ -131,28 +136,39 @@ def test_failed_runs_are_reported_after_the_others_finish_and_are_cached(tmp_pat
     assert set(caught.value.failures) == {("bad",)}
     assert "simulated engine failure" in caught.value.failures[("bad",)]
     assert list(caught.value.results) == [("rate", 0), ("rate", 2)]
-    assert len(cache_files(tmp_path / "c")) == 2
+    assert len(stored(tmp_path / "c")) == 2
+    assert len(stored(tmp_path / "c", "failed")) == 1  # recorded with its error, run again next time
+    with pytest.raises(RunFailed):
+        run_many(batch, jobs=1, cache_dir=tmp_path / "c", progress=False)
+    assert CALLS == [("bad",)]  # the finished two were loaded (the first sweep ran in worker processes)
 
 
-def test_unreadable_cache_entry_is_reported_recomputed_and_healed(tmp_path, capsys):
+def test_unreadable_store_entry_is_reported_recomputed_and_healed(tmp_path, capsys):
     run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
-    (entry,) = cache_files(tmp_path / "c")
-    entry.write_bytes(b"not an entry")
+    (entry,) = (tmp_path / "c" / "runs").glob("*/*/flows.parquet")
+    entry.write_bytes(b"not a table")
     result = run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
     assert len(CALLS) == 2
-    assert f"warning: cache entry {entry} is not a tcpsim cache entry" in capsys.readouterr().err
+    assert "flows.parquet does not match its checksum" in capsys.readouterr().err
     assert result[("rate", 0)].flows["goodput_bps"].tolist() == [1.0, 0.5]
     run_many(specs(1), jobs=1, cache_dir=tmp_path / "c", progress=False)
     assert len(CALLS) == 2 and "warning" not in capsys.readouterr().err  # the rewritten entry is used
 
 
-def test_cache_location_defaults_to_cwd_and_honours_the_environment(tmp_path, monkeypatch):
+def test_store_location_defaults_to_the_user_cache_dir_and_honours_the_environment(tmp_path, monkeypatch):
     run_many(specs(1), jobs=1, progress=False)
-    assert len(cache_files(tmp_path / ".tcpsim-cache")) == 1
-    monkeypatch.setenv(runner.CACHE_ENV, str(tmp_path / "elsewhere"))
+    assert len(stored(tmp_path / "xdg" / "tcpsim" / "store")) == 1
+    assert not (tmp_path / ".tcpsim-cache").exists()  # not the working directory any more
+    monkeypatch.setenv(LEGACY_ENV, str(tmp_path / "legacy"))  # the old variable still works...
     run_many(specs(1), jobs=1, progress=False)
-    assert len(cache_files(tmp_path / "elsewhere")) == 1
-    assert not [p for p in (tmp_path / "elsewhere").rglob("*.tmp")]
+    assert len(stored(tmp_path / "legacy")) == 1
+    monkeypatch.setenv(STORE_ENV, str(tmp_path / "elsewhere"))  # ...but the new one wins
+    run_many(specs(1), jobs=1, progress=False)
+    assert len(stored(tmp_path / "elsewhere")) == 1
+    run_many(specs(1), jobs=1, cache_dir=tmp_path / "named", progress=False)  # and an explicit one beats both
+    assert len(stored(tmp_path / "named")) == 1
+    assert len(CALLS) == 4
+    assert not [p for p in (tmp_path / "elsewhere").rglob(".tmp-*")]
 
 
 def test_duplicate_keys_are_rejected(tmp_path):
@@ -210,19 +226,3 @@ def test_a_dict_scenario_is_loaded_once_for_many_seeds(monkeypatch):
     assert len(digests) == 1 and loads == [{"rate": 2}]
     REAL_SCENARIO_HASH(RunSpec(key=(0,), scenario=SCENARIO, overrides=(("rate", 3),)))
     assert len(loads) == 2
-
-
-def test_version_changes_when_the_compiled_core_is_rebuilt(monkeypatch, tmp_path):
-    import importlib.util
-    import types
-
-    core = tmp_path / "_core.so"
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name: types.SimpleNamespace(origin=str(core)))
-    versions = []
-    for build in (b"engine v1", b"engine v2"):
-        core.write_bytes(build)
-        REAL_VERSION.cache_clear()
-        versions.append(REAL_VERSION())
-    REAL_VERSION.cache_clear()
-    assert versions[0] != versions[1]
-    assert all(v.startswith(tcpsim.__version__ + "+core.") for v in versions)

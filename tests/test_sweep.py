@@ -20,7 +20,7 @@ SHORT = {"duration": "5s"}
 
 @pytest.fixture(autouse=True)
 def own_cache(monkeypatch, tmp_path):
-    monkeypatch.setenv("TCPSIM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("TCPSIM_STORE", str(tmp_path / "store"))
     monkeypatch.setenv("TCPSIM_STORE", str(tmp_path / "cache"))
 
 
@@ -176,7 +176,7 @@ def test_a_run_of_the_out_folder_reproduces_its_flows_exactly(tmp_path, monkeypa
     flows = pd.read_csv("out/flows.csv", dtype=str, keep_default_na=False)
     point, seed = (2, 5) if grid else (0, 5)
     scenario = f"out/points/{point}/scenario.toml" if grid else "out/scenario.toml"
-    monkeypatch.setenv("TCPSIM_CACHE", str(tmp_path / "other-cache"))  # recomputed, not read back
+    monkeypatch.setenv("TCPSIM_STORE", str(tmp_path / "other-store"))  # recomputed, not read back
     cli_run(["run", scenario, "--seed", str(seed), "--out", "again"])
     again = Path("again/flows.csv").read_text()
     rows = flows[(flows["point"] == str(point)) & (flows["seed"] == str(seed))]

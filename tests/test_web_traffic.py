@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 import tcpsim
 from engine_schema import assert_canonical_shape
-from tcpsim import cache
 from tcpsim.cli import app
 from tcpsim.limits import RunTooLarge, estimate_cost
 from tcpsim.scenario import ScenarioError, load_scenario
+from tcpsim.store import Store
 from typer.testing import CliRunner
 
 
@@ -145,16 +145,16 @@ def test_a_run_with_web_and_on_off_traffic_is_identical_per_seed_and_conserves_p
     assert a.web["packets_dropped"].sum() > 0 and a.flows.loc[0, "packets_dropped"] > 0
 
 
-def test_results_with_web_traffic_save_serialize_and_survive_the_cache(tmp_path):
+def test_results_with_web_traffic_save_serialize_and_survive_the_store(tmp_path):
     r = tcpsim.run(scenario(duration="10s", arrivals={"process": "poisson", "rate": "5/s"}), seed=1)
     out = r.save(tmp_path / "run")
     assert pd.read_csv(out / "transfers.csv").shape == (len(r.transfers), 7)
     assert pd.read_csv(out / "web.csv")["name"].tolist() == ["w"]
     doc = r.to_json_dict()
     assert doc["web"][0]["name"] == "w" and len(doc["transfers"]) == len(r.transfers)
-    entry = tmp_path / "entry.zip"
-    assert cache.store(entry, "k", r)
-    again = cache.load(entry, "k")
+    store = Store(tmp_path / "store")
+    assert store.save("k" * 64, "scenario", lambda: "{}", 1, r)
+    again = store.load("k" * 64)
     pd.testing.assert_frame_equal(again.transfers, r.transfers, check_dtype=False)
     pd.testing.assert_frame_equal(again.web, r.web, check_dtype=False)
 

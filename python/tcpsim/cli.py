@@ -1,4 +1,4 @@
-"""The ``tcpsim`` command: run, validate, sweep, repro, list, model, bench.
+"""The ``tcpsim`` command: run, validate, sweep, repro, list, model, bench, store.
 
 Two audiences share every command: people get rich tables and a progress bar (on stderr, only
 on a terminal); scripts pass ``--json`` and get exactly one JSON document on stdout. Mistakes
@@ -46,7 +46,7 @@ number does not match."""
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT): the shell's 128 + signal number. Finished runs of a sweep or reproduction
-are already cached."""
+are already stored."""
 
 
 class CliError(Exception):
@@ -459,6 +459,15 @@ JobsOpt = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs"),
 ]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="DIR",
+        help="Result store: finished runs are kept there and never recomputed (see 'tcpsim store').",
+        show_default="$TCPSIM_STORE, else the per-user cache directory",
+    ),
+]
 
 
 def _show_version(value: bool) -> None:
@@ -736,14 +745,15 @@ def repro(
         ),
     ] = None,
     json_: JsonOpt = False,
+    store: StoreOpt = None,
 ) -> None:
     """Reproduce figures and tables of the papers and check their claims and numbers.
 
     Exit status 0 when every experiment ran and was judged (a claim that does not hold is a
     result, reported in the tables, the JSON and summary.md); 1 if a run, an analysis or a
     figure failed, or, with --strict, if any claim or number does not match; 2 for an unknown
-    id. Finished runs are cached (.tcpsim-cache/, or $TCPSIM_CACHE), so an interrupted or
-    repeated reproduction does not recompute them.
+    id. Finished runs are kept in the result store (--store), so an interrupted or repeated
+    reproduction does not recompute them.
     """
     from tcpsim.outpaths import output_dir
     from tcpsim.repro import execute, select
@@ -752,7 +762,7 @@ def repro(
     out_dir = output_dir(out, "--out")
     readme_text = _read_readme(update_readme, quick) if update_readme is not None else None
     experiments = select(ids)
-    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True)
+    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True, cache_dir=store)
     if update_readme is not None:
         update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
     if json_:
@@ -839,13 +849,14 @@ def sweep(
     ] = None,
     json_: JsonOpt = False,
     force: ForceOpt = False,
+    store: StoreOpt = None,
 ) -> None:
     """Run a scenario over a parameter grid × seeds; one row per (parameters, seed, flow).
 
     Parameter values written with units get numeric columns in SI units beside them
-    (links[1].rate_bps, links[0].delay_s). Finished runs are cached (.tcpsim-cache/, or
-    $TCPSIM_CACHE) and never recomputed. A combination beyond the scenario's [limits] fails with
-    its reason (unless --force) while the others run; any failed run makes the exit status 1.
+    (links[1].rate_bps, links[0].delay_s). Finished runs are kept in the result store (--store)
+    and never recomputed. A combination beyond the scenario's [limits] fails with its reason
+    (unless --force) while the others run; any failed run makes the exit status 1.
     Ctrl-C stops the sweep and its workers (exit 130), keeping finished runs.
     """
     import warnings
@@ -880,6 +891,7 @@ def sweep(
                 progress=True,
                 dask_address=dask,
                 force=force,
+                cache_dir=store,
             )
         except SweepFailed as failed:
             if out_dir is not None:  # keep what finished, and say which runs failed (runs.csv)
@@ -1064,6 +1076,11 @@ def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
     ax.grid(alpha=0.3)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=150)
+
+
+# `tcpsim store` lives in a module of its own that uses this one's helpers, so it is imported
+# last; it registers itself on `app` (whichever of the two modules is imported first).
+import tcpsim.cli_store  # noqa: E402, F401
 
 
 def main() -> None:

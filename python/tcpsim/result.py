@@ -1,7 +1,7 @@
 """The result of one run: per-flow and per-link tables, time series, and run metadata.
 
 Everything is held in pandas DataFrames and plain dicts so that a result travels between
-processes (the parallel runner's workers), is cached as data (``tcpsim.cache``) and converts to
+processes (the parallel runner's workers), is stored as data (``tcpsim.store``) and converts to
 JSON, CSV and Parquet without the engine. A result fresh from the engine keeps the engine's
 output and builds its DataFrames on first access: ``tcpsim run --json`` needs no pandas.
 """

@@ -1,13 +1,13 @@
-"""Run many simulations in parallel, each result cached on disk the moment it finishes.
+"""Run many simulations in parallel, each result kept in the result store the moment it finishes.
 
 Sweeps and paper reproductions are hundreds of independent runs; this module is the one place
 that decides how they are scheduled (in-process, a local process pool, or a Dask cluster) and
-how finished work is kept. A run is identified by sha256(canonical scenario hash, seed, tcpsim
-version, digest of the compiled core): the scenario loader has already applied overrides and
-units, so two spellings of the same set-up share one cache entry, and a rebuilt engine never
-serves stale numbers. Entries are written atomically (temporary file + rename) by the parent
-process as each run completes, so an interrupted sweep keeps everything already computed and a
-re-run recomputes nothing.
+how finished work is kept. A run is identified by its store key (``tcpsim.store.key``: the
+canonical scenario's hash, the seed, and the digest of the engine's sources): the scenario
+loader has already applied overrides and units, so two spellings of the same set-up share one
+entry, and a changed engine never serves stale numbers. The parent process stores each run as
+it completes (data files, then the catalog row), so an interrupted sweep keeps everything
+already computed and a re-run recomputes nothing.
 """
 
 from __future__ import annotations
@@ -21,19 +21,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tcpsim import cache
+from tcpsim.store import Store, StoreUnavailable, run_key, store_root, warn
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
     from tcpsim.result import RunResult
     from tcpsim.sweeps import SweepResult
-
-CACHE_ENV = "TCPSIM_CACHE"
-DEFAULT_CACHE_DIR = ".tcpsim-cache"
 
 Scenario = Mapping[str, Any] | str | os.PathLike[str]
 RunFn = Callable[["RunSpec"], "RunResult"]
@@ -112,30 +108,26 @@ def _scenario_hash(spec: RunSpec) -> str:
     return _canonical_hashes[key]
 
 
-@functools.cache
-def _version() -> str:
-    """tcpsim's version plus a digest of the compiled core: while the engine is being developed
-    the version string stays put across rebuilds, and a rebuilt engine must not be served the
-    old engine's cached numbers."""
-    from importlib.util import find_spec
+def _canonical_text(spec: RunSpec) -> str:
+    """The canonical scenario text whose sha256 is :func:`_scenario_hash`, kept in the store."""
+    from tcpsim.scenario import load_scenario
 
-    from tcpsim import __version__
-
-    spec = find_spec("tcpsim._core")
-    if spec is None or spec.origin is None:
-        return __version__
-    return f"{__version__}+core.{hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()[:16]}"
+    return load_scenario(spec.scenario, dict(spec.overrides)).canonical_text()
 
 
 def run_digest(spec: RunSpec) -> str:
-    """Cache key of a run: sha256 over scenario hash, seed and version (see ``_version``)."""
-    text = f"{_scenario_hash(spec)}\n{spec.seed}\n{_version()}"
-    return hashlib.sha256(text.encode()).hexdigest()
+    """Store key of a run (see ``tcpsim.store.key.run_key``)."""
+    return run_key(_scenario_hash(spec), spec.seed)
 
 
-def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Explicit argument, else ``$TCPSIM_CACHE``, else ``.tcpsim-cache`` in the working directory."""
-    return Path(cache_dir or os.environ.get(CACHE_ENV) or DEFAULT_CACHE_DIR)
+def _open_store(cache_dir: str | os.PathLike[str] | None) -> Store | None:
+    """The result store at ``cache_dir`` (see ``tcpsim.store.store_root``); None, after a
+    warning, when it cannot be used: the runs still run, their results are just not kept."""
+    try:
+        return Store(store_root(cache_dir))
+    except StoreUnavailable as error:
+        warn(f"{error}; results are not kept")
+        return None
 
 
 Completion = tuple[str, "RunResult | BaseException"]
@@ -278,8 +270,10 @@ def run_many(
 
     ``jobs`` defaults to ``os.cpu_count()``; ``jobs=1`` runs in this process (easy debugging,
     no pickling); ``dask_address`` sends the runs to a Dask scheduler instead of local
-    processes. Specs whose canonical scenario and seed coincide are run once. If some runs
-    raise, the rest still finish and are cached, then :class:`RunFailed` is raised.
+    processes. Specs whose canonical scenario and seed coincide are run once. Results are kept
+    in the store at ``cache_dir`` (else ``$TCPSIM_STORE``, else a per-user cache directory;
+    see ``tcpsim.store.location``). If some runs raise, the rest still finish and are kept,
+    then :class:`RunFailed` is raised.
     """
     specs = list(specs)
     duplicates = [repr(key) for key, n in Counter(spec.key for spec in specs).items() if n > 1]
@@ -289,19 +283,22 @@ def run_many(
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
 
-    root = cache_root(cache_dir)
-    keep = cache.writable_root(root)
-    digests = [run_digest(spec) for spec in specs]
+    store = _open_store(cache_dir)
+    scenario_hashes = [_scenario_hash(spec) for spec in specs]
+    digests = [run_key(h, spec.seed) for h, spec in zip(scenario_hashes, specs)]
     by_digest: dict[str, RunResult] = {}
     work: dict[str, RunSpec] = {}
+    scenario_of = dict(zip(digests, scenario_hashes))
     for digest, spec in zip(digests, specs):
         if digest in by_digest or digest in work:
             continue
-        cached = cache.load(cache.entry_path(root, digest), digest)
-        if cached is None:
+        stored = None if store is None else store.load(digest)
+        if stored is None:
             work[digest] = spec
         else:
-            by_digest[digest] = cached
+            by_digest[digest] = stored
+    if store is not None and by_digest:
+        store.touch(list(by_digest))
 
     fn = _run_one  # looked up per call so tests can substitute a fake
     pending = list(work.items())
@@ -316,11 +313,15 @@ def run_many(
     with backend as completions, _progress_bar(progress and bool(pending)) as bar:
         task = bar.add_task(f"simulating ({len(by_digest)} cached)", total=len(pending))
         for digest, outcome in completions:
+            spec = work[digest]
+            scenario = functools.partial(_canonical_text, spec)
             if isinstance(outcome, BaseException):
                 errors[digest] = f"{type(outcome).__name__}: {outcome}"
+                if store is not None:
+                    store.save_failure(digest, scenario_of[digest], scenario, spec.seed, errors[digest])
             else:
-                if keep:
-                    cache.store(cache.entry_path(root, digest), digest, outcome)
+                if store is not None:
+                    store.save(digest, scenario_of[digest], scenario, spec.seed, outcome)
                 by_digest[digest] = outcome
             bar.advance(task)
 

@@ -157,9 +157,18 @@ fn run<'py>(
     }
 }
 
+/// source_digest() -> sha256 hex of the engine's sources this library was built from (see
+/// build.rs): the result store's key uses it, so a rebuild of the same sources anywhere reuses
+/// stored runs.
+#[pyfunction]
+fn source_digest() -> &'static str {
+    env!("TCPSIM_SOURCE_DIGEST")
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(source_digest, m)?)?;
     m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -144,13 +144,18 @@ class Scenario(Model):
         cache key adds them. `engine_json`, if given, is :meth:`to_engine_json`'s result already
         at hand.
         """
+        return hashlib.sha256(self.canonical_text(engine_json).encode()).hexdigest()
+
+    def canonical_text(self, engine_json: str | None = None) -> str:
+        """The text :meth:`hash` digests: the engine JSON, then ``\nclasses:`` and a JSON
+        object of flow position → class for the flows whose class is not their variant."""
         text = self.to_engine_json() if engine_json is None else engine_json
         classes = {
             position: flow.class_label for position, flow in enumerate(self.flows) if flow.class_label != flow.variant
         }
         if classes:
             text += "\nclasses:" + json.dumps(classes, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return text
 
     def web_table(self) -> list[WebInfo]:
         """Per web generator: index, name, class and variant."""

@@ -1,0 +1,229 @@
+"""``tcpsim store``: look into, export, trim and clear the result store (tcpsim.store).
+
+Every command takes ``--store DIR`` (else ``$TCPSIM_STORE``, else the per-user default) and
+refuses a directory that holds no store, so a mistyped path is an error, not a new empty store.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from tcpsim.cli import CliError, _flows_table, _links_table, _num, _print_json, _reports_errors, _stdout, _table, app
+
+if TYPE_CHECKING:
+    from tcpsim.store import Store
+
+store_app = typer.Typer(help="The result store: finished runs kept as data (see docs/store.md).", no_args_is_help=True)
+app.add_typer(store_app, name="store")
+
+StoreDirOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="DIR",
+        help="The store directory.",
+        show_default="$TCPSIM_STORE, else the per-user cache directory",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
+MIN_KEY_PREFIX = 4
+
+
+def _open(directory: str | None) -> Store:
+    from tcpsim.store import Store, StoreUnavailable, store_root
+    from tcpsim.store.catalog import CATALOG
+
+    root = store_root(directory)
+    if not (root / CATALOG).is_file():
+        raise CliError(f"--store {root}: no result store there (no {CATALOG}); runs are stored by sweep and repro")
+    try:
+        return Store(root)
+    except StoreUnavailable as error:
+        raise CliError(str(error)) from None
+
+
+def _size(n_bytes: float) -> str:
+    """Bytes in decimal units, as the store's --max-size reads them (1 kB = 1000 B)."""
+    if n_bytes < 1000:
+        return f"{n_bytes:.0f} B"
+    for unit in ("kB", "MB", "GB", "TB"):
+        n_bytes /= 1000
+        if n_bytes < 1000 or unit == "TB":
+            break
+    return f"{n_bytes:.1f} {unit}"
+
+
+@store_app.command()
+@_reports_errors
+def info(store: StoreDirOpt = None, json_: JsonOpt = False) -> None:
+    """Where the store is, how many runs it holds (and how many this engine build can use), its size."""
+    from tcpsim.store.maintenance import info as store_info
+
+    facts = store_info(_open(store))
+    if json_:
+        _print_json(facts)
+        return
+    console = _stdout()
+    console.print(f"store          {facts['root']} (schema {facts['schema']})")
+    console.print(f"runs           {facts['runs']} ({facts['runs_of_this_engine']} of this engine build)")
+    console.print(f"failed runs    {facts['failed']}")
+    console.print(f"scenarios      {facts['scenarios']}")
+    console.print(f"size           {_size(facts['data_bytes'] + facts['catalog_bytes'])}")
+    console.print(f"engine source  {facts['engine_source']}")
+    if facts["oldest"]:
+        console.print(f"stored         {facts['oldest'][:19]} … {facts['newest'][:19]} UTC")
+
+
+LISTED = (
+    "key",
+    "created",
+    "status",
+    "seed",
+    "scenario_hash",
+    "wall_s",
+    "events",
+    "bytes",
+    "engine_source",
+    "git_commit",
+)
+
+
+@store_app.command("ls")
+@_reports_errors
+def ls(store: StoreDirOpt = None, json_: JsonOpt = False) -> None:
+    """One line per stored run, oldest first."""
+    rows = [{field: row[field] for field in LISTED} | {"error": row["error"]} for row in _open(store).catalog.runs()]
+    if json_:
+        _print_json(rows)
+        return
+    header = ["key", "created (UTC)", "status", "seed", "scenario", "wall s", "events", "size"]
+    lines = [
+        (
+            r["key"][:16],
+            r["created"][:19],
+            r["status"],
+            r["seed"],
+            r["scenario_hash"][:12],
+            _num(r["wall_s"]),
+            "" if r["events"] is None else r["events"],
+            _size(r["bytes"]),
+        )
+        for r in rows
+    ]
+    _stdout().print(_table(f"{len(rows)} runs", header, lines))
+
+
+@store_app.command()
+@_reports_errors
+def show(
+    key: Annotated[str, typer.Argument(help=f"A run's key, or its first {MIN_KEY_PREFIX} or more characters.")],
+    store: StoreDirOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """A run's record, its canonical scenario and (for a finished run) its flows and links."""
+    opened = _open(store)
+    prefix = key.strip().lower()
+    if len(prefix) < MIN_KEY_PREFIX or any(c not in "0123456789abcdef" for c in prefix):
+        raise CliError(f"store show {key!r}: give a run key (hex), at least its first {MIN_KEY_PREFIX} characters")
+    matches = opened.catalog.runs("WHERE key LIKE ?", (prefix + "%",))
+    if not matches:
+        raise CliError(f"store show {key}: no stored run has a key starting with {prefix}")
+    if len(matches) > 1:
+        raise CliError(f"store show {key}: {len(matches)} runs have keys starting with {prefix}; give more characters")
+    row = matches[0]
+    record = {name: row[name] for name in row.keys() if name not in ("meta", "files")}
+    scenario = _scenario(opened.catalog.scenario(row["scenario_hash"]))
+    result = opened.load(row["key"]) if row["status"] == "ok" else None
+    if json_:
+        _print_json({"run": record, "scenario": scenario, "result": None if result is None else result.to_json_dict()})
+        return
+    console = _stdout()
+    for name, value in record.items():
+        if value is not None:
+            console.print(f"{name:15}{value}")
+    console.print(json.dumps(scenario, indent=1))
+    if result is not None:
+        console.print(_flows_table(result.flows))
+        console.print(_links_table(result.links))
+
+
+def _scenario(text: str | None) -> Any:
+    """The canonical scenario text as JSON: the engine input, with the flow classes if any."""
+    if text is None:
+        return None
+    engine, _, classes = text.partition("\nclasses:")
+    scenario = json.loads(engine)
+    return scenario if not classes else {"engine": scenario, "classes": json.loads(classes)}
+
+
+@store_app.command()
+@_reports_errors
+def export(
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help="Directory to write the tables into.")],
+    format_: Annotated[str, typer.Option("--format", metavar="FORMAT", help="parquet or csv.")] = "parquet",
+    store: StoreDirOpt = None,
+) -> None:
+    """Every finished run as tidy tables: runs, flows, links, udp, web, transfers, classes and traces, labelled by key and seed."""
+    from tcpsim.outpaths import output_dir
+    from tcpsim.store.export import FORMATS
+    from tcpsim.store.export import export as write_tables
+
+    if format_ not in FORMATS:
+        raise CliError(f"--format {format_!r}: use one of {', '.join(FORMATS)}")
+    opened = _open(store)
+    target = output_dir(out, "--out")
+    written = write_tables(opened, target, format_)
+    for name, rows in written.items():
+        typer.echo(f"{target / f'{name}.{format_}'}: {rows} rows")
+
+
+@store_app.command()
+@_reports_errors
+def gc(
+    max_size: Annotated[
+        str | None,
+        typer.Option(
+            "--max-size",
+            metavar="SIZE",
+            help="Evict the least recently used runs until the store fits, e.g. 1GB or 500MiB.",
+            show_default=False,
+        ),
+    ] = None,
+    store: StoreDirOpt = None,
+) -> None:
+    """Remove failed runs' records and leftovers of interrupted writes; with --max-size, also the least recently used runs."""
+    from tcpsim.store.maintenance import gc as collect
+    from tcpsim.units import parse_size_bytes
+
+    limit = None
+    if max_size is not None:
+        try:
+            limit = parse_size_bytes(max_size)
+        except ValueError as error:
+            raise CliError(f"--max-size: {error}") from None
+    done = collect(_open(store), limit)
+    typer.echo(
+        f"removed {done.runs} runs, {done.failed} failed-run records and {done.orphans} orphaned data "
+        f"directories; freed {_size(done.freed_bytes)}"
+    )
+
+
+@store_app.command()
+@_reports_errors
+def clear(
+    store: StoreDirOpt = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Delete every stored run (asks first unless --yes)."""
+    from tcpsim.store.maintenance import clear as clear_store
+
+    opened = _open(store)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise CliError(f"store clear: refusing to delete {opened.root} without --yes (no terminal to ask on)")
+        typer.confirm(f"Delete every run stored in {opened.root}?", abort=True)
+    typer.echo(f"deleted {clear_store(opened)} runs from {opened.root}")
