@@ -16,6 +16,7 @@ import functools
 import hashlib
 import itertools
 import json
+import logging
 import os
 import sys
 from collections import Counter
@@ -26,12 +27,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tcpsim import cache
+from tcpsim.progress import track as progress_track
 
 if TYPE_CHECKING:
     import pandas as pd
-    from rich.progress import Progress
 
     from tcpsim.result import RunResult
+
+log = logging.getLogger(__name__)
 
 CACHE_ENV = "TCPSIM_CACHE"
 DEFAULT_CACHE_DIR = ".tcpsim-cache"
@@ -227,38 +230,14 @@ def _dask(fn: RunFn, work: Work, address: str) -> Iterator[Iterator[Completion]]
             client.cancel(list(futures))
 
 
-def _progress_bar(enabled: bool) -> Progress:
-    """A transient rich bar on stderr, only for people: when stderr is not a terminal (pipes,
-    CI logs, ``--json`` consumers) nothing is drawn at all."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not (enabled and console.is_terminal),
-    )
-
-
 def run_many(
     specs: Iterable[RunSpec],
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
     dask_address: str | None = None,
+    progress_label: Callable[[RunSpec], str] | None = None,
+    on_done: Callable[[Any, RunResult | None, str | None], None] | None = None,
 ) -> dict[Any, RunResult]:
     """Run every spec (cached ones are loaded, not recomputed) and return ``{key: result}`` in
     the order of ``specs``, whatever order the runs finished in.
@@ -267,6 +246,11 @@ def run_many(
     no pickling); ``dask_address`` sends the runs to a Dask scheduler instead of local
     processes. Specs whose canonical scenario and seed coincide are run once. If some runs
     raise, the rest still finish and are cached, then :class:`RunFailed` is raised.
+
+    ``progress`` shows progress on stderr (``tcpsim.progress``), naming each run by
+    ``progress_label`` when given. ``on_done(key, result, error)`` is called for each spec as
+    soon as its result (or error text) is known, cached ones first, so a caller can use part
+    of the results while the rest still run.
     """
     specs = list(specs)
     duplicates = [repr(key) for key, n in Counter(spec.key for spec in specs).items() if n > 1]
@@ -299,17 +283,31 @@ def run_many(
     else:
         backend = _process_pool(fn, pending, jobs)
 
+    keys_of: dict[str, list[Any]] = {}
+    for spec, digest in zip(specs, digests):
+        keys_of.setdefault(digest, []).append(spec.key)
+
+    def done(digest: str, result: RunResult | None, error: str | None) -> None:
+        if on_done is not None:
+            for key in keys_of[digest]:
+                on_done(key, result, error)
+
+    for digest, result in list(by_digest.items()):
+        done(digest, result, None)
+    log.info("%d runs: %d cached, %d to simulate", len(specs), len(by_digest), len(pending))
+    label_of = {digest: progress_label(spec) if progress_label else "" for digest, spec in pending}
     errors: dict[str, str] = {}
-    with backend as completions, _progress_bar(progress and bool(pending)) as bar:
-        task = bar.add_task(f"simulating ({len(by_digest)} cached)", total=len(pending))
+    with backend as completions, progress_track(progress, label_of.values(), len(by_digest)) as tracker:
         for digest, outcome in completions:
             if isinstance(outcome, BaseException):
                 errors[digest] = f"{type(outcome).__name__}: {outcome}"
+                log.debug("run %s failed: %s", digest[:12], errors[digest])
             else:
                 if keep:
                     cache.store(cache.entry_path(root, digest), digest, outcome)
                 by_digest[digest] = outcome
-            bar.advance(task)
+            tracker.advance(label_of[digest], failed=digest in errors)
+            done(digest, by_digest.get(digest), errors.get(digest))
 
     results = {spec.key: by_digest[d] for spec, d in zip(specs, digests) if d in by_digest}
     if errors:
