@@ -150,31 +150,30 @@ def tcpsim(*args: str, cache: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_piped_repro_shows_progress_then_the_experiment_and_is_quiet_with_q(tmp_path):
-    done = tcpsim("repro", "validation.single_flow", "--quick", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
+def test_piped_repro_shows_progress_then_each_experiment_and_is_quiet_with_q(tmp_path):
+    experiments = ["validation.single_flow", "validation.recovery"]
+    done = tcpsim("repro", *experiments, "--quick", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
     assert done.returncode == 0, done.stdout
     lines = done.stdout.splitlines()
     assert re.fullmatch(r"progress: (\d+) runs? to simulate \(0 cached\)", lines[0])
     total = int(lines[0].split()[1])
-    progress_lines = [m for m in map(LINE.match, lines) if m]
-    assert progress_lines, done.stdout
-    assert all(m.group(3) == "validation.single_flow" and int(m.group(2)) == total for m in progress_lines)
-    assert progress_lines[-1].group(1) == str(total) and progress_lines[-1].group(6) == "done"
-    last_progress = max(i for i, line in enumerate(lines) if line.startswith("progress:"))
-    table = next(i for i, line in enumerate(lines) if "validation.single_flow:" in line)
-    assert last_progress < table < len(lines) - 1
+    found = [(i, m) for i, m in enumerate(map(LINE.match, lines)) if m]
+    assert all(m.group(3) in experiments and int(m.group(2)) == total for _, m in found), done.stdout
+    assert found[-1][1].group(1) == str(total) and found[-1][1].group(6) == "done"
+    for exp_id in experiments:
+        # the line of its last run, then its table (printed before the other's runs are all done or after)
+        last_run = next(i for i, m in found if m.group(3) == exp_id and m.group(4) == m.group(5))
+        table = next(i for i, line in enumerate(lines) if re.match(rf"[✓✗] {re.escape(exp_id)}: ", line))
+        assert last_run < table
     assert "experiments reproduced" in lines[-1]
 
     # Again, all cached: nothing to simulate, so no progress; -v says what happened instead.
-    again = tcpsim(
-        "repro", "validation.single_flow", "--quick", "-v", "--out", str(tmp_path / "out"), cache=tmp_path / "c"
-    )
+    again = tcpsim("repro", *experiments, "--quick", "-v", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
     assert again.returncode == 0, again.stdout
     assert f"info: tcpsim.runner: {total} runs: {total} cached, 0 to simulate" in again.stdout.splitlines()
     assert not any(line.startswith("progress:") for line in again.stdout.splitlines())
 
-    quiet = tcpsim(
-        "repro", "validation.single_flow", "--quick", "-q", "--out", str(tmp_path / "out"), cache=tmp_path / "c"
-    )
+    # -q before the command name works as after it (the root option applies to every command)
+    quiet = tcpsim("-q", "repro", *experiments, "--quick", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
     assert quiet.returncode == 0, quiet.stdout
     assert len(quiet.stdout.splitlines()) == 1 and "experiments reproduced" in quiet.stdout

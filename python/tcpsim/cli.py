@@ -438,11 +438,13 @@ VerboseOpt = Annotated[
 ]
 
 
-def _output_options(quiet: bool, verbose: bool) -> None:
-    """A command's own --quiet/--verbose, on top of those given before the command name."""
+def _output_options(quiet: bool, verbose: bool) -> bool:
+    """Apply a command's own --quiet/--verbose on top of those given before the command name;
+    return whether the command is quiet."""
     from tcpsim import progress
 
     progress.configure(quiet=quiet or progress.is_quiet(), verbose=verbose or progress.is_verbose())
+    return progress.is_quiet()
 
 
 def _show_version(value: bool) -> None:
@@ -724,7 +726,7 @@ def repro(
     from tcpsim.repro import execute, select
     from tcpsim.repro.status import replace_status_block, status_table, totals_line
 
-    _output_options(quiet, verbose)
+    quiet = _output_options(quiet, verbose)
     out_dir = output_dir(out, "--out")
     readme_text = _read_readme(update_readme, quick) if update_readme is not None else None
     experiments = select(ids)
