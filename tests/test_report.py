@@ -155,3 +155,26 @@ def test_report_command_writes_elsewhere_and_rejects_a_directory_without_reports
     assert empty.stderr.startswith(f"error: {tmp_path / 'site' / 'figures'}: no experiment reports")
     missing = tcpsim("report", str(tmp_path / "nowhere"), cache=tmp_path / "cache")
     assert missing.returncode == 2 and "not a directory" in missing.stderr
+
+
+def test_an_experiment_that_broke_down_says_so(results, tmp_path):
+    from tcpsim.report import write_report
+
+    report = reports(results)["validation.single_flow"]
+    report["completed"] = False  # as when a run, the analysis or the figure failed
+    (tmp_path / "validation.single_flow.json").write_text(json.dumps(report))
+    index = write_report(tmp_path, tmp_path / "site").read_text()
+    assert '<tr data-experiment="validation.single_flow" data-status="broke down">' in index
+    assert "(1 broke down)" in index
+
+
+def test_provenance_names_the_checkout_tcpsim_runs_from_and_no_other(tmp_path):
+    from tcpsim.report.provenance import PACKAGE_DIR, git_state
+
+    commit, dirty = git_state()
+    if PACKAGE_DIR == ROOT / "python" / "tcpsim" and (ROOT / ".git").exists():
+        assert re.fullmatch(r"[0-9a-f]{40}", commit) and isinstance(dirty, bool)
+    # an installed copy inside some other repository (a venv in a project) has no commit
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "site-packages" / "tcpsim").mkdir(parents=True)
+    assert git_state(tmp_path / "site-packages" / "tcpsim") == (None, None)
