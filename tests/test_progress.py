@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -79,8 +80,17 @@ def test_quiet_shows_no_progress(capsys):
     assert capsys.readouterr().err == ""
 
 
+first_reported = threading.Event()
+
+
 def fake_run(spec: RunSpec) -> RunResult:
-    events.append(("run", spec.key))
+    """The second experiment's runs wait (up to a minute) for the first one's report: with
+    reports printed only at the end of the batch they would time out and be recorded so."""
+    exp_id, _ = spec.key
+    if exp_id == "validation.second":
+        events.append(("run", spec.key, "after first report" if first_reported.wait(60) else "timed out"))
+    else:
+        events.append(("run", spec.key))
     return RunResult(flows=pd.DataFrame({"goodput_bps": [1.0]}), links=pd.DataFrame(), meta={"wall_s": 0.1})
 
 
@@ -110,19 +120,22 @@ def test_each_experiment_is_reported_as_soon_as_its_own_runs_are_done(tmp_path, 
     for name in ("TCPSIM_CACHE", "TCPSIM_STORE"):
         monkeypatch.setenv(name, str(tmp_path / "cache"))
     events.clear()
+    first_reported.clear()
 
     def on_report(report):
         events.append(("report", report["id"]))
         print(f"REPORT {report['id']}", file=sys.stderr)
+        if report["id"] == "validation.first":
+            first_reported.set()
 
     experiments = [Fake("validation.first", [1]), Fake("validation.second", [2, 3])]
     reports = execute(experiments, quick=True, jobs=1, out_dir=tmp_path / "out", on_report=on_report)
     assert [r["id"] for r in reports] == ["validation.first", "validation.second"]
     assert events == [
         ("run", ("validation.first", (0,))),
-        ("report", "validation.first"),  # before the second experiment's runs start
-        ("run", ("validation.second", (0,))),
-        ("run", ("validation.second", (1,))),
+        ("report", "validation.first"),  # while the second experiment's runs wait
+        ("run", ("validation.second", (0,)), "after first report"),
+        ("run", ("validation.second", (1,)), "after first report"),
         ("report", "validation.second"),
     ]
     err = [TIME.sub("T", line) for line in capsys.readouterr().err.splitlines()]

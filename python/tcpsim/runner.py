@@ -249,8 +249,8 @@ def run_many(
 
     ``progress`` shows progress on stderr (``tcpsim.progress``), naming each run by
     ``progress_label`` when given. ``on_done(key, result, error)`` is called for each spec as
-    soon as its result (or error text) is known, cached ones first, so a caller can use part
-    of the results while the rest still run.
+    soon as its result (or error text) is known, cached ones first (once the workers have
+    started), so a caller can use part of the results while the rest still run.
     """
     specs = list(specs)
     duplicates = [repr(key) for key, n in Counter(spec.key for spec in specs).items() if n > 1]
@@ -292,12 +292,14 @@ def run_many(
             for key in keys_of[digest]:
                 on_done(key, result, error)
 
-    for digest, result in list(by_digest.items()):
-        done(digest, result, None)
     log.info("%d runs: %d cached, %d to simulate", len(specs), len(by_digest), len(pending))
     label_of = {digest: progress_label(spec) if progress_label else "" for digest, spec in pending}
     errors: dict[str, str] = {}
     with backend as completions, progress_track(progress, label_of.values(), len(by_digest)) as tracker:
+        # Cached results are handed over only now, after the workers are started: a caller may
+        # start threads on them, and forking a process with threads can deadlock the child.
+        for digest, result in list(by_digest.items()):
+            done(digest, result, None)
         for digest, outcome in completions:
             if isinstance(outcome, BaseException):
                 errors[digest] = f"{type(outcome).__name__}: {outcome}"

@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import math
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro.status import cell, paper_value, readings_table, status_table, totals_line
@@ -418,6 +420,44 @@ def _report(
     )
 
 
+class _Analyst:
+    """Finishes experiments (analysis, figure, report) one at a time in the order they are
+    handed over, on a thread of its own, so that the runs' completions, and the progress lines,
+    go on while an experiment is analyzed and drawn. The thread starts only when ``start`` is
+    called, once the worker processes exist: forking while it holds a lock could hang a worker."""
+
+    def __init__(self, finish: Callable[[Experiment], None]):
+        self.finish = finish
+        self.queue: SimpleQueue[Experiment | None] = SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def submit(self, experiment: Experiment) -> None:
+        self.queue.put(experiment)
+
+    def start(self) -> None:
+        if self.thread is None:
+            # A daemon: Ctrl-C must not wait for an analysis in progress.
+            self.thread = threading.Thread(target=self._work, name="tcpsim-analysis", daemon=True)
+            self.thread.start()
+
+    def _work(self) -> None:
+        while (experiment := self.queue.get()) is not None:
+            if self.error is None:
+                try:
+                    self.finish(experiment)
+                except BaseException as error:  # noqa: BLE001 - re-raised by join, in the caller's thread
+                    self.error = error
+
+    def join(self) -> None:
+        """Wait for every experiment handed over; raise what finishing one raised."""
+        self.start()
+        self.queue.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
 def execute(
     experiments: Iterable[Experiment],
     quick: bool = False,
@@ -433,7 +473,8 @@ def execute(
     experiment.
 
     An experiment is analyzed, drawn and written as soon as its own runs are done, while the
-    others' still run, and ``on_report`` is then called with its report (the CLI prints it).
+    others' still run, and ``on_report`` is then called with its report (the CLI prints it),
+    from a thread of its own (``_Analyst``).
     ``wall_s`` of a report is the simulation time of its runs (as recorded when each was first
     computed, so cached runs count too) plus its analysis and plotting time.
     """
@@ -472,7 +513,10 @@ def execute(
         if on_report is not None:
             on_report(report)
 
+    analyst = _Analyst(finish)
+
     def run_done(key: tuple[str, Any], result: RunResult | None, error: str | None) -> None:
+        analyst.start()  # the worker processes exist by now
         exp_id, run_key = key
         own = inputs[exp_id]
         if error is None:
@@ -481,11 +525,11 @@ def execute(
             own.failed_runs[run_key] = error
         own.waiting -= 1
         if own.waiting == 0:
-            finish(by_id[exp_id])
+            analyst.submit(by_id[exp_id])
 
     for experiment in experiments:
         if inputs[experiment.id].waiting == 0:  # analytical, or its set-up failed
-            finish(experiment)
+            analyst.submit(experiment)
     try:
         run_many(
             specs,
@@ -497,6 +541,7 @@ def execute(
         )
     except RunFailed:
         pass  # each failed run has reached its experiment (run_done) and fails its report
+    analyst.join()
 
     ordered = [reports[e.id] for e in experiments]
     (out / "summary.json").write_text(json.dumps(ordered, indent=2, allow_nan=False) + "\n")
