@@ -1,10 +1,11 @@
 """How a batch of runs shows its progress on stderr, and how diagnostics are logged.
 
-Two readers: a person at a terminal gets a transient rich bar; a log file, a pipe or CI gets
-plain lines, one per finished run (``progress: 7/40 runs, moller.fig5 3/8, 12s elapsed, ETA
-57s``), never more than one every ``interval`` seconds, except that the first run, the last
-run of each label (an experiment of ``tcpsim repro``) and the last run of all always get
-theirs, so a long job shows it is alive and a short one still says what it did.
+Two readers: a person at a terminal gets a transient rich bar; a log file, a pipe or CI gets a
+plain line as runs finish (``progress: 7/40 runs, moller.fig5 3/8, 12s elapsed, ETA 57s``),
+never more than one every ``interval`` seconds (thousands of runs would flood a log), except
+that the first run, the last run of each label (an experiment of ``tcpsim repro``) and the
+last run of all always get theirs, so a long job shows it is alive and a short one still says
+what it did.
 
 Diagnostics go through the ``logging`` module under the ``tcpsim`` logger; ``configure``
 decides how much of it reaches stderr (``-v``) and whether progress is shown at all
@@ -56,7 +57,6 @@ def configure(quiet: bool = False, verbose: bool = False) -> None:
     _quiet = quiet
     if not any(isinstance(h, _Stderr) for h in log.handlers):
         log.addHandler(_Stderr())
-        log.propagate = False  # an application's root handlers would print every record twice
     log.setLevel(logging.DEBUG if verbose else logging.WARNING)
 
 
