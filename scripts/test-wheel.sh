@@ -48,6 +48,8 @@ assert all(r["process_wall_s"] > r["wall_s"] and r["peak_rss_mb"] > 0 for r in r
 names = {w["name"] for w in json.load(open("list.json"))["workloads"]}
 assert names == {"lossy_link", "dumbbell", "podlesny_1600", "podlesny_1g"}, names
 PY
-"$tmp/venv/bin/tcpsim" repro validation.single_flow --quick --out "$tmp/out" > /dev/null
+"$tmp/venv/bin/tcpsim" repro validation.single_flow --quick --report --out "$tmp/out" > /dev/null
 test -s "$tmp/out/summary.json" && test -s "$tmp/out/validation.single_flow.png"
-echo "wheel test: tcpsim bench and repro validation.single_flow ran from a fresh install"
+# The report's templates are package data: the pages exist only if they were shipped.
+test -s "$tmp/out/report/index.html" && test -s "$tmp/out/report/validation.single_flow.html"
+echo "wheel test: tcpsim bench and repro validation.single_flow (with its HTML report) ran from a fresh install"

@@ -1,10 +1,10 @@
-"""The ``tcpsim`` command: run, validate, sweep, repro, list, model, bench, store.
+"""The ``tcpsim`` command: run, validate, sweep, repro, report, list, model, bench, store.
 
-Two audiences share every command: people get rich tables and a progress bar (on stderr, only
-on a terminal); scripts pass ``--json`` and get exactly one JSON document on stdout. Mistakes
-in the input (bad scenario, bad ``--set``, unknown id, bad unit, missing file) are reported as
-``error: <message>`` lines on stderr with exit status 2, never as a traceback; a traceback
-means a bug in tcpsim. Heavy modules (pandas, the compiled core, matplotlib) are imported
+Two audiences share every command: people get rich tables and progress on stderr (a bar on a
+terminal, plain lines in a pipe or log: ``tcpsim.progress``); scripts pass ``--json`` and get
+exactly one JSON document on stdout. Mistakes in the input (bad scenario, bad ``--set``,
+unknown id, bad unit, missing file) are reported as ``error: <message>`` lines on stderr with
+exit status 2, never as a traceback; a traceback means a bug in tcpsim. Heavy modules (pandas, the compiled core, matplotlib) are imported
 inside commands so ``tcpsim --help`` answers at once.
 """
 
@@ -71,6 +71,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.runner", "DaskUnavailable"),
         _loaded_class("tcpsim.outpaths", "OutputPathError"),
         _loaded_class("tcpsim.api", "SimulationError"),
+        _loaded_class("tcpsim.report.load", "ReportError"),
     )
     return [str(error)] if isinstance(error, user_errors) else None
 
@@ -470,6 +471,24 @@ StoreOpt = Annotated[
 ]
 
 
+QuietOpt = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="No progress on stderr, only the final summary on stdout; errors still show."),
+]
+VerboseOpt = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Log diagnostics (runs cached and simulated, timings) on stderr.")
+]
+
+
+def _output_options(quiet: bool, verbose: bool) -> bool:
+    """Apply a command's own --quiet/--verbose on top of those given before the command name;
+    return whether the command is quiet."""
+    from tcpsim import progress
+
+    progress.configure(quiet=quiet or progress.is_quiet(), verbose=verbose or progress.is_verbose())
+    return progress.is_quiet()
+
+
 def _show_version(value: bool) -> None:
     if value:
         from tcpsim import __version__
@@ -483,12 +502,19 @@ def _root(
     version: Annotated[
         bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and exit.")
     ] = False,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Packet-level TCP simulator: run scenarios, sweep parameters, reproduce papers.
 
-    Exit status: 0 on success, 1 when a reproduction does not match the paper or simulation
-    runs fail, 2 on input errors (reported as 'error: ...' lines on stderr).
+    Progress shows on stderr: a bar on a terminal, else a line as runs finish (at most one every
+    2 s, and one as each experiment's runs are done). Exit status: 0 on success, 1 when a
+    reproduction does not match the paper or simulation runs fail, 2 on input errors (reported
+    as 'error: ...' lines on stderr).
     """
+    from tcpsim import progress
+
+    progress.configure(quiet=quiet, verbose=verbose)
 
 
 @app.command()
@@ -746,11 +772,18 @@ def repro(
     ] = None,
     json_: JsonOpt = False,
     store: StoreOpt = None,
+    html_report: Annotated[
+        bool,
+        typer.Option("--report", help="Also write the HTML report of DIR into DIR/report/ (see 'tcpsim report')."),
+    ] = False,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Reproduce figures and tables of the papers and check their claims and numbers.
 
-    Exit status 0 when every experiment ran and was judged (a claim that does not hold is a
-    result, reported in the tables, the JSON and summary.md); 1 if a run, an analysis or a
+    Each experiment's table is printed as soon as its own runs are done; progress goes to
+    stderr. Exit status 0 when every experiment ran and was judged (a claim that does not hold
+    is a result, reported in the tables, the JSON and summary.md); 1 if a run, an analysis or a
     figure failed, or, with --strict, if any claim or number does not match; 2 for an unknown
     id. Finished runs are kept in the result store (--store), so an interrupted or repeated
     reproduction does not recompute them.
@@ -759,23 +792,70 @@ def repro(
     from tcpsim.repro import execute, select
     from tcpsim.repro.status import replace_status_block, status_table, totals_line
 
+    quiet = _output_options(quiet, verbose)
     out_dir = output_dir(out, "--out")
     readme_text = _read_readme(update_readme, quick) if update_readme is not None else None
     experiments = select(ids)
-    reports = execute(experiments, quick=quick, seeds=seeds, jobs=jobs, out_dir=out_dir, progress=True, cache_dir=store)
+    console = _stdout()
+    tables = not (json_ or status or quiet)
+    reports = execute(
+        experiments,
+        quick=quick,
+        seeds=seeds,
+        jobs=jobs,
+        out_dir=out_dir,
+        progress=True,
+        cache_dir=store,
+        on_report=(lambda r: _print_report(console, r)) if tables else None,
+    )
     if update_readme is not None:
         update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
+    index = None
+    if html_report:
+        from tcpsim.report import write_report
+
+        index = write_report(out_dir, out_dir / "report")
     if json_:
         _print_json(reports)
     elif status:
         typer.echo(status_table(reports))
     else:
-        console = _stdout()
-        for report in reports:
-            _print_report(console, report)
         console.print(f"{totals_line(reports)} Figures and summary in {out_dir}/")
+        if index is not None:
+            console.print(f"HTML report: {index}")
     if not all(r["completed"] and (r["ok"] or not strict) for r in reports):
         raise typer.Exit(EXIT_MISMATCH)
+
+
+@app.command()
+@_reports_errors
+def report(
+    results_dir: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RESULTS_DIR",
+            help="The directory 'tcpsim repro --out DIR' wrote (repro's default: results).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        str | None,
+        typer.Option(metavar="DIR", help="Where to write the site.", show_default="RESULTS_DIR/report"),
+    ] = None,
+) -> None:
+    """Write a static HTML report of a reproduction's results: RESULTS_DIR/report/index.html.
+
+    An index of papers and experiments with their status, claims held and numbers matched, and
+    one page per experiment: its figure, claims with evidence, numbers (paper vs measured vs
+    tolerance), alternative readings, notes and run metadata (version, git commit, seeds, wall
+    time). Open index.html from disk: no server, nothing fetched from the network. Every
+    experiment report in RESULTS_DIR is included, from however many 'repro' runs wrote there.
+    """
+    from tcpsim.outpaths import output_dir
+    from tcpsim.report import write_report
+
+    site_dir = output_dir(out if out is not None else str(results_dir / "report"), "--out")
+    typer.echo(f"HTML report: {write_report(results_dir, site_dir)}")
 
 
 def _read_readme(path: Path, quick: bool) -> str:

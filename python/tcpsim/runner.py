@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import os
 import sys
 from collections import Counter
@@ -23,13 +24,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.progress import track as progress_track
 from tcpsim.store import Store, StoreUnavailable, run_key, store_root, warn
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
-
     from tcpsim.result import RunResult
     from tcpsim.sweeps import SweepResult
+
+log = logging.getLogger(__name__)
 
 Scenario = Mapping[str, Any] | str | os.PathLike[str]
 RunFn = Callable[["RunSpec"], "RunResult"]
@@ -232,38 +234,14 @@ def _dask(fn: RunFn, work: Work, address: str) -> Iterator[Iterator[Completion]]
             client.cancel(list(futures))
 
 
-def _progress_bar(enabled: bool) -> Progress:
-    """A transient rich bar on stderr, only for people: when stderr is not a terminal (pipes,
-    CI logs, ``--json`` consumers) nothing is drawn at all."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not (enabled and console.is_terminal),
-    )
-
-
 def run_many(
     specs: Iterable[RunSpec],
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: bool = True,
     dask_address: str | None = None,
+    progress_label: Callable[[RunSpec], str] | None = None,
+    on_done: Callable[[Any, RunResult | None, str | None], None] | None = None,
 ) -> dict[Any, RunResult]:
     """Run every spec (cached ones are loaded, not recomputed) and return ``{key: result}`` in
     the order of ``specs``, whatever order the runs finished in.
@@ -274,6 +252,11 @@ def run_many(
     in the store at ``cache_dir`` (else ``$TCPSIM_STORE``, else a per-user cache directory;
     see ``tcpsim.store.location``). If some runs raise, the rest still finish and are kept,
     then :class:`RunFailed` is raised.
+
+    ``progress`` shows progress on stderr (``tcpsim.progress``), naming each run by
+    ``progress_label`` when given. ``on_done(key, result, error)`` is called for each spec as
+    soon as its result (or error text) is known, cached ones first (once the workers have
+    started), so a caller can use part of the results while the rest still run.
     """
     specs = list(specs)
     duplicates = [repr(key) for key, n in Counter(spec.key for spec in specs).items() if n > 1]
@@ -309,21 +292,37 @@ def run_many(
     else:
         backend = _process_pool(fn, pending, jobs)
 
+    keys_of: dict[str, list[Any]] = {}
+    for spec, digest in zip(specs, digests):
+        keys_of.setdefault(digest, []).append(spec.key)
+
+    def done(digest: str, result: RunResult | None, error: str | None) -> None:
+        if on_done is not None:
+            for key in keys_of[digest]:
+                on_done(key, result, error)
+
+    log.info("%d runs: %d cached, %d to simulate", len(specs), len(by_digest), len(pending))
+    label_of = {digest: progress_label(spec) if progress_label else "" for digest, spec in pending}
     errors: dict[str, str] = {}
-    with backend as completions, _progress_bar(progress and bool(pending)) as bar:
-        task = bar.add_task(f"simulating ({len(by_digest)} cached)", total=len(pending))
+    with backend as completions, progress_track(progress, label_of.values(), len(by_digest)) as tracker:
+        # Cached results are handed over only now, after the workers are started: a caller may
+        # start threads on them, and forking a process with threads can deadlock the child.
+        for digest, result in list(by_digest.items()):
+            done(digest, result, None)
         for digest, outcome in completions:
             spec = work[digest]
             scenario = functools.partial(_canonical_text, spec)
             if isinstance(outcome, BaseException):
                 errors[digest] = f"{type(outcome).__name__}: {outcome}"
+                log.debug("run %s failed: %s", digest[:12], errors[digest])
                 if store is not None:
                     store.save_failure(digest, scenario_of[digest], scenario, spec.seed, errors[digest])
             else:
                 if store is not None:
                     store.save(digest, scenario_of[digest], scenario, spec.seed, outcome)
                 by_digest[digest] = outcome
-            bar.advance(task)
+            tracker.advance(label_of[digest], failed=digest in errors)
+            done(digest, by_digest.get(digest), errors.get(digest))
 
     results = {spec.key: by_digest[d] for spec, d in zip(specs, digests) if d in by_digest}
     if errors:

@@ -11,12 +11,15 @@ becomes a failed claim in its report, not a lost batch.
 from __future__ import annotations
 
 import json
+import logging
 import math
+import threading
 import time
 import traceback
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro.status import cell, paper_value, readings_table, status_table, totals_line
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
 
     from tcpsim.repro.aggregate import Range
     from tcpsim.result import RunResult
+
+log = logging.getLogger(__name__)
 
 PAPERS = ("moller", "gangadhar", "macura", "podlesny", "casetti", "validation")
 
@@ -324,6 +329,9 @@ class _Inputs:
     results: dict[Any, RunResult] = field(default_factory=dict)
     failed_runs: dict[Any, str] = field(default_factory=dict)
     setup_error: str | None = None
+    seeds: list[int] = field(default_factory=list)
+    waiting: int = 0
+    """Runs whose result has not come back yet; at 0 the experiment is analyzed."""
 
 
 def _analyze(experiment: Experiment, inputs: _Inputs, quick: bool) -> tuple[Outcome, bool]:
@@ -368,8 +376,16 @@ def _draw(experiment: Experiment, outcome: Outcome, out_dir: Path) -> Path | Non
 
 
 def _report(
-    experiment: Experiment, outcome: Outcome, figure: Path | None, quick: bool, wall_s: float
+    experiment: Experiment,
+    outcome: Outcome,
+    figure: Path | None,
+    quick: bool,
+    wall_s: float,
+    inputs: _Inputs,
+    made: Mapping[str, Any],
 ) -> dict[str, Any]:
+    from tcpsim.repro.reference import setup_text
+
     ok = (
         all(c.ok for c in outcome.claims)
         and all(n.matched for n in outcome.numbers)
@@ -396,8 +412,50 @@ def _report(
             "notes": list(outcome.notes),
             "figure": str(figure) if figure else None,
             "wall_s": wall_s,
+            "setup": setup_text(experiment),
+            "seeds": inputs.seeds,
+            "runs": len(inputs.results) + len(inputs.failed_runs),
+            "provenance": made,
         }
     )
+
+
+class _Analyst:
+    """Finishes experiments (analysis, figure, report) one at a time in the order they are
+    handed over, on a thread of its own, so that the runs' completions, and the progress lines,
+    go on while an experiment is analyzed and drawn. The thread starts only when ``start`` is
+    called, once the worker processes exist: forking while it holds a lock could hang a worker."""
+
+    def __init__(self, finish: Callable[[Experiment], None]):
+        self.finish = finish
+        self.queue: SimpleQueue[Experiment | None] = SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def submit(self, experiment: Experiment) -> None:
+        self.queue.put(experiment)
+
+    def start(self) -> None:
+        if self.thread is None:
+            # A daemon: Ctrl-C must not wait for an analysis in progress.
+            self.thread = threading.Thread(target=self._work, name="tcpsim-analysis", daemon=True)
+            self.thread.start()
+
+    def _work(self) -> None:
+        while (experiment := self.queue.get()) is not None:
+            if self.error is None:
+                try:
+                    self.finish(experiment)
+                except BaseException as error:  # noqa: BLE001 - re-raised by join, in the caller's thread
+                    self.error = error
+
+    def join(self) -> None:
+        """Wait for every experiment handed over; raise what finishing one raised."""
+        self.start()
+        self.queue.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
 
 
 def execute(
@@ -408,17 +466,25 @@ def execute(
     out_dir: str | Path = "results",
     progress: bool = True,
     cache_dir: str | Path | None = None,
+    on_report: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Run, analyze and draw the experiments; write ``<id>.png``, ``<id>.svg``, ``<id>.pdf``,
     ``<id>.json``, ``summary.json`` and ``summary.md`` to ``out_dir``; return one report dict per
     experiment.
 
+    An experiment is analyzed, drawn and written as soon as its own runs are done, while the
+    others' still run, and ``on_report`` is then called with its report (the CLI prints it),
+    from a thread of its own (``_Analyst``).
     ``wall_s`` of a report is the simulation time of its runs (as recorded when each was first
     computed, so cached runs count too) plus its analysis and plotting time.
     """
+    from tcpsim.report.provenance import provenance
+
     experiments = list({e.id: e for e in experiments}.values())
+    by_id = {e.id: e for e in experiments}
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    made = provenance()
 
     inputs = {e.id: _Inputs() for e in experiments}
     specs: list[RunSpec] = []
@@ -428,30 +494,59 @@ def execute(
         except Exception as error:  # noqa: BLE001 - reported as this experiment's failure
             inputs[experiment.id].setup_error = _describe(error)
             continue
+        inputs[experiment.id].seeds = sorted({spec.seed for spec in planned})
+        inputs[experiment.id].waiting = len(planned)
         specs += [replace(spec, key=(experiment.id, spec.key)) for spec in planned]
 
-    try:
-        results, failures = run_many(specs, jobs=jobs, cache_dir=cache_dir, progress=progress), {}
-    except RunFailed as error:
-        results, failures = error.results, error.failures
-    for (exp_id, key), result in results.items():
-        inputs[exp_id].results[key] = result
-    for (exp_id, key), message in failures.items():
-        inputs[exp_id].failed_runs[key] = message
+    reports: dict[str, dict[str, Any]] = {}
 
-    reports = []
-    for experiment in experiments:
+    def finish(experiment: Experiment) -> None:
         start = time.perf_counter()
-        outcome, drawable = _analyze(experiment, inputs[experiment.id], quick)
+        own = inputs[experiment.id]
+        outcome, drawable = _analyze(experiment, own, quick)
         figure = _draw(experiment, outcome, out) if drawable else None
-        sim_wall_s = sum(float(r.meta.get("wall_s", 0.0)) for r in inputs[experiment.id].results.values())
-        report = _report(experiment, outcome, figure, quick, sim_wall_s + time.perf_counter() - start)
+        sim_wall_s = sum(float(r.meta.get("wall_s", 0.0)) for r in own.results.values())
+        report = _report(experiment, outcome, figure, quick, sim_wall_s + time.perf_counter() - start, own, made)
         (out / f"{experiment.id}.json").write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
-        reports.append(report)
+        log.info("%s: %s, analyzed and drawn in %.2f s", experiment.id, report["status"], time.perf_counter() - start)
+        reports[experiment.id] = report
+        if on_report is not None:
+            on_report(report)
 
-    (out / "summary.json").write_text(json.dumps(reports, indent=2, allow_nan=False) + "\n")
-    (out / "summary.md").write_text(summary_markdown(reports))
-    return reports
+    analyst = _Analyst(finish)
+
+    def run_done(key: tuple[str, Any], result: RunResult | None, error: str | None) -> None:
+        analyst.start()  # the worker processes exist by now
+        exp_id, run_key = key
+        own = inputs[exp_id]
+        if error is None:
+            own.results[run_key] = result
+        else:
+            own.failed_runs[run_key] = error
+        own.waiting -= 1
+        if own.waiting == 0:
+            analyst.submit(by_id[exp_id])
+
+    for experiment in experiments:
+        if inputs[experiment.id].waiting == 0:  # analytical, or its set-up failed
+            analyst.submit(experiment)
+    try:
+        run_many(
+            specs,
+            jobs=jobs,
+            cache_dir=cache_dir,
+            progress=progress,
+            progress_label=lambda spec: spec.key[0],
+            on_done=run_done,
+        )
+    except RunFailed:
+        pass  # each failed run has reached its experiment (run_done) and fails its report
+    analyst.join()
+
+    ordered = [reports[e.id] for e in experiments]
+    (out / "summary.json").write_text(json.dumps(ordered, indent=2, allow_nan=False) + "\n")
+    (out / "summary.md").write_text(summary_markdown(ordered))
+    return ordered
 
 
 def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:

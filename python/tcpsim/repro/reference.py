@@ -43,14 +43,14 @@ PAPER_CITATIONS = {
 }
 
 
-def _own_summary(experiment: Experiment) -> str:
+def setup_text(experiment: Experiment) -> str:
     """The experiment's ``setup`` text, else the first paragraph of the docstring its class
     itself defines (not an inherited one), on one line; empty if it has neither."""
     own = experiment.setup or type(experiment).__dict__.get("__doc__")
     if not own:
         return ""
     first = inspect.cleandoc(own).split("\n\n", 1)[0]
-    return re.sub(r"\s+", " ", first).replace("|", r"\|").strip()
+    return re.sub(r"\s+", " ", first).strip()
 
 
 def _natural_key(experiment: Experiment) -> list[int | str]:
@@ -85,5 +85,6 @@ def reference_markdown(experiments: list[Experiment]) -> str:
             simulated = type(e).runs is not Experiment.runs
             seeds = f"{e.seeds_full} / {e.seeds_quick}" if simulated else "model only"
             title = e.title.replace("|", r"\|")
-            lines.append(f"| `{e.id}` | {_figure_name(e)} | {title} | {seeds} | {_own_summary(e)} |")
+            summary = setup_text(e).replace("|", r"\|")
+            lines.append(f"| `{e.id}` | {_figure_name(e)} | {title} | {seeds} | {summary} |")
     return "\n".join(lines) + "\n"
