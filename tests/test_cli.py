@@ -437,7 +437,9 @@ def test_sweep_with_failed_runs_exits_1_and_says_how_many_and_why(scenario_file,
     args = ["sweep", str(scenario_file), "--grid", "tcp.mss=500,1000", "--seeds", "3", "-j", "1", "--out", str(out)]
     result = cli.invoke(app, args)
     assert result.exit_code == 1
-    warning, *errors = result.stderr.splitlines()
+    progress = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
+    assert progress[-1].startswith("progress: 6/6 runs, 3 failed")  # not a terminal: lines
+    warning, *errors = [line for line in result.stderr.splitlines() if line not in progress]
     assert warning.startswith("warning: the scenario has no random component")  # fixed-rate links only
     assert errors == [
         "error: 3 of 6 runs failed:",
