@@ -25,7 +25,7 @@ SWEEP = [
     "--grid",
     "links[1].loss[0].p=0.001,0.01",
     "--grid",
-    "duration=800s,1200s",
+    "duration=8000s,12000s",  # runs of 0.3-0.5 s: long enough to kill a sweep mid-way
     "--seeds",
     "3",
     "--jobs",
