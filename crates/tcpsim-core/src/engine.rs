@@ -4,6 +4,11 @@
 //! Components keep at most one pending wake-up each (a link its next transmission end, a
 //! propagation pipe its head, a flow its retransmission and delayed-ACK timers), so the heap
 //! stays as small as the number of components, not the number of packets in flight.
+//!
+//! An event's place in the insertion order can be taken ([`Scheduler::reserve`]) before the
+//! event is put in the heap ([`Scheduler::insert_reserved`]), or instead of it: a link defers a
+//! transmission end that nothing may need (`net`), and [`Scheduler::has_passed`] tells whether
+//! such an event would have run by now. The order of every event is the same either way.
 
 /// Everything that can happen. Small and `Copy`; the payload is only component indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +101,8 @@ pub struct Scheduler {
     heap: Vec<Entry>,
     next_seq: u64,
     now_ns: u64,
+    /// Insertion sequence of the event being handled: with `now_ns`, its place in the order.
+    now_seq: u64,
     /// Events popped so far.
     pub events: u64,
 }
@@ -112,9 +119,32 @@ impl Scheduler {
     /// Schedule `event` at absolute time `time_ns` (never in the past).
     #[inline]
     pub fn at(&mut self, time_ns: u64, event: Event) {
-        debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
-        let entry = Entry { time_ns, seq: self.next_seq, event: event.pack() };
+        let seq = self.reserve();
+        self.insert_reserved(time_ns, seq, event);
+    }
+
+    /// Take the next place in the insertion order for an event scheduled now, which may be put
+    /// in the heap later (`insert_reserved`) or never (its owner runs it when `has_passed`).
+    #[inline]
+    pub fn reserve(&mut self) -> u64 {
         self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Whether an event at `time_ns` with reserved place `seq` would have been handled before
+    /// the event being handled now.
+    #[inline]
+    pub fn has_passed(&self, time_ns: u64, seq: u64) -> bool {
+        (time_ns, seq) < (self.now_ns, self.now_seq)
+    }
+
+    /// Put `event` in the heap at `time_ns` in the place `seq` taken by `reserve`, before it
+    /// has passed: it runs exactly where it would have run had it been scheduled then.
+    #[inline]
+    pub fn insert_reserved(&mut self, time_ns: u64, seq: u64, event: Event) {
+        debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
+        debug_assert!(!self.has_passed(time_ns, seq), "a reserved event inserted after its turn");
+        let entry = Entry { time_ns, seq, event: event.pack() };
         self.heap.push(entry);
         let heap = &mut self.heap[..];
         let mut i = heap.len() - 1;
@@ -142,6 +172,7 @@ impl Scheduler {
             self.sift_down(last);
         }
         self.now_ns = top.time_ns;
+        self.now_seq = top.seq;
         self.events += 1;
         Some(Event::unpack(top.event))
     }
@@ -191,9 +222,12 @@ impl Scheduler {
         self.heap.first().map(|e| Event::unpack(e.event))
     }
 
-    /// Move the clock to `t` (the end of the run) once no event remains before it.
+    /// Move the clock to `t` (the end of the run) once no event remains at or before it: every
+    /// event up to `t` has then passed.
     pub fn advance_to(&mut self, t: u64) {
-        self.now_ns = self.now_ns.max(t);
+        if t >= self.now_ns {
+            (self.now_ns, self.now_seq) = (t, u64::MAX);
+        }
     }
 }
 
@@ -214,6 +248,28 @@ mod tests {
         }
         assert_eq!(order, vec![(10, 0), (10, 1), (20, 2)]);
         assert_eq!(s.events, 3);
+    }
+
+    #[test]
+    fn a_reserved_event_inserted_later_runs_in_its_reserved_place() {
+        let mut s = Scheduler::default();
+        s.at(5, Event::AppStart { flow: 0 });
+        let reserved = s.reserve();
+        s.at(10, Event::AppStart { flow: 2 });
+        s.at(10, Event::AppStart { flow: 3 });
+        assert_eq!(s.pop_until(u64::MAX), Some(Event::AppStart { flow: 0 }));
+        assert!(!s.has_passed(10, reserved));
+        // Put in the heap after two later-reserved events at the same time: it still comes first.
+        s.insert_reserved(10, reserved, Event::AppStart { flow: 1 });
+        let mut order = vec![];
+        while let Some(Event::AppStart { flow }) = s.pop_until(u64::MAX) {
+            order.push(flow);
+            assert!(s.has_passed(10, reserved) == (flow > 1), "after flow {flow}");
+        }
+        assert_eq!(order, vec![1, 2, 3]);
+        s.advance_to(10);
+        assert!(s.has_passed(10, u64::MAX - 1), "at the end every event up to its time has passed");
+        assert!(!s.has_passed(11, 0));
     }
 
     #[test]

@@ -203,6 +203,7 @@ impl Sim {
                     }
                     None => {
                         self.sched.advance_to(self.duration_ns);
+                        self.net.settle(&mut self.pool, &self.sched);
                         return true;
                     }
                 }
@@ -327,6 +328,7 @@ impl Sim {
 
     fn take_snapshot(&mut self) {
         let now = self.sched.now();
+        self.net.settle(&mut self.pool, &self.sched);
         for f in &mut self.flows {
             f.sender.start_measurement_window();
         }

@@ -2,7 +2,9 @@
 //! applied at the end of serialization, and a propagation pipe of constant `delay_ns`.
 //!
 //! Only the serializer's end and the pipe's head are ever scheduled: packets leave the
-//! serializer in order and all take the same delay, so the pipe is a FIFO.
+//! serializer in order and all take the same delay, so the pipe is a FIFO. A serializer's end
+//! that would only move the packet into a non-empty pipe, with nothing queued behind it, need
+//! not be scheduled at all (`deferred_tx_end`, see `Network`).
 
 use std::collections::VecDeque;
 
@@ -41,7 +43,14 @@ pub struct Channel {
     tx_end_ns: u64,
     /// Packets propagating, with their arrival times.
     pipe: VecDeque<(u64, PacketId)>,
+    /// The place in the event order (`Scheduler::reserve`) of the end of the transmission in
+    /// progress, when that end is not in the event heap but left for the channel to run itself
+    /// once it has passed; `NOT_DEFERRED` otherwise.
+    deferred_tx_end: u64,
 }
+
+/// `Channel::deferred_tx_end` when no transmission end is deferred.
+const NOT_DEFERRED: u64 = u64::MAX;
 
 impl Channel {
     pub fn new(
@@ -65,7 +74,41 @@ impl Channel {
             on_wire: None,
             tx_end_ns: 0,
             pipe: VecDeque::new(),
+            deferred_tx_end: NOT_DEFERRED,
         }
+    }
+
+    /// The end of the transmission in progress, at `tx_end_ns()` with place `seq` in the event
+    /// order, is not scheduled: the channel runs it once it has passed.
+    #[inline]
+    pub fn defer_tx_end(&mut self, seq: u64) {
+        self.deferred_tx_end = seq;
+    }
+
+    /// The place in the event order of a deferred transmission end, if one is pending (and
+    /// takes it: the caller runs or schedules it).
+    #[inline]
+    pub fn take_deferred_tx_end(&mut self) -> Option<u64> {
+        let seq = std::mem::replace(&mut self.deferred_tx_end, NOT_DEFERRED);
+        (seq != NOT_DEFERRED).then_some(seq)
+    }
+
+    /// The place in the event order of a deferred transmission end, if one is pending.
+    #[inline]
+    pub fn deferred_tx_end(&self) -> Option<u64> {
+        (self.deferred_tx_end != NOT_DEFERRED).then_some(self.deferred_tx_end)
+    }
+
+    /// When the transmission in progress (or the last one) ends.
+    #[inline]
+    pub fn tx_end_ns(&self) -> u64 {
+        self.tx_end_ns
+    }
+
+    /// Whether packets are propagating.
+    #[inline]
+    pub fn pipe_is_empty(&self) -> bool {
+        self.pipe.is_empty()
     }
 
     #[inline]
