@@ -4,7 +4,7 @@
 
 use crate::engine::Scheduler;
 use crate::net::Network;
-use crate::packet::{Packet, PacketPool};
+use crate::packet::{Packet, PacketPool, SackBlock};
 use crate::trace::Trace;
 
 pub struct Ctx<'a> {
@@ -24,6 +24,12 @@ impl Ctx<'_> {
     #[inline]
     pub fn transmit(&mut self, from: u32, p: Packet) {
         let id = self.pool.alloc(p);
+        self.net.forward(from, id, self.pool, self.sched, self.trace);
+    }
+
+    /// Hand a new ACK carrying SACK `blocks` to the network at node `from`.
+    pub fn transmit_with_sack(&mut self, from: u32, p: Packet, blocks: &[SackBlock]) {
+        let id = self.pool.alloc_with_sack(p, blocks);
         self.net.forward(from, id, self.pool, self.sched, self.trace);
     }
 }

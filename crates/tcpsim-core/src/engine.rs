@@ -4,6 +4,11 @@
 //! Components keep at most one pending wake-up each (a link its next transmission end, a
 //! propagation pipe its head, a flow its retransmission and delayed-ACK timers), so the heap
 //! stays as small as the number of components, not the number of packets in flight.
+//!
+//! An event's place in the insertion order can be taken ([`Scheduler::reserve`]) before the
+//! event is put in the heap ([`Scheduler::insert_reserved`]), or instead of it: a link defers a
+//! transmission end that nothing may need (`net`), and [`Scheduler::has_passed`] tells whether
+//! such an event would have run by now. The order of every event is the same either way.
 
 /// Everything that can happen. Small and `Copy`; the payload is only component indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,11 +96,20 @@ impl Entry {
 /// The pending events and the current time: a 4-ary min-heap on (time, insertion sequence).
 /// Four children per node halve the depth of a binary heap and keep siblings in adjacent
 /// cache lines, which matters because popping the minimum is the engine's hottest path.
+///
+/// Popping leaves the root's slot empty (`hole`) rather than filling it at once: most
+/// handlers schedule an event, which then takes the root's place and sinks to its own, one
+/// pass down the heap instead of a pass down for the pop and one up for the insertion. Only
+/// when the next pop finds the hole still open does the last entry fill it.
 #[derive(Default)]
 pub struct Scheduler {
     heap: Vec<Entry>,
+    /// `heap[0]` is the event being handled, already taken: not pending.
+    hole: bool,
     next_seq: u64,
     now_ns: u64,
+    /// Insertion sequence of the event being handled: with `now_ns`, its place in the order.
+    now_seq: u64,
     /// Events popped so far.
     pub events: u64,
 }
@@ -112,9 +126,38 @@ impl Scheduler {
     /// Schedule `event` at absolute time `time_ns` (never in the past).
     #[inline]
     pub fn at(&mut self, time_ns: u64, event: Event) {
-        debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
-        let entry = Entry { time_ns, seq: self.next_seq, event: event.pack() };
+        let seq = self.reserve();
+        self.insert_reserved(time_ns, seq, event);
+    }
+
+    /// Take the next place in the insertion order for an event scheduled now, which may be put
+    /// in the heap later (`insert_reserved`) or never (its owner runs it when `has_passed`).
+    #[inline]
+    pub fn reserve(&mut self) -> u64 {
         self.next_seq += 1;
+        self.next_seq - 1
+    }
+
+    /// Whether an event at `time_ns` with reserved place `seq` would have been handled before
+    /// the event being handled now.
+    #[inline]
+    pub fn has_passed(&self, time_ns: u64, seq: u64) -> bool {
+        (time_ns, seq) < (self.now_ns, self.now_seq)
+    }
+
+    /// Put `event` in the heap at `time_ns` in the place `seq` taken by `reserve`, before it
+    /// has passed: it runs exactly where it would have run had it been scheduled then.
+    #[inline]
+    pub fn insert_reserved(&mut self, time_ns: u64, seq: u64, event: Event) {
+        debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
+        debug_assert!(!self.has_passed(time_ns, seq), "a reserved event inserted after its turn");
+        let entry = Entry { time_ns, seq, event: event.pack() };
+        if self.hole {
+            // Not earlier than the event just taken: it may take the root's place and sink.
+            self.hole = false;
+            self.sift_down(entry);
+            return;
+        }
         self.heap.push(entry);
         let heap = &mut self.heap[..];
         let mut i = heap.len() - 1;
@@ -133,17 +176,27 @@ impl Scheduler {
     /// Pop the next event at or before `until_ns`, advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, until_ns: u64) -> Option<Event> {
+        self.fill_hole();
         let top = *self.heap.first()?;
         if top.time_ns > until_ns {
             return None;
         }
-        let last = self.heap.pop().expect("non-empty");
-        if !self.heap.is_empty() {
-            self.sift_down(last);
-        }
+        self.hole = true;
         self.now_ns = top.time_ns;
+        self.now_seq = top.seq;
         self.events += 1;
         Some(Event::unpack(top.event))
+    }
+
+    /// Close the root's slot left by a pop with the last entry.
+    #[inline]
+    fn fill_hole(&mut self) {
+        if std::mem::take(&mut self.hole) {
+            let last = self.heap.pop().expect("the hole is an entry");
+            if !self.heap.is_empty() {
+                self.sift_down(last);
+            }
+        }
     }
 
     /// Put `last` in the root's place and sift it down. A node whose four children all exist
@@ -185,15 +238,26 @@ impl Scheduler {
         heap[i] = last;
     }
 
-    /// The next event, without taking it.
+    /// The next event, without taking it (unless the handler of the current one schedules an
+    /// earlier one).
     #[inline]
     pub fn peek(&self) -> Option<Event> {
-        self.heap.first().map(|e| Event::unpack(e.event))
+        let pending = if self.hole {
+            // The least of the root's children: the least of all but the root.
+            let children = &self.heap[1..self.heap.len().min(1 + ARITY)];
+            children.iter().min_by_key(|e| e.key())
+        } else {
+            self.heap.first()
+        };
+        pending.map(|e| Event::unpack(e.event))
     }
 
-    /// Move the clock to `t` (the end of the run) once no event remains before it.
+    /// Move the clock to `t` (the end of the run) once no event remains at or before it: every
+    /// event up to `t` has then passed.
     pub fn advance_to(&mut self, t: u64) {
-        self.now_ns = self.now_ns.max(t);
+        if t >= self.now_ns {
+            (self.now_ns, self.now_seq) = (t, u64::MAX);
+        }
     }
 }
 
@@ -217,6 +281,28 @@ mod tests {
     }
 
     #[test]
+    fn a_reserved_event_inserted_later_runs_in_its_reserved_place() {
+        let mut s = Scheduler::default();
+        s.at(5, Event::AppStart { flow: 0 });
+        let reserved = s.reserve();
+        s.at(10, Event::AppStart { flow: 2 });
+        s.at(10, Event::AppStart { flow: 3 });
+        assert_eq!(s.pop_until(u64::MAX), Some(Event::AppStart { flow: 0 }));
+        assert!(!s.has_passed(10, reserved));
+        // Put in the heap after two later-reserved events at the same time: it still comes first.
+        s.insert_reserved(10, reserved, Event::AppStart { flow: 1 });
+        let mut order = vec![];
+        while let Some(Event::AppStart { flow }) = s.pop_until(u64::MAX) {
+            order.push(flow);
+            assert!(s.has_passed(10, reserved) == (flow > 1), "after flow {flow}");
+        }
+        assert_eq!(order, vec![1, 2, 3]);
+        s.advance_to(10);
+        assert!(s.has_passed(10, u64::MAX - 1), "at the end every event up to its time has passed");
+        assert!(!s.has_passed(11, 0));
+    }
+
+    #[test]
     fn many_events_come_out_sorted_with_ties_in_insertion_order() {
         let mut s = Scheduler::default();
         let mut x: u64 = 12345;
@@ -234,6 +320,38 @@ mod tests {
             got.push((s.now(), flow));
         }
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn events_scheduled_while_others_are_handled_come_out_in_order_and_peek_names_the_next() {
+        // Each handled event schedules 0, 1 or 2 more, some at its own time: the hole left by a
+        // pop is filled by an insertion or by the next pop, and the order is (time, insertion).
+        let mut s = Scheduler::default();
+        let mut x: u64 = 99;
+        let mut draw = |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        let mut scheduled = 0u32;
+        for _ in 0..50 {
+            s.at(draw(100), Event::AppStart { flow: scheduled });
+            scheduled += 1;
+        }
+        let (mut last, mut handled, mut peeked) = ((0, 0), 0, None);
+        while let Some(event) = s.pop_until(u64::MAX) {
+            assert!(peeked.is_none_or(|p| p == event), "peek named {peeked:?}, then came {event:?}");
+            let key = (s.now(), s.now_seq);
+            assert!(handled == 0 || key > last, "{key:?} after {last:?}");
+            (last, handled) = (key, handled + 1);
+            if scheduled < 5_000 {
+                for _ in 0..draw(3) {
+                    s.at(s.now() + draw(50), Event::AppStart { flow: scheduled });
+                    scheduled += 1;
+                }
+            }
+            peeked = s.peek();
+        }
+        assert_eq!(handled, scheduled);
     }
 
     #[test]

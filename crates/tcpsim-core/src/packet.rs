@@ -2,7 +2,10 @@
 //!
 //! A packet is a small `Copy` record; the engine moves only its `PacketId` (an index into the
 //! pool) through queues and pipes. Freed slots are reused, so once the pool has grown to the
-//! largest number of packets simultaneously alive the hot loop allocates nothing.
+//! largest number of packets simultaneously alive the hot loop allocates nothing. An ACK's
+//! SACK blocks (48 bytes, carried only by SACK connections) live beside the records, not in
+//! them: a record is 48 bytes, so the records of many packets in flight take half the cache
+//! they would.
 
 use crate::config::RdMark;
 
@@ -74,8 +77,7 @@ pub struct Packet {
     /// ACK: next byte expected by the receiver (cumulative acknowledgement).
     pub ack: u64,
     pub retransmission: Retransmission,
-    /// SACK blocks carried by an ACK, the first `sack_count` are valid.
-    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// SACK blocks carried by an ACK (kept by the pool, `PacketPool::sack`).
     pub sack_count: u8,
     /// The IP header's ECN field.
     pub ecn: Ecn,
@@ -100,7 +102,6 @@ impl Packet {
             wire_bytes,
             ack: 0,
             retransmission: Retransmission::No,
-            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             sack_count: 0,
             ecn: Ecn::NotEct,
             ece: false,
@@ -120,6 +121,9 @@ impl Packet {
 #[derive(Default)]
 pub struct PacketPool {
     slots: Vec<Packet>,
+    /// The SACK blocks of the packet in each slot, valid up to its `sack_count` (grown only
+    /// when a packet with blocks is stored).
+    sack: Vec<[SackBlock; MAX_SACK_BLOCKS]>,
     free: Vec<PacketId>,
     /// Packets ever allocated (for the conservation check).
     pub created: u64,
@@ -129,6 +133,7 @@ impl PacketPool {
     /// Store `p` and return its id, reusing a freed slot when there is one.
     #[inline]
     pub fn alloc(&mut self, p: Packet) -> PacketId {
+        debug_assert_eq!(p.sack_count, 0, "SACK blocks are stored by `alloc_with_sack`");
         self.created += 1;
         if let Some(id) = self.free.pop() {
             self.slots[id as usize] = p;
@@ -136,6 +141,29 @@ impl PacketPool {
         } else {
             self.slots.push(p);
             (self.slots.len() - 1) as PacketId
+        }
+    }
+
+    /// Store `p` carrying SACK `blocks` (its `sack_count` is set to their number).
+    pub fn alloc_with_sack(&mut self, p: Packet, blocks: &[SackBlock]) -> PacketId {
+        let id = self.alloc(p);
+        if !blocks.is_empty() {
+            self.slots[id as usize].sack_count = blocks.len() as u8;
+            let slot = id as usize;
+            if slot >= self.sack.len() {
+                self.sack.resize(self.slots.len(), [SackBlock::default(); MAX_SACK_BLOCKS]);
+            }
+            self.sack[slot][..blocks.len()].copy_from_slice(blocks);
+        }
+        id
+    }
+
+    /// The SACK blocks packet `id` carries (a copy: the slot may be reused once freed).
+    #[inline]
+    pub fn sack(&self, id: PacketId) -> ([SackBlock; MAX_SACK_BLOCKS], usize) {
+        match self.slots[id as usize].sack_count as usize {
+            0 => ([SackBlock::default(); MAX_SACK_BLOCKS], 0),
+            n => (self.sack[id as usize], n),
         }
     }
 
@@ -185,5 +213,20 @@ mod tests {
         assert_eq!(pool.slots.len(), 2);
         assert_eq!(pool.live(), 0);
         assert_eq!(pool.created, 2000);
+    }
+
+    #[test]
+    fn sack_blocks_are_kept_per_packet_beside_the_records() {
+        let mut pool = PacketPool::default();
+        let ack = Packet::new(PacketKind::Ack, 0, 1, 0, 40);
+        let plain = pool.alloc(ack);
+        let blocks = [SackBlock { start: 10, end: 20 }, SackBlock { start: 30, end: 40 }];
+        let with = pool.alloc_with_sack(ack, &blocks);
+        assert_eq!(pool.sack(plain).1, 0);
+        let (got, n) = pool.sack(with);
+        assert_eq!((&got[..n], pool.get(with).sack_count), (&blocks[..], 2));
+        pool.free(with);
+        let reused = pool.alloc(ack);
+        assert_eq!((reused, pool.sack(reused).1), (with, 0), "a reused slot carries no old blocks");
     }
 }

@@ -12,13 +12,17 @@ pub fn prefetch<T>(value: &T) {
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         const LINE: usize = 64;
+        let size = std::mem::size_of::<T>();
         let start = value as *const T as *const i8;
-        // A line past the end at most, and a count known at compile time: no loop is left.
-        for line in 0..=std::mem::size_of::<T>() / LINE {
+        // Every line the value may span, whatever its offset in the first: the whole lines from
+        // its start, then its last byte. A count known at compile time: no loop is left.
+        for line in 0..size / LINE {
             // SAFETY: a prefetch is only a hint: it never faults (not even past the end of an
             // object) and never changes memory.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line * LINE)) };
         }
+        // SAFETY: as above.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(size.max(1) - 1)) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;

@@ -203,6 +203,7 @@ impl Sim {
                     }
                     None => {
                         self.sched.advance_to(self.duration_ns);
+                        self.net.settle(&mut self.pool, &self.sched);
                         return true;
                     }
                 }
@@ -238,6 +239,8 @@ impl Sim {
                     ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);
                     return;
                 }
+                // Taken before the slot is freed: the ACK's handler may reuse it.
+                let (sack, sack_count) = ctx.pool.sack(id);
                 ctx.pool.free(id);
                 self.packets_delivered += 1;
                 match p.kind {
@@ -258,7 +261,7 @@ impl Sim {
                             self.packets_stale += 1;
                             return;
                         }
-                        connection.sender.on_ack(p.ack, &p.sack[..p.sack_count as usize], p.ece, &mut ctx);
+                        connection.sender.on_ack(p.ack, &sack[..sack_count], p.ece, &mut ctx);
                         if p.flow >= self.web.first_flow() {
                             self.web.after_ack(p.flow, connection);
                         }
@@ -327,6 +330,7 @@ impl Sim {
 
     fn take_snapshot(&mut self) {
         let now = self.sched.now();
+        self.net.settle(&mut self.pool, &self.sched);
         for f in &mut self.flows {
             f.sender.start_measurement_window();
         }

@@ -2,7 +2,9 @@
 //! applied at the end of serialization, and a propagation pipe of constant `delay_ns`.
 //!
 //! Only the serializer's end and the pipe's head are ever scheduled: packets leave the
-//! serializer in order and all take the same delay, so the pipe is a FIFO.
+//! serializer in order and all take the same delay, so the pipe is a FIFO. A serializer's end
+//! that would only move the packet into a non-empty pipe, with nothing queued behind it, need
+//! not be scheduled at all (`deferred_tx_end`, see `Network`).
 
 use std::collections::VecDeque;
 
@@ -26,6 +28,8 @@ pub struct ChannelCounters {
     pub drops_error: u64,
 }
 
+/// Aligned to a cache line, so that each channel (256 bytes) spans exactly 4 lines.
+#[repr(align(64))]
 pub struct Channel {
     pub link: u32,
     pub from: u32,
@@ -35,13 +39,24 @@ pub struct Channel {
     pub queue: Queue,
     pub loss: Vec<LossModel>,
     pub counters: ChannelCounters,
-    /// Packet being serialized.
-    on_wire: Option<PacketId>,
+    /// Packet being serialized, or `NO_PACKET` (not an `Option`, which would take 8 bytes:
+    /// the channel stays 4 cache lines).
+    on_wire: PacketId,
     /// When the last serialization started ends (in the past once the wire is idle).
     tx_end_ns: u64,
     /// Packets propagating, with their arrival times.
     pipe: VecDeque<(u64, PacketId)>,
+    /// The place in the event order (`Scheduler::reserve`) of the end of the transmission in
+    /// progress, when that end is not in the event heap but left for the channel to run itself
+    /// once it has passed; `NOT_DEFERRED` otherwise.
+    deferred_tx_end: u64,
 }
+
+/// `Channel::on_wire` when the wire is idle.
+const NO_PACKET: PacketId = PacketId::MAX;
+
+/// `Channel::deferred_tx_end` when no transmission end is deferred.
+const NOT_DEFERRED: u64 = u64::MAX;
 
 impl Channel {
     pub fn new(
@@ -62,23 +77,57 @@ impl Channel {
             queue,
             loss,
             counters: ChannelCounters::default(),
-            on_wire: None,
+            on_wire: NO_PACKET,
             tx_end_ns: 0,
             pipe: VecDeque::new(),
+            deferred_tx_end: NOT_DEFERRED,
         }
+    }
+
+    /// The end of the transmission in progress, at `tx_end_ns()` with place `seq` in the event
+    /// order, is not scheduled: the channel runs it once it has passed.
+    #[inline]
+    pub fn defer_tx_end(&mut self, seq: u64) {
+        self.deferred_tx_end = seq;
+    }
+
+    /// The place in the event order of a deferred transmission end, if one is pending (and
+    /// takes it: the caller runs or schedules it).
+    #[inline]
+    pub fn take_deferred_tx_end(&mut self) -> Option<u64> {
+        let seq = std::mem::replace(&mut self.deferred_tx_end, NOT_DEFERRED);
+        (seq != NOT_DEFERRED).then_some(seq)
+    }
+
+    /// The place in the event order of a deferred transmission end, if one is pending.
+    #[inline]
+    pub fn deferred_tx_end(&self) -> Option<u64> {
+        (self.deferred_tx_end != NOT_DEFERRED).then_some(self.deferred_tx_end)
+    }
+
+    /// When the transmission in progress (or the last one) ends.
+    #[inline]
+    pub fn tx_end_ns(&self) -> u64 {
+        self.tx_end_ns
+    }
+
+    /// Whether packets are propagating.
+    #[inline]
+    pub fn pipe_is_empty(&self) -> bool {
+        self.pipe.is_empty()
     }
 
     #[inline]
     pub fn is_idle(&self) -> bool {
-        self.on_wire.is_none()
+        self.on_wire == NO_PACKET
     }
 
     /// Begin serializing `id`; returns when it ends.
     #[inline]
     pub fn start_transmission(&mut self, id: PacketId, wire_bytes: u32, now_ns: u64) -> u64 {
-        debug_assert!(self.on_wire.is_none());
+        debug_assert!(self.is_idle());
         let t = tx_time_ns(wire_bytes, self.rate_bps);
-        self.on_wire = Some(id);
+        self.on_wire = id;
         self.counters.tx_packets += 1;
         self.counters.tx_bytes += wire_bytes as u64;
         self.counters.busy_ns += t;
@@ -95,7 +144,8 @@ impl Channel {
 
     #[inline]
     pub fn finish_transmission(&mut self) -> PacketId {
-        self.on_wire.take().expect("TxEnd without a packet on the wire")
+        assert!(!self.is_idle(), "TxEnd without a packet on the wire");
+        std::mem::replace(&mut self.on_wire, NO_PACKET)
     }
 
     /// Put `id` in the pipe; returns the arrival time to schedule if it is the new head.
@@ -123,6 +173,6 @@ impl Channel {
     }
 
     pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.queue.waiting().chain(self.on_wire).chain(self.pipe.iter().map(|(_, id)| *id))
+        self.queue.waiting().chain((!self.is_idle()).then_some(self.on_wire)).chain(self.pipe.iter().map(|(_, id)| *id))
     }
 }

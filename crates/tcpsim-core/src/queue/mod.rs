@@ -248,6 +248,14 @@ macro_rules! queue_disciplines {
                     $(Queue::$discipline(q) => q.dequeue(now_ns)),+
                 }
             }
+
+            /// No packet is waiting.
+            #[inline]
+            pub fn is_empty(&self) -> bool {
+                match self {
+                    $(Queue::$discipline(q) => q.occupancy().packets == 0),+
+                }
+            }
         }
     };
 }

@@ -228,18 +228,22 @@ impl TcpReceiver {
         a.ece = self.echo_ce;
         a.rd_class = self.rd_class;
         a.epoch = self.epoch;
-        if self.sack {
-            for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
-                let i = self.out_of_order.partition_point(|&(s, _)| s < start);
-                let (s, e) = self.out_of_order[i];
-                a.sack[a.sack_count as usize] = SackBlock { start: s, end: e };
-                a.sack_count += 1;
-            }
-            if a.sack_count > 0 {
-                a.wire_bytes += 4 + 8 * a.sack_count as u32;
-            }
+        if !self.sack {
+            ctx.transmit(self.node, a);
+            return;
         }
-        ctx.transmit(self.node, a);
+        let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
+        let mut count = 0;
+        for &start in self.sack_recency.iter().take(MAX_SACK_BLOCKS) {
+            let i = self.out_of_order.partition_point(|&(s, _)| s < start);
+            let (s, e) = self.out_of_order[i];
+            blocks[count] = SackBlock { start: s, end: e };
+            count += 1;
+        }
+        if count > 0 {
+            a.wire_bytes += 4 + 8 * count as u32;
+        }
+        ctx.transmit_with_sack(self.node, a, &blocks[..count]);
     }
 }
 

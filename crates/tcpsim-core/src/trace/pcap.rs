@@ -40,7 +40,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::config::{LinkDirection, SimConfig};
-use crate::packet::{Ecn, Packet, PacketKind};
+use crate::packet::{Ecn, Packet, PacketKind, SackBlock, MAX_SACK_BLOCKS};
 
 /// The port the receiver of every TCP flow listens on.
 pub const TCP_RECEIVER_PORT: u16 = 5001;
@@ -127,19 +127,25 @@ fn checksum(mut sum: u32) -> u16 {
     !(sum as u16)
 }
 
-/// The IPv4 header and TCP/UDP header of `p`, sent from node `ends.0` to node `ends.1`,
-/// written into `buf` as this module's doc says; returns (bytes written, the IP total length).
-pub fn encode_headers(p: &Packet, ends: (u32, u32), buf: &mut [u8; MAX_HEADER_BYTES]) -> (usize, u32) {
+/// The IPv4 header and TCP/UDP header of `p` (with its SACK blocks `sack`, as
+/// `PacketPool::sack` gives them), sent from node `ends.0` to node `ends.1`, written into `buf`
+/// as this module's doc says; returns (bytes written, the IP total length).
+pub fn encode_headers(
+    p: &Packet,
+    sack: &[SackBlock],
+    ends: (u32, u32),
+    buf: &mut [u8; MAX_HEADER_BYTES],
+) -> (usize, u32) {
     let (src, dst) = (node_address(ends.0), node_address(ends.1));
     // A UDP datagram's size includes its headers; a TCP segment's payload is its own field.
     let payload = if p.kind == PacketKind::Udp { p.wire_bytes.saturating_sub(28) } else { p.payload_bytes };
     let (protocol, transport_len) = match p.kind {
         PacketKind::Udp => (17u8, 8usize),
         PacketKind::Data | PacketKind::Ack => {
-            let sack = if p.sack_count > 0 { 4 + 8 * p.sack_count as usize } else { 0 };
+            let sack_len = if sack.is_empty() { 0 } else { 4 + 8 * sack.len() };
             // Option bytes the configured header leaves, as many as a TCP header holds.
             let room = (p.wire_bytes as i64 - payload as i64 - 40).clamp(0, 40) as usize;
-            (6u8, 20 + (room & !3).max(sack))
+            (6u8, 20 + (room & !3).max(sack_len))
         }
     };
     let header_len = 20 + transport_len;
@@ -189,15 +195,15 @@ pub fn encode_headers(p: &Packet, ends: (u32, u32), buf: &mut [u8; MAX_HEADER_BY
             // CWR 0x80, ECE 0x40, ACK 0x10 (RFC 3168 §6.1, RFC 9293 §3.1).
             t[13] = 0x10 | if p.cwr { 0x80 } else { 0 } | if p.ece { 0x40 } else { 0 };
             t[14..16].copy_from_slice(&u16::MAX.to_be_bytes());
-            if p.sack_count > 0 {
+            if !sack.is_empty() {
                 // NOP, NOP, SACK (kind 5, length 2 + 8n); the rest of the options stay zero:
                 // End of Option List and padding.
                 let o = &mut t[20..];
                 o[0] = 1;
                 o[1] = 1;
                 o[2] = 5;
-                o[3] = 2 + 8 * p.sack_count;
-                for (i, b) in p.sack[..p.sack_count as usize].iter().enumerate() {
+                o[3] = 2 + 8 * sack.len() as u8;
+                for (i, b) in sack.iter().enumerate() {
                     let at = 4 + 8 * i;
                     o[at..at + 4].copy_from_slice(&sender_isn.wrapping_add(b.start as u32).to_be_bytes());
                     o[at + 4..at + 8].copy_from_slice(&sender_isn.wrapping_add(b.end as u32).to_be_bytes());
@@ -262,10 +268,10 @@ impl Pcap {
 
     /// Record `p` starting serialization on `channel` at `now_ns`, if that channel is captured.
     #[inline(never)]
-    pub fn record(&mut self, channel: u32, now_ns: u64, p: &Packet) {
+    pub fn record(&mut self, channel: u32, now_ns: u64, p: &Packet, sack: ([SackBlock; MAX_SACK_BLOCKS], usize)) {
         let Some(tap) = self.taps[channel as usize].as_mut() else { return };
         let mut headers = [0u8; MAX_HEADER_BYTES];
-        let (len, ip_total) = encode_headers(p, self.ends.of(p), &mut headers);
+        let (len, ip_total) = encode_headers(p, &sack.0[..sack.1], self.ends.of(p), &mut headers);
         let mut record = [0u8; RECORD_HEADER_BYTES];
         record[0..4].copy_from_slice(&((now_ns / 1_000_000_000) as u32).to_le_bytes());
         record[4..8].copy_from_slice(&((now_ns % 1_000_000_000) as u32).to_le_bytes());
@@ -316,7 +322,6 @@ fn file_header() -> [u8; FILE_HEADER_BYTES] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::SackBlock;
 
     /// The one's-complement sum over `bytes` folds to 0xffff when the checksum in it is right
     /// (RFC 1071 §1), computed here word by word independently of `sum_words`.
@@ -360,7 +365,7 @@ mod tests {
         let mut p = data(5000);
         p.ecn = Ecn::Ce;
         p.cwr = true;
-        let (len, total) = encode_headers(&p, (2, 7), &mut buf);
+        let (len, total) = encode_headers(&p, &[], (2, 7), &mut buf);
         assert_eq!((len, total), (40, 1040));
         assert_eq!(buf[0], 0x45);
         assert_eq!(buf[1] & 3, 0b11, "CE in the ECN field");
@@ -385,10 +390,9 @@ mod tests {
         let mut a = Packet::new(PacketKind::Ack, 3, 2, 0, 40 + 4 + 16);
         a.ack = 2000;
         a.ece = true;
-        a.sack[0] = SackBlock { start: 5000, end: 6000 };
-        a.sack[1] = SackBlock { start: 3000, end: 4000 };
+        let sack = [SackBlock { start: 5000, end: 6000 }, SackBlock { start: 3000, end: 4000 }];
         a.sack_count = 2;
-        let (len, total) = encode_headers(&a, (7, 2), &mut buf);
+        let (len, total) = encode_headers(&a, &sack, (7, 2), &mut buf);
         assert_eq!((len, total), (60, 60), "IP total length = the simulated 60 bytes");
         assert!(verifies(&buf[..20]));
         assert!(verifies(&pseudo_and_segment(&buf, len, total)));
@@ -407,21 +411,21 @@ mod tests {
         let mut buf = [0u8; MAX_HEADER_BYTES];
         let mut p = data(0);
         p.wire_bytes = 1052;
-        let (len, total) = encode_headers(&p, (0, 1), &mut buf);
+        let (len, total) = encode_headers(&p, &[], (0, 1), &mut buf);
         assert_eq!((len, total), (52, 1052));
         assert!(buf[40..52].iter().all(|&b| b == 0), "End of Option List and padding");
         assert!(verifies(&pseudo_and_segment(&buf, len, total)));
         p.wire_bytes = 1042;
-        assert_eq!(encode_headers(&p, (0, 1), &mut buf), (40, 1040), "42 bytes: the frame is 2 bytes longer");
+        assert_eq!(encode_headers(&p, &[], (0, 1), &mut buf), (40, 1040), "42 bytes: the frame is 2 bytes longer");
         p.wire_bytes = 1000;
-        assert_eq!(encode_headers(&p, (0, 1), &mut buf), (40, 1040), "under 40 bytes of header: 40 are written");
+        assert_eq!(encode_headers(&p, &[], (0, 1), &mut buf), (40, 1040), "under 40 bytes of header: 40 are written");
     }
 
     #[test]
     fn a_udp_datagram_has_a_valid_checksum_and_length() {
         let mut buf = [0u8; MAX_HEADER_BYTES];
         let u = Packet::new(PacketKind::Udp, 1, 4, 500, 500);
-        let (len, total) = encode_headers(&u, (0, 4), &mut buf);
+        let (len, total) = encode_headers(&u, &[], (0, 4), &mut buf);
         assert_eq!((len, total), (28, 500));
         assert_eq!(buf[9], 17);
         assert_eq!(u16::from_be_bytes([buf[24], buf[25]]), 480, "UDP length");
