@@ -56,6 +56,8 @@ def _stored(store: Path) -> dict[str, str]:
         return {}
     with sqlite3.connect(store / CATALOG, timeout=60) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'runs'").fetchone() is None:
+            return {}  # the sweep has created the file and not yet committed its tables
         return dict(db.execute("SELECT key, created FROM runs WHERE status = 'ok'").fetchall())
 
 
