@@ -149,6 +149,8 @@ def _stored_runs(root: Path) -> int:
     if not (root / CATALOG).exists():
         return 0
     with sqlite3.connect(root / CATALOG, timeout=10) as db:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'runs'").fetchone() is None:
+            return 0  # the file exists, its tables are not committed yet
         return db.execute("SELECT count(*) FROM runs WHERE status = 'ok'").fetchone()[0]
 
 
