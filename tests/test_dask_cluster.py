@@ -1,8 +1,10 @@
 """A sweep on a real Dask cluster on 127.0.0.1: a `dask scheduler` and two `dask worker`
 processes, each started in a directory of its own (they share no working directory with the
 client, as on a cluster). The sweep's results equal a local run's; a worker killed in the middle
-of the sweep loses nothing; failed runs are counted with their reason (issue 17, item 3)."""
+of the sweep loses nothing; failed runs are counted with their reason (issue 17, item 3); a
+reproduction run there is judged as a local one."""
 
+import json
 import os
 import socket
 import subprocess
@@ -184,3 +186,23 @@ def test_a_worker_killed_mid_sweep_loses_nothing(cluster, client_dir, local):
         finished(process, client_dir, "killed")
         assert list(client.scheduler_info()["workers"]) == [survivor]
     same_tables(local, client_dir / "killed")
+
+
+def test_a_reproduction_on_the_cluster_is_judged_as_a_local_one(cluster, client_dir):
+    address, _ = cluster
+
+    def judged(name: str, *extra: str) -> list:
+        args = [*TCPSIM, "repro", "validation.single_flow", "validation.recovery", "--quick", "--json"]
+        process = start(
+            [*args, "--out", name, *extra], client_dir, client_dir / f"{name}.log", own_store(client_dir, name)
+        )
+        assert process.wait(timeout=SWEEP_TIMEOUT_S) == 0, (client_dir / f"{name}.log").read_text()
+        reports = [
+            json.loads((client_dir / name / f"{e}.json").read_text())
+            for e in ("validation.single_flow", "validation.recovery")
+        ]
+        return [(r["claims"], r["numbers"]) for r in reports]
+
+    on_cluster = judged("repro-cluster", "--dask", address)
+    assert all(claims for claims, _ in on_cluster)  # something was judged
+    assert on_cluster == judged("repro-local", "--jobs", "1")

@@ -456,6 +456,14 @@ ForceOpt = Annotated[
         help="Run even if the estimated cost (events, trace rows, memory) exceeds the scenario's [limits].",
     ),
 ]
+DaskOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS",
+        help="Run on a Dask cluster (scheduler address, e.g. tcp://host:8786) instead of local processes.",
+        show_default=False,
+    ),
+]
 JobsOpt = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, metavar="N", help="Parallel worker processes.", show_default="number of CPUs"),
@@ -778,6 +786,7 @@ def repro(
     ] = False,
     quiet: QuietOpt = False,
     verbose: VerboseOpt = False,
+    dask: DaskOpt = None,
 ) -> None:
     """Reproduce figures and tables of the papers and check their claims and numbers.
 
@@ -807,6 +816,7 @@ def repro(
         progress=True,
         cache_dir=store,
         on_report=(lambda r: _print_report(console, r)) if tables else None,
+        dask_address=dask,
     )
     if update_readme is not None:
         update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
@@ -919,14 +929,7 @@ def sweep(
             show_default=False,
         ),
     ] = None,
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            metavar="ADDRESS",
-            help="Run on a Dask cluster (scheduler address, e.g. tcp://host:8786) instead of local processes.",
-            show_default=False,
-        ),
-    ] = None,
+    dask: DaskOpt = None,
     json_: JsonOpt = False,
     force: ForceOpt = False,
     store: StoreOpt = None,

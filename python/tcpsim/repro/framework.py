@@ -467,6 +467,7 @@ def execute(
     progress: bool = True,
     cache_dir: str | Path | None = None,
     on_report: Callable[[dict[str, Any]], None] | None = None,
+    dask_address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Run, analyze and draw the experiments; write ``<id>.png``, ``<id>.svg``, ``<id>.pdf``,
     ``<id>.json``, ``summary.json`` and ``summary.md`` to ``out_dir``; return one report dict per
@@ -474,7 +475,8 @@ def execute(
 
     An experiment is analyzed, drawn and written as soon as its own runs are done, while the
     others' still run, and ``on_report`` is then called with its report (the CLI prints it),
-    from a thread of its own (``_Analyst``).
+    from a thread of its own (``_Analyst``). ``dask_address`` runs the simulations on a Dask
+    cluster instead of local processes (analysis and figures stay in this process).
     ``wall_s`` of a report is the simulation time of its runs (as recorded when each was first
     computed, so cached runs count too) plus its analysis and plotting time.
     """
@@ -538,6 +540,7 @@ def execute(
             progress=progress,
             progress_label=lambda spec: spec.key[0],
             on_done=run_done,
+            dask_address=dask_address,
         )
     except RunFailed:
         pass  # each failed run has reached its experiment (run_done) and fails its report
