@@ -98,18 +98,11 @@ def dumbbell_scenario(
     all with round-trip propagation delay ``rtt_s``, 200 Mb/s access links, a bottleneck of
     ``bottleneck_bps`` with 10 ms delay and a drop-tail buffer of C·250 ms; Vegas flows run
     ``VEGAS_CC``. Per-flow throughput in ``bin_s`` bins and queue/cwnd samples every ``bin_s``."""
-    scenario = dumbbell(
+    scenario = _paper_dumbbell(
+        bottleneck_bps,
+        duration_s,
         forward=len(variants),
-        bottleneck_rate=f"{round(bottleneck_bps)}bps",
-        bottleneck_delay_s=BOTTLENECK_DELAY_S,
-        access_rate=ACCESS_RATE,
         rtt_range_s=(rtt_s, rtt_s),
-        buffer_s=BUFFER_S,
-        mss_bytes=PAYLOAD_BYTES,
-        header_bytes=HEADER_BYTES,
-        duration=f"{duration_s:g}s",
-        warmup=f"{WARMUP_S:g}s",
-        start_jitter=f"{START_JITTER_S:g}s",
         tcp={**NS2_TCP, **(tcp or {})},
     )
     scenario["name"] = f"podlesny dumbbell: {', '.join(variants)} over {bottleneck_bps / 1e6:g} Mb/s"
@@ -223,6 +216,24 @@ def bottleneck_queue(
     raise ValueError(f"discipline {discipline!r} is not one of {', '.join(DISCIPLINES)}")
 
 
+def _paper_dumbbell(bottleneck_bps: float, duration_s: float, **flows_and_queues: Any) -> dict[str, Any]:
+    """`tcpsim.topologies.dumbbell` with what every Sec. IV dumbbell shares (Fig. 3): a 10 ms
+    bottleneck of `bottleneck_bps`, 200 Mb/s access links, C·250 ms buffers, the paper's packet
+    sizes, warm-up and start jitter; the flows, queues and TCP settings come as keywords."""
+    return dumbbell(
+        bottleneck_rate=f"{round(bottleneck_bps)}bps",
+        bottleneck_delay_s=BOTTLENECK_DELAY_S,
+        access_rate=ACCESS_RATE,
+        buffer_s=BUFFER_S,
+        mss_bytes=PAYLOAD_BYTES,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s:g}s",
+        warmup=f"{WARMUP_S:g}s",
+        start_jitter=f"{START_JITTER_S:g}s",
+        **flows_and_queues,
+    )
+
+
 def mixed_dumbbell(
     newreno: int,
     vegas: int,
@@ -242,21 +253,14 @@ def mixed_dumbbell(
     paper's Vegas."""
     variants = ["newreno"] * newreno + ["vegas"] * vegas
     directions = ("f", "r") if reverse else ("f",)
-    scenario = dumbbell(
+    scenario = _paper_dumbbell(
+        bottleneck_bps,
+        duration_s,
         forward=len(variants),
         reverse=len(variants) if reverse else 0,
         variant=variants * len(directions),
-        bottleneck_rate=f"{round(bottleneck_bps)}bps",
-        bottleneck_delay_s=BOTTLENECK_DELAY_S,
-        access_rate=ACCESS_RATE,
         rtt_range_s=rtt_range_s,
-        buffer_s=BUFFER_S,
         queue=queue,
-        mss_bytes=PAYLOAD_BYTES,
-        header_bytes=HEADER_BYTES,
-        duration=f"{duration_s:g}s",
-        warmup=f"{WARMUP_S:g}s",
-        start_jitter=f"{START_JITTER_S:g}s",
         access_queue=ACCESS_QUEUE,
         rtt_seed=seed,
         tcp={**NS2_TCP, **({"ecn": True} if ecn else {})},
