@@ -99,7 +99,7 @@ def test_the_limits_table_raises_a_limit(tmp_path):
 def test_one_run_too_big_fails_alone_in_a_sweep_and_the_others_are_stored(tmp_path):
     grid = {"trace.throughput_bin": ["1s", "1ns"]}
     with pytest.raises(runner.RunFailed) as caught:
-        runner.sweep(LOSSY, grid | {"duration": ["10s"]}, jobs=2, cache_dir=tmp_path, progress=False)
+        tcpsim.sweep(LOSSY, grid | {"duration": ["10s"]}, jobs=2, cache_dir=tmp_path, progress=False)
     failures, results = caught.value.failures, caught.value.results
     assert list(results) == [(0, 1)]
     [(key, message)] = failures.items()

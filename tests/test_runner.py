@@ -12,10 +12,11 @@ import pandas as pd
 import pytest
 from tcpsim import runner
 from tcpsim.result import RunResult
-from tcpsim.runner import RunFailed, RunSpec, run_many, sweep
+from tcpsim.runner import RunFailed, RunSpec, run_many
 from tcpsim.store import Store
 from tcpsim.store import key as store_key
 from tcpsim.store.location import LEGACY_ENV, STORE_ENV
+from tcpsim.sweeps import sweep
 
 SCENARIO = {"flows": [{"name": "a"}, {"name": "b"}]}
 CALLS: list = []

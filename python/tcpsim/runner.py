@@ -29,7 +29,6 @@ from tcpsim.store import Store, StoreUnavailable, run_key, store_root, warn
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult
-    from tcpsim.sweeps import SweepResult
 
 log = logging.getLogger(__name__)
 
@@ -329,31 +328,3 @@ def run_many(
         failures = {spec.key: errors[d] for spec, d in zip(specs, digests) if d in errors}
         raise RunFailed(failures, results)
     return results
-
-
-def sweep(
-    base_scenario: Scenario,
-    grid: Mapping[str, Sequence[Any]] | None = None,
-    seeds: int | Iterable[int] | None = None,
-    jobs: int | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-    progress: bool = True,
-    dask_address: str | None = None,
-    force: bool = False,
-    **options: Any,
-) -> SweepResult:
-    """Run the Cartesian product of ``grid`` × seeds: :func:`tcpsim.sweeps.sweep` (tidy tables,
-    sweep files, provenance), kept here beside :func:`run_many` for existing callers."""
-    from tcpsim.sweeps import sweep as run_sweep
-
-    return run_sweep(
-        base_scenario,
-        grid,
-        seeds,
-        jobs=jobs,
-        cache_dir=cache_dir,
-        progress=progress,
-        dask_address=dask_address,
-        force=force,
-        **options,
-    )
