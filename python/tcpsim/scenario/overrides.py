@@ -32,15 +32,10 @@ def _parse_path(path: str) -> list[str | int]:
     ["links", 1, "rate"], ... ("*" = every item, an :class:`ItemName` = the item of that name)."""
     segments: list[str | int] = []
     position = 0
-    bad = _OverrideError(
-        (),
-        f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate', "
-        "'links[bottleneck].rate' or 'flows[*].variant'",
-    )
     while True:
         match = _KEY.match(path, position)
         if match is None:
-            raise bad
+            raise _not_a_path(path)
         head = match.group()
         segments.append(int(head) if head.isdigit() else head)
         position = match.end()
@@ -52,8 +47,16 @@ def _parse_path(path: str) -> list[str | int]:
         if position == len(path):
             return segments
         if path[position] != "." or position + 1 == len(path):
-            raise bad
+            raise _not_a_path(path)
         position += 1
+
+
+def _not_a_path(path: str) -> _OverrideError:
+    return _OverrideError(
+        (),
+        f"{path!r} is not a path; write keys separated by dots, e.g. 'links[0].rate', "
+        "'links[bottleneck].rate' or 'flows[*].variant'",
+    )
 
 
 def _parse_value(text: str) -> Any:
