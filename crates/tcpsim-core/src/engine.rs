@@ -1,14 +1,17 @@
-//! The event queue: a min-heap ordered by (time, insertion sequence).
+//! The event queue: a min-heap ordered by (time, event).
 //!
-//! Ties break by insertion order, so a run is a pure function of its scenario and seed.
-//! Components keep at most one pending wake-up each (a link its next transmission end, a
-//! propagation pipe its head, a flow its retransmission and delayed-ACK timers), so the heap
-//! stays as small as the number of components, not the number of packets in flight.
+//! Events at the same nanosecond run in a fixed order of their own: by kind (transmission
+//! ends, then arrivals, timers, applications, trace sampling, the warm-up's end; see
+//! [`Event::pack`]), then by the component they name. That order depends on nothing but the
+//! events themselves, not on when they were scheduled (ns-3 breaks ties by insertion order
+//! instead; with integer time both are arbitrary), so a run is a pure function of its scenario
+//! and seed, and a component may run an event of its own later, when it is next touched,
+//! without putting it in the heap: [`Scheduler::has_passed`] tells whether that event would
+//! have run by now. The links do so for their transmission ends (`net`).
 //!
-//! An event's place in the insertion order can be taken ([`Scheduler::reserve`]) before the
-//! event is put in the heap ([`Scheduler::insert_reserved`]), or instead of it: a link defers a
-//! transmission end that nothing may need (`net`), and [`Scheduler::has_passed`] tells whether
-//! such an event would have run by now. The order of every event is the same either way.
+//! Components keep at most one pending wake-up each (a propagation pipe its head, a flow its
+//! retransmission and delayed-ACK timers), so the heap stays as small as the number of
+//! components, not the number of packets in flight.
 
 /// Everything that can happen. Small and `Copy`; the payload is only component indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,10 +40,15 @@ pub enum Event {
 }
 
 impl Event {
-    /// Pack into 64 bits (tag: 8, id: 24, generation or packet: 32) so a heap entry is 24 bytes.
+    /// Pack into 64 bits (kind: 8, id: 24, generation or packet: 32), which with the time is
+    /// the event's place in the order: the kind's number is its rank among events of the same
+    /// nanosecond. Transmission ends come first (a wire freed at t takes a packet arriving at
+    /// t), then arrivals, then timers (an ACK arriving at a retransmission timer's deadline is
+    /// taken first), then the applications, and last the trace samples and the warm-up's
+    /// snapshot, which so see everything of their instant.
     #[inline]
     fn pack(self) -> u64 {
-        let (tag, id, generation) = match self {
+        let (kind, id, generation) = match self {
             Event::TxEnd { channel } => (0, channel, 0),
             Event::PipeHead { channel, packet } => (1, channel, packet),
             Event::Rto { flow, generation } => (2, flow, generation),
@@ -48,12 +56,12 @@ impl Event {
             Event::AppStart { flow } => (4, flow, 0),
             Event::AppStop { flow } => (5, flow, 0),
             Event::UdpSend { flow } => (6, flow, 0),
-            Event::TraceSample => (7, 0, 0),
-            Event::WarmupEnd => (8, 0, 0),
-            Event::WebArrival { generator } => (9, generator, 0),
+            Event::WebArrival { generator } => (7, generator, 0),
+            Event::TraceSample => (8, 0, 0),
+            Event::WarmupEnd => (9, 0, 0),
         };
         debug_assert!(id < 1 << 24, "component index {id} exceeds 2^24");
-        (tag << 56) | ((id as u64) << 32) | generation as u64
+        (kind << 56) | ((id as u64) << 32) | generation as u64
     }
 
     #[inline]
@@ -68,32 +76,38 @@ impl Event {
             4 => Event::AppStart { flow: id },
             5 => Event::AppStop { flow: id },
             6 => Event::UdpSend { flow: id },
-            7 => Event::TraceSample,
-            8 => Event::WarmupEnd,
-            _ => Event::WebArrival { generator: id },
+            7 => Event::WebArrival { generator: id },
+            8 => Event::TraceSample,
+            _ => Event::WarmupEnd,
         }
+    }
+
+    /// The place of this event at `time_ns` in the order of all events.
+    #[inline]
+    fn key(self, time_ns: u64) -> u128 {
+        ((time_ns as u128) << 64) | self.pack() as u128
     }
 }
 
 /// Most components of each kind an event can name (the packed id is 24 bits).
 pub const MAX_COMPONENTS: usize = 1 << 24;
 
+/// A pending event: 16 bytes, so four siblings share one or two cache lines.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     time_ns: u64,
-    seq: u64,
     event: u64,
 }
 
 impl Entry {
-    /// (time, insertion sequence) as one number: one comparison, no branch on ties.
+    /// (time, event) as one number: one comparison, no branch on ties.
     #[inline]
     fn key(&self) -> u128 {
-        ((self.time_ns as u128) << 64) | self.seq as u128
+        ((self.time_ns as u128) << 64) | self.event as u128
     }
 }
 
-/// The pending events and the current time: a 4-ary min-heap on (time, insertion sequence).
+/// The pending events and the current time: a 4-ary min-heap on (time, event).
 /// Four children per node halve the depth of a binary heap and keep siblings in adjacent
 /// cache lines, which matters because popping the minimum is the engine's hottest path.
 ///
@@ -106,10 +120,9 @@ pub struct Scheduler {
     heap: Vec<Entry>,
     /// `heap[0]` is the event being handled, already taken: not pending.
     hole: bool,
-    next_seq: u64,
     now_ns: u64,
-    /// Insertion sequence of the event being handled: with `now_ns`, its place in the order.
-    now_seq: u64,
+    /// The event being handled, with `now_ns`: its place in the order.
+    now_key: u128,
     /// Events popped so far.
     pub events: u64,
 }
@@ -123,35 +136,19 @@ impl Scheduler {
         self.now_ns
     }
 
-    /// Schedule `event` at absolute time `time_ns` (never in the past).
+    /// Whether `event` at `time_ns` comes before the event being handled now (had it been in
+    /// the heap, it would have run already).
+    #[inline]
+    pub fn has_passed(&self, time_ns: u64, event: Event) -> bool {
+        event.key(time_ns) < self.now_key
+    }
+
+    /// Schedule `event` at absolute time `time_ns` (never in the past). One scheduled for the
+    /// current instant that ranks before the event being handled runs next.
     #[inline]
     pub fn at(&mut self, time_ns: u64, event: Event) {
-        let seq = self.reserve();
-        self.insert_reserved(time_ns, seq, event);
-    }
-
-    /// Take the next place in the insertion order for an event scheduled now, which may be put
-    /// in the heap later (`insert_reserved`) or never (its owner runs it when `has_passed`).
-    #[inline]
-    pub fn reserve(&mut self) -> u64 {
-        self.next_seq += 1;
-        self.next_seq - 1
-    }
-
-    /// Whether an event at `time_ns` with reserved place `seq` would have been handled before
-    /// the event being handled now.
-    #[inline]
-    pub fn has_passed(&self, time_ns: u64, seq: u64) -> bool {
-        (time_ns, seq) < (self.now_ns, self.now_seq)
-    }
-
-    /// Put `event` in the heap at `time_ns` in the place `seq` taken by `reserve`, before it
-    /// has passed: it runs exactly where it would have run had it been scheduled then.
-    #[inline]
-    pub fn insert_reserved(&mut self, time_ns: u64, seq: u64, event: Event) {
         debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
-        debug_assert!(!self.has_passed(time_ns, seq), "a reserved event inserted after its turn");
-        let entry = Entry { time_ns, seq, event: event.pack() };
+        let entry = Entry { time_ns, event: event.pack() };
         if self.hole {
             // Not earlier than the event just taken: it may take the root's place and sink.
             self.hole = false;
@@ -160,11 +157,12 @@ impl Scheduler {
         }
         self.heap.push(entry);
         let heap = &mut self.heap[..];
+        let key = entry.key();
         let mut i = heap.len() - 1;
         while i > 0 {
             let parent = (i - 1) / ARITY;
             // Mostly false at once (a new event is later than most): a branch predicts it well.
-            if (entry.time_ns, entry.seq) >= (heap[parent].time_ns, heap[parent].seq) {
+            if key >= heap[parent].key() {
                 break;
             }
             heap[i] = heap[parent];
@@ -183,7 +181,7 @@ impl Scheduler {
         }
         self.hole = true;
         self.now_ns = top.time_ns;
-        self.now_seq = top.seq;
+        self.now_key = top.key();
         self.events += 1;
         Some(Event::unpack(top.event))
     }
@@ -256,7 +254,7 @@ impl Scheduler {
     /// event up to `t` has then passed.
     pub fn advance_to(&mut self, t: u64) {
         if t >= self.now_ns {
-            (self.now_ns, self.now_seq) = (t, u64::MAX);
+            (self.now_ns, self.now_key) = (t, ((t as u128) << 64) | u64::MAX as u128);
         }
     }
 }
@@ -266,54 +264,61 @@ mod tests {
     use super::*;
 
     #[test]
-    fn events_pop_in_time_order_and_ties_in_insertion_order() {
+    fn events_pop_in_time_order_and_ties_by_kind_then_component() {
         let mut s = Scheduler::default();
         s.at(20, Event::AppStart { flow: 2 });
-        s.at(10, Event::AppStart { flow: 0 });
         s.at(10, Event::AppStart { flow: 1 });
+        s.at(10, Event::PipeHead { channel: 5, packet: 0 });
+        s.at(10, Event::AppStart { flow: 0 });
+        s.at(10, Event::TxEnd { channel: 9 });
         s.at(30, Event::AppStart { flow: 3 });
         let mut order = vec![];
-        while let Some(Event::AppStart { flow }) = s.pop_until(25) {
-            order.push((s.now(), flow));
+        while let Some(event) = s.pop_until(25) {
+            order.push((s.now(), event));
         }
-        assert_eq!(order, vec![(10, 0), (10, 1), (20, 2)]);
-        assert_eq!(s.events, 3);
+        assert_eq!(
+            order,
+            vec![
+                (10, Event::TxEnd { channel: 9 }),
+                (10, Event::PipeHead { channel: 5, packet: 0 }),
+                (10, Event::AppStart { flow: 0 }),
+                (10, Event::AppStart { flow: 1 }),
+                (20, Event::AppStart { flow: 2 }),
+            ]
+        );
+        assert_eq!(s.events, 5);
     }
 
     #[test]
-    fn a_reserved_event_inserted_later_runs_in_its_reserved_place() {
+    fn an_event_never_scheduled_has_passed_once_the_order_has_gone_beyond_it() {
         let mut s = Scheduler::default();
-        s.at(5, Event::AppStart { flow: 0 });
-        let reserved = s.reserve();
-        s.at(10, Event::AppStart { flow: 2 });
-        s.at(10, Event::AppStart { flow: 3 });
-        assert_eq!(s.pop_until(u64::MAX), Some(Event::AppStart { flow: 0 }));
-        assert!(!s.has_passed(10, reserved));
-        // Put in the heap after two later-reserved events at the same time: it still comes first.
-        s.insert_reserved(10, reserved, Event::AppStart { flow: 1 });
-        let mut order = vec![];
-        while let Some(Event::AppStart { flow }) = s.pop_until(u64::MAX) {
-            order.push(flow);
-            assert!(s.has_passed(10, reserved) == (flow > 1), "after flow {flow}");
-        }
-        assert_eq!(order, vec![1, 2, 3]);
+        s.at(10, Event::PipeHead { channel: 3, packet: 0 });
+        s.at(10, Event::Rto { flow: 0, generation: 0 });
+        assert_eq!(s.pop_until(u64::MAX), Some(Event::PipeHead { channel: 3, packet: 0 }));
+        assert!(s.has_passed(9, Event::Rto { flow: 4, generation: 0 }), "earlier time");
+        assert!(s.has_passed(10, Event::TxEnd { channel: 7 }), "same time, earlier kind");
+        assert!(s.has_passed(10, Event::PipeHead { channel: 2, packet: 9 }), "same kind, lower channel");
+        assert!(!s.has_passed(10, Event::PipeHead { channel: 4, packet: 0 }), "same kind, higher channel");
+        assert!(!s.has_passed(10, Event::Rto { flow: 0, generation: 0 }), "later kind: still pending");
+        assert!(!s.has_passed(11, Event::TxEnd { channel: 0 }));
         s.advance_to(10);
-        assert!(s.has_passed(10, u64::MAX - 1), "at the end every event up to its time has passed");
-        assert!(!s.has_passed(11, 0));
+        assert!(s.has_passed(10, Event::WarmupEnd), "at the end every event up to its time has passed");
+        assert!(!s.has_passed(11, Event::TxEnd { channel: 0 }));
     }
 
     #[test]
-    fn many_events_come_out_sorted_with_ties_in_insertion_order() {
+    fn many_events_come_out_sorted_by_time_then_component_whatever_the_insertion_order() {
         let mut s = Scheduler::default();
         let mut x: u64 = 12345;
         let mut expected = vec![];
         for i in 0..10_000u32 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let t = (x >> 33) % 500;
-            s.at(t, Event::Rto { flow: i, generation: i.wrapping_mul(7) });
-            expected.push((t, i));
+            let flow = i.wrapping_mul(7919) % 10_000;
+            s.at(t, Event::Rto { flow, generation: flow.wrapping_mul(7) });
+            expected.push((t, flow));
         }
-        expected.sort(); // by time, then insertion index
+        expected.sort();
         let mut got = vec![];
         while let Some(Event::Rto { flow, generation }) = s.pop_until(u64::MAX) {
             assert_eq!(generation, flow.wrapping_mul(7));
@@ -325,7 +330,8 @@ mod tests {
     #[test]
     fn events_scheduled_while_others_are_handled_come_out_in_order_and_peek_names_the_next() {
         // Each handled event schedules 0, 1 or 2 more, some at its own time: the hole left by a
-        // pop is filled by an insertion or by the next pop, and the order is (time, insertion).
+        // pop is filled by an insertion or by the next pop, and the order is (time, event):
+        // each new event names a flow higher than any before, so the order only grows.
         let mut s = Scheduler::default();
         let mut x: u64 = 99;
         let mut draw = |n: u64| {
@@ -337,10 +343,10 @@ mod tests {
             s.at(draw(100), Event::AppStart { flow: scheduled });
             scheduled += 1;
         }
-        let (mut last, mut handled, mut peeked) = ((0, 0), 0, None);
+        let (mut last, mut handled, mut peeked) = (0, 0, None);
         while let Some(event) = s.pop_until(u64::MAX) {
             assert!(peeked.is_none_or(|p| p == event), "peek named {peeked:?}, then came {event:?}");
-            let key = (s.now(), s.now_seq);
+            let key = s.now_key;
             assert!(handled == 0 || key > last, "{key:?} after {last:?}");
             (last, handled) = (key, handled + 1);
             if scheduled < 5_000 {

@@ -165,7 +165,7 @@ impl Sim {
         }
         Ok(Sim {
             sched,
-            net: Network::new(channels, routes, cfg.flows.len()),
+            net: Network::new(channels, routes, cfg.flows.len(), trace.queue_on && trace.on_change),
             pool: PacketPool::default(),
             trace,
             flows,
@@ -203,7 +203,7 @@ impl Sim {
                     }
                     None => {
                         self.sched.advance_to(self.duration_ns);
-                        self.net.settle(&mut self.pool, &self.sched);
+                        self.net.settle(&mut self.pool, &mut self.sched, &mut self.trace);
                         return true;
                     }
                 }
@@ -233,7 +233,10 @@ impl Sim {
         match ev {
             Event::TxEnd { channel } => ctx.net.on_tx_end(channel, ctx.pool, ctx.sched, ctx.trace),
             Event::PipeHead { channel, packet: id } => {
-                let node = ctx.net.on_pipe_head(channel, id, ctx.pool, ctx.sched);
+                if !ctx.net.on_pipe_head(channel, id, ctx.pool, ctx.sched, ctx.trace) {
+                    return;
+                }
+                let node = ctx.net.channels[channel as usize].to;
                 let p = *ctx.pool.get(id);
                 if p.dst != node {
                     ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);
@@ -317,6 +320,7 @@ impl Sim {
             }
         }
         if self.trace.queue_on {
+            self.net.settle(&mut self.pool, &mut self.sched, &mut self.trace);
             for (c, ch) in self.net.channels.iter().enumerate() {
                 let o = ch.queue.occupancy();
                 self.trace.record_queue(now, c as u32, o.packets, o.bytes);
@@ -330,7 +334,7 @@ impl Sim {
 
     fn take_snapshot(&mut self) {
         let now = self.sched.now();
-        self.net.settle(&mut self.pool, &self.sched);
+        self.net.settle(&mut self.pool, &mut self.sched, &mut self.trace);
         for f in &mut self.flows {
             f.sender.start_measurement_window();
         }
@@ -524,7 +528,7 @@ impl Sim {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::SimConfig;
+    use crate::config::{QueueConfig, RdConfig, RedConfig, RedMode, SimConfig};
     use crate::results::RunSummary;
     use crate::sim::Sim;
 
@@ -579,6 +583,63 @@ mod tests {
             q30 = queue(30),
         );
         serde_json::from_str(&json).expect("valid canonical scenario")
+    }
+
+    /// The summary of `cfg` run with `seed`, the events run, and the queue trace's rows;
+    /// `eager`: every transmission end scheduled as an event.
+    fn run_summary(cfg: &SimConfig, seed: u64, eager: bool) -> (serde_json::Value, u64, Vec<(u64, u32, u64)>) {
+        let mut sim = Sim::new(cfg, seed).unwrap();
+        if eager {
+            sim.net.set_eager();
+        }
+        sim.run();
+        let mut summary = serde_json::to_value(sim.summary().expect("packet conservation holds")).unwrap();
+        let events = summary["events"].take().as_u64().unwrap();
+        let q = &sim.trace.queue;
+        let rows = (0..q.time_ns.len()).map(|i| (q.time_ns[i], q.channel[i], q.packets[i])).collect();
+        (summary, events, rows)
+    }
+
+    #[test]
+    fn results_are_the_same_whether_links_run_their_transmission_ends_or_the_heap_does() {
+        let mut cfg = mixed();
+        cfg.trace.interval_ns = 50_000_000;
+        let red = QueueConfig::Red(RedConfig {
+            limit_packets: Some(30),
+            limit_bytes: None,
+            mode: RedMode::Packet,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: true,
+            wait: true,
+            mean_packet_bytes: 1000,
+            ecn: false,
+            mark_p: 1.0,
+        });
+        let rd = QueueConfig::Rd(RdConfig {
+            limit_packets: Some(30),
+            limit_bytes: None,
+            k: 1.0,
+            d_share: Some(0.1),
+            d_delay_bound_ns: None,
+            interval_ns: 100_000_000,
+            counter_slots: 64,
+            counter_timeout_ns: 1_000_000_000,
+        });
+        for queue in [None, Some(red), Some(rd)] {
+            let mut cfg = cfg.clone();
+            if let Some(q) = &queue {
+                cfg.links[1].ab.queue = q.clone();
+            }
+            let (lazy, lazy_events, lazy_rows) = run_summary(&cfg, 3, false);
+            let (eager, eager_events, eager_rows) = run_summary(&cfg, 3, true);
+            assert_eq!(lazy, eager, "{queue:?}");
+            assert_eq!(lazy_rows, eager_rows, "{queue:?}");
+            assert!(lazy_rows.len() > 1000 && lazy["packets_dropped"].as_u64() > Some(0));
+            assert!(lazy_events < eager_events * 9 / 10, "{lazy_events} events, {eager_events} eager");
+        }
     }
 
     #[test]

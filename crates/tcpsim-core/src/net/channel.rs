@@ -1,10 +1,9 @@
 //! One direction of a point-to-point link: a queue, a serializer at `rate_bps`, loss models
 //! applied at the end of serialization, and a propagation pipe of constant `delay_ns`.
 //!
-//! Only the serializer's end and the pipe's head are ever scheduled: packets leave the
-//! serializer in order and all take the same delay, so the pipe is a FIFO. A serializer's end
-//! that would only move the packet into a non-empty pipe, with nothing queued behind it, need
-//! not be scheduled at all (`deferred_tx_end`, see `Network`).
+//! Packets leave the serializer in order and all take the same delay, so the pipe is a FIFO and
+//! only its head's arrival is ever scheduled (`head_pending`). The serializer's ends need not
+//! be scheduled at all: the channel runs them itself when next touched (see `Network`).
 
 use std::collections::VecDeque;
 
@@ -46,17 +45,13 @@ pub struct Channel {
     tx_end_ns: u64,
     /// Packets propagating, with their arrival times.
     pipe: VecDeque<(u64, PacketId)>,
-    /// The place in the event order (`Scheduler::reserve`) of the end of the transmission in
-    /// progress, when that end is not in the event heap but left for the channel to run itself
-    /// once it has passed; `NOT_DEFERRED` otherwise.
-    deferred_tx_end: u64,
+    /// A `PipeHead` event is pending: for the pipe's head, or, the pipe being empty, for the
+    /// packet on the wire (or for one the loss models then dropped, which finds it gone).
+    head_pending: bool,
 }
 
 /// `Channel::on_wire` when the wire is idle.
 const NO_PACKET: PacketId = PacketId::MAX;
-
-/// `Channel::deferred_tx_end` when no transmission end is deferred.
-const NOT_DEFERRED: u64 = u64::MAX;
 
 impl Channel {
     pub fn new(
@@ -80,41 +75,32 @@ impl Channel {
             on_wire: NO_PACKET,
             tx_end_ns: 0,
             pipe: VecDeque::new(),
-            deferred_tx_end: NOT_DEFERRED,
+            head_pending: false,
         }
     }
 
-    /// The end of the transmission in progress, at `tx_end_ns()` with place `seq` in the event
-    /// order, is not scheduled: the channel runs it once it has passed.
+    /// Whether a `PipeHead` event is pending (see `head_pending`).
     #[inline]
-    pub fn defer_tx_end(&mut self, seq: u64) {
-        self.deferred_tx_end = seq;
+    pub fn head_pending(&self) -> bool {
+        self.head_pending
     }
 
-    /// The place in the event order of a deferred transmission end, if one is pending (and
-    /// takes it: the caller runs or schedules it).
+    /// A `PipeHead` event has been scheduled (true) or is being handled (false).
     #[inline]
-    pub fn take_deferred_tx_end(&mut self) -> Option<u64> {
-        let seq = std::mem::replace(&mut self.deferred_tx_end, NOT_DEFERRED);
-        (seq != NOT_DEFERRED).then_some(seq)
+    pub fn set_head_pending(&mut self, pending: bool) {
+        self.head_pending = pending;
     }
 
-    /// The place in the event order of a deferred transmission end, if one is pending.
+    /// The packet being serialized, if any.
     #[inline]
-    pub fn deferred_tx_end(&self) -> Option<u64> {
-        (self.deferred_tx_end != NOT_DEFERRED).then_some(self.deferred_tx_end)
+    pub fn on_wire(&self) -> Option<PacketId> {
+        (!self.is_idle()).then_some(self.on_wire)
     }
 
     /// When the transmission in progress (or the last one) ends.
     #[inline]
     pub fn tx_end_ns(&self) -> u64 {
         self.tx_end_ns
-    }
-
-    /// Whether packets are propagating.
-    #[inline]
-    pub fn pipe_is_empty(&self) -> bool {
-        self.pipe.is_empty()
     }
 
     #[inline]
@@ -148,20 +134,31 @@ impl Channel {
         std::mem::replace(&mut self.on_wire, NO_PACKET)
     }
 
-    /// Put `id` in the pipe; returns the arrival time to schedule if it is the new head.
+    /// Put `id`, whose serialization ended at `now_ns`, in the pipe.
     #[inline]
-    pub fn enter_pipe(&mut self, id: PacketId, now_ns: u64) -> Option<u64> {
-        let at = now_ns + self.delay_ns;
-        self.pipe.push_back((at, id));
-        (self.pipe.len() == 1).then_some(at)
+    pub fn enter_pipe(&mut self, id: PacketId, now_ns: u64) {
+        self.pipe.push_back((now_ns + self.delay_ns, id));
     }
 
-    /// Remove the head, `id`; returns the next head's arrival time and packet.
+    /// Take the pipe's head if it is `id` arriving at `now_ns` (it is not when the loss models
+    /// dropped the packet whose arrival was scheduled).
     #[inline]
-    pub fn leave_pipe(&mut self, id: PacketId) -> Option<(u64, PacketId)> {
-        let (_, head) = self.pipe.pop_front().expect("PipeHead with an empty pipe");
-        debug_assert_eq!(head, id, "PipeHead names the pipe's head");
-        self.pipe.front().copied()
+    pub fn leave_pipe(&mut self, id: PacketId, now_ns: u64) -> bool {
+        let arrives = self.pipe.front() == Some(&(now_ns, id));
+        if arrives {
+            self.pipe.pop_front();
+        }
+        arrives
+    }
+
+    /// The next packet to reach the far end and when: the pipe's head, or else the packet on
+    /// the wire, a propagation delay after its serialization ends.
+    #[inline]
+    pub fn next_arrival(&self) -> Option<(u64, PacketId)> {
+        match self.pipe.front() {
+            Some(&head) => Some(head),
+            None => self.on_wire().map(|id| (self.tx_end_ns + self.delay_ns, id)),
+        }
     }
 
     /// Prefetch the pipe's entry after its head (`prefetch`).

@@ -34,7 +34,7 @@ impl World {
         };
         World {
             sched: Scheduler::default(),
-            net: Network::new(vec![channel(0, 1), channel(1, 0)], Routes::new(2, &[(0, 1)], [0, 1].into_iter()), 1),
+            net: Network::new(vec![channel(0, 1), channel(1, 0)], Routes::new(2, &[(0, 1)], [0, 1].into_iter()), 1, false),
             pool: PacketPool::default(),
             trace: Trace::new(&Default::default(), 1, 0, 1).unwrap(),
         }
