@@ -92,7 +92,7 @@ impl Event {
 /// Most components of each kind an event can name (the packed id is 24 bits).
 pub const MAX_COMPONENTS: usize = 1 << 24;
 
-/// A pending event: 16 bytes, so four siblings share one or two cache lines.
+/// A pending event: 16 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     time_ns: u64,
@@ -107,19 +107,38 @@ impl Entry {
     }
 }
 
-/// The pending events and the current time: a 4-ary min-heap on (time, event).
-/// Four children per node halve the depth of a binary heap and keep siblings in adjacent
-/// cache lines, which matters because popping the minimum is the engine's hottest path.
-///
-/// Popping leaves the root's slot empty (`hole`) rather than filling it at once: most
-/// handlers schedule an event, which then takes the root's place and sinks to its own, one
-/// pass down the heap instead of a pass down for the pop and one up for the insertion. Only
-/// when the next pop finds the hole still open does the last entry fill it.
-#[derive(Default)]
+/// log2 of a wheel slot's width in ns (16.4 µs): a few events per slot on a busy gigabit
+/// network, so the heap of the current slot stays a few entries deep.
+const SLOT_SHIFT: u32 = 14;
+/// Slots in the wheel (a power of two): with `SLOT_SHIFT` it spans 268 ms ahead, beyond the
+/// propagation delays of nearly every scenario; later events wait in `later`.
+const SLOTS: usize = 1 << 14;
+const SLOT_NS: u64 = 1 << SLOT_SHIFT;
+const WHEEL_NS: u64 = SLOT_NS * SLOTS as u64;
+/// End of a slot's list.
+const NIL: u32 = u32::MAX;
+
+/// The pending events and the current time, in three tiers by how far ahead they are:
+/// `near`, a heap of those before `near_end` (the current slot's); a timing wheel of
+/// `SLOTS` slots of `SLOT_NS` holding, unsorted, those of the next `WHEEL_NS` (one slot each
+/// interval); and `later`, a heap of the rest. Scheduling into the wheel is a constant-time
+/// push onto its slot's list; the events of a slot are sorted only when time reaches it, in a
+/// heap of a few entries. The order is exactly (time, event) whatever the tier, so any
+/// correct priority queue would run the same events in the same order.
 pub struct Scheduler {
-    heap: Vec<Entry>,
-    /// `heap[0]` is the event being handled, already taken: not pending.
-    hole: bool,
+    near: Heap,
+    /// Every event before this time is in `near`; it is the end of a slot.
+    near_end: u64,
+    /// Each slot's list head, into `nodes`.
+    slot_head: Vec<u32>,
+    /// A bit per slot holding events, to skip empty ones.
+    occupied: Vec<u64>,
+    /// Events in the wheel.
+    in_wheel: usize,
+    /// The wheel's events and their list links; `free` chains the unused nodes.
+    nodes: Vec<Node>,
+    free: u32,
+    later: Heap,
     now_ns: u64,
     /// The event being handled, with `now_ns`: its place in the order.
     now_key: u128,
@@ -127,7 +146,29 @@ pub struct Scheduler {
     pub events: u64,
 }
 
-const ARITY: usize = 4;
+#[derive(Clone, Copy)]
+struct Node {
+    entry: Entry,
+    next: u32,
+}
+
+impl Default for Scheduler {
+    fn default() -> Self {
+        Scheduler {
+            near: Heap::default(),
+            near_end: SLOT_NS,
+            slot_head: vec![NIL; SLOTS],
+            occupied: vec![0; SLOTS / 64],
+            in_wheel: 0,
+            nodes: Vec::new(),
+            free: NIL,
+            later: Heap::default(),
+            now_ns: 0,
+            now_key: 0,
+            events: 0,
+        }
+    }
+}
 
 impl Scheduler {
     /// Current simulated time.
@@ -137,7 +178,7 @@ impl Scheduler {
     }
 
     /// Whether `event` at `time_ns` comes before the event being handled now (had it been in
-    /// the heap, it would have run already).
+    /// the queue, it would have run already).
     #[inline]
     pub fn has_passed(&self, time_ns: u64, event: Event) -> bool {
         event.key(time_ns) < self.now_key
@@ -148,20 +189,164 @@ impl Scheduler {
     #[inline]
     pub fn at(&mut self, time_ns: u64, event: Event) {
         debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
-        let entry = Entry { time_ns, event: event.pack() };
-        if self.hole {
-            // Not earlier than the event just taken: it may take the root's place and sink.
-            self.hole = false;
-            self.sift_down(entry);
-            return;
+        self.insert(Entry { time_ns, event: event.pack() });
+    }
+
+    #[inline]
+    fn insert(&mut self, entry: Entry) {
+        if entry.time_ns < self.near_end {
+            self.near.push(entry);
+        } else if entry.time_ns - self.near_end < WHEEL_NS {
+            self.push_to_wheel(entry);
+        } else {
+            self.later.push(entry);
         }
-        self.heap.push(entry);
-        let heap = &mut self.heap[..];
+    }
+
+    #[inline]
+    fn push_to_wheel(&mut self, entry: Entry) {
+        let slot = (entry.time_ns >> SLOT_SHIFT) as usize & (SLOTS - 1);
+        let next = self.slot_head[slot];
+        let node = Node { entry, next };
+        let i = if self.free != NIL {
+            let i = self.free;
+            self.free = self.nodes[i as usize].next;
+            self.nodes[i as usize] = node;
+            i
+        } else {
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
+        };
+        self.slot_head[slot] = i;
+        self.occupied[slot / 64] |= 1 << (slot % 64);
+        self.in_wheel += 1;
+    }
+
+    /// Pop the next event at or before `until_ns`, advancing the clock to it.
+    #[inline]
+    pub fn pop_until(&mut self, until_ns: u64) -> Option<Event> {
+        if self.near.is_empty() && !self.refill() {
+            return None;
+        }
+        let top = self.near.min();
+        if top.time_ns > until_ns {
+            return None;
+        }
+        self.near.pop();
+        self.now_ns = top.time_ns;
+        self.now_key = top.key();
+        self.events += 1;
+        Some(Event::unpack(top.event))
+    }
+
+    /// `near` is empty: move the next occupied slot's events into it, bringing events of
+    /// `later` into the wheel as it turns. False if no event is pending.
+    #[cold]
+    fn refill(&mut self) -> bool {
+        loop {
+            if self.in_wheel == 0 {
+                let Some(first) = self.later.peek() else { return false };
+                // Nothing before `later`'s first event: start the wheel at its slot.
+                self.near_end = self.near_end.max(first.time_ns & !(SLOT_NS - 1));
+                self.bring_later_into_wheel();
+            }
+            let slot = self.next_occupied_slot((self.near_end >> SLOT_SHIFT) as usize & (SLOTS - 1));
+            let ahead = (slot.wrapping_sub((self.near_end >> SLOT_SHIFT) as usize)) & (SLOTS - 1);
+            self.near_end += (ahead as u64 + 1) * SLOT_NS;
+            self.occupied[slot / 64] &= !(1 << (slot % 64));
+            let mut i = std::mem::replace(&mut self.slot_head[slot], NIL);
+            while i != NIL {
+                let node = self.nodes[i as usize];
+                self.near.push(node.entry);
+                self.nodes[i as usize].next = self.free;
+                self.free = i;
+                self.in_wheel -= 1;
+                i = node.next;
+            }
+            self.bring_later_into_wheel();
+            if !self.near.is_empty() {
+                return true;
+            }
+        }
+    }
+
+    /// Move the events of `later` that the wheel now spans into it.
+    #[inline]
+    fn bring_later_into_wheel(&mut self) {
+        while let Some(first) = self.later.peek() {
+            if first.time_ns - self.near_end >= WHEEL_NS {
+                break;
+            }
+            self.later.pop();
+            self.push_to_wheel(first);
+        }
+    }
+
+    /// The first slot holding events at or after `from`, wrapping around (one exists).
+    #[inline]
+    fn next_occupied_slot(&self, from: usize) -> usize {
+        let words = SLOTS / 64;
+        let (mut w, first_bits) = (from / 64, self.occupied[from / 64] & (!0u64 << (from % 64)));
+        if first_bits != 0 {
+            return w * 64 + first_bits.trailing_zeros() as usize;
+        }
+        loop {
+            w = (w + 1) % words;
+            if self.occupied[w] != 0 {
+                return w * 64 + self.occupied[w].trailing_zeros() as usize;
+            }
+        }
+    }
+
+    /// The next event, if it is in the current slot (a hint for prefetching).
+    #[inline]
+    pub fn peek(&self) -> Option<Event> {
+        self.near.peek().map(|e| Event::unpack(e.event))
+    }
+
+    /// Move the clock to `t` (the end of the run) once no event remains at or before it: every
+    /// event up to `t` has then passed.
+    pub fn advance_to(&mut self, t: u64) {
+        if t >= self.now_ns {
+            (self.now_ns, self.now_key) = (t, ((t as u128) << 64) | u64::MAX as u128);
+        }
+    }
+}
+
+/// A 4-ary min-heap of entries by key. Four children per node halve the depth of a binary
+/// heap and keep siblings in adjacent cache lines.
+#[derive(Default)]
+struct Heap {
+    v: Vec<Entry>,
+}
+
+const ARITY: usize = 4;
+
+impl Heap {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.v.is_empty()
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<Entry> {
+        self.v.first().copied()
+    }
+
+    /// The least entry (the heap is not empty).
+    #[inline]
+    fn min(&self) -> Entry {
+        self.v[0]
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        self.v.push(entry);
+        let heap = &mut self.v[..];
         let key = entry.key();
         let mut i = heap.len() - 1;
         while i > 0 {
             let parent = (i - 1) / ARITY;
-            // Mostly false at once (a new event is later than most): a branch predicts it well.
             if key >= heap[parent].key() {
                 break;
             }
@@ -171,38 +356,21 @@ impl Scheduler {
         heap[i] = entry;
     }
 
-    /// Pop the next event at or before `until_ns`, advancing the clock to it.
+    /// Remove the least entry (the heap is not empty).
     #[inline]
-    pub fn pop_until(&mut self, until_ns: u64) -> Option<Event> {
-        self.fill_hole();
-        let top = *self.heap.first()?;
-        if top.time_ns > until_ns {
-            return None;
-        }
-        self.hole = true;
-        self.now_ns = top.time_ns;
-        self.now_key = top.key();
-        self.events += 1;
-        Some(Event::unpack(top.event))
-    }
-
-    /// Close the root's slot left by a pop with the last entry.
-    #[inline]
-    fn fill_hole(&mut self) {
-        if std::mem::take(&mut self.hole) {
-            let last = self.heap.pop().expect("the hole is an entry");
-            if !self.heap.is_empty() {
-                self.sift_down(last);
-            }
+    fn pop(&mut self) {
+        let last = self.v.pop().expect("pop from an empty heap");
+        if !self.v.is_empty() {
+            self.sift_down(last);
         }
     }
 
     /// Put `last` in the root's place and sift it down. A node whose four children all exist
-    /// (nearly every node) picks the least of them by a tournament of selects rather than
-    /// branches, which the processor could not predict: which child is least is random.
+    /// picks the least of them by a tournament of selects rather than branches, which the
+    /// processor could not predict: which child is least is random.
     #[inline]
     fn sift_down(&mut self, last: Entry) {
-        let heap = &mut self.heap[..];
+        let heap = &mut self.v[..];
         let n = heap.len();
         let key = last.key();
         let mut i = 0;
@@ -234,28 +402,6 @@ impl Scheduler {
             i = best;
         }
         heap[i] = last;
-    }
-
-    /// The next event, without taking it (unless the handler of the current one schedules an
-    /// earlier one).
-    #[inline]
-    pub fn peek(&self) -> Option<Event> {
-        let pending = if self.hole {
-            // The least of the root's children: the least of all but the root.
-            let children = &self.heap[1..self.heap.len().min(1 + ARITY)];
-            children.iter().min_by_key(|e| e.key())
-        } else {
-            self.heap.first()
-        };
-        pending.map(|e| Event::unpack(e.event))
-    }
-
-    /// Move the clock to `t` (the end of the run) once no event remains at or before it: every
-    /// event up to `t` has then passed.
-    pub fn advance_to(&mut self, t: u64) {
-        if t >= self.now_ns {
-            (self.now_ns, self.now_key) = (t, ((t as u128) << 64) | u64::MAX as u128);
-        }
     }
 }
 
@@ -358,6 +504,53 @@ mod tests {
             peeked = s.peek();
         }
         assert_eq!(handled, scheduled);
+    }
+
+    #[test]
+    fn every_tier_gives_events_in_order_near_across_the_wheel_and_beyond_it() {
+        // Handled events schedule 0–3 more, at delays from 0 to several wheel turns; the
+        // reference is a sorted set of the pending (time, event) pairs.
+        let mut s = Scheduler::default();
+        let mut pending = std::collections::BTreeSet::new();
+        let mut x: u64 = 7;
+        let mut draw = |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        let delays = [0, 1, SLOT_NS - 1, SLOT_NS, 5 * SLOT_NS + 3, WHEEL_NS - 1, WHEEL_NS, 3 * WHEEL_NS + 17];
+        let mut id = 0u32;
+        let mut schedule = |s: &mut Scheduler, pending: &mut std::collections::BTreeSet<(u64, u64)>, t: u64| {
+            let event = Event::AppStart { flow: id % (1 << 24) };
+            id += 1;
+            s.at(t, event);
+            pending.insert((t, event.pack()));
+        };
+        for _ in 0..20 {
+            schedule(&mut s, &mut pending, draw(2 * WHEEL_NS));
+        }
+        let mut handled = 0;
+        while let Some(event) = s.pop_until(u64::MAX) {
+            let first = pending.pop_first().expect("the reference has it too");
+            assert_eq!((s.now(), event.pack()), first, "after {handled} events");
+            handled += 1;
+            if handled < 20_000 {
+                for _ in 0..draw(4) {
+                    let d = delays[draw(delays.len() as u64) as usize] + draw(3) * draw(1000);
+                    let t = s.now() + d;
+                    schedule(&mut s, &mut pending, t);
+                }
+            }
+        }
+        assert!(pending.is_empty() && handled > 20_000, "{handled} handled");
+    }
+
+    #[test]
+    fn an_event_beyond_the_until_time_stays_pending() {
+        let mut s = Scheduler::default();
+        s.at(3 * WHEEL_NS, Event::TraceSample);
+        assert_eq!(s.pop_until(WHEEL_NS), None);
+        assert_eq!(s.pop_until(3 * WHEEL_NS), Some(Event::TraceSample));
+        assert_eq!(s.pop_until(u64::MAX), None);
     }
 
     #[test]

@@ -152,14 +152,7 @@ impl Network {
     /// Channel `c` finished serializing its packet at `now`: apply the loss models, put the
     /// packet in the propagation pipe, and start the next one from the queue.
     #[inline]
-    fn end_transmission(
-        &mut self,
-        c: u32,
-        now: u64,
-        pool: &mut PacketPool,
-        sched: &mut Scheduler,
-        trace: &mut Trace,
-    ) {
+    fn end_transmission(&mut self, c: u32, now: u64, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
         let ch = &mut self.channels[c as usize];
         let id = ch.finish_transmission();
         // Every model is asked, even after one has dropped the packet, so that each model's

@@ -34,7 +34,12 @@ impl World {
         };
         World {
             sched: Scheduler::default(),
-            net: Network::new(vec![channel(0, 1), channel(1, 0)], Routes::new(2, &[(0, 1)], [0, 1].into_iter()), 1, false),
+            net: Network::new(
+                vec![channel(0, 1), channel(1, 0)],
+                Routes::new(2, &[(0, 1)], [0, 1].into_iter()),
+                1,
+                false,
+            ),
             pool: PacketPool::default(),
             trace: Trace::new(&Default::default(), 1, 0, 1).unwrap(),
         }
