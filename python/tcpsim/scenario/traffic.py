@@ -18,7 +18,7 @@ from tcpsim.scenario.fields import (
     whole_number,
 )
 from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
-from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName
+from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName, default_tcp
 from tcpsim.units import format_duration
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class FlowSpec(Model):
     """Active replicas over time, e.g. [["0s", 20], ["80s", 100]]: from each time on, replicas
     0 … n−1 send (ON/OFF, as `on`), 0 <= n <= count, times increasing. Instead of
     start/stop/start_jitter/on."""
-    tcp: TcpOptions = Field(default_factory=TcpOptions)
+    tcp: TcpOptions = Field(default_factory=default_tcp)
     """Overrides of the top-level [tcp], key by key."""
 
     @model_validator(mode="after")
