@@ -195,7 +195,8 @@ def _check_queues(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[P
             queues.setdefault(("queue",), link.queue)
         for where, queue in queues.items():
             for limit in queue.limits():
-                yield from _check_limit(scenario, link, ("links", position, *where), limit, largest_packet_bytes)
+                if limit.unit != "packets":  # a count of packets holds a packet of any size
+                    yield from _check_limit(scenario, link, ("links", position, *where), limit, largest_packet_bytes)
         for index, loss in enumerate(link.loss):
             if isinstance(loss, ScriptedLoss) and loss.flow not in flow_names:
                 yield (
@@ -207,8 +208,7 @@ def _check_queues(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[P
 def _check_limit(
     scenario: "Scenario", link: LinkSpec, where: Loc, limit: QueueLimit, largest_packet_bytes: int
 ) -> Iterator[Problem]:
-    if limit.unit == "packets":
-        return
+    """A limit in bytes or BDP resolves, fits the engine and holds the largest packet."""
     if limit.unit == "bdp" and scenario.bdp_rtt_ns is None:
         yield (
             where,

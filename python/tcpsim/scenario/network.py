@@ -601,7 +601,9 @@ class LinkSpec(Model):
     queue: QueueSpec | None = None
     """Queue of both directions: "100pkt", "64KB", "1.5BDP" or a table such as
     {kind = "drop_tail", packets = 100, bytes = "64KB"}."""
-    loss: list[LossSpec] = []
+    # A factory, not `= []`, which pydantic deep-copies for each of a large scenario's links;
+    # the schema still says what the default is.
+    loss: list[LossSpec] = Field(default_factory=list, json_schema_extra={"default": []})
     ab: DirectionSpec | None = None
     """Overrides for the direction a → b."""
     ba: DirectionSpec | None = None
