@@ -378,8 +378,9 @@ def _bytes_held(engine: Mapping[str, Any], channel: int, packet_bytes: int) -> f
     and what propagates (rate · delay)."""
     link = engine["links"][channel // 2]
     queue = link["ab" if channel % 2 == 0 else "ba"]["queue"]
-    limits = [None if queue["limit_packets"] is None else queue["limit_packets"] * packet_bytes, queue["limit_bytes"]]
-    queued = min(limit for limit in limits if limit is not None)
+    packets, queued = queue["limit_packets"], queue["limit_bytes"]  # at least one is set
+    if packets is not None:
+        queued = packets * packet_bytes if queued is None else min(packets * packet_bytes, queued)
     return queued + packet_bytes + link["rate_bps"] * link["delay_ns"] / (8 * NS_PER_S)
 
 

@@ -167,6 +167,17 @@ class QueueLimit:
 
 def parse_queue_limit(value: object) -> QueueLimit:
     """ "100pkt" / "100pkts" / "100p" (packets), "64KB" (bytes) or "1.5BDP" → a positive limit."""
+    return _queue_limit_of_text(value) if isinstance(value, str) else _queue_limit(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _queue_limit_of_text(text: str) -> QueueLimit:
+    """Texts repeat across a large scenario's links ("10000pkt"): each is parsed once (a
+    QueueLimit is immutable, so the links may share it)."""
+    return _queue_limit(text)
+
+
+def _queue_limit(value: object) -> QueueLimit:
     if _is_bare_number(value):
         raise ValueError(
             f"{value!r} has no unit; a queue limit is in packets ('{value}pkt'), "

@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 import os
 import resource
-import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from tcpsim.bench.workloads import WORKLOADS
@@ -47,6 +45,8 @@ def measure(name: str) -> dict[str, Any]:
 def _run_in_own_process(name: str) -> dict[str, Any]:
     """`measure(name)` in a new interpreter, plus `process_wall_s`: that process's wall from
     start to exit."""
+    import subprocess  # here, not at the top: `measure`'s own process does not pay for it
+
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", f"import json, tcpsim.bench as b; print(json.dumps(b.measure({name!r})))"],
@@ -66,6 +66,8 @@ def run_benchmarks(names: list[str] | None = None, jobs: int = 1) -> list[dict[s
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
         raise ValueError(f"unknown workload {unknown[0]!r}; allowed: {', '.join(WORKLOADS)}")
+    from concurrent.futures import ThreadPoolExecutor
+
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(_run_in_own_process, names))

@@ -3,7 +3,7 @@ endpoints, merged TCP settings, queue limits against packet sizes). They run onc
 individually valid."""
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tcpsim.scenario.errors import Loc, Problem
 from tcpsim.scenario.network import LinkSpec, ScriptedLoss, limit_bytes
@@ -18,12 +18,14 @@ if TYPE_CHECKING:
 def check_scenario(scenario: "Scenario") -> list[Problem]:
     """Every problem that involves more than one table."""
     flows = flow_instances(scenario)
+    nodes = scenario.node_names()
+    component = _components(scenario, nodes)
     return [
         *_check_run(scenario),
         *_check_names(scenario, flows),
-        *_check_flows(scenario),
-        *_check_udp(scenario),
-        *_check_web(scenario),
+        *_check_flows(scenario, flows, nodes, component),
+        *_check_udp(scenario, nodes, component),
+        *_check_web(scenario, nodes, component),
         *_check_queues(scenario, flows),
         *_check_pcap(scenario),
     ]
@@ -99,24 +101,23 @@ def _check_names(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[Pr
         web_owner.setdefault(name, position)
 
 
-def _check_flows(scenario: "Scenario") -> Iterator[Problem]:
+def _check_flows(
+    scenario: "Scenario", flows: list[FlowInstance], nodes: list[str], component: dict[str, str]
+) -> Iterator[Problem]:
     """Endpoints exist and are connected; merged TCP settings are consistent."""
-    nodes = scenario.node_names()
-    component = _components(scenario)
+    tcp_of = {flow.position: flow.tcp for flow in flows}
     for position, flow in enumerate(scenario.flows):
         unknown = [(end, node) for end, node in (("src", flow.src), ("dst", flow.dst)) if node not in component]
         for end, node in unknown:
             yield (("flows", position, end), f"{node!r} is not a node; known nodes: {', '.join(nodes)}")
         if not unknown and component[flow.dst] != component[flow.src]:
             yield (("flows", position), f"no path from {flow.src!r} to {flow.dst!r} over the links")
-        yield from _check_tcp(scenario, "flows", position)
+        yield from _check_tcp(scenario, "flows", position, tcp_of[position])
 
 
-def _check_web(scenario: "Scenario") -> Iterator[Problem]:
+def _check_web(scenario: "Scenario", nodes: list[str], component: dict[str, str]) -> Iterator[Problem]:
     """A generator's server and clients exist and the server reaches every client; its merged
     TCP settings are consistent."""
-    nodes = scenario.node_names()
-    component = _components(scenario)
     for position, web in enumerate(scenario.web):
         if web.server not in component:
             yield (("web", position, "server"), f"{web.server!r} is not a node; known nodes: {', '.join(nodes)}")
@@ -128,12 +129,11 @@ def _check_web(scenario: "Scenario") -> Iterator[Problem]:
                     ("web", position, "clients", j),
                     f"no path from the server {web.server!r} to {client!r} over the links",
                 )
-        yield from _check_tcp(scenario, "web", position)
+        yield from _check_tcp(scenario, "web", position, effective_tcp(scenario.tcp, web))
 
 
-def _check_tcp(scenario: "Scenario", table: str, position: int) -> Iterator[Problem]:
-    """The merged TCP settings of `table`[position] ([[flows]] or [[web]]) are consistent."""
-    tcp = effective_tcp(scenario.tcp, getattr(scenario, table)[position])
+def _check_tcp(scenario: "Scenario", table: str, position: int, tcp: dict[str, Any]) -> Iterator[Problem]:
+    """The merged TCP settings `tcp` of `table`[position] ([[flows]] or [[web]]) are consistent."""
     if tcp["min_rto_ns"] > tcp["max_rto_ns"]:
         yield (
             tcp_origin(scenario, position, "min_rto_ns", table),
@@ -152,10 +152,8 @@ def _check_tcp(scenario: "Scenario", table: str, position: int) -> Iterator[Prob
         )
 
 
-def _check_udp(scenario: "Scenario") -> Iterator[Problem]:
+def _check_udp(scenario: "Scenario", nodes: list[str], component: dict[str, str]) -> Iterator[Problem]:
     """UDP endpoints exist and are connected."""
-    nodes = scenario.node_names()
-    component = _components(scenario)
     for position, udp in enumerate(scenario.udp):
         unknown = [(end, node) for end, node in (("src", udp.src), ("dst", udp.dst)) if node not in component]
         for end, node in unknown:
@@ -164,11 +162,11 @@ def _check_udp(scenario: "Scenario") -> Iterator[Problem]:
             yield (("udp", position), f"no path from {udp.src!r} to {udp.dst!r} over the links")
 
 
-def _components(scenario: "Scenario") -> dict[str, str]:
+def _components(scenario: "Scenario", nodes: list[str]) -> dict[str, str]:
     """Node → the first node of its connected component (links are full-duplex): two nodes have
     a path between them iff they share it. Found once for all flows, in time linear in nodes and
     links (a search per flow was quadratic: 5 s for a 1600-flow dumbbell)."""
-    neighbours: dict[str, list[str]] = {node: [] for node in scenario.node_names()}
+    neighbours: dict[str, list[str]] = {node: [] for node in nodes}
     for link in scenario.links:
         neighbours[link.a].append(link.b)
         neighbours[link.b].append(link.a)
@@ -197,7 +195,8 @@ def _check_queues(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[P
             queues.setdefault(("queue",), link.queue)
         for where, queue in queues.items():
             for limit in queue.limits():
-                yield from _check_limit(scenario, link, ("links", position, *where), limit, largest_packet_bytes)
+                if limit.unit != "packets":  # a count of packets holds a packet of any size
+                    yield from _check_limit(scenario, link, ("links", position, *where), limit, largest_packet_bytes)
         for index, loss in enumerate(link.loss):
             if isinstance(loss, ScriptedLoss) and loss.flow not in flow_names:
                 yield (
@@ -209,8 +208,7 @@ def _check_queues(scenario: "Scenario", flows: list[FlowInstance]) -> Iterator[P
 def _check_limit(
     scenario: "Scenario", link: LinkSpec, where: Loc, limit: QueueLimit, largest_packet_bytes: int
 ) -> Iterator[Problem]:
-    if limit.unit == "packets":
-        return
+    """A limit in bytes or BDP resolves, fits the engine and holds the largest packet."""
     if limit.unit == "bdp" and scenario.bdp_rtt_ns is None:
         yield (
             where,

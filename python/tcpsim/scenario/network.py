@@ -59,13 +59,13 @@ class DropTailQueue(Model):
         return [limit for limit in (self.limit, self.packet_limit, self.byte_limit) if limit is not None]
 
     def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
-        packets = [limit.amount for limit in self.limits() if limit.unit == "packets"]
-        byte_counts = [limit_bytes(limit, rate_bps, bdp_rtt_ns) for limit in self.limits() if limit.unit != "packets"]
-        return {
-            "kind": "drop_tail",
-            "limit_packets": packets[0] if packets else None,
-            "limit_bytes": byte_counts[0] if byte_counts else None,
-        }
+        engine: dict[str, Any] = {"kind": "drop_tail", "limit_packets": None, "limit_bytes": None}
+        for limit in reversed(self.limits()):  # the first limit of each kind wins
+            if limit.unit == "packets":
+                engine["limit_packets"] = limit.amount
+            else:
+                engine["limit_bytes"] = limit_bytes(limit, rate_bps, bdp_rtt_ns)
+        return engine
 
 
 _DEFAULT_MIN_TH = QueueThreshold("packets", Fraction(5), "5pkt")
@@ -601,7 +601,9 @@ class LinkSpec(Model):
     queue: QueueSpec | None = None
     """Queue of both directions: "100pkt", "64KB", "1.5BDP" or a table such as
     {kind = "drop_tail", packets = 100, bytes = "64KB"}."""
-    loss: list[LossSpec] = []
+    # A factory, not `= []`, which pydantic deep-copies for each of a large scenario's links;
+    # the schema still says what the default is.
+    loss: list[LossSpec] = Field(default_factory=list, json_schema_extra={"default": []})
     ab: DirectionSpec | None = None
     """Overrides for the direction a → b."""
     ba: DirectionSpec | None = None

@@ -12,7 +12,7 @@ from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
 from tcpsim.scenario.network import LinkSpec
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec, split_pcap_tap
-from tcpsim.scenario.tcp import TcpOptions
+from tcpsim.scenario.tcp import TcpOptions, default_tcp
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec, effective_tcp, flow_instances
 from tcpsim.scenario.web import WebSpec
 
@@ -48,7 +48,7 @@ class Scenario(Model):
     """Start of the measurement window; summaries cover [warmup, duration]."""
     bdp_rtt_ns: PositiveDurationNs | None = Field(None, alias="bdp_rtt")
     """Reference RTT for "xBDP" queue limits (needed only if one is used)."""
-    tcp: TcpOptions = Field(default_factory=TcpOptions)
+    tcp: TcpOptions = Field(default_factory=default_tcp)
     links: list[LinkSpec] = Field(min_length=1)
     flows: list[FlowSpec] = []
     udp: list[UdpSpec] = []

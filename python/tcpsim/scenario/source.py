@@ -48,37 +48,46 @@ MAX_DEPTH = 32
 links[i].loss[j].intervals[k][0], is 6 levels down."""
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Types copied as they are, checked first: almost every value of a scenario is one."""
+
+
 def plain_data(value: Any, loc: Loc = ()) -> Any:
     """A copy of user data as plain Python: dicts, lists (tuples become lists) and scalars,
     numpy scalars as their Python equivalents (np.int64 → int, np.float64 → float, np.bool_ →
-    bool, np.str_ → str). Walks without recursion and refuses anything nested deeper than
-    :data:`MAX_DEPTH`, so hostile input cannot exhaust the stack."""
+    bool, np.str_ → str). Refuses anything nested deeper than :data:`MAX_DEPTH` (so recursion
+    stays shallow and hostile input cannot exhaust the stack), naming the first such place in
+    a walk that visits the entries of each table and list last to first."""
     numpy = sys.modules.get("numpy")  # no numpy loaded: no numpy scalars to convert
-    root: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, Loc]] = [(value, root, 0, loc)]
-    while stack:
-        item, parent, slot, where = stack.pop()
-        if len(where) - len(loc) > MAX_DEPTH:
-            raise ScenarioError(
-                [
-                    (
-                        format_path(where[: len(loc) + MAX_DEPTH]),
-                        f"nested more than {MAX_DEPTH} levels deep; scenarios are a few tables and lists deep",
-                    )
-                ]
-            )
+
+    def copy(item: Any, where: Loc, depth: int) -> Any:
         if isinstance(item, Mapping):
+            entries = list(item.items())
+            if entries and depth == MAX_DEPTH:
+                raise _too_deep(where)
             copied: Any = dict.fromkeys(item)
-            stack += [
-                (sub, copied, key, (*where, key if isinstance(key, str | int) else repr(key)))
-                for key, sub in item.items()
-            ]
-        elif isinstance(item, list | tuple):
-            copied = [None] * len(item)
-            stack += [(sub, copied, index, (*where, index)) for index, sub in enumerate(item)]
-        elif numpy is not None and isinstance(item, numpy.generic):
-            copied = item.item()
-        else:
-            copied = item
-        parent[slot] = copied
-    return root[0]
+            for key, sub in reversed(entries):
+                if type(sub) in _SCALARS:
+                    copied[key] = sub
+                else:
+                    copied[key] = copy(sub, (*where, key if isinstance(key, str | int) else repr(key)), depth + 1)
+            return copied
+        if isinstance(item, list | tuple):
+            if item and depth == MAX_DEPTH:
+                raise _too_deep(where)
+            copied = list(item)
+            for index in range(len(copied) - 1, -1, -1):
+                if type(copied[index]) not in _SCALARS:
+                    copied[index] = copy(copied[index], (*where, index), depth + 1)
+            return copied
+        if numpy is not None and isinstance(item, numpy.generic):
+            return item.item()
+        return item
+
+    return copy(value, loc, 0)
+
+
+def _too_deep(where: Loc) -> ScenarioError:
+    return ScenarioError(
+        [(format_path(where), f"nested more than {MAX_DEPTH} levels deep; scenarios are a few tables and lists deep")]
+    )

@@ -18,7 +18,7 @@ from tcpsim.scenario.fields import (
     whole_number,
 )
 from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
-from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName
+from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName, default_tcp
 from tcpsim.units import format_duration
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class FlowSpec(Model):
     """Active replicas over time, e.g. [["0s", 20], ["80s", 100]]: from each time on, replicas
     0 … n−1 send (ON/OFF, as `on`), 0 <= n <= count, times increasing. Instead of
     start/stop/start_jitter/on."""
-    tcp: TcpOptions = Field(default_factory=TcpOptions)
+    tcp: TcpOptions = Field(default_factory=default_tcp)
     """Overrides of the top-level [tcp], key by key."""
 
     @model_validator(mode="after")
@@ -181,18 +181,24 @@ class FlowInstance(NamedTuple):
     """Index of its [[flows]] entry."""
     spec: FlowSpec
     tcp: dict[str, Any]
-    """Shared by the replicas of one [[flows]] entry: read it, copy it to change it."""
+    """Shared with other flows of the same settings (`flow_instances`): read it, copy it to
+    change it."""
 
 
 def flow_instances(scenario: "Scenario") -> list[FlowInstance]:
-    """Every engine flow in order; a [[flows]] entry's TCP settings are merged once for all
-    its replicas (`count = 100000` must not merge them 100 000 times)."""
-    return [
-        FlowInstance(name, position, spec, tcp)
-        for position, spec in enumerate(scenario.flows)
-        for tcp in (effective_tcp(scenario.tcp, spec),)
-        for name in spec.instance_names(position)
-    ]
+    """Every engine flow in order. TCP settings are merged once per [[flows.tcp]] table and
+    variant: the replicas of an entry share them, and so do the entries that write no
+    [flows.tcp] of their own (`count = 100000`, or 1600 generated flows, must not merge them
+    once each)."""
+    merged: dict[tuple[int, str], dict[str, Any]] = {}  # (id of the flow's tcp table, variant)
+    instances = []
+    for position, spec in enumerate(scenario.flows):
+        key = (id(spec.tcp), spec.variant)
+        tcp = merged.get(key)
+        if tcp is None:
+            tcp = merged[key] = effective_tcp(scenario.tcp, spec)
+        instances += [FlowInstance(name, position, spec, tcp) for name in spec.instance_names(position)]
+    return instances
 
 
 def effective_tcp(defaults: TcpOptions, flow: "FlowSpec | WebSpec") -> dict[str, Any]:

@@ -15,7 +15,7 @@ from tcpsim.scenario.fields import (
     TransferSizeBytes,
     choice,
 )
-from tcpsim.scenario.tcp import TcpOptions, VariantName
+from tcpsim.scenario.tcp import TcpOptions, VariantName, default_tcp
 from tcpsim.units import format_duration
 
 DIRECTIONS = ("download", "upload")
@@ -94,7 +94,7 @@ class WebSpec(Model):
     start_ns: DurationNs = Field("0s", alias="start", validate_default=True)
     stop_ns: DurationNs | None = Field(None, alias="stop")
     """No transfer starts after this; default: the end of the run."""
-    tcp: TcpOptions = Field(default_factory=TcpOptions)
+    tcp: TcpOptions = Field(default_factory=default_tcp)
     """Overrides of the top-level [tcp], key by key."""
 
     @model_validator(mode="after")
