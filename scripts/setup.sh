@@ -10,3 +10,7 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock -r requirements-dev.lock
 # maturin (from the lock) is the build backend; it must be on PATH without build isolation.
 PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+# Byte-compile the package as a wheel install would (pip compiles what it installs; an
+# editable install does not, and with PYTHONDONTWRITEBYTECODE set nothing would ever cache it,
+# so every process would compile tcpsim's sources again). Stale files are recompiled on import.
+.venv/bin/python -m compileall -q python/tcpsim
