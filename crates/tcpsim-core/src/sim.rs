@@ -585,6 +585,24 @@ mod tests {
         serde_json::from_str(&json).expect("valid canonical scenario")
     }
 
+    /// RED in packet mode with ns-2's thresholds (5, 15), max_p 0.1, w_q 0.002, gentle.
+    fn red_queue(limit_packets: u64, mean_packet_bytes: u32, ecn: bool) -> QueueConfig {
+        QueueConfig::Red(RedConfig {
+            limit_packets: Some(limit_packets),
+            limit_bytes: None,
+            mode: RedMode::Packet,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: true,
+            wait: true,
+            mean_packet_bytes,
+            ecn,
+            mark_p: 1.0,
+        })
+    }
+
     /// The summary of `cfg` run with `seed`, the events run, and the queue trace's rows;
     /// `eager`: every transmission end scheduled as an event.
     fn run_summary(cfg: &SimConfig, seed: u64, eager: bool) -> (serde_json::Value, u64, Vec<(u64, u32, u64)>) {
@@ -604,20 +622,7 @@ mod tests {
     fn results_are_the_same_whether_links_run_their_transmission_ends_or_the_heap_does() {
         let mut cfg = mixed();
         cfg.trace.interval_ns = 50_000_000;
-        let red = QueueConfig::Red(RedConfig {
-            limit_packets: Some(30),
-            limit_bytes: None,
-            mode: RedMode::Packet,
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: true,
-            wait: true,
-            mean_packet_bytes: 1000,
-            ecn: false,
-            mark_p: 1.0,
-        });
+        let red = red_queue(30, 1000, false);
         let rd = QueueConfig::Rd(RdConfig {
             limit_packets: Some(30),
             limit_bytes: None,
@@ -725,7 +730,6 @@ mod tests {
     /// with a RED queue (min_th 5, max_th 15 packets, max_p 0.1, w_q 0.002, gentle, 200-packet
     /// buffer), 40 s with 10 s of warm-up; `ecn` for the flows and the queue.
     fn red_dumbbell(ecn: bool) -> SimConfig {
-        use crate::config::{QueueConfig, RedConfig, RedMode};
         let mut cfg = mixed();
         cfg.udp_flows.clear();
         cfg.flows.truncate(4);
@@ -745,20 +749,7 @@ mod tests {
         }
         let bottleneck = &mut cfg.links[1];
         (bottleneck.rate_bps, bottleneck.delay_ns) = (10_000_000, 10_000_000);
-        bottleneck.ab.queue = QueueConfig::Red(RedConfig {
-            limit_packets: Some(200),
-            limit_bytes: None,
-            mode: RedMode::Packet,
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: true,
-            wait: true,
-            mean_packet_bytes: 1040,
-            ecn,
-            mark_p: 1.0,
-        });
+        bottleneck.ab.queue = red_queue(200, 1040, ecn);
         (cfg.duration_ns, cfg.warmup_ns) = (40_000_000_000, 10_000_000_000);
         cfg
     }
