@@ -119,14 +119,14 @@ const WHEEL_NS: u64 = SLOT_NS * SLOTS as u64;
 const NIL: u32 = u32::MAX;
 
 /// The pending events and the current time, in three tiers by how far ahead they are:
-/// `near`, a heap of those before `near_end` (the current slot's); a timing wheel of
+/// `near`, those before `near_end` (the current slot's, sorted); a timing wheel of
 /// `SLOTS` slots of `SLOT_NS` holding, unsorted, those of the next `WHEEL_NS` (one slot each
 /// interval); and `later`, a heap of the rest. Scheduling into the wheel is a constant-time
-/// push onto its slot's list; the events of a slot are sorted only when time reaches it, in a
-/// heap of a few entries. The order is exactly (time, event) whatever the tier, so any
+/// push onto its slot's list; the events of a slot are sorted only when time reaches it, a
+/// few entries at a time. The order is exactly (time, event) whatever the tier, so any
 /// correct priority queue would run the same events in the same order.
 pub struct Scheduler {
-    near: Heap,
+    near: Near,
     /// Every event before this time is in `near`; it is the end of a slot.
     near_end: u64,
     /// Each slot's list head, into `nodes`.
@@ -155,7 +155,7 @@ struct Node {
 impl Default for Scheduler {
     fn default() -> Self {
         Scheduler {
-            near: Heap::default(),
+            near: Near::default(),
             near_end: SLOT_NS,
             slot_head: vec![NIL; SLOTS],
             occupied: vec![0; SLOTS / 64],
@@ -228,7 +228,7 @@ impl Scheduler {
         if self.near.is_empty() && !self.refill() {
             return None;
         }
-        let top = self.near.min();
+        let top = self.near.peek().expect("refilled");
         if top.time_ns > until_ns {
             return None;
         }
@@ -257,12 +257,13 @@ impl Scheduler {
             let mut i = std::mem::replace(&mut self.slot_head[slot], NIL);
             while i != NIL {
                 let node = self.nodes[i as usize];
-                self.near.push(node.entry);
+                self.near.run.push(node.entry);
                 self.nodes[i as usize].next = self.free;
                 self.free = i;
                 self.in_wheel -= 1;
                 i = node.next;
             }
+            self.near.sort_run();
             self.bring_later_into_wheel();
             if !self.near.is_empty() {
                 return true;
@@ -313,6 +314,60 @@ impl Scheduler {
     }
 }
 
+/// The current slot's events: those it held when time reached it, sorted once (latest first,
+/// so that the next is popped off the end), and a heap of those scheduled into it since (few:
+/// only delays shorter than a slot land there).
+#[derive(Default)]
+struct Near {
+    run: Vec<Entry>,
+    since: Heap,
+}
+
+impl Near {
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.run.is_empty() && self.since.is_empty()
+    }
+
+    #[inline]
+    fn sort_run(&mut self) {
+        self.run.sort_unstable_by_key(|e| std::cmp::Reverse(e.key()));
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        self.since.push(entry);
+    }
+
+    /// The least entry, and whether it is the run's.
+    #[inline]
+    fn least(&self) -> Option<(Entry, bool)> {
+        match (self.run.last(), self.since.peek()) {
+            (Some(&r), Some(s)) => Some(if r.key() <= s.key() { (r, true) } else { (s, false) }),
+            (Some(&r), None) => Some((r, true)),
+            (None, Some(s)) => Some((s, false)),
+            (None, None) => None,
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<Entry> {
+        self.least().map(|(e, _)| e)
+    }
+
+    /// Take the least entry (there is one).
+    #[inline]
+    fn pop(&mut self) -> Entry {
+        let (entry, from_run) = self.least().expect("pop from an empty slot");
+        if from_run {
+            self.run.pop();
+        } else {
+            self.since.pop();
+        }
+        entry
+    }
+}
+
 /// A 4-ary min-heap of entries by key. Four children per node halve the depth of a binary
 /// heap and keep siblings in adjacent cache lines.
 #[derive(Default)]
@@ -331,12 +386,6 @@ impl Heap {
     #[inline]
     fn peek(&self) -> Option<Entry> {
         self.v.first().copied()
-    }
-
-    /// The least entry (the heap is not empty).
-    #[inline]
-    fn min(&self) -> Entry {
-        self.v[0]
     }
 
     #[inline]
