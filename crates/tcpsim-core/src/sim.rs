@@ -165,7 +165,7 @@ impl Sim {
         }
         Ok(Sim {
             sched,
-            net: Network::new(channels, routes, cfg.flows.len(), trace.queue_on && trace.on_change),
+            net: Network::new(channels, routes, cfg.flows.len(), trace.records_queue_changes()),
             pool: PacketPool::default(),
             trace,
             flows,

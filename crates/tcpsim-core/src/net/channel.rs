@@ -170,6 +170,6 @@ impl Channel {
     }
 
     pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.queue.waiting().chain((!self.is_idle()).then_some(self.on_wire)).chain(self.pipe.iter().map(|(_, id)| *id))
+        self.queue.waiting().chain(self.on_wire()).chain(self.pipe.iter().map(|(_, id)| *id))
     }
 }

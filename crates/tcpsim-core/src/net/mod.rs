@@ -88,7 +88,7 @@ impl Network {
                 return;
             }
         }
-        if trace.queue_on && trace.on_change {
+        if trace.records_queue_changes() {
             let o = ch.queue.occupancy();
             trace.record_queue(now, c, o.packets, o.bytes);
         }
@@ -171,7 +171,7 @@ impl Network {
         }
         if let Some((next, wire)) = ch.queue.dequeue(now) {
             self.start_transmission(c, next, wire, now, pool, sched, trace);
-            if trace.queue_on && trace.on_change {
+            if trace.records_queue_changes() {
                 let o = self.channels[c as usize].queue.occupancy();
                 trace.record_queue(now, c, o.packets, o.bytes);
             }

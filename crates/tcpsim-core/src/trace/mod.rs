@@ -204,6 +204,12 @@ impl Trace {
         })
     }
 
+    /// Whether every change of a queue's length is recorded as it happens.
+    #[inline]
+    pub fn records_queue_changes(&self) -> bool {
+        self.queue_on && self.on_change
+    }
+
     /// Simulated time of the first cwnd, rtt or queue row left out (cap reached or memory
     /// exhausted); None if every row was recorded.
     pub fn truncated_at_ns(&self) -> Option<u64> {
