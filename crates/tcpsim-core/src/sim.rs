@@ -163,9 +163,21 @@ impl Sim {
         if cfg.warmup_ns > 0 {
             sched.at(cfg.warmup_ns, Event::WarmupEnd);
         }
+        let mut net = Network::new(channels, routes, cfg.flows.len(), trace.records_queue_changes());
+        // Packets travel both ways between a connection's ends (data and ACKs), one way for UDP.
+        let web_connections = cfg.web.iter().flat_map(|w| w.clients.iter().map(|&c| (w.server, c)));
+        let connections = cfg.flows.iter().map(|f| (f.src, f.dst)).chain(web_connections);
+        let udp_paths = cfg.udp_flows.iter().map(|u| (u.src, u.dst));
+        net.find_handovers(connections.flat_map(|(a, b)| [(a, b), (b, a)]).chain(udp_paths));
+        // A channel running ahead of the clock must not be read before the clock catches up:
+        // the queue trace's samples read every channel, and so does the warm-up snapshot,
+        // after which hand-overs start (`take_snapshot`).
+        if !trace.queue_on && cfg.warmup_ns == 0 {
+            net.hand_over_until(cfg.duration_ns);
+        }
         Ok(Sim {
             sched,
-            net: Network::new(channels, routes, cfg.flows.len(), trace.records_queue_changes()),
+            net,
             pool: PacketPool::default(),
             trace,
             flows,
@@ -365,6 +377,9 @@ impl Sim {
                 })
                 .collect(),
         };
+        if !self.trace.queue_on {
+            self.net.start_handovers(self.duration_ns, &mut self.pool, &mut self.sched, &mut self.trace);
+        }
     }
 
     /// Every transfer the web generators started, in order of start.
@@ -603,12 +618,24 @@ mod tests {
         })
     }
 
-    /// The summary of `cfg` run with `seed`, the events run, and the queue trace's rows;
-    /// `eager`: every transmission end scheduled as an event.
-    fn run_summary(cfg: &SimConfig, seed: u64, eager: bool) -> (serde_json::Value, u64, Vec<(u64, u32, u64)>) {
+    /// How a test runs transmission ends and arrivals.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Ends {
+        /// Every transmission end is an event (and no packet is handed over).
+        Events,
+        /// Links run their own ends; every arrival is an event.
+        ByLinks,
+        /// Links run their own ends and hand packets over where they can (the default).
+        ByLinksWithHandovers,
+    }
+
+    /// The summary of `cfg` run with `seed`, the events run, and the queue trace's rows.
+    fn run_summary(cfg: &SimConfig, seed: u64, ends: Ends) -> (serde_json::Value, u64, Vec<(u64, u32, u64)>) {
         let mut sim = Sim::new(cfg, seed).unwrap();
-        if eager {
-            sim.net.set_eager();
+        match ends {
+            Ends::Events => sim.net.set_eager(),
+            Ends::ByLinks => sim.net.forbid_handovers(),
+            Ends::ByLinksWithHandovers => {}
         }
         sim.run();
         let mut summary = serde_json::to_value(sim.summary().expect("packet conservation holds")).unwrap();
@@ -638,12 +665,57 @@ mod tests {
             if let Some(q) = &queue {
                 cfg.links[1].ab.queue = q.clone();
             }
-            let (lazy, lazy_events, lazy_rows) = run_summary(&cfg, 3, false);
-            let (eager, eager_events, eager_rows) = run_summary(&cfg, 3, true);
+            let (lazy, lazy_events, lazy_rows) = run_summary(&cfg, 3, Ends::ByLinks);
+            let (eager, eager_events, eager_rows) = run_summary(&cfg, 3, Ends::Events);
             assert_eq!(lazy, eager, "{queue:?}");
             assert_eq!(lazy_rows, eager_rows, "{queue:?}");
             assert!(lazy_rows.len() > 1000 && lazy["packets_dropped"].as_u64() > Some(0));
             assert!(lazy_events < eager_events * 9 / 10, "{lazy_events} events, {eager_events} eager");
+        }
+    }
+
+    #[test]
+    fn results_are_the_same_whether_packets_are_handed_over_or_arrive_by_event() {
+        // On the line s–r1–r2–d every hop after the first is fed by one channel alone, so
+        // packets are handed over twice each way: from the warm-up's end on (the packets then
+        // propagating are handed over first), or from the start without a warm-up.
+        let rd = QueueConfig::Rd(RdConfig {
+            limit_packets: Some(30),
+            limit_bytes: None,
+            k: 1.0,
+            d_share: Some(0.1),
+            d_delay_bound_ns: None,
+            interval_ns: 100_000_000,
+            counter_slots: 64,
+            counter_timeout_ns: 1_000_000_000,
+        });
+        for warmup_ns in [5_001_000_000, 0] {
+            for queue in [None, Some(red_queue(30, 1000, true)), Some(rd.clone())] {
+                let mut cfg = mixed();
+                (cfg.warmup_ns, cfg.trace.queue, cfg.trace.interval_ns) = (warmup_ns, false, 0);
+                if let Some(q) = &queue {
+                    cfg.links[1].ab.queue = q.clone();
+                }
+                let run = |ends| {
+                    let mut sim = Sim::new(&cfg, 11).unwrap();
+                    if ends == Ends::ByLinks {
+                        sim.net.forbid_handovers();
+                    }
+                    sim.run();
+                    let mut summary = serde_json::to_value(sim.summary().expect("packet conservation holds")).unwrap();
+                    let events = summary["events"].take().as_u64().unwrap();
+                    let (c, r) = (&sim.trace.cwnd, &sim.trace.rtt);
+                    let traces = (c.time_ns.clone(), c.cwnd_bytes.clone(), r.time_ns.clone(), r.rtt_ns.clone());
+                    (summary, events, traces, sim.trace.delivered_bins.clone())
+                };
+                let (arrivals, arrival_events, arrival_traces, arrival_bins) = run(Ends::ByLinks);
+                let (handed, handed_events, handed_traces, handed_bins) = run(Ends::ByLinksWithHandovers);
+                assert_eq!(handed, arrivals, "warm-up {warmup_ns}, {queue:?}");
+                assert!(handed_traces == arrival_traces && handed_bins == arrival_bins, "{queue:?}");
+                assert!(arrival_traces.0.len() > 1000 && handed["packets_dropped"].as_u64() > Some(100));
+                // Two of the three arrivals of every packet become hand-overs.
+                assert!(handed_events < arrival_events * 7 / 10, "{handed_events} events, {arrival_events} without");
+            }
         }
     }
 

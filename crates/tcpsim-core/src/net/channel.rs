@@ -48,6 +48,8 @@ pub struct Channel {
     /// A `PipeHead` event is pending: for the pipe's head, or, the pipe being empty, for the
     /// packet on the wire (or for one the loss models then dropped, which finds it gone).
     head_pending: bool,
+    /// Some channel's packets all come through this one (`Network::find_handovers`).
+    pub feeds_alone: bool,
 }
 
 /// `Channel::on_wire` when the wire is idle.
@@ -76,6 +78,7 @@ impl Channel {
             tx_end_ns: 0,
             pipe: VecDeque::new(),
             head_pending: false,
+            feeds_alone: false,
         }
     }
 
@@ -159,6 +162,17 @@ impl Channel {
             Some(&head) => Some(head),
             None => self.on_wire().map(|id| (self.tx_end_ns + self.delay_ns, id)),
         }
+    }
+
+    /// Empty the pipe, returning what was in it (for `restore_pipe`).
+    pub fn take_pipe(&mut self) -> VecDeque<(u64, PacketId)> {
+        std::mem::take(&mut self.pipe)
+    }
+
+    /// Put back what `take_pipe` took, less what was handed over.
+    pub fn restore_pipe(&mut self, pipe: VecDeque<(u64, PacketId)>) {
+        debug_assert!(self.pipe.is_empty());
+        self.pipe = pipe;
     }
 
     /// Prefetch the pipe's entry after its head (`prefetch`).

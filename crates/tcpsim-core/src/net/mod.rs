@@ -1,6 +1,7 @@
 //! The network: link directions ("channels") and static routes between nodes.
 
 mod channel;
+mod handover;
 mod routing;
 
 pub use channel::{Channel, ChannelCounters};
@@ -24,6 +25,13 @@ use crate::trace::Trace;
 /// schedules them, and a test compares), with a third fewer events on a busy network. The only
 /// event a channel schedules is its pipe's next arrival, which may be the packet still on the
 /// wire.
+///
+/// A packet whose next channel is fed by its current one alone is handed to it when its
+/// serialization ends, dated its arrival (see `handover`), rather than entering the pipe: the
+/// next channel runs ahead of the clock. The pipe's arrival event still comes, for the packet
+/// on the wire when the pipe is empty, so that a channel is never left with an unhanded
+/// packet past its arrival time; on a busy link that is one event per propagation delay
+/// instead of one per packet.
 pub struct Network {
     pub channels: Vec<Channel>,
     pub routes: Routes,
@@ -32,11 +40,71 @@ pub struct Network {
     /// Transmission ends are scheduled as events: needed when a trace records every change of
     /// a queue as it happens (their records would otherwise come out of time order).
     eager: bool,
+    /// Per channel: the channel all its packets come from, if one (`handover::sole_feeders`).
+    sole_feeder: Vec<u32>,
+    /// Packets arriving before this time are handed over (0: none are).
+    handover_until_ns: u64,
 }
 
 impl Network {
     pub fn new(channels: Vec<Channel>, routes: Routes, tcp_flows: usize, eager: bool) -> Self {
-        Network { channels, routes, data_drops: vec![0; tcp_flows], eager }
+        let sole_feeder = vec![handover::UNUSED; channels.len()];
+        Network { channels, routes, data_drops: vec![0; tcp_flows], eager, sole_feeder, handover_until_ns: 0 }
+    }
+
+    /// Hand nothing over (before a run starts: to check that results do not depend on it).
+    #[cfg(test)]
+    pub fn forbid_handovers(&mut self) {
+        self.sole_feeder.fill(handover::UNUSED);
+        self.channels.iter_mut().for_each(|ch| ch.feeds_alone = false);
+    }
+
+    /// Find the channels fed by one other (`paths`: every (source, destination) packets
+    /// travel), which packets can then be handed to (`hand_over_until`).
+    pub fn find_handovers(&mut self, paths: impl Iterator<Item = (u32, u32)>) {
+        self.sole_feeder = handover::sole_feeders(&self.channels, &self.routes, paths);
+        for &f in &self.sole_feeder {
+            if handover::is_channel(f) {
+                self.channels[f as usize].feeds_alone = true;
+            }
+        }
+    }
+
+    /// Hand over packets that arrive before `until_ns` (0: none). Never with `eager` ends,
+    /// whose events would come out of time order.
+    pub fn hand_over_until(&mut self, until_ns: u64) {
+        self.handover_until_ns = if self.eager { 0 } else { until_ns };
+    }
+
+    /// Start handing over mid-run (at the end of the warm-up, whose snapshot reads every
+    /// channel): packets already propagating towards a channel that takes hand-overs are handed
+    /// over first, so that none reaches it after a later packet handed over at its end. A
+    /// channel's pipe is emptied before its feeder's, whose hand-overs run its ends.
+    pub fn start_handovers(&mut self, until_ns: u64, pool: &mut PacketPool, sched: &mut Scheduler, trace: &mut Trace) {
+        self.hand_over_until(until_ns);
+        if self.handover_until_ns == 0 {
+            return;
+        }
+        let chain_length = |mut c: usize| {
+            let mut n = 0;
+            while handover::is_channel(self.sole_feeder[c]) {
+                (c, n) = (self.sole_feeder[c] as usize, n + 1);
+            }
+            n
+        };
+        let mut order: Vec<usize> = (0..self.channels.len()).filter(|&c| self.channels[c].feeds_alone).collect();
+        order.sort_by_key(|&c| std::cmp::Reverse(chain_length(c)));
+        for c in order {
+            let pipe = self.channels[c].take_pipe();
+            let mut kept = std::collections::VecDeque::new();
+            for (arrival, id) in pipe {
+                match self.handover_target(c as u32, id, arrival, pool) {
+                    Some(next) => self.hand_over(next, id, arrival, pool, sched, trace),
+                    None => kept.push_back((arrival, id)),
+                }
+            }
+            self.channels[c].restore_pipe(kept);
+        }
     }
 
     /// Schedule every transmission end as an event from now on (before a run starts: to check
@@ -44,6 +112,7 @@ impl Network {
     #[cfg(test)]
     pub fn set_eager(&mut self) {
         self.eager = true;
+        self.handover_until_ns = 0;
     }
 
     /// Charge a dropped packet to its TCP connection if it carries data (drops are rare
@@ -69,8 +138,21 @@ impl Network {
     ) {
         let c = self.routes.next_channel(node, pool.get(id).dst);
         self.catch_up(c, pool, sched, trace);
+        self.arrive(c, id, sched.now(), pool, sched, trace);
+    }
+
+    /// Packet `id` reaches channel `c` at `now` (the present, or the future of a hand-over).
+    #[inline]
+    fn arrive(
+        &mut self,
+        c: u32,
+        id: PacketId,
+        now: u64,
+        pool: &mut PacketPool,
+        sched: &mut Scheduler,
+        trace: &mut Trace,
+    ) {
         let p = pool.get(id);
-        let now = sched.now();
         let ch = &mut self.channels[c as usize];
         if ch.is_idle() {
             ch.queue.arrive_at_idle_link(id, p, now);
@@ -113,6 +195,10 @@ impl Network {
         }
         let ch = &mut self.channels[c as usize];
         let end = ch.start_transmission(id, wire_bytes, now);
+        if ch.feeds_alone {
+            // Its end reads the destination (`handover_target`), a serialization from now.
+            prefetch(pool.get(id));
+        }
         if !ch.head_pending() {
             ch.set_head_pending(true);
             sched.at(end + ch.delay_ns, Event::PipeHead { channel: c, packet: id });
@@ -162,20 +248,66 @@ impl Network {
             let p = pool.get(id);
             ch.loss.iter_mut().fold(false, |lost, m| m.is_lost(p, now) || lost)
         };
+        let mut handover = None;
         if lost {
             ch.counters.drops_error += 1;
             Self::count_drop(&mut self.data_drops, pool.get(id));
             pool.free(id);
         } else {
-            ch.enter_pipe(id, now);
+            let arrival = now + ch.delay_ns;
+            match self.handover_target(c, id, arrival, pool) {
+                Some(next) => handover = Some((next, arrival)),
+                None => self.channels[c as usize].enter_pipe(id, now),
+            }
         }
-        if let Some((next, wire)) = ch.queue.dequeue(now) {
+        if let Some((next, wire)) = self.channels[c as usize].queue.dequeue(now) {
             self.start_transmission(c, next, wire, now, pool, sched, trace);
             if trace.records_queue_changes() {
                 let o = self.channels[c as usize].queue.occupancy();
                 trace.record_queue(now, c, o.packets, o.bytes);
             }
         }
+        if let Some((next, arrival)) = handover {
+            self.hand_over(next, id, arrival, pool, sched, trace);
+        }
+    }
+
+    /// The channel that packet `id`, arriving at the end of channel `c` at `arrival`, is handed
+    /// to, if any.
+    #[inline]
+    fn handover_target(&self, c: u32, id: PacketId, arrival: u64, pool: &PacketPool) -> Option<u32> {
+        let ch = &self.channels[c as usize];
+        if !ch.feeds_alone || arrival >= self.handover_until_ns {
+            return None;
+        }
+        let dst = pool.get(id).dst;
+        if dst == ch.to {
+            return None;
+        }
+        let next = self.routes.next_channel(ch.to, dst);
+        (self.sole_feeder[next as usize] == c).then_some(next)
+    }
+
+    /// Channel `c` takes packet `id` arriving at `arrival`, after the ends that rank before an
+    /// arrival then (all up to and including `arrival`).
+    fn hand_over(
+        &mut self,
+        c: u32,
+        id: PacketId,
+        arrival: u64,
+        pool: &mut PacketPool,
+        sched: &mut Scheduler,
+        trace: &mut Trace,
+    ) {
+        loop {
+            let ch = &self.channels[c as usize];
+            let end = ch.tx_end_ns();
+            if ch.is_idle() || end > arrival {
+                break;
+            }
+            self.end_transmission(c, end, pool, sched, trace);
+        }
+        self.arrive(c, id, arrival, pool, sched, trace);
     }
 
     /// The head of channel `c`'s pipe, `id`, arrives now: returns whether it did (the loss
