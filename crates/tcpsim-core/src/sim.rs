@@ -486,7 +486,7 @@ impl Sim {
             })
             .collect();
         let dropped: u64 = self.net.channels.iter().map(|c| c.counters.drops_queue + c.counters.drops_error).sum();
-        let inside = self.net.packets_inside().count() as u64;
+        let inside = self.net.packets_inside(&self.pool).count() as u64;
         let created = self.pool.created;
         if created != self.packets_delivered + dropped + inside || inside != self.pool.live() as u64 {
             return Err(format!(

@@ -5,11 +5,9 @@
 //! only its head's arrival is ever scheduled (`head_pending`). The serializer's ends need not
 //! be scheduled at all: the channel runs them itself when next touched (see `Network`).
 
-use std::collections::VecDeque;
-
+use super::pipe::Pipe;
 use crate::loss::LossModel;
-use crate::packet::PacketId;
-use crate::prefetch::prefetch;
+use crate::packet::{PacketId, PacketPool, NO_PACKET};
 use crate::queue::Queue;
 use crate::time::tx_time_ns;
 
@@ -44,16 +42,13 @@ pub struct Channel {
     /// When the last serialization started ends (in the past once the wire is idle).
     tx_end_ns: u64,
     /// Packets propagating, with their arrival times.
-    pipe: VecDeque<(u64, PacketId)>,
+    pipe: Pipe,
     /// A `PipeHead` event is pending: for the pipe's head, or, the pipe being empty, for the
     /// packet on the wire (or for one the loss models then dropped, which finds it gone).
     head_pending: bool,
     /// Some channel's packets all come through this one (`Network::find_handovers`).
     pub feeds_alone: bool,
 }
-
-/// `Channel::on_wire` when the wire is idle.
-const NO_PACKET: PacketId = PacketId::MAX;
 
 impl Channel {
     pub fn new(
@@ -76,7 +71,7 @@ impl Channel {
             counters: ChannelCounters::default(),
             on_wire: NO_PACKET,
             tx_end_ns: 0,
-            pipe: VecDeque::new(),
+            pipe: Pipe::default(),
             head_pending: false,
             feeds_alone: false,
         }
@@ -139,17 +134,17 @@ impl Channel {
 
     /// Put `id`, whose serialization ended at `now_ns`, in the pipe.
     #[inline]
-    pub fn enter_pipe(&mut self, id: PacketId, now_ns: u64) {
-        self.pipe.push_back((now_ns + self.delay_ns, id));
+    pub fn enter_pipe(&mut self, id: PacketId, now_ns: u64, pool: &mut PacketPool) {
+        self.pipe.push_back(id, now_ns + self.delay_ns, pool);
     }
 
     /// Take the pipe's head if it is `id` arriving at `now_ns` (it is not when the loss models
     /// dropped the packet whose arrival was scheduled).
     #[inline]
-    pub fn leave_pipe(&mut self, id: PacketId, now_ns: u64) -> bool {
-        let arrives = self.pipe.front() == Some(&(now_ns, id));
+    pub fn leave_pipe(&mut self, id: PacketId, now_ns: u64, pool: &PacketPool) -> bool {
+        let arrives = self.pipe.front() == Some((now_ns, id));
         if arrives {
-            self.pipe.pop_front();
+            self.pipe.pop_front(pool);
         }
         arrives
     }
@@ -159,31 +154,18 @@ impl Channel {
     #[inline]
     pub fn next_arrival(&self) -> Option<(u64, PacketId)> {
         match self.pipe.front() {
-            Some(&head) => Some(head),
+            Some(head) => Some(head),
             None => self.on_wire().map(|id| (self.tx_end_ns + self.delay_ns, id)),
         }
     }
 
-    /// Empty the pipe, returning what was in it (for `restore_pipe`).
-    pub fn take_pipe(&mut self) -> VecDeque<(u64, PacketId)> {
-        std::mem::take(&mut self.pipe)
+    /// Empty the pipe, returning what was in it with the arrival times, oldest first (the
+    /// packets are to enter it again, or another channel).
+    pub fn take_pipe(&mut self, pool: &PacketPool) -> Vec<(u64, PacketId)> {
+        std::mem::take(&mut self.pipe).iter(pool).collect()
     }
 
-    /// Put back what `take_pipe` took, less what was handed over.
-    pub fn restore_pipe(&mut self, pipe: VecDeque<(u64, PacketId)>) {
-        debug_assert!(self.pipe.is_empty());
-        self.pipe = pipe;
-    }
-
-    /// Prefetch the pipe's entry after its head (`prefetch`).
-    #[inline]
-    pub fn prefetch_pipe_after_head(&self) {
-        if let Some(entry) = self.pipe.get(1) {
-            prefetch(entry);
-        }
-    }
-
-    pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.queue.waiting().chain(self.on_wire()).chain(self.pipe.iter().map(|(_, id)| *id))
+    pub fn packets_inside<'a>(&'a self, pool: &'a PacketPool) -> impl Iterator<Item = PacketId> + 'a {
+        self.queue.waiting().chain(self.on_wire()).chain(self.pipe.iter(pool).map(|(_, id)| id))
     }
 }

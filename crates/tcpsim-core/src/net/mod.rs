@@ -2,6 +2,7 @@
 
 mod channel;
 mod handover;
+mod pipe;
 mod routing;
 
 pub use channel::{Channel, ChannelCounters};
@@ -95,15 +96,13 @@ impl Network {
         let mut order: Vec<usize> = (0..self.channels.len()).filter(|&c| self.channels[c].feeds_alone).collect();
         order.sort_by_key(|&c| std::cmp::Reverse(chain_length(c)));
         for c in order {
-            let pipe = self.channels[c].take_pipe();
-            let mut kept = std::collections::VecDeque::new();
-            for (arrival, id) in pipe {
+            let delay_ns = self.channels[c].delay_ns;
+            for (arrival, id) in self.channels[c].take_pipe(pool) {
                 match self.handover_target(c as u32, id, arrival, pool) {
                     Some(next) => self.hand_over(next, id, arrival, pool, sched, trace),
-                    None => kept.push_back((arrival, id)),
+                    None => self.channels[c].enter_pipe(id, arrival - delay_ns, pool),
                 }
             }
-            self.channels[c].restore_pipe(kept);
         }
     }
 
@@ -257,7 +256,7 @@ impl Network {
             let arrival = now + ch.delay_ns;
             match self.handover_target(c, id, arrival, pool) {
                 Some(next) => handover = Some((next, arrival)),
-                None => self.channels[c as usize].enter_pipe(id, now),
+                None => self.channels[c as usize].enter_pipe(id, now, pool),
             }
         }
         if let Some((next, wire)) = self.channels[c as usize].queue.dequeue(now) {
@@ -326,12 +325,11 @@ impl Network {
     ) -> bool {
         self.catch_up(c, pool, sched, trace);
         let ch = &mut self.channels[c as usize];
-        let arrived = ch.leave_pipe(id, sched.now());
+        let arrived = ch.leave_pipe(id, sched.now(), pool);
         match ch.next_arrival() {
             Some((t, next)) => {
                 sched.at(t, Event::PipeHead { channel: c, packet: next });
                 prefetch(pool.get(next));
-                ch.prefetch_pipe_after_head();
             }
             None => ch.set_head_pending(false),
         }
@@ -339,8 +337,8 @@ impl Network {
     }
 
     /// Packets inside the network (queued, being serialized, propagating).
-    pub fn packets_inside(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.channels.iter().flat_map(|c| c.packets_inside())
+    pub fn packets_inside<'a>(&'a self, pool: &'a PacketPool) -> impl Iterator<Item = PacketId> + 'a {
+        self.channels.iter().flat_map(|c| c.packets_inside(pool))
     }
 }
 
