@@ -15,14 +15,17 @@ pub fn prefetch<T>(value: &T) {
         let size = std::mem::size_of::<T>();
         let start = value as *const T as *const i8;
         // Every line the value may span, whatever its offset in the first: the whole lines from
-        // its start, then its last byte. A count known at compile time: no loop is left.
+        // its start, then its last byte. Counts known at compile time: no loop or test is left.
         for line in 0..size / LINE {
             // SAFETY: a prefetch is only a hint: it never faults (not even past the end of an
             // object) and never changes memory.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(line * LINE)) };
         }
-        // SAFETY: as above.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(size.max(1) - 1)) };
+        // A value aligned to whole lines (a packet's record) has no partial line at its end.
+        if std::mem::align_of::<T>() % LINE != 0 || size % LINE != 0 || size == 0 {
+            // SAFETY: as above.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(size.max(1) - 1)) };
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;

@@ -9,7 +9,7 @@ pub use channel::{Channel, ChannelCounters};
 pub use routing::Routes;
 
 use crate::engine::{Event, Scheduler};
-use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool};
+use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool, NO_PACKET};
 use crate::prefetch::prefetch;
 use crate::queue::Verdict;
 use crate::trace::Trace;
@@ -195,8 +195,15 @@ impl Network {
         let ch = &mut self.channels[c as usize];
         let end = ch.start_transmission(id, wire_bytes, now);
         if ch.feeds_alone {
-            // Its end reads the destination (`handover_target`), a serialization from now.
+            // Its end reads the destination (`handover_target`), a serialization from now; and
+            // the next packet's end, which may run right after this one's when the channel
+            // catches up on several at once.
             prefetch(pool.get(id));
+            for next in ch.queue.next_out() {
+                if next != NO_PACKET {
+                    prefetch(pool.get(next));
+                }
+            }
         }
         if !ch.head_pending() {
             ch.set_head_pending(true);

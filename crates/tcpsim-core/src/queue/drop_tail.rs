@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
-use crate::packet::PacketId;
+use crate::packet::{PacketId, NO_PACKET};
 
 pub struct DropTail {
     fifo: VecDeque<(PacketId, u32)>,
@@ -52,6 +52,11 @@ impl QueueDiscipline for DropTail {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
         &mut self.occupancy
+    }
+
+    #[inline]
+    fn next_out(&self) -> [PacketId; 2] {
+        [self.fifo.front().map_or(NO_PACKET, |&(id, _)| id), NO_PACKET]
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {

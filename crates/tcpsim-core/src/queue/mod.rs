@@ -150,6 +150,10 @@ pub trait QueueDiscipline {
     /// goes idle at `now_ns`).
     fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)>;
 
+    /// The packets the next `dequeue` chooses among (each FIFO's head; `NO_PACKET` for
+    /// none), for the channel to prefetch.
+    fn next_out(&self) -> [PacketId; 2];
+
     fn occupancy(&self) -> &Occupancy;
 
     fn occupancy_mut(&mut self) -> &mut Occupancy;
@@ -178,6 +182,11 @@ impl<D: QueueDiscipline> QueueDiscipline for Box<D> {
     #[inline]
     fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
         (**self).dequeue(now_ns)
+    }
+
+    #[inline]
+    fn next_out(&self) -> [PacketId; 2] {
+        (**self).next_out()
     }
 
     fn occupancy(&self) -> &Occupancy {
@@ -246,6 +255,14 @@ macro_rules! queue_disciplines {
             pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
                 match self {
                     $(Queue::$discipline(q) => q.dequeue(now_ns)),+
+                }
+            }
+
+            /// The packets the next `dequeue` chooses among (`QueueDiscipline::next_out`).
+            #[inline]
+            pub fn next_out(&self) -> [PacketId; 2] {
+                match self {
+                    $(Queue::$discipline(q) => q.next_out()),+
                 }
             }
 

@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 use super::flow_counter::FlowCounter;
 use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
 use crate::config::RdConfig;
-use crate::packet::PacketId;
+use crate::packet::{PacketId, NO_PACKET};
 
 /// What one of the two queues did (for the link results).
 #[derive(Clone, Copy, Debug, Default)]
@@ -256,6 +256,11 @@ impl QueueDiscipline for Rd {
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
         &mut self.occupancy
+    }
+
+    #[inline]
+    fn next_out(&self) -> [PacketId; 2] {
+        self.fifo.each_ref().map(|q| q.front().map_or(NO_PACKET, |&(id, _)| id))
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {

@@ -46,7 +46,7 @@ use std::collections::VecDeque;
 
 use super::{Arrival, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::config::{RedConfig, RedMode};
-use crate::packet::PacketId;
+use crate::packet::{PacketId, NO_PACKET};
 use crate::rng::RandomStream;
 
 pub struct Red {
@@ -236,6 +236,11 @@ impl QueueDiscipline for Red {
 
     fn signals(&self) -> Signals {
         self.signals
+    }
+
+    #[inline]
+    fn next_out(&self) -> [PacketId; 2] {
+        [self.fifo.front().map_or(NO_PACKET, |&(id, _)| id), NO_PACKET]
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
