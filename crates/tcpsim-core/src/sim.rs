@@ -720,6 +720,34 @@ mod tests {
     }
 
     #[test]
+    fn a_web_server_beside_the_path_keeps_its_hop_from_taking_hand_overs() {
+        // A web server w on r2 sends to d: r2→d is fed by the bottleneck and by w's link, so
+        // packets reach it by events; r1→s still takes hand-overs. Leaving the web connections
+        // out of the routes that find hand-overs would hand the bottleneck's packets to r2→d
+        // ahead of w's, and change the results.
+        let mut cfg = serde_json::to_value(mixed()).unwrap();
+        cfg["nodes"].as_array_mut().unwrap().push("w".into());
+        let mut web_link = cfg["links"][2].clone();
+        (web_link["name"], web_link["a"], web_link["b"]) = ("web".into(), 4.into(), 2.into());
+        web_link["ab"]["loss"] = serde_json::json!([]);
+        cfg["links"].as_array_mut().unwrap().push(web_link);
+        cfg["web"] = serde_json::json!([{
+            "name": "w", "class": "newreno", "server": 4, "clients": [3], "direction": "download",
+            "tcp": cfg["flows"][2]["tcp"].clone(),
+            "arrivals": {"process": "poisson", "rate_per_s": 20.0},
+            "sizes": {"dist": "pareto", "mean_bytes": 30000, "shape": 1.3},
+            "start_ns": 0, "stop_ns": null
+        }]);
+        (cfg["warmup_ns"], cfg["trace"]["queue"]) = (0.into(), false.into());
+        let cfg: SimConfig = serde_json::from_value(cfg).unwrap();
+        let (handed, handed_events, _) = run_summary(&cfg, 5, Ends::ByLinksWithHandovers);
+        let (arrivals, arrival_events, _) = run_summary(&cfg, 5, Ends::ByLinks);
+        assert_eq!(handed, arrivals);
+        assert!(handed["web"][0]["transfers_completed"].as_u64() > Some(100), "{}", handed["web"]);
+        assert!(handed_events < arrival_events * 9 / 10, "{handed_events} events, {arrival_events} without");
+    }
+
+    #[test]
     fn a_busy_mixed_run_conserves_packets_and_every_flow_makes_progress() {
         let mut sim = Sim::new(&mixed(), 7).unwrap();
         sim.run();
