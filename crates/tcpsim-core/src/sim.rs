@@ -618,6 +618,20 @@ mod tests {
         })
     }
 
+    /// RD with a 30-packet buffer, k = 1, D 10 %, recalculated every 100 ms, 64 counter slots.
+    fn rd_queue() -> QueueConfig {
+        QueueConfig::Rd(RdConfig {
+            limit_packets: Some(30),
+            limit_bytes: None,
+            k: 1.0,
+            d_share: Some(0.1),
+            d_delay_bound_ns: None,
+            interval_ns: 100_000_000,
+            counter_slots: 64,
+            counter_timeout_ns: 1_000_000_000,
+        })
+    }
+
     /// How a test runs transmission ends and arrivals.
     #[derive(Clone, Copy, Debug, PartialEq)]
     enum Ends {
@@ -650,17 +664,7 @@ mod tests {
         let mut cfg = mixed();
         cfg.trace.interval_ns = 50_000_000;
         let red = red_queue(30, 1000, false);
-        let rd = QueueConfig::Rd(RdConfig {
-            limit_packets: Some(30),
-            limit_bytes: None,
-            k: 1.0,
-            d_share: Some(0.1),
-            d_delay_bound_ns: None,
-            interval_ns: 100_000_000,
-            counter_slots: 64,
-            counter_timeout_ns: 1_000_000_000,
-        });
-        for queue in [None, Some(red), Some(rd)] {
+        for queue in [None, Some(red), Some(rd_queue())] {
             let mut cfg = cfg.clone();
             if let Some(q) = &queue {
                 cfg.links[1].ab.queue = q.clone();
@@ -679,18 +683,8 @@ mod tests {
         // On the line s–r1–r2–d every hop after the first is fed by one channel alone, so
         // packets are handed over twice each way: from the warm-up's end on (the packets then
         // propagating are handed over first), or from the start without a warm-up.
-        let rd = QueueConfig::Rd(RdConfig {
-            limit_packets: Some(30),
-            limit_bytes: None,
-            k: 1.0,
-            d_share: Some(0.1),
-            d_delay_bound_ns: None,
-            interval_ns: 100_000_000,
-            counter_slots: 64,
-            counter_timeout_ns: 1_000_000_000,
-        });
         for warmup_ns in [5_001_000_000, 0] {
-            for queue in [None, Some(red_queue(30, 1000, true)), Some(rd.clone())] {
+            for queue in [None, Some(red_queue(30, 1000, true)), Some(rd_queue())] {
                 let mut cfg = mixed();
                 (cfg.warmup_ns, cfg.trace.queue, cfg.trace.interval_ns) = (warmup_ns, false, 0);
                 if let Some(q) = &queue {
