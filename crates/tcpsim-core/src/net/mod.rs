@@ -21,7 +21,8 @@ use crate::trace::Trace;
 /// ([`Scheduler::has_passed`]) — a packet arriving at it (`forward`), its pipe's head leaving
 /// (`on_pipe_head`), the trace sampling, the warm-up snapshot and the end of the run
 /// (`settle`). Nothing else reads a channel, and an end's effects are the channel's own (the
-/// packet moves into the pipe, the next one starts), so every end happens at the same time and
+/// packet moves into the pipe, the next one starts; or the packet goes to a channel that only
+/// this one feeds, below), so every end happens at the same time and
 /// in the same order as if it were scheduled: results are identical either way (`eager`
 /// schedules them, and a test compares), with a third fewer events on a busy network. The only
 /// event a channel schedules is its pipe's next arrival, which may be the packet still on the
