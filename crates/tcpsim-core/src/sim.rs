@@ -543,7 +543,7 @@ impl Sim {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{QueueConfig, RdConfig, RedConfig, RedMode, SimConfig};
+    use crate::config::{QueueConfig, RdConfig, RedConfig, SimConfig};
     use crate::results::RunSummary;
     use crate::sim::Sim;
 
@@ -602,20 +602,7 @@ mod tests {
 
     /// RED in packet mode with ns-2's thresholds (5, 15), max_p 0.1, w_q 0.002, gentle.
     fn red_queue(limit_packets: u64, mean_packet_bytes: u32, ecn: bool) -> QueueConfig {
-        QueueConfig::Red(RedConfig {
-            limit_packets: Some(limit_packets),
-            limit_bytes: None,
-            mode: RedMode::Packet,
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: true,
-            wait: true,
-            mean_packet_bytes,
-            ecn,
-            mark_p: 1.0,
-        })
+        QueueConfig::Red(RedConfig { ecn, ..crate::queue::ns2_classic_red(limit_packets, mean_packet_bytes) })
     }
 
     /// RD with a 30-packet buffer, k = 1, D 10 %, recalculated every 100 ms, 64 counter slots.

@@ -18,6 +18,8 @@ mod red;
 
 pub use drop_tail::DropTail;
 pub use rd::{ClassQueueStats, Rd};
+#[cfg(test)]
+pub use red::ns2_classic as ns2_classic_red;
 pub use red::Red;
 
 use crate::build_context::BuildContext;

@@ -248,6 +248,26 @@ impl QueueDiscipline for Red {
     }
 }
 
+/// RED in packet mode with ns-2's classic thresholds (5, 15 packets), max_p 0.1, w_q 0.002,
+/// gentle, wait, no ECN: the configuration tests share.
+#[cfg(test)]
+pub fn ns2_classic(limit_packets: u64, mean_packet_bytes: u32) -> RedConfig {
+    RedConfig {
+        limit_packets: Some(limit_packets),
+        limit_bytes: None,
+        mode: RedMode::Packet,
+        min_th: 5.0,
+        max_th: 15.0,
+        max_p: 0.1,
+        w_q: 0.002,
+        gentle: true,
+        wait: true,
+        mean_packet_bytes,
+        ecn: false,
+        mark_p: 1.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,23 +276,10 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
-    /// min_th 5, max_th 15, max_p 0.1, w_q 0.002, gentle, wait, packet mode, 500-byte mean
-    /// packet, 100-packet buffer, on an 8 Mb/s link (0.5 ms per mean packet).
+    /// `ns2_classic` with a 500-byte mean packet and a 100-packet buffer, on an 8 Mb/s link
+    /// (0.5 ms per mean packet).
     fn config() -> RedConfig {
-        RedConfig {
-            limit_packets: Some(100),
-            limit_bytes: None,
-            mode: RedMode::Packet,
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: true,
-            wait: true,
-            mean_packet_bytes: 500,
-            ecn: false,
-            mark_p: 1.0,
-        }
+        ns2_classic(100, 500)
     }
 
     fn red(cfg: &RedConfig) -> Red {
