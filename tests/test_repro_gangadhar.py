@@ -75,6 +75,7 @@ NS3 = {
     "mss_bytes": 400,
     "delack_timeout_ns": 200_000_000,
     "ca_increment": "ns3",
+    "limited_transmit": False,
 }
 
 

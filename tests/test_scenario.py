@@ -173,6 +173,7 @@ def test_defaults_fill_every_engine_field():
         "dupack_threshold": 3,
         "recovery": "newreno",
         "avoid_repeated_fast_retransmit": True,
+        "limited_transmit": True,
         "timeout_ssthresh": "first_of_episode",
         "ca_increment": "exact",
         "cc": {"kind": "aimd"},

@@ -139,6 +139,7 @@ tcp = st.fixed_dictionaries(
         "recovery": st.sampled_from(["tahoe", "reno", "newreno", "sack"]),
         "cc": cc,
         "avoid_repeated_fast_retransmit": st.booleans(),
+        "limited_transmit": st.booleans(),
         "timeout_ssthresh": st.sampled_from(["first_of_episode", "every"]),
         "ca_increment": st.sampled_from(["exact", "ns3"]),
     },

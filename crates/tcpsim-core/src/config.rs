@@ -804,6 +804,13 @@ pub struct TcpConfig {
     /// Do not enter fast retransmit again for duplicate ACKs that do not cover `recover`
     /// (RFC 6582 §3.2 step 1; ns-2's `bug_fix_`), applied to every recovery algorithm.
     pub avoid_repeated_fast_retransmit: bool,
+    /// RFC 3042 limited transmit: a previously unsent segment on each of the first
+    /// `dupack_threshold − 1` duplicate ACKs (see `RecoveryOps::limited_transmit`), in every
+    /// recovery algorithm. On by default, as in ns-2 (`singledup_ 1` since 2001/11/28), ns-3 and
+    /// Linux; ns-2 releases before that date, ns-3's TCP of 2010–2015 and ns-2's Vegas agent
+    /// (its own `recv`) send nothing on them.
+    #[serde(default = "default_true")]
+    pub limited_transmit: bool,
     /// Which retransmission timeouts reduce ssthresh, and from what.
     #[serde(default)]
     pub timeout_ssthresh: TimeoutSsthresh,

@@ -338,6 +338,10 @@ class TcpOptions(Model):
     """Override of the variant's congestion-control half: "aimd" or {kind = "aimd"}."""
     avoid_repeated_fast_retransmit: Flag = True
     """No new fast retransmit for duplicate ACKs below `recover` (RFC 6582 §3.2 step 1)."""
+    limited_transmit: Flag = True
+    """RFC 3042: a new segment on each of the first dupack_threshold − 1 duplicate ACKs, cwnd
+    unchanged (by pipe with SACK, RFC 6675 §5 (1.c)); as ns-2 since 2001/11/28 (`singledup_`),
+    ns-3 and Linux. false: ns-2 before that date, ns-3 of 2010–2015, ns-2's Vegas agent."""
     timeout_ssthresh: Literal["first_of_episode", "every"] = "first_of_episode"
     """Which retransmission timeouts reduce ssthresh: "first_of_episode" (RFC 5681 §3.1: not a
     back-off of the same loss, nor one during fast recovery; from FlightSize) or "every"

@@ -42,6 +42,9 @@ pub struct SendState {
     pub segments: VecDeque<Segment>,
     /// One past the highest byte SACKed so far (RFC 6675's "highest octet covered by SACK").
     pub high_sacked: u64,
+    /// Bytes sent by limited transmit since the last ACK of new data (RFC 3042), which
+    /// FlightSize leaves out when fast retransmit sets ssthresh (RFC 5681 §3.2 step 2).
+    pub limited_transmit_bytes: u64,
 }
 
 impl SendState {
@@ -59,12 +62,19 @@ impl SendState {
             recover: None,
             segments: VecDeque::new(),
             high_sacked: 0,
+            limited_transmit_bytes: 0,
         }
     }
 
     /// Bytes sent and not yet cumulatively acknowledged (RFC 5681 FlightSize).
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
+    }
+
+    /// FlightSize as fast retransmit's ssthresh reads it: without the segments limited transmit
+    /// sent on this loss's first duplicate ACKs (RFC 5681 §3.2 step 2: "MUST NOT be included").
+    pub fn flight_size_before_limited_transmit(&self) -> u64 {
+        self.flight_size() - self.limited_transmit_bytes
     }
 
     /// Payload bytes of the segment starting at `seq` (full-sized but for a transfer's last).

@@ -32,6 +32,8 @@ pub struct TcpSender {
     /// Do not enter fast retransmit for duplicate ACKs that do not cover `recover`
     /// (`TcpConfig::avoid_repeated_fast_retransmit`).
     avoid_repeated_fast_retransmit: bool,
+    /// RFC 3042 on the first duplicate ACKs (`TcpConfig::limited_transmit`).
+    limited_transmit: bool,
     timeout_ssthresh: TimeoutSsthresh,
     /// Round-trip boundaries for `CongestionOps::on_round_end`.
     rounds: RoundCounter,
@@ -77,6 +79,7 @@ impl TcpSender {
             recovery: LossRecovery::from_kind(cfg.recovery),
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
+            limited_transmit: cfg.limited_transmit,
             timeout_ssthresh: cfg.timeout_ssthresh,
             rounds: RoundCounter::default(),
             started: false,
@@ -217,7 +220,7 @@ impl TcpSender {
     }
 
     /// A duplicate ACK (already counted): recovery's, or perhaps the start of fast
-    /// retransmit, with the reduction from congestion control.
+    /// retransmit, with the reduction from congestion control, or else limited transmit.
     fn on_duplicate_ack(&mut self, ctx: &mut Ctx) {
         let recovery = self.recovery.ops_mut();
         if recovery.in_recovery() {
@@ -225,6 +228,10 @@ impl TcpSender {
             return;
         }
         if !recovery.loss_detected(&self.state) || !self.may_enter_fast_retransmit() {
+            if self.limited_transmit && self.state.dupacks < self.state.dupack_threshold {
+                let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
+                self.recovery.ops_mut().limited_transmit(&mut self.state, &mut tx);
+            }
             return;
         }
         self.wire.counters.fast_retransmits += 1;
@@ -239,7 +246,8 @@ impl TcpSender {
                 entry_cwnd_bytes: None,
             }
         } else {
-            self.cc.ops_mut().on_loss(&s.window, s.flight_size(), LossSignal::DuplicateAcks, ctx.now())
+            let flight = s.flight_size_before_limited_transmit();
+            self.cc.ops_mut().on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now())
         };
         s.window.ssthresh_bytes = r.ssthresh_bytes;
         s.window.ca_credit = 0;
@@ -278,6 +286,7 @@ impl TcpSender {
         let s = &mut self.state;
         s.snd_una = ack;
         s.snd_nxt = s.snd_nxt.max(ack);
+        s.limited_transmit_bytes = 0;
         let sample = AckSample { now_ns: now, ack, snd_nxt: s.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns };
         let cc = self.cc.ops_mut();
         cc.on_ack(&sample);
@@ -375,6 +384,7 @@ impl TcpSender {
         s.window.ca_credit = 0;
         self.recovery.ops_mut().on_timeout(s);
         s.dupacks = 0;
+        s.limited_transmit_bytes = 0;
         s.recover = Some(s.snd_max);
         s.snd_nxt = s.snd_una;
         self.rtt.back_off();

@@ -48,7 +48,11 @@ BASE_TCP: dict[str, Any] = {
     "clock_granularity": "100ms",
     "init_cwnd": 1,
     "timeout_ssthresh": "every",
+    "limited_transmit": False,
 }
+"""ns-2 of 2000–2001 as the paper ran it (`tcp_tick_`, `minrto_`, delayed ACKs, `TcpAgent::timeout`'s
+halving on every expiry) and, like the Linux 2.2 testbed hosts, without RFC 3042 limited transmit:
+ns-2's `singledup_` became 1 only on 2001/11/28."""
 RFC_RTO = {"min_rto": "1s", "clock_granularity": "1ms"}
 NS2_RTT_TICK = {"rtt_tick": "100ms"}
 """Sensitivity: RTT samples in whole 100 ms ticks, at least one (ns-2's `tcp_tick_` of 2000–2001;

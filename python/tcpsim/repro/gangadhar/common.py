@@ -44,8 +44,11 @@ NS3_TCP: dict[str, Any] = {
     "avoid_repeated_fast_retransmit": False,
     "header": 42,
     "ca_increment": "ns3",
+    "limited_transmit": False,
 }
-"""The ns-3 (2013) defaults of the parameters the paper does not state (the main reading)."""
+"""The ns-3 (2013) defaults of the parameters the paper does not state (the main reading); no limited
+transmit: ns-3.17's `TcpNewReno` had it as the attribute `LimitedTransmit`, false by default, and its
+Tahoe, Reno and Westwood sockets not at all."""
 SCALED_RWND = "131072B"
 """ns-3's default receive buffer (`TcpSocket::RcvBufSize`), advertised once the window may scale: the
 alternative reading's window (module docstring)."""

@@ -60,6 +60,19 @@ pub trait RecoveryOps {
     /// A duplicate ACK during recovery.
     fn on_duplicate_ack(&mut self, _s: &mut SendState) {}
 
+    /// RFC 3042 limited transmit, on a duplicate ACK that does not start recovery and is one
+    /// of the first `dupack_threshold − 1` (asked only with `TcpConfig::limited_transmit`): one
+    /// previously unsent segment if the receiver's window allows it and FlightSize then stays
+    /// within cwnd + `dupacks`·SMSS — the RFC's "cwnd plus 2 segments" reached one segment per
+    /// duplicate ACK, as ns-2's `TcpAgent::send_one` (`singledup_`: outstanding ≤ cwnd +
+    /// dupacks) and Linux (each duplicate ACK taken out of the packets in flight) do. cwnd is
+    /// not changed. Unlike ns-2, which sends its next sequence number even while going back
+    /// after a timeout, only new data is sent, as the RFC says.
+    fn limited_transmit(&mut self, s: &mut SendState, tx: &mut Transmitter) {
+        let limit = (s.window.cwnd_bytes + s.dupacks as u64 * s.mss).min(s.rwnd_bytes);
+        send_new_segment(s, limit, tx);
+    }
+
     /// Whether the ACK of new data just taken (`snd_una` advanced) ends recovery: by default
     /// when it covers `recover` (RFC 6582 §3.2 step 3, a "full acknowledgment").
     fn recovery_complete(&self, s: &SendState) -> bool {
@@ -110,6 +123,23 @@ pub fn send_by_window(s: &mut SendState, tx: &mut Transmitter) {
         s.snd_nxt += len;
         s.snd_max = s.snd_max.max(s.snd_nxt);
     }
+}
+
+/// Send the next previously unsent segment by limited transmit if the receiver's window has
+/// room and at most `limit` bytes are then outstanding; returns its length if it was sent.
+fn send_new_segment(s: &mut SendState, limit: u64, tx: &mut Transmitter) -> Option<u64> {
+    if s.snd_nxt != s.snd_max || s.snd_max >= s.data_end {
+        return None; // going back after a timeout, or nothing new to send
+    }
+    let len = s.segment_len(s.snd_max);
+    if s.snd_max + len > s.snd_una + limit.min(s.rwnd_bytes) {
+        return None;
+    }
+    tx.send(s, s.snd_max, Retransmission::No);
+    s.snd_max += len;
+    s.snd_nxt = s.snd_max;
+    s.limited_transmit_bytes += len;
+    Some(len)
 }
 
 /// Declares [`LossRecovery`], one variant per algorithm (named after its type), and the

@@ -23,7 +23,7 @@
 //! Outside recovery segments are sent by the window (`super::send_by_window`); timeouts are
 //! handled by the sender (go-back-N that skips SACKed segments).
 
-use super::{send_by_window, RecoveryOps};
+use super::{send_by_window, send_new_segment, RecoveryOps};
 use crate::packet::Retransmission;
 use crate::tcp::cc::Reduction;
 use crate::tcp::send_state::SendState;
@@ -46,6 +46,21 @@ impl RecoveryOps for Sack {
     /// §5 step 4: DupThresh duplicate ACKs or IsLost(HighACK + 1).
     fn loss_detected(&self, s: &SendState) -> bool {
         s.dupacks >= s.dupack_threshold || first_unacked_is_lost(s)
+    }
+
+    /// §5 step (1.c), limited transmit by pipe rather than by window: HighRxt = HighACK, then
+    /// while cwnd − SetPipe() ≥ 1 SMSS, new data exists and the receiver's window allows, send
+    /// one SMSS of it. SACKed segments have left the pipe, so each duplicate ACK (which SACKs
+    /// one more) releases one segment, as the window rule does.
+    fn limited_transmit(&mut self, s: &mut SendState, tx: &mut Transmitter) {
+        self.high_rxt = s.snd_una;
+        let mut pipe = self.set_pipe(s);
+        while pipe + s.mss <= s.window.cwnd_bytes {
+            match send_new_segment(s, s.rwnd_bytes, tx) {
+                Some(len) => pipe += len,
+                None => break,
+            }
+        }
     }
 
     /// §5 step 4 (4.1–4.5).

@@ -309,3 +309,72 @@ fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
         assert_eq!(cwnd[35], if ns3 { s } else { clamped }, "ns3 = {ns3}: the window after recovery");
     }
 }
+
+/// RFC 3042 set-up: a window of 3 segments in congestion avoidance (ssthresh = cwnd), 10
+/// segments to send, the first lost. Only segments 2 and 3 can answer, so only two duplicate
+/// ACKs come back unless limited transmit sends more.
+fn limited_transmit_scenario(recovery: RecoveryKind, limited_transmit: bool) -> SimConfig {
+    let mut cfg = scenario(recovery, &[1], true);
+    let tcp = &mut cfg.flows[0].tcp;
+    (tcp.init_cwnd_segments, tcp.init_ssthresh_bytes, tcp.limited_transmit) = (3, 3000, limited_transmit);
+    cfg.flows[0].app = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(10_000) };
+    cfg
+}
+
+/// Hand-worked: the duplicate ACKs of segments 2 and 3 each release one new segment (4, then
+/// 5: outstanding 4000 ≤ cwnd + 1·SMSS, then 5000 ≤ cwnd + 2·SMSS) with cwnd unchanged; the
+/// ACK of 4 is the third duplicate. ssthresh = max(FlightSize/2, 2·SMSS) with the two
+/// limited-transmit segments left out of FlightSize (3000, not 5000: 2000 either way here, so
+/// the cut is checked against the 2500 it would be with them counted). NewReno: cwnd =
+/// 2000 + 3·1000 = 5000, the ACK of 5 inflates it to 6000 (segment 6 leaves), the
+/// retransmission of 1 brings the full ACK 5000: cwnd = 2000, then +500 per ACK.
+#[test]
+fn limited_transmit_turns_a_timeout_into_a_fast_retransmit_with_a_window_of_three() {
+    let o = run_config(&limited_transmit_scenario(RecoveryKind::Newreno, true));
+    assert_eq!(&o.cwnd[..4], &[5000, 6000, 2000, 2500]);
+    assert_eq!(o.ssthresh[0], 2000);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000));
+    assert_eq!(o.delivered, 10_000);
+
+    let without = run_config(&limited_transmit_scenario(RecoveryKind::Newreno, false));
+    assert_eq!((without.timeouts, without.fast_retransmits), (1, 0), "two duplicate ACKs only: the RTO");
+    assert_eq!((without.cwnd[0], without.ssthresh[0]), (1000, 2000));
+}
+
+/// FlightSize without the limited-transmit segments: with a window of 6 segments the flight at
+/// the third duplicate ACK is 8000 bytes, of which 2000 were sent by limited transmit, so
+/// ssthresh = 6000 / 2 = 3000 (4000 if they were counted).
+#[test]
+fn limited_transmit_segments_do_not_count_in_the_flight_fast_retransmit_halves() {
+    let mut cfg = limited_transmit_scenario(RecoveryKind::Newreno, true);
+    let tcp = &mut cfg.flows[0].tcp;
+    (tcp.init_cwnd_segments, tcp.init_ssthresh_bytes) = (6, 6000);
+    let o = run_config(&cfg);
+    assert_eq!((o.cwnd[0], o.ssthresh[0]), (3000 + 3000, 3000));
+    assert_eq!((o.timeouts, o.fast_retransmits), (0, 1));
+}
+
+/// RFC 6675 (1.c): with SACK, limited transmit goes by pipe. The first duplicate ACK SACKs
+/// segment 2: pipe = segments 1 and 3 = 2000, cwnd − pipe = 1 SMSS, segment 4 leaves; the
+/// second SACKs 3: pipe = 1 and 4, segment 5 leaves — the same two segments as by the window.
+/// The third (SACKing 4) enters recovery at cwnd = ssthresh = 2000, without inflation; the ACK
+/// of 5 takes pipe to 1000 (only the retransmission) and releases segment 6 by NextSeg rule 2.
+#[test]
+fn sack_limited_transmit_sends_by_pipe_then_recovers_without_a_timeout() {
+    let o = run_config(&limited_transmit_scenario(RecoveryKind::Sack, true));
+    assert_eq!(&o.cwnd[..2], &[2000, 2500]);
+    assert_eq!(o.ssthresh[0], 2000);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000));
+    assert_eq!(o.delivered, 10_000);
+    let without = run_config(&limited_transmit_scenario(RecoveryKind::Sack, false));
+    assert_eq!((without.timeouts, without.fast_retransmits), (1, 0));
+}
+
+/// Tahoe too: the third duplicate ACK, made possible by limited transmit, retransmits with
+/// cwnd = 1 segment instead of waiting for the RTO.
+#[test]
+fn tahoe_limited_transmit_reaches_the_third_duplicate_ack() {
+    let o = run_config(&limited_transmit_scenario(RecoveryKind::Tahoe, true));
+    assert_eq!((o.cwnd[0], o.ssthresh[0]), (1000, 2000));
+    assert_eq!((o.timeouts, o.fast_retransmits), (0, 1));
+}
