@@ -70,15 +70,16 @@ def test_ns2_defaults_and_flavours():
     assert (tcp["delack_count"], tcp["delack_timeout_ns"]) == (2, 100_000_000)  # ns-2 TCPSink/DelAck
     assert (tcp["min_rto_ns"], tcp["init_cwnd_segments"], tcp["timeout_ssthresh"]) == (200_000_000, 2, "every")
     assert tcp["rwnd_bytes"] > 1e9  # no receiver window
-    cc = tcp["cc"]  # ns-2 tcp-vegas.cc: alpha 1, beta 3, gamma 1, mean RTT of the round, any sample decides
+    cc = tcp["cc"]  # the ns2 flavour (ns-2 tcp-vegas.cc), podlesny's too: alpha 1, beta 3, gamma 1, rounded delta
     assert (cc["kind"], cc["alpha"], cc["beta"], cc["gamma"], cc["rtt"], cc["min_round_samples"]) == (
         "vegas",
         1.0,
         3.0,
         1.0,
         "mean",
-        1,
+        0,
     )
+    assert (cc["diff"], cc["diff_rounding"], cc["increase"]) == ("ns2_in_flight", "nearest", "ns2_per_ack")
     assert flow(engine(table1.scenario(common.WESTWOOD_PLUS)), table1.TCP1)["tcp"]["cc"]["kind"] == "westwood_plus"
     sack = flow(engine(wireless.scenario(common.SACK, 0.01, wireless.ALONE, 10)), "tcp1")["tcp"]
     assert sack["recovery"] == "sack" and sack["delack_count"] == 1  # SACK without delayed ACKs (Sec. 5.5)

@@ -53,9 +53,11 @@ def test_common_setup_is_ns2_of_the_paper():
         assert tcp["recovery"] == "newreno"
     assert newreno["cc"]["kind"] == "aimd"
     cc = vegas["cc"]
-    # α = 1, β = 3, γ = 1 with ns-2's rounded δ; ns-2's mean RTT of the round, one sample decides
-    assert (cc["alpha"], cc["beta"], cc["gamma"]) == (0.5, 3.5, 1.5)
-    assert cc["rtt"] == "mean" and cc["min_round_samples"] == 1
+    # the ns2 flavour: α = 1, β = 3, γ = 1 against ns-2's rounded δ from the packets outstanding,
+    # ns-2's mean RTT of the round, a decision every round, per-ACK growth
+    assert (cc["alpha"], cc["beta"], cc["gamma"], cc["diff_rounding"]) == (1, 3, 1, "nearest")
+    assert (cc["diff"], cc["increase"], cc["base_rtt_reset"]) == ("ns2_in_flight", "ns2_per_ack", True)
+    assert cc["rtt"] == "mean" and cc["min_round_samples"] == 0
     assert cc["loss_decrease"] == 0.25 and cc["timeout_cwnd_segments"] == 2
     assert cc["slow_start"] == "every_other_rtt" and cc["slow_start_exit"] == "eighth"
     assert cc["ecn_decrease"] == 0.5  # ns-2's Vegas answers an ECN echo with TcpAgent::ecn, a halving
@@ -78,7 +80,7 @@ def test_fig1_runs_the_catalog_setup_and_its_readings():
     window20 = engine(scenarios[WINDOW20])
     assert all(f["tcp"]["rwnd_bytes"] == 20_000 for f in window20["flows"])
     exact = engine(scenarios[EXACT_DELTA])["flows"][1]["tcp"]["cc"]
-    assert (exact["alpha"], exact["beta"], exact["gamma"]) == (1, 3, 1)
+    assert (exact["alpha"], exact["beta"], exact["gamma"], exact["diff_rounding"]) == (1, 3, 1, "none")
 
 
 def test_dominates_throughout_needs_every_replication():

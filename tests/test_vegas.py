@@ -116,8 +116,92 @@ def test_the_vegas_variant_is_the_papers_vegas_on_newreno_recovery():
         "ecn_decrease": None,
         "timeout_cwnd_segments": 2,
         "min_round_samples": 3,
+        "rtt_input": "sample",
+        "diff": "cwnd",
+        "diff_rounding": "none",
+        "round_end": "ack_covers",
+        "increase": "round_end",
+        "base_rtt_reset": False,
+        "closing_sample_next_round": False,
+        "reno_increase": "ack",
     }
     assert engine_cc("vegas", variant="newreno")["cc"] == tcp["cc"]
+
+
+# Each flavour's fields, checked against the source line the preset cites (VEGAS_FLAVOURS).
+NS2_TCP_VEGAS_CC = {  # ns-2.35 tcp/tcp-vegas.cc rev. 1.37 and tcl/lib/ns-default.tcl
+    "alpha": 1.0,  # Agent/TCP/Vegas set v_alpha_ 1
+    "beta": 3.0,  # v_beta_ 3
+    "gamma": 1.0,  # v_gamma_ 1
+    "rtt": "mean",  # rtt = v_sumRTT_ / v_cntRTT_
+    "slow_start": "every_other_rtt",  # v_inc_flag_ = !v_inc_flag_
+    "slow_start_exit": "eighth",  # cwnd_ -= (cwnd_/8)
+    "loss_decrease": 0.25,  # win -= (win >> 2)
+    "ecn_decrease": 0.5,  # ecn(seqno): TcpAgent's CLOSE_CWND_HALF
+    "timeout_cwnd_segments": 2,  # cwnd_ = double(v_slowstart_), v_slowstart_ = 2
+    "min_round_samples": 0,  # else rtt = currentTime - v_begtime_
+    "rtt_input": "sample",  # rtt = currentTime - sendTime, transmits == 1
+    "diff": "ns2_in_flight",  # expect = (t_seqno_ - last_ack_)/v_baseRTT_; v_actual_ = rttLen/rtt
+    "diff_rounding": "nearest",  # int((expect - v_actual_)*v_baseRTT_ + 0.5)
+    "round_end": "ack_beyond",  # tcph->seqno() >= v_begseq_
+    "increase": "ns2_per_ack",  # if (v_incr_ > 0 && (cwnd_ - (t_seqno_ - last_ack_)) <= 2) cwnd_ += v_incr_
+    "base_rtt_reset": True,  # if (rtt < v_baseRTT_ || rttLen <= 1) v_baseRTT_ = rtt
+    "closing_sample_next_round": True,  # v_sumRTT_ += rtt below the once-per-rtt section
+    "reno_increase": "ack",
+}
+LINUX_TCP_VEGAS_C = {  # net/ipv4/tcp_vegas.c
+    "alpha": 2.0,  # static int alpha = 2
+    "beta": 4.0,  # static int beta = 4
+    "gamma": 1.0,  # static int gamma = 1
+    "rtt": "min",  # rtt = vegas->minRTT
+    "slow_start": "every_rtt",  # else if (tcp_in_slow_start(tp)) tcp_slow_start(tp, acked)
+    "slow_start_exit": "target",  # tp->snd_cwnd = min(tp->snd_cwnd, (u32)target_cwnd + 1)
+    "loss_decrease": 0.5,  # .ssthresh = tcp_reno_ssthresh
+    "ecn_decrease": None,
+    "timeout_cwnd_segments": 1,  # tcp_enter_loss
+    "min_round_samples": 3,  # if (vegas->cntRTT <= 2) tcp_reno_cong_avoid(sk, ack, acked)
+    "rtt_input": "sample",  # vrtt = sample->rtt_us + 1
+    "diff": "cwnd_over_base",  # diff = tp->snd_cwnd * (rtt - vegas->baseRTT) / vegas->baseRTT
+    "diff_rounding": "floor",  # u32 diff
+    "round_end": "ack_beyond",  # if (after(ack, vegas->beg_snd_nxt))
+    "increase": "round_end",  # tp->snd_cwnd++ / tp->snd_cwnd--
+    "base_rtt_reset": False,
+    "closing_sample_next_round": False,
+    "reno_increase": "segments",  # tcp_reno_cong_avoid(sk, ack, acked)
+}
+NS3_TCP_VEGAS_CC = {  # ns-3.44 src/internet/model/tcp-vegas.cc, tcp-socket-base.cc
+    "alpha": 2.0,  # "Alpha" UintegerValue(2)
+    "beta": 4.0,  # "Beta" UintegerValue(4)
+    "gamma": 1.0,  # "Gamma" UintegerValue(1)
+    "rtt": "min",  # m_minRtt = std::min(m_minRtt, rtt)
+    "slow_start": "every_rtt",  # else if (tcb->m_cWnd < tcb->m_ssThresh) TcpNewReno::SlowStart
+    "slow_start_exit": "target",  # segCwnd = std::min(segCwnd, targetCwnd + 1)
+    "loss_decrease": "ns3",  # GetSsThresh
+    "ecn_decrease": None,
+    "timeout_cwnd_segments": 1,  # ReTxTimeout: m_cWnd = m_segmentSize
+    "min_round_samples": 3,  # if (m_cntRtt <= 2) TcpNewReno::IncreaseWindow
+    "rtt_input": "smoothed",  # PktsAcked(m_tcb, segsAcked, m_tcb->m_lastRtt); m_lastRtt = m_rtt->GetEstimate()
+    "diff": "cwnd",  # diff = segCwnd - targetCwnd, targetCwnd = segCwnd * baseRtt / minRtt
+    "diff_rounding": "ceil",  # static_cast<uint32_t>(segCwnd * tmp)
+    "round_end": "ack_covers",  # if (tcb->m_lastAckedSeq >= m_begSndNxt)
+    "increase": "round_end",
+    "base_rtt_reset": False,
+    "closing_sample_next_round": False,
+    "reno_increase": "ack",  # TcpNewReno::CongestionAvoidance: one adder per call
+}
+
+
+@pytest.mark.parametrize(
+    ("flavour", "expected"), [("ns2", NS2_TCP_VEGAS_CC), ("linux", LINUX_TCP_VEGAS_C), ("ns3", NS3_TCP_VEGAS_CC)]
+)
+def test_each_flavour_is_its_sources_rules(flavour, expected):
+    assert engine_cc({"kind": "vegas", "flavour": flavour})["cc"] == {"kind": "vegas", **expected}
+
+
+def test_fields_written_beside_a_flavour_override_it():
+    cc = engine_cc({"kind": "vegas", "flavour": "ns3", "rtt_input": "sample", "timeout_cwnd": 2})["cc"]
+    assert cc == {"kind": "vegas", **NS3_TCP_VEGAS_CC, "rtt_input": "sample", "timeout_cwnd_segments": 2}
+    assert engine_cc({"kind": "vegas", "flavour": "ns2", "diff_rounding": "none"})["cc"]["diff_rounding"] == "none"
 
 
 def test_flavours_are_parameters_on_any_recovery():
@@ -151,7 +235,10 @@ def test_flavours_are_parameters_on_any_recovery():
         ({"loss_decrease": 1.5}, "tcp.cc.loss_decrease: 1.5 is not a window decrease"),
         ({"ecn_decrease": 0}, "tcp.cc.ecn_decrease: 0 is not a window decrease"),
         ({"timeout_cwnd": 0}, "tcp.cc.timeout_cwnd: 0 is not a count"),
-        ({"min_round_samples": 0}, "tcp.cc.min_round_samples: 0 is not a count"),
+        ({"min_round_samples": -1}, "tcp.cc.min_round_samples: -1 is not a number of RTT samples"),
+        ({"flavour": "ns4"}, "tcp.cc.flavour: 'ns4' is not a Vegas flavour; allowed: linux, ns2, ns3"),
+        ({"flavour": "ns2", "slow_start": "every_rtt"}, "tcp.cc.increase: ns2_per_ack needs slow_start"),
+        ({"diff": "exact"}, "tcp.cc.diff: "),
     ],
 )
 def test_bad_vegas_parameters_are_one_error_line_with_exit_2(tmp_path, cc, message):

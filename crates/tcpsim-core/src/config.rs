@@ -677,11 +677,46 @@ pub enum CcConfig {
         /// The window a timeout restarts from, segments: 2 (`podlesny` Sec. II-B.3, ns-2);
         /// 1 (Linux, ns-3).
         timeout_cwnd_segments: u32,
-        /// A round with fewer Karn-valid RTT samples decides nothing: slow start goes on, and
-        /// congestion avoidance adds a segment as Reno would. 3: Linux and ns-3 (`cntRTT <= 2`:
-        /// with delayed ACKs a round of one or two ACKs is likely timed by the receiver's
-        /// delayed-ACK timer); 1: ns-2, which decides on any sample. Must be >= 1.
+        /// A round with fewer RTT samples makes no Vegas decision: Reno's increase is applied
+        /// once, on the round's closing ACK (slow start: its per-ACK growth; congestion
+        /// avoidance: about 1/cwnd of a segment). 3: Linux `tcp_vegas_cong_avoid` and ns-3
+        /// `TcpVegas::IncreaseWindow` (`cntRTT <= 2` → `tcp_reno_cong_avoid` /
+        /// `TcpNewReno::IncreaseWindow`: with delayed ACKs a round of one or two ACKs is likely
+        /// timed by the receiver's delayed-ACK timer). 0: ns-2 `tcp-vegas.cc`, which decides
+        /// every round, timing a round without samples by its duration (`currentTime −
+        /// v_begtime_`); 1: decide on any sample.
         min_round_samples: u32,
+        /// The RTT Vegas is fed: the fresh per-segment sample (`sample`: Brakmo & Peterson,
+        /// ns-2 `v_sendtime_`, Linux `ca_rtt_us`) or the sender's smoothed RTT (`smoothed`:
+        /// ns-3.44, whose `PktsAcked` gets `m_tcb->m_lastRtt = m_rtt->GetEstimate()`).
+        #[serde(default)]
+        rtt_input: VegasRttInput,
+        /// How diff, the segments the flow keeps queued, is formed.
+        #[serde(default)]
+        diff: VegasDiff,
+        /// How diff is rounded before it is compared with α, β, γ.
+        #[serde(default)]
+        diff_rounding: VegasDiffRounding,
+        /// Which ACK ends a round.
+        #[serde(default)]
+        round_end: VegasRoundEnd,
+        /// How a decision changes the window.
+        #[serde(default)]
+        increase: VegasIncrease,
+        /// ns-2 `tcp-vegas.cc` `recv`: a round that sent at most one packet (`rttLen <= 1`)
+        /// resets BaseRTT to the round's RTT.
+        #[serde(default)]
+        base_rtt_reset: bool,
+        /// ns-2 `tcp-vegas.cc` `recv`: the sample of a round's closing ACK is added after the
+        /// round's decision, so it counts in the next round.
+        #[serde(default)]
+        closing_sample_next_round: bool,
+        /// The Reno increase of a round with too few samples counts the ACK once (`ack`: ns-3
+        /// `TcpNewReno::IncreaseWindow`, one segment in slow start, segSize²/cwnd in congestion
+        /// avoidance) or by its acknowledged segments (`segments`: Linux `tcp_reno_cong_avoid`,
+        /// `tcp_slow_start(tp, acked)` and `tcp_cong_avoid_ai(tp, cwnd, acked)`).
+        #[serde(default)]
+        reno_increase: VegasRenoIncrease,
     },
 }
 
@@ -694,6 +729,89 @@ pub enum VegasRtt {
     Min,
     /// The mean of the round's samples (ns-2 `tcp-vegas.cc`, `v_sumRTT_/v_cntRTT_`).
     Mean,
+}
+
+/// The RTT fed to Vegas (`CcConfig::Vegas::rtt_input`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasRttInput {
+    /// Each ACK's fresh Karn-valid sample.
+    #[default]
+    Sample,
+    /// An RFC 6298 smoothed RTT (gain 1/8, first sample taken whole) over those samples, fed
+    /// on every ACK of new data once it exists, as ns-3's `TcpSocketBase` passes `m_lastRtt`.
+    Smoothed,
+}
+
+/// How Vegas forms diff (`CcConfig::Vegas::diff`), in segments.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasDiff {
+    /// cwnd·(RTT − BaseRTT)/RTT (`podlesny` eqs. 2–4; ns-3 `segCwnd − targetCwnd`).
+    #[default]
+    Cwnd,
+    /// cwnd·(RTT − BaseRTT)/BaseRTT (Linux `tcp_vegas_cong_avoid`).
+    CwndOverBase,
+    /// ns-2 `tcp-vegas.cc` `recv`: expect·BaseRTT − actual·BaseRTT with expect = (`t_seqno_` −
+    /// `last_ack_`)/BaseRTT, the packets outstanding after the closing ACK plus one, and
+    /// actual = `rttLen`/RTT, the packets sent during the round.
+    Ns2InFlight,
+}
+
+/// Rounding of diff (`CcConfig::Vegas::diff_rounding`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasDiffRounding {
+    /// Exact.
+    #[default]
+    None,
+    /// ns-2 `int((expect − actual)·baseRTT + 0.5)`: x + 0.5 truncated toward zero.
+    Nearest,
+    /// Down (Linux's u32 division).
+    Floor,
+    /// Up: ns-3's `segCwnd − ⌊segCwnd·baseRtt/minRtt⌋` for a whole-segment window.
+    Ceil,
+}
+
+/// Which ACK ends a Vegas round (`CcConfig::Vegas::round_end`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasRoundEnd {
+    /// ACK ≥ the snd_nxt recorded when the previous round ended (ns-3 `m_lastAckedSeq >=
+    /// m_begSndNxt`).
+    #[default]
+    AckCovers,
+    /// ACK > that snd_nxt: the first segment sent in the round is acknowledged (Linux
+    /// `after(ack, beg_snd_nxt)`, ns-2 `seqno >= v_begseq_`).
+    AckBeyond,
+}
+
+/// How Vegas's decisions change the window (`CcConfig::Vegas::increase`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasIncrease {
+    /// At the round's closing ACK: ±1 segment in congestion avoidance; slow start per
+    /// `slow_start` and `slow_start_exit` (Brakmo & Peterson, Linux, ns-3).
+    #[default]
+    RoundEnd,
+    /// ns-2 `tcp-vegas.cc` `recv`: the round end sets a per-ACK increment `v_incr_` (1 in a
+    /// slow-start growth round, 1/cwnd when diff < α) added on each ACK of the next round
+    /// while the window is used (`cwnd_ − (t_seqno_ − last_ack_) <= 2`); diff > β takes one
+    /// segment at once; slow start grows every other round, testing γ at the end of each held
+    /// round, and leaves with cwnd − cwnd/8. Needs `slow_start = every_other_rtt` and
+    /// `slow_start_exit = eighth`.
+    Ns2PerAck,
+}
+
+/// How the Reno increase of a few-sample round counts (`CcConfig::Vegas::reno_increase`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VegasRenoIncrease {
+    /// Once per ACK (ns-3).
+    #[default]
+    Ack,
+    /// Once per acknowledged segment (Linux).
+    Segments,
 }
 
 /// How often Vegas's slow start grows the window.
@@ -1029,7 +1147,9 @@ impl CcConfig {
                 loss_decrease,
                 ecn_decrease,
                 timeout_cwnd_segments,
-                min_round_samples,
+                slow_start,
+                slow_start_exit,
+                increase,
                 ..
             } => {
                 for (field, value) in [("alpha", alpha), ("gamma", gamma)] {
@@ -1053,8 +1173,14 @@ impl CcConfig {
                 if *timeout_cwnd_segments == 0 {
                     return Err("timeout_cwnd_segments: must be >= 1".into());
                 }
-                if *min_round_samples == 0 {
-                    return Err("min_round_samples: must be >= 1".into());
+                if *increase == VegasIncrease::Ns2PerAck
+                    && (*slow_start != VegasSlowStart::EveryOtherRtt || *slow_start_exit != VegasSlowStartExit::Eighth)
+                {
+                    return Err(
+                        "increase: ns2_per_ack needs slow_start = every_other_rtt and slow_start_exit = eighth \
+                                (ns-2's own slow start)"
+                            .into(),
+                    );
                 }
                 Ok(())
             }

@@ -57,6 +57,14 @@ _VEGAS = {
     "ecn_decrease": None,
     "timeout_cwnd_segments": 2,
     "min_round_samples": 3,
+    "rtt_input": "sample",
+    "diff": "cwnd",
+    "diff_rounding": "none",
+    "round_end": "ack_covers",
+    "increase": "round_end",
+    "base_rtt_reset": False,
+    "closing_sample_next_round": False,
+    "reno_increase": "ack",
 }
 
 VARIANTS: dict[str, Variant] = {
@@ -246,13 +254,98 @@ def _fraction(value: object) -> float:
 Segments = Annotated[float, PlainValidator(_segments), WithJsonSchema({"type": "number", "minimum": 0})]
 
 
+VEGAS_FLAVOURS: dict[str, dict[str, Any]] = {
+    # ns-2.35 tcl/lib/ns-default.tcl and tcp/tcp-vegas.cc (rev. 1.37, unchanged since ns-2.29).
+    "ns2": {
+        "alpha": 1.0,  # ns-default.tcl: Agent/TCP/Vegas set v_alpha_ 1
+        "beta": 3.0,  # ns-default.tcl: v_beta_ 3
+        "gamma": 1.0,  # ns-default.tcl: v_gamma_ 1
+        "rtt": "mean",  # recv(): rtt = v_sumRTT_ / v_cntRTT_
+        "slow_start": "every_other_rtt",  # recv(): v_inc_flag_ = !v_inc_flag_
+        "slow_start_exit": "eighth",  # recv(): cwnd_ -= cwnd_/8 when delta > v_gamma_
+        "loss_decrease": 0.25,  # recv(), first duplicate ACK: win -= (win >> 2)
+        "ecn_decrease": 0.5,  # recv(): ecnecho() → TcpAgent::ecn, CLOSE_CWND_HALF
+        "timeout_cwnd": 2,  # timeout(): cwnd_ = v_slowstart_, 2 in reset()
+        "min_round_samples": 0,  # recv(): no sample → rtt = currentTime − v_begtime_
+        "rtt_input": "sample",  # recv(): rtt = currentTime − v_sendtime_[seqno], transmits == 1
+        "diff": "ns2_in_flight",  # recv(): expect = (t_seqno_ − last_ack_)/baseRTT, actual = rttLen/rtt
+        "diff_rounding": "nearest",  # recv(): delta = int((expect − v_actual_)·v_baseRTT_ + 0.5)
+        "round_end": "ack_beyond",  # recv(): seqno >= v_begseq_, v_begseq_ = t_seqno_
+        "increase": "ns2_per_ack",  # recv(): v_incr_, cwnd_ += v_incr_ if cwnd_ − (t_seqno_ − last_ack_) <= 2
+        "base_rtt_reset": True,  # recv(): if (rtt < v_baseRTT_ || rttLen <= 1) v_baseRTT_ = rtt
+        "closing_sample_next_round": True,  # recv(): v_sumRTT_ += rtt after the once-per-RTT section
+        "reno_increase": "ack",  # unused: ns-2 decides every round
+    },
+    # Linux net/ipv4/tcp_vegas.c (the module's parameters and tcp_vegas_cong_avoid).
+    "linux": {
+        "alpha": 2.0,  # static int alpha = 2
+        "beta": 4.0,  # static int beta = 4
+        "gamma": 1.0,  # static int gamma = 1
+        "rtt": "min",  # rtt = vegas->minRTT
+        "slow_start": "every_rtt",  # tcp_slow_start(tp, acked) on every ACK
+        "slow_start_exit": "target",  # snd_cwnd = min(snd_cwnd, target_cwnd + 1)
+        "loss_decrease": 0.5,  # .ssthresh = tcp_reno_ssthresh
+        "ecn_decrease": None,  # ECN's CWR uses the same .ssthresh
+        "timeout_cwnd": 1,  # tcp_enter_loss: snd_cwnd = packets in flight (0) + 1
+        "min_round_samples": 3,  # if (vegas->cntRTT <= 2) tcp_reno_cong_avoid(...)
+        "rtt_input": "sample",  # tcp_vegas_pkts_acked: sample->rtt_us (ca_rtt_us)
+        "diff": "cwnd_over_base",  # diff = snd_cwnd·(rtt − baseRTT)/baseRTT
+        "diff_rounding": "floor",  # u32 arithmetic
+        "round_end": "ack_beyond",  # if (after(ack, vegas->beg_snd_nxt))
+        "increase": "round_end",  # snd_cwnd++ / snd_cwnd-- once per RTT
+        "base_rtt_reset": False,  # baseRTT is only ever lowered (or reset by tcp_vegas_init)
+        "closing_sample_next_round": False,  # pkts_acked runs before cong_avoid for the same ACK
+        "reno_increase": "segments",  # tcp_reno_cong_avoid(sk, ack, acked): counts acked segments
+    },
+    # ns-3.44 src/internet/model/tcp-vegas.cc (TcpVegas) and tcp-socket-base.cc.
+    "ns3": {
+        "alpha": 2.0,  # TypeId attribute "Alpha", default 2
+        "beta": 4.0,  # "Beta", default 4
+        "gamma": 1.0,  # "Gamma", default 1
+        "rtt": "min",  # PktsAcked: m_minRtt = min(m_minRtt, rtt)
+        "slow_start": "every_rtt",  # IncreaseWindow: TcpNewReno::SlowStart on every ACK
+        "slow_start_exit": "target",  # segCwnd = min(segCwnd, targetCwnd + 1)
+        "loss_decrease": "ns3",  # GetSsThresh: max(min(ssThresh, cWnd − segSize), 2·segSize)
+        "ecn_decrease": None,  # ECN enters CWR through the same GetSsThresh
+        "timeout_cwnd": 1,  # TcpSocketBase::ReTxTimeout: m_cWnd = m_segmentSize
+        "min_round_samples": 3,  # if (m_cntRtt <= 2) TcpNewReno::IncreaseWindow(...)
+        "rtt_input": "smoothed",  # PktsAcked(tcb, segsAcked, m_tcb->m_lastRtt = m_rtt->GetEstimate())
+        "diff": "cwnd",  # diff = segCwnd − segCwnd·baseRtt/minRtt
+        "diff_rounding": "ceil",  # targetCwnd = static_cast<uint32_t>(segCwnd·tmp)
+        "round_end": "ack_covers",  # if (tcb->m_lastAckedSeq >= m_begSndNxt)
+        "increase": "round_end",  # segCwnd++ / segCwnd-- once per RTT
+        "base_rtt_reset": False,  # m_baseRtt = min(m_baseRtt, rtt)
+        "closing_sample_next_round": False,  # PktsAcked before IncreaseWindow for the same ACK
+        "reno_increase": "ack",  # TcpNewReno: one segment (slow start) or segSize²/cWnd per call
+    },
+}
+"""Vegas flavours: presets of the `VegasCc` fields, each field with the source line it comes
+from. `flavour = "ns2"` sets them all; fields written beside it override the preset."""
+
+_VEGAS_ALIASES = {"timeout_cwnd": "timeout_cwnd_segments"}
+VegasFlavour = Annotated[
+    str,
+    PlainValidator(choice("a Vegas flavour", list(VEGAS_FLAVOURS))),
+    WithJsonSchema({"enum": sorted(VEGAS_FLAVOURS)}),
+]
+
+
+def _round_samples(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= U32_MAX:
+        raise ValueError(f"{value!r} is not a number of RTT samples; use a whole number >= 0, e.g. 3")
+    return value
+
+
 class VegasCc(Model):
     """TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson 1995): once per RTT,
     diff = cwnd·(RTT − BaseRTT)/RTT segments; +1 below α, −1 above β; slow start every other
     RTT until diff > γ; 3/4·cwnd after duplicate ACKs, 2 segments after a timeout. Defaults are
-    the papers'; ns-2, ns-3 and Linux are flavours (README "TCP variants")."""
+    the papers'; `flavour` sets every field as ns-2, Linux or ns-3 does (README "TCP variants")."""
 
     kind: Literal["vegas"]
+    flavour: Annotated[VegasFlavour | None, Field(exclude=True)] = None
+    """A preset of every other field: "ns2" (ns-2.35 tcp-vegas.cc), "linux" (tcp_vegas.c),
+    "ns3" (ns-3.44 TcpVegas); fields written beside it override it."""
     alpha: Segments = 1.0
     """α: grow while fewer than α segments are queued (papers 1; Linux and ns-3 2)."""
     beta: Segments = 3.0
@@ -281,14 +374,49 @@ class VegasCc(Model):
     §6.1.2). ns-2's Vegas halves (0.5): it answers an ECN echo with TcpAgent's `ecn()`."""
     timeout_cwnd_segments: Count = Field(2, alias="timeout_cwnd", validate_default=True)
     """The window a timeout restarts from: 2 segments (papers, ns-2), 1 (Linux, ns-3)."""
-    min_round_samples: Count = 3
-    """A round with fewer RTT samples decides nothing (slow start goes on, congestion avoidance
-    adds a segment as Reno): 3 as Linux and ns-3, whose reason is delayed ACKs; 1 as ns-2."""
+    min_round_samples: Annotated[
+        int, PlainValidator(_round_samples), WithJsonSchema({"type": "integer", "minimum": 0, "maximum": U32_MAX})
+    ] = 3
+    """A round with fewer RTT samples makes no Vegas decision: Reno's increase once, on its
+    closing ACK (Linux and ns-3, `cntRTT <= 2`: 3); 0 decides every round, timing one without
+    samples by its duration (ns-2)."""
+    rtt_input: Literal["sample", "smoothed"] = "sample"
+    """Vegas's RTT: the fresh per-segment sample (Brakmo, ns-2, Linux) or the smoothed RTT (ns-3)."""
+    diff: Literal["cwnd", "cwnd_over_base", "ns2_in_flight"] = "cwnd"
+    """diff = cwnd·(RTT − BaseRTT)/RTT (papers, ns-3), cwnd·(RTT − BaseRTT)/BaseRTT (Linux), or
+    ns-2's (outstanding + 1) − (packets sent in the round)·BaseRTT/RTT."""
+    diff_rounding: Literal["none", "nearest", "floor", "ceil"] = "none"
+    """diff exact, or rounded as ns-2 (`int(x + 0.5)`), Linux (down) or ns-3 (up)."""
+    round_end: Literal["ack_covers", "ack_beyond"] = "ack_covers"
+    """A round ends on the ACK covering the previous round's snd_nxt (ns-3) or beyond it (Linux, ns-2)."""
+    increase: Literal["round_end", "ns2_per_ack"] = "round_end"
+    """±1 segment at the round end, or ns-2's per-ACK `v_incr_` while the window is used."""
+    base_rtt_reset: Flag = False
+    """ns-2: a round that sent at most one packet resets BaseRTT to its RTT."""
+    closing_sample_next_round: Flag = False
+    """ns-2: the closing ACK's sample counts in the next round."""
+    reno_increase: Literal["ack", "segments"] = "ack"
+    """The Reno increase (and slow start) counts each ACK once (ns-3) or its segments (Linux)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flavour(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping) or data.get("flavour") not in VEGAS_FLAVOURS:
+            return data
+        preset = VEGAS_FLAVOURS[data["flavour"]]
+        given = set(data) | {_VEGAS_ALIASES.get(k, k) for k in data}
+        # None is "absent" (ecn_decrease: as duplicate ACKs), the field's default.
+        kept = {k: v for k, v in preset.items() if v is not None and _VEGAS_ALIASES.get(k, k) not in given}
+        return {**kept, **data}
 
     @model_validator(mode="after")
     def _check(self) -> Self:
         if self.beta < self.alpha:
             raise_if_any([(("beta",), f"{self.beta:g} must be >= alpha ({self.alpha:g})")])
+        if self.increase == "ns2_per_ack" and (self.slow_start, self.slow_start_exit) != ("every_other_rtt", "eighth"):
+            raise_if_any(
+                [(("increase",), "ns2_per_ack needs slow_start = every_other_rtt and slow_start_exit = eighth")]
+            )
         return self
 
 

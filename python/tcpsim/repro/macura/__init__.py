@@ -19,8 +19,9 @@ ns-2's defaults (`common.NS2_TCP`, `ns-default.tcl` of ns-2.35, unchanged since 
   every timeout (`TcpAgent::timeout`), no receiver window (ns-2's `window_` of 20 would cap
   Table 1's flow at 0.96 Mb/s: the authors raised it);
 - drop-tail buffers counted in packets (`queue_in_bytes_ false`), so an ACK takes a slot;
-- Vegas = ns-2's `tcp-vegas.cc` flavour (α 1, β 3, γ 1, the round's mean RTT, a decision on any
-  sample); tcpsim's default flavour (the round's minimum, three samples) is a sensitivity run;
+- Vegas = the `ns2` flavour, ns-2's `tcp-vegas.cc` (α 1, β 3, γ 1 against δ rounded to an integer,
+  the round's mean RTT, δ from the packets outstanding, per-ACK growth while the window is used);
+  tcpsim's default flavour (the round's minimum, three samples) is a sensitivity run;
 - Westwood+ = its authors' Linux code (the `westwood_plus` preset: one sample per RTT, the
   two-stage filter, NewReno recovery), which is the paper's Sec. 2.1 pseudocode; SACK without
   delayed ACKs (Sec. 5.5: "TCP SACK by default does not use delayed ACK").

@@ -54,16 +54,14 @@ NS2_TCP: dict[str, Any] = {
 expiry. No receiver window: ns-2's default `window_` of 20 packets would cap the Table 1 flow at
 0.96 Mb/s, and the paper reports 1.97 Mb/s, so the authors raised it."""
 
-NS2_VEGAS_CC: dict[str, Any] = {
-    "kind": "vegas",
-    "alpha": 1,
-    "beta": 3,
-    "gamma": 1,
-    "rtt": "mean",
-    "min_round_samples": 1,
-}
-"""ns-2's `Agent/TCP/Vegas` (`tcp-vegas.cc`): α 1, β 3, γ 1 (`v_alpha_`, `v_beta_`, `v_gamma_`), the
-round's RTT the mean of its samples (`v_sumRTT_ / v_cntRTT_`), a decision on any sample."""
+NS2_VEGAS_CC: dict[str, Any] = {"kind": "vegas", "flavour": "ns2"}
+"""ns-2's `Agent/TCP/Vegas`: the paper ran ns-2 (Sec. 3), so its Vegas is the `ns2` flavour
+(`tcpsim.scenario.tcp.VEGAS_FLAVOURS`: ns-2.35 `tcp-vegas.cc` and `ns-default.tcl`) — α 1, β 3,
+γ 1 (`v_alpha_`, `v_beta_`, `v_gamma_`) applied to δ rounded to an integer, the round's mean RTT,
+δ from the packets outstanding after the round's closing ACK, per-ACK growth while the window
+is used, the BaseRTT reset after a one-packet round. The same flavour as `podlesny`'s. Not
+modelled: ns-2's Vegas data packets carry no 40-byte header (`VegasTcpAgent::output` does not
+add `headersize()`); the scenarios keep 1500-byte packets for every TCP."""
 
 
 @dataclass(frozen=True)

@@ -53,25 +53,18 @@ unlimited: ns-2's `window_` default of 20 packets would cap a flow at 20 packets
 NS2_WINDOW = {"rwnd": f"{20 * PAYLOAD_BYTES}B"}
 """ns-2's default `window_` of 20 packets, for the alternative reading that keeps it."""
 
-VEGAS_CC: dict[str, Any] = {
-    "kind": "vegas",
-    "alpha": 0.5,
-    "beta": 3.5,
-    "gamma": 1.5,
-    "rtt": "mean",
-    "min_round_samples": 1,
-    "ecn_decrease": 0.5,
-}
-"""The paper's Vegas, α = 1, β = 3 (Sec. II-B) and γ = 1 (`v_gamma_`), as ns-2.29's
-`tcp/tcp-vegas.cc` applies them: it rounds δ = (expect − actual)·BaseRTT to the nearest integer
-(`int(x + 0.5)`) before comparing, so it grows while δ < 0.5, shrinks when δ ≥ 3.5 and leaves
-slow start when δ ≥ 1.5 — exactly tcpsim's exact-δ comparison with α 0.5, β 3.5, γ 1.5. The
-round's RTT is the mean of its samples (`v_sumRTT_ / v_cntRTT_`) and one sample decides a round
-(no delayed ACKs here). The rest is the `vegas` defaults, ns-2's too: slow start every other RTT,
-exit cwnd − cwnd/8, 3/4 cut on duplicate ACKs, restart at 2 segments after a timeout. An
-ECN echo halves the window: ns-2's Vegas hands it to `TcpAgent::ecn` (RED/ECN runs only).
-Not modelled: ns-2 resets BaseRTT to the round's RTT when a round sent at most one packet, and
-Brakmo's fine-grained retransmission checks (both act only around losses)."""
+VEGAS_CC: dict[str, Any] = {"kind": "vegas", "flavour": "ns2"}
+"""The paper's Vegas, α = 1, β = 3 (Sec. II-B) and γ = 1 (`v_gamma_`), as ns-2.29, the paper's
+simulator, runs it: the `ns2` flavour (`tcpsim.scenario.tcp.VEGAS_FLAVOURS`, from ns-2.35's
+`tcp/tcp-vegas.cc` rev. 1.37 of 2005/08/25, the file ns-2.29 shipped). δ = (expect −
+actual)·BaseRTT is rounded to the nearest integer (`int(x + 0.5)`) before it is compared with
+α, β, γ; expect counts the packets outstanding after the round's closing ACK, actual the packets
+sent during the round over its mean RTT; growth comes per ACK while the window is used; a round
+that sent one packet resets BaseRTT; slow start every other RTT, exit cwnd − cwnd/8, 3/4 cut on
+duplicate ACKs, restart at 2 segments after a timeout; an ECN echo halves the window
+(`TcpAgent::ecn`, RED/ECN runs only). Not modelled: Brakmo's fine-grained retransmission
+(`vegas_expire`, the recovery half), and ns-2's Vegas data packets carry no 40-byte header
+(`VegasTcpAgent::output` does not add `headersize()`), which the scenarios keep."""
 
 
 def buffer_pkts(rate_bps: float) -> int:

@@ -85,7 +85,7 @@ class Fig1(Experiment):
     def scenarios(self) -> dict[str, dict[str, Any]]:
         """The main reading, the alternative reading and the sensitivity runs, by name."""
         exact = self.scenario()
-        exact["flows"][1]["tcp"] = {"cc": {**VEGAS_CC, "alpha": 1, "beta": 3, "gamma": 1}}
+        exact["flows"][1]["tcp"] = {"cc": {**VEGAS_CC, "diff_rounding": "none"}}
         return {MAIN: self.scenario(), WINDOW20: self.scenario(**NS2_WINDOW), EXACT_DELTA: exact}
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
@@ -192,8 +192,9 @@ class Fig1(Experiment):
             "ns-2.29 defaults for what the paper leaves open: TCPSink (an ACK per packet), windowInit_ 2, minrto_ "
             "200 ms, tcpTick_ 10 ms, NewReno recovery (RFC 2582); the receiver window unlimited, because ns-2's "
             "window_ of 20 packets cannot give the paper's 92 % (alternative reading)",
-            "Vegas as ns-2.29's tcp-vegas.cc: δ rounded to an integer before comparing with α = 1, β = 3, γ = 1 "
-            "(tcpsim's exact δ with thresholds 0.5, 3.5, 1.5), the round's mean RTT, one sample per round",
+            "Vegas as ns-2.29's tcp-vegas.cc (the ns2 flavour): δ rounded to an integer before comparing with "
+            "α = 1, β = 3, γ = 1, δ from the packets outstanding after the round's closing ACK, the round's mean RTT, "
+            "a decision every round, growth per ACK while the window is used",
             f"why NewReno gets ≈ 92 %: NewReno keeps the queue at {queue:.0f} packets on average, so Vegas's RTT is "
             f"≈ {(self.rtt_s + queueing_s) * 1e3:.0f} ms against its BaseRTT of ≈ {self.rtt_s * 1e3:.0f} ms; Vegas holds "
             f"its window (mean {vegas_cwnd:.1f} packets) where δ, the packets it keeps queued (≈ {vegas_queued:.1f}), "

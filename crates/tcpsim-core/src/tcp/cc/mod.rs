@@ -23,7 +23,7 @@ mod westwood_plus;
 
 pub use aimd::Aimd;
 pub use round::RoundCounter;
-pub use vegas::Vegas;
+pub use vegas::{Vegas, VegasParams};
 pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
@@ -204,17 +204,35 @@ impl CongestionControl {
                 ecn_decrease,
                 timeout_cwnd_segments,
                 min_round_samples,
+                rtt_input,
+                diff,
+                diff_rounding,
+                round_end,
+                increase,
+                base_rtt_reset,
+                closing_sample_next_round,
+                reno_increase,
             } => CongestionControl::Vegas(Vegas::new(
-                *alpha,
-                *beta,
-                *gamma,
-                *rtt,
-                *slow_start,
-                *slow_start_exit,
-                *loss_decrease,
-                *ecn_decrease,
-                *timeout_cwnd_segments,
-                *min_round_samples,
+                VegasParams {
+                    alpha: *alpha,
+                    beta: *beta,
+                    gamma: *gamma,
+                    rtt: *rtt,
+                    slow_start: *slow_start,
+                    slow_start_exit: *slow_start_exit,
+                    loss_decrease: *loss_decrease,
+                    ecn_decrease: *ecn_decrease,
+                    timeout_cwnd_segments: *timeout_cwnd_segments,
+                    min_round_samples: *min_round_samples,
+                    rtt_input: *rtt_input,
+                    diff: *diff,
+                    diff_rounding: *diff_rounding,
+                    round_end: *round_end,
+                    increase: *increase,
+                    base_rtt_reset: *base_rtt_reset,
+                    closing_sample_next_round: *closing_sample_next_round,
+                    reno_increase: *reno_increase,
+                },
                 mss_bytes,
             )),
         }
