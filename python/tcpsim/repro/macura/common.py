@@ -75,7 +75,7 @@ class Flavour:
 
 
 NEWRENO = Flavour("newreno", "NewReno", "newreno")
-VEGAS = Flavour("vegas", "Vegas", "vegas", {"cc": NS2_VEGAS_CC})
+VEGAS = Flavour("vegas", "Vegas", "vegas", {"cc": NS2_VEGAS_CC, "limited_transmit": False})
 WESTWOOD_PLUS = Flavour("westwood_plus", "Westwood+", "westwood_plus")
 """Westwood+ as its authors' Linux code (`tcp_westwood.c`): one bandwidth sample per RTT (at
 least 50 ms), the two-stage 7/8 filter, over NewReno recovery; the paper's Sec. 2.1 pseudocode

@@ -66,6 +66,16 @@ duplicate ACKs, restart at 2 segments after a timeout; an ECN echo halves the wi
 (`vegas_expire`, the recovery half), and ns-2's Vegas data packets carry no 40-byte header
 (`VegasTcpAgent::output` does not add `headersize()`), which the scenarios keep."""
 
+VEGAS_TCP: dict[str, Any] = {"limited_transmit": False}
+"""The per-flow TCP of a Vegas flow besides its `VEGAS_CC`: no limited transmit, since ns-2's
+`Agent/TCP/Vegas` has a `recv` of its own that sends nothing on the first two duplicate ACKs
+(ns-2's `singledup_` is read only by the other agents)."""
+
+
+def vegas_tcp(**cc: Any) -> dict[str, Any]:
+    """A Vegas flow's `tcp` table: `VEGAS_TCP` with `VEGAS_CC` (`cc` overrides its fields)."""
+    return {**VEGAS_TCP, "cc": {**VEGAS_CC, **cc}}
+
 
 def buffer_pkts(rate_bps: float) -> int:
     """C·250 ms in 1 KB packets, as ns-2's DropTail `limit_` (a packet count) would be set from
@@ -104,7 +114,7 @@ def dumbbell_scenario(
         flow["name"] = f"{variant}{i}"
         flow["variant"] = variant
         if variant == "vegas":
-            flow["tcp"] = {"cc": dict(VEGAS_CC)}
+            flow["tcp"] = vegas_tcp()
     scenario["trace"] = {"throughput_bin": f"{bin_s:g}s", "cwnd": True, "queue": True, "interval": f"{bin_s:g}s"}
     return scenario
 
@@ -267,5 +277,5 @@ def mixed_dumbbell(
         variant = flow["variant"]
         flow["name"] = f"{variant}.{direction}{j if variant == 'newreno' else j - newreno}"
         if variant == "vegas":
-            flow["tcp"] = {"cc": dict(VEGAS_CC)}
+            flow["tcp"] = vegas_tcp()
     return scenario

@@ -38,11 +38,11 @@ from tcpsim.repro.podlesny.common import (
     PAYLOAD_BYTES,
     REPLICATIONS,
     START_JITTER_S,
-    VEGAS_CC,
     WARMUP_S,
     WIRE_PER_PAYLOAD,
     bottleneck_queue,
     describe_ns2_red,
+    vegas_tcp,
 )
 from tcpsim.repro.podlesny.measure import CLASS_LABELS, NEWRENO, VEGAS, rd_split
 from tcpsim.repro.table import RunKey
@@ -111,7 +111,7 @@ def scenario(scale: Scale, discipline: str, seed: int, overrides: Mapping[str, A
     built["name"] = f"podlesny fig12: parking lot, {DISCIPLINE_LABELS[discipline]}"
     for flow in built["flows"]:
         if flow["variant"] == VEGAS:
-            flow["tcp"] = {"cc": dict(VEGAS_CC)}
+            flow["tcp"] = vegas_tcp()
     return built
 
 

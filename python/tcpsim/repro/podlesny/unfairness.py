@@ -19,13 +19,13 @@ from tcpsim.repro.podlesny.common import (
     NS2_WINDOW,
     PAPER,
     REPLICATIONS,
-    VEGAS_CC,
     WARMUP_S,
     WIRE_BYTES,
     WIRE_PER_PAYLOAD,
     buffer_pkts,
     dumbbell_scenario,
     link_share,
+    vegas_tcp,
 )
 from tcpsim.repro.table import MAIN, RunKey
 from tcpsim.runner import RunSpec
@@ -85,7 +85,7 @@ class Fig1(Experiment):
     def scenarios(self) -> dict[str, dict[str, Any]]:
         """The main reading, the alternative reading and the sensitivity runs, by name."""
         exact = self.scenario()
-        exact["flows"][1]["tcp"] = {"cc": {**VEGAS_CC, "diff_rounding": "none"}}
+        exact["flows"][1]["tcp"] = vegas_tcp(diff_rounding="none")
         return {MAIN: self.scenario(), WINDOW20: self.scenario(**NS2_WINDOW), EXACT_DELTA: exact}
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:

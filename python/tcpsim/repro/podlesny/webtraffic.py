@@ -40,11 +40,11 @@ from tcpsim.repro.podlesny.common import (
     PAPER,
     REPLICATIONS,
     RTT_RANGE_S,
-    VEGAS_CC,
     WARMUP_S,
     WIRE_BYTES,
     bottleneck_queue,
     mixed_dumbbell,
+    vegas_tcp,
 )
 from tcpsim.repro.podlesny.measure import NEWRENO, VEGAS, check_no_drops_past_the_bottleneck
 from tcpsim.repro.table import RunKey
@@ -123,7 +123,7 @@ def scenario(point: Point, seed: int) -> dict[str, Any]:
             "sizes": {"dist": "pareto", "mean": f"{point.mean_size_bytes}B", "shape": SIZE_SHAPE},
         }
         if variant == VEGAS:
-            web["tcp"] = {"cc": dict(VEGAS_CC)}
+            web["tcp"] = vegas_tcp()
         built["web"].append(web)
     built["name"] += f", web {point.web_rate_per_s:g}/s of mean {point.mean_size_bytes / 1000:g} KB"
     return built
