@@ -66,6 +66,7 @@ def _fig5_scenarios(configured: Sequence[int]) -> list[int]:
 @register
 class Fig5(Experiment):
     id = "moller.fig5"
+    kind = "simulation"
     title = "simulation vs model: NewReno and Westwood+ vs buffer size"
     setup = (
         "The paper's Fig. 2 topology simulated against the model: a NewReno and a Westwood+ flow from two "
@@ -222,6 +223,7 @@ class Fig5(Experiment):
 @register
 class Fig6(Experiment):
     id = "moller.fig6"
+    kind = "simulation"
     title = "as fig5, Westwood+ starting about 50 s after NewReno"
     setup = (
         "The set-up of fig5 (scenario 1) with Westwood+ starting at 50 s (plus uniform [0, 1] s) while "
@@ -378,6 +380,7 @@ class Fig6(Experiment):
 @register
 class Fig7(Experiment):
     id = "moller.fig7"
+    kind = "simulation"
     title = "modified Westwood+ (never below half the previous window)"
     setup = (
         "The set-up of fig5 (scenario 1) with the modified Westwood+ of Sec. IV (after a loss the window "
@@ -463,6 +466,7 @@ class Fig7(Experiment):
 @register
 class Fig8(Experiment):
     id = "moller.fig8"
+    kind = "simulation"
     title = "NewReno competing with NewReno vs with Westwood+"
     setup = (
         "The set-up of fig5 (scenario 1) with a NewReno flow as the second flow, compared with the "
