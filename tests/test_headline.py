@@ -275,3 +275,29 @@ def test_a_malformed_ns2_reference_fails_its_experiment_not_the_batch(tmp_path, 
     assert failed[0]["text"] == "the ns-2 reference data is readable"
     assert str(folder / "casetti.fig9.json") in failed[0]["detail"]
     assert reports["validation.fake"]["ok"]
+
+
+class QuickUndecided(Missed):
+    id = "casetti.fig11"
+    quick_undecided = "quick mode scales the set-up down, and its verdict does not carry over"
+
+
+def test_the_table_says_when_quick_mode_cannot_decide(tmp_path, registry):
+    quick = list(_run_mode(tmp_path / "quick", True, QuickUndecided, Reproduced).values())
+    assert quick[0]["quick_undecided"].startswith("quick mode scales")
+    assert headline(quick).startswith(
+        "Paper figures reproduced by simulation: 0/1 (quick mode cannot decide casetti.fig11, counted as its verdict)"
+    )
+    assert "| casetti | 0/1 (1 undecidable in quick mode) |" in status_table(quick)
+    assert "- **casetti.fig11**: quick mode cannot decide it" in (tmp_path / "quick" / "summary.md").read_text()
+    full = list(_run_mode(tmp_path / "full", False, QuickUndecided).values())
+    assert full[0]["quick_undecided"] is None and "undecidable" not in status_table(full)
+
+
+def _run_mode(out, quick, *classes):
+    return {r["id"]: r for r in execute([c() for c in classes], quick=quick, out_dir=out, progress=False)}
+
+
+def test_podlesny_fig6_says_quick_mode_cannot_decide_it():
+    (fig6,) = repro.select(["podlesny.fig6"])
+    assert fig6.quick_undecided and "does not carry over" in fig6.quick_undecided

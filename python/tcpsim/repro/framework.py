@@ -291,6 +291,9 @@ class Experiment:
     miss_cause: MissCause | None = None
     """Why this experiment is not reproduced, when it is not (``MissCause``); a miss without one
     is reported with class ``UNDECLARED``."""
+    quick_undecided: str | None = None
+    """Why quick mode cannot decide this experiment, when it cannot (its verdict in quick mode
+    does not carry over to the paper's set-up); the status table says so beside its count."""
 
     def replications(self, quick: bool, seeds: int | None) -> list[int]:
         """Seeds 1..n: ``seeds`` if given, else ``seeds_quick`` or ``seeds_full``."""
@@ -455,6 +458,7 @@ def _report(
             "readings": readings,
             "notes": list(outcome.notes),
             "miss_cause": None if ok else _miss_cause(experiment, ns2),
+            "quick_undecided": experiment.quick_undecided if quick else None,
             "ns2": ns2,
             "figure": str(figure) if figure else None,
             "wall_s": wall_s,
@@ -658,6 +662,12 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
         "# tcpsim repro summary",
         "",
         status_table(reports),
+        "",
+        *[
+            f"- **{r['id']}**: quick mode cannot decide it: {cell(r['quick_undecided'])}"
+            for r in reports
+            if r.get("quick_undecided")
+        ],
         "",
         "## Misses and their causes",
         "",

@@ -121,11 +121,23 @@ def _apart_cell(reports: Sequence[Report]) -> str:
     return text + ")"
 
 
+def undecided(reports: Sequence[Report]) -> list[str]:
+    """Ids of the reports whose mode (quick) cannot decide them (``quick_undecided``)."""
+    return [r["id"] for r in reports if r.get("quick_undecided")]
+
+
+def _figures_cell(reports: Sequence[Report]) -> str:
+    s = score(reports)
+    text = f"{s['reproduced']}/{s['experiments']}"
+    open_ = undecided(reports)
+    return text + (f" ({len(open_)} undecidable in quick mode)" if open_ else "")
+
+
 def _row(name: str, reports: Sequence[Report]) -> str:
     simulated = of_kind(reports, "simulation")
     s = score(simulated)
     checks = score(reports)
-    figures = f"{s['reproduced']}/{s['experiments']}" if simulated else "–"
+    figures = _figures_cell(simulated) if simulated else "–"
     claims = f"{s['claims_held']}/{s['claims']}" if simulated else "–"
     matched, missed = (s["numbers_matched"], s["numbers_missed"]) if simulated else ("–", "–")
     model_checks = f"{checks['model_checks_matched']}/{checks['model_checks']}" if checks["model_checks"] else "–"
@@ -141,10 +153,12 @@ def headline(reports: Sequence[Report]) -> str:
     by cause), then the model-only figures, the self-checks and the model checks apart."""
     simulated = of_kind(reports, "simulation")
     s = score(simulated)
-    line = (
-        f"Paper figures reproduced by simulation: {s['reproduced']}/{s['experiments']}; claims {s['claims_held']}/"
-        f"{s['claims']} hold; numbers {s['numbers_matched']} matched, {s['numbers_missed']} missed; misses by "
-        f"cause: {_causes_cell(simulated)}"
+    line = f"Paper figures reproduced by simulation: {s['reproduced']}/{s['experiments']}"
+    if undecided(simulated):
+        line += f" (quick mode cannot decide {', '.join(undecided(simulated))}, counted as its verdict)"
+    line += (
+        f"; claims {s['claims_held']}/{s['claims']} hold; numbers {s['numbers_matched']} matched, "
+        f"{s['numbers_missed']} missed; misses by cause: {_causes_cell(simulated)}"
     )
     for kind, label in (("model", "analytical-model figures"), ("validation", "self-checks")):
         if of_kind(reports, kind):

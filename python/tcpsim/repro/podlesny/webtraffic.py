@@ -324,6 +324,11 @@ class Fig6(WebSweep):
     )
     xlabel = "web-like traffic (transfers/s)"
     xscale = "log"
+    quick_undecided = (
+        "quick mode divides the capacity, the long-lived flows and the web intensity by 10 and runs 20 s; with "
+        "every intensity of the full grid it still passes (highest index 1.04, at 1 fps, within 15 % of 0.96), "
+        "where the paper-scale runs fail (issue 24), so its verdict does not carry over"
+    )
     rates = (1, 10, 50, 100, 200, 300)
     rates_quick = rates
     """Quick mode runs every intensity too (scaled, ``quick``): the paper's "the index ranges
