@@ -178,7 +178,7 @@ def test_repro_reports_a_failed_claim_and_exits_1_only_with_strict(tmp_path):
     assert result.exit_code == 1
     assert "✓" in result.stdout and "✗" in result.stdout
     assert "curves coincide" in result.stdout
-    assert "1/2 experiments reproduced" in result.stdout
+    assert "Paper figures reproduced by simulation: 1/2" in result.stdout
 
 
 def test_repro_exits_1_when_an_experiment_breaks_down(tmp_path):

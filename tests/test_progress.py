@@ -178,7 +178,7 @@ def test_piped_repro_shows_progress_then_each_experiment_and_is_quiet_with_q(tmp
         last_run = next(i for i, m in found if m.group(3) == exp_id and m.group(4) == m.group(5))
         table = next(i for i, line in enumerate(lines) if re.match(rf"[✓✗] {re.escape(exp_id)}: ", line))
         assert last_run < table
-    assert "experiments reproduced" in lines[-1]
+    assert "Paper figures reproduced by simulation" in lines[-1]
 
     # Again, all cached: nothing to simulate, so no progress; -v says what happened instead.
     again = tcpsim("repro", *experiments, "--quick", "-v", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
@@ -189,4 +189,4 @@ def test_piped_repro_shows_progress_then_each_experiment_and_is_quiet_with_q(tmp
     # -q before the command name works as after it (the root option applies to every command)
     quiet = tcpsim("-q", "repro", *experiments, "--quick", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
     assert quiet.returncode == 0, quiet.stdout
-    assert len(quiet.stdout.splitlines()) == 1 and "experiments reproduced" in quiet.stdout
+    assert len(quiet.stdout.splitlines()) == 1 and "Paper figures reproduced by simulation" in quiet.stdout

@@ -34,7 +34,7 @@ def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     class Tiny(Experiment):
-        id, title, paper = "validation.tiny", "tiny", "validation"
+        id, title, paper, kind = "validation.tiny", "tiny", "validation", "validation"
 
         def analyze(self, results, quick):
             return Outcome(claims=[Claim("holds", True)], numbers=[Number("n", 1.0, 1.5, explanation="why")])
@@ -52,7 +52,9 @@ def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
     )
     assert result.exit_code == 0, result.output
     text = readme.read_text()
-    assert "| validation | 0/1 | 1/1 | 0 | 1 | – | – |" in status_block(text, "quick")
+    assert "| validation | – | – | – | – | – | – | – | 0/1 (claims 1/1, numbers 0/1) | – |" in status_block(
+        text, "quick"
+    )
     assert status_block(text, "full") == "keep" and text.startswith("intro\n")
     assert status_block(text, "quick") in result.stdout
     bad = tmp_path / "NOBLOCK.md"

@@ -85,6 +85,10 @@ def test_index_lists_every_experiment_with_its_status(results, browser, tmp_path
     for exp_id in EXPERIMENTS:
         assert f'href="{exp_id}.html"' in dom
     assert "tcpsim version" in dom and "git commit" in dom
+    # the headline counts paper figures reproduced by simulation; the model figure and the
+    # self-check are counted apart, by kind
+    assert "Paper figures reproduced by simulation: 0/0" in dom
+    assert re.findall(r'<tr data-kind="([^"]+)"', dom) == ["model", "validation"]
 
 
 def test_experiment_pages_show_figure_claims_numbers_and_run(results, browser, tmp_path):
@@ -164,7 +168,7 @@ def test_an_experiment_that_broke_down_says_so(results, tmp_path):
     report["completed"] = False  # as when a run, the analysis or the figure failed
     (tmp_path / "validation.single_flow.json").write_text(json.dumps(report))
     index = write_report(tmp_path, tmp_path / "site").read_text()
-    assert '<tr data-experiment="validation.single_flow" data-status="broke down">' in index
+    assert '<tr data-experiment="validation.single_flow" data-status="broke down" data-kind="validation">' in index
     assert "(1 broke down)" in index
 
 

@@ -163,23 +163,36 @@ def test_shortened_experiments_run_end_to_end(tmp_path):
 
 
 def test_fig10_setup_buffer_floor_and_receiver_window():
+    """The main reading runs the buffer rule Sec. 4 states (BDP, with the 5-packet floor of every
+    casetti experiment); ns-2's 50-packet limit_ is an alternative reading run only where it binds."""
     fig10 = wireless.Fig10()
     short = load_scenario(fig10.scenario("reno", 0.0, True)).to_engine()
-    assert short["links"][1]["ab"]["queue"]["limit_packets"] == fig10.min_buffer_pkts == 50  # ns-2 limit_
+    assert short["links"][1]["ab"]["queue"]["limit_packets"] == fig10.min_buffer_pkts == common.MIN_BUFFER_PKTS == 5
     assert short["flows"][0]["tcp"]["rwnd_bytes"] > 1e9  # main reading: no receiver window, as in every casetti run
+    floored = load_scenario(fig10.scenario("reno", 0.0, True, floor=fig10.ns2_limit_pkts)).to_engine()
+    assert floored["links"][1]["ab"]["queue"]["limit_packets"] == 50  # ns-2 limit_
+    mid = load_scenario(fig10.scenario("reno", 0.02, True)).to_engine()
+    assert mid["links"][1]["ab"]["queue"]["limit_packets"] == 25  # BDP of 2 Mb/s × 40.02 ms
     long = load_scenario(fig10.scenario("westwood", 0.1, True)).to_engine()
     assert long["links"][1]["ab"]["queue"]["limit_packets"] == 125  # BDP of 2 Mb/s × 200.02 ms, above the floor
     assert fig10.windows["64 KB window"][0] == 65535 // common.PACKET_BYTES
     windowed = load_scenario(fig10.scenario("reno", 0.1, True, rwnd_pkts=163)).to_engine()
     assert windowed["flows"][0]["tcp"]["rwnd_bytes"] == 163 * common.MSS_BYTES
     specs = fig10.runs(quick=True, seeds=1)
-    assert {spec.key.get("kind") for spec in specs} == {None, "buffer5", "tick"}
-    assert {spec.key.get("reading") for spec in specs} == {None, "64 KB window", "ns-2 default window_ 20"}
-    # each alternative reading runs the whole grid, like the main one
+    assert {spec.key.get("kind") for spec in specs} == {None, "tick"}
+    assert {spec.key.get("reading") for spec in specs} == {
+        None,
+        "64 KB window",
+        "ns-2 default window_ 20",
+        fig10.floor_reading,
+    }
+    # each window reading runs the whole grid, like the main one; the floor reading where it binds
     for name in fig10.windows:
         assert {spec.key["wired_delay_s"] for spec in specs if spec.key.matches(reading=name, config="reno")} == set(
             fig10.grid(True)
         )
+    floor_xs = {spec.key["wired_delay_s"] for spec in specs if spec.key.matches(reading=fig10.floor_reading)}
+    assert floor_xs == set(fig10.floor_grid(True)) == {0.0, 0.002, 0.005, 0.020}
 
 
 def _gilbert_elliott(scenario: dict) -> dict:

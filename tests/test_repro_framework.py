@@ -77,6 +77,7 @@ class Model(Experiment):
     id = "moller.fig3"
     title = "fake model"
     paper = "moller"
+    kind = "model"
 
     def analyze(self, results, quick):
         return Outcome(series=[Series("model", [1, 2], [0.5, 0.5])], claims=[Claim("equal", True)])
@@ -326,8 +327,9 @@ def test_execute_writes_figures_and_summaries(tmp_path):
     assert json.loads((out / "summary.json").read_text()) == reports
     summary = (out / "summary.md").read_text()
     assert "| casetti.fig9 | main | claim | goodput grows with x |" in summary
-    assert "numbers: 1 matched, 1 missed" in summary
-    assert "| casetti | 0/1 | 1/1 | 1 | 1 |" in summary
+    assert "Paper figures reproduced by simulation: 0/1; claims 1/1 hold; numbers 1 matched, 1 missed" in summary
+    assert "| casetti | 0/1 | 1/1 | 1 | 1 | undeclared 1 |" in summary
+    assert sweep_report["kind"] == "simulation" and sweep_report["miss_cause"]["class"] == "undeclared"
     assert "paper used 2x the rate" in summary and "x is fake" in summary
 
 
@@ -447,17 +449,20 @@ def test_alternative_readings_are_scored_apart_and_drawn_dashed(tmp_path):
     assert "packet times: main" in svg and "stroke-dasharray" in svg
 
     summary = (tmp_path / "summary.md").read_text()
+    # a model-only figure (kind "model", from Model): counted apart from the paper figures simulated
     assert (
-        "1/1 experiments reproduced; claims: 1/1 hold; numbers: 2 matched, 0 missed; model checks: 1/1 matched"
-        in summary
+        "Paper figures reproduced by simulation: 0/0; claims 0/0 hold; numbers 0 matched, 0 missed; misses by "
+        "cause: –. Apart: analytical-model figures reproduced 1/1 (claims 1/1, numbers 2/2); model checks 1/1 "
+        "matched." in summary
     )
     assert (
-        "alternative readings (not counted above): 1/2 reproduced; claims 0/1, numbers 1 matched / 1 missed" in summary
+        "| moller | – | – | – | – | – | 1/1 (claims 1/1, numbers 2/2) | 1/1 | – "
+        "| 1/2 reproduced; claims 0/1, numbers 1 matched / 1 missed |" in summary
     )
-    assert "| moller.fig7 | main: paper: sojourns in seconds | reproduced | 1/1 | 2 | 0 |" in summary
-    assert "| moller.fig7 | alt: packet times | not reproduced | 0/1 | 0 | 1 |" in summary
-    assert "| moller.fig7 | packet times | number | at 2 | 2 | 1 | -50.0% | missed | halved |" in summary
-    assert "| moller.fig7 | main | number | bound | < 3 | 2.5 |" in summary
+    assert "| moller.fig7 | model | main: paper: sojourns in seconds | reproduced | 1/1 | 2 | 0 |" in summary
+    assert "| moller.fig7 | model | alt: packet times | not reproduced | 0/1 | 0 | 1 |" in summary
+    assert "| moller.fig7 | packet times | number | at 2 | 2 | – | 1 | -50.0% | missed | halved |" in summary
+    assert "| moller.fig7 | main | number | bound | < 3 | – | 2.5 |" in summary
 
 
 def test_status_table_counts_main_readings_per_paper():
@@ -481,11 +486,14 @@ def test_status_table_counts_main_readings_per_paper():
             report("moller", True, [], ["matched"]),
         ]
     )
-    rows = table.splitlines()
-    # papers in the fixed order of PAPERS, whatever order the reports come in
-    assert rows[2] == "| moller | 1/1 | 0/0 | 1 | 0 | – | – |"
-    assert rows[3] == "| casetti | 1/2 | 2/3 | 2 | 1 | – | 1/1 reproduced; claims 1/1, numbers 0 matched / 1 missed |"
-    assert rows[4].startswith("| **all** | 2/3 | 2/3 | 3 | 1 |")
+    rows = table.splitlines()[2:]
+    # papers in the fixed order of PAPERS, whatever order the reports come in; reports without a
+    # kind (written before kinds) count as simulations, a miss without a cause as undeclared
+    assert rows[2] == "| moller | 1/1 | 0/0 | 1 | 0 | – | – | – | – | – |"
+    assert rows[3] == (
+        "| casetti | 1/2 | 2/3 | 2 | 1 | undeclared 1 | – | – | – | 1/1 reproduced; claims 1/1, numbers 0 matched / 1 missed |"
+    )
+    assert rows[4].startswith("| **all** | 2/3 | 2/3 | 3 | 1 | undeclared 1 |")
 
 
 def test_status_block_is_replaced_between_its_markers_only():

@@ -375,6 +375,15 @@ def test_fig6_adds_one_web_server_per_variant_to_the_rd_dumbbell():
     assert sorted(webtraffic.Fig6().grid(False)) == [1, 10, 50, 100, 200, 300]
 
 
+def test_fig6_quick_mode_runs_every_intensity_the_range_is_taken_over():
+    """ "The index ranges between 0.75 and 0.96 across the scenarios considered": the lowest and
+    highest over all of 1…300 fps, which quick mode needs as well to decide it."""
+    fig6 = webtraffic.Fig6()
+    quick = sorted({s.key["x"] for s in fig6.runs(quick=True, seeds=1)})
+    full = sorted({s.key["x"] for s in fig6.runs(quick=False, seeds=1)})
+    assert quick == full == [1, 10, 50, 100, 200, 300]
+
+
 def test_fig7_sweeps_the_capacity_with_its_c_250_ms_buffer():
     e = web_engine(webtraffic.Fig7(), 10)
     q = e["links"][0]["ab"]["queue"]

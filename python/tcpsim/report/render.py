@@ -10,6 +10,7 @@ from typing import Any
 
 from tcpsim.report import view
 from tcpsim.report.load import load_reports
+from tcpsim.repro.status import kind_of
 
 FIGURE_SUFFIXES = (".svg", ".png")
 """The figure a page shows: the SVG ``repro`` writes, else the PNG of an older results directory."""
@@ -30,6 +31,7 @@ def _environment() -> Any:
         status=view.status,
         status_class=view.STATUS_CLASS,
         counts=view.counts,
+        kind_of=kind_of,
         number_row=view.number_row,
         provenance_rows=view.provenance_rows,
     )

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tcpsim.repro.status import paper_value, score
+from tcpsim.repro.status import headline, miss_causes, of_kind, paper_value, score
 
 Report = Mapping[str, Any]
 
@@ -59,6 +59,7 @@ def number_row(number: Report) -> dict[str, str]:
         "name": number["name"],
         "kind": number.get("kind", "point"),
         "paper": paper_value(number),
+        "ns2": ns2_value(number),
         "measured": fmt(number["measured"]),
         "rel_error": "–" if rel is None or not point else f"{rel:+.1%}",
         "tolerance": f"±{number['tolerance']:.0%}" if point else "bound",
@@ -67,9 +68,35 @@ def number_row(number: Report) -> dict[str, str]:
     }
 
 
-def totals(reports: Sequence[Report]) -> dict[str, int]:
-    """Totals over the main readings (``repro.status.score``) plus the experiments that broke down."""
-    return score(reports) | {"broken": sum(status(r) == "broke down" for r in reports)}
+def ns2_value(number: Report) -> str:
+    """ns-2's value of a number (with its CI when given), "–" when there is none."""
+    value = number.get("ns2")
+    if value is None:
+        return "–"
+    ci = number.get("ns2_ci")
+    return fmt(value) + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if ci else "")
+
+
+KIND_LABELS = {
+    "simulation": "paper figures reproduced by simulation",
+    "model": "analytical-model figures",
+    "validation": "self-checks",
+}
+
+
+def totals(reports: Sequence[Report]) -> dict[str, Any]:
+    """Totals over the main readings (``repro.status.score``) plus the experiments that broke
+    down, the headline sentence, and per kind (``KIND_LABELS``) its score and misses by cause."""
+    by_kind = {
+        kind: score(of_kind(reports, kind)) | {"label": label, "causes": miss_causes(of_kind(reports, kind))}
+        for kind, label in KIND_LABELS.items()
+        if of_kind(reports, kind)
+    }
+    return score(reports) | {
+        "broken": sum(status(r) == "broke down" for r in reports),
+        "headline": headline(reports),
+        "by_kind": by_kind,
+    }
 
 
 def provenance_rows(provenance: Mapping[str, Any] | None) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from typing import TypeVar
 
-from tcpsim.repro.framework import PAPERS, Experiment, execute
+from tcpsim.repro.framework import EXPERIMENT_KINDS, PAPERS, Experiment, MissCause, execute
 
 __all__ = ["Experiment", "UnknownExperiment", "all_experiments", "execute", "register", "select"]
 
@@ -42,6 +42,12 @@ def register(experiment: E) -> E:
         raise ValueError(f"{instance.id}: unknown paper {instance.paper!r}; expected one of {', '.join(PAPERS)}")
     if not instance.id.startswith(instance.paper + "."):
         raise ValueError(f"{instance.id}: id must start with its paper, '{instance.paper}.'")
+    if instance.kind not in EXPERIMENT_KINDS:
+        raise ValueError(f"{instance.id}: kind {instance.kind!r} is not one of {', '.join(EXPERIMENT_KINDS)}")
+    if instance.kind == "validation" and instance.paper != "validation":
+        raise ValueError(f"{instance.id}: kind 'validation' belongs to the validation paper only")
+    if instance.miss_cause is not None and not isinstance(instance.miss_cause, MissCause):
+        raise ValueError(f"{instance.id}: miss_cause must be a MissCause")
     previous = _registry.get(instance.id)
     if previous is not None and type(previous).__qualname__ != type(instance).__qualname__:
         raise ValueError(f"experiment id {instance.id!r} registered twice")

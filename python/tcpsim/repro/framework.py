@@ -22,7 +22,7 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any
 
-from tcpsim.repro.status import cell, paper_value, readings_table, status_table, totals_line
+from tcpsim.repro.status import cell, misses_table, paper_value, readings_table, status_table
 from tcpsim.runner import RunFailed, RunSpec, run_digest, run_many
 
 if TYPE_CHECKING:
@@ -34,6 +34,40 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAPERS = ("moller", "gangadhar", "macura", "podlesny", "casetti", "validation")
+
+EXPERIMENT_KINDS = ("simulation", "model", "validation")
+"""What an experiment is: "simulation", a paper figure or table reproduced by simulating it (the
+headline count); "model", a figure that only evaluates the paper's analytical model (no
+simulation); "validation", one of tcpsim's own self-checks (``validation.*``)."""
+
+MISS_CLASSES = ("mechanism", "setup", "statistics", "test", "paper")
+"""Why an experiment is not reproduced: tcpsim lacks a mechanism or models it unlike the paper's
+tool ("mechanism"); a set-up parameter the paper does not state decides it ("setup"); too few or
+too short runs to decide ("statistics"); the check asks something the paper does not ("test");
+the paper contradicts itself or its own tool ("paper")."""
+
+UNDECLARED = "undeclared"
+"""The ``miss_cause`` class of a miss whose experiment declares no cause (a test fails on it)."""
+
+
+@dataclass(frozen=True)
+class MissCause:
+    """Why an experiment is not reproduced when it is not: one of ``MISS_CLASSES`` and the best
+    evidence for it, in one or two sentences with numbers (a sensitivity run, what ns-2 gives for
+    the same set-up, or why ns-2 cannot run it). An experiment declares it as its ``miss_cause``;
+    the report carries it only when the experiment is not reproduced."""
+
+    cls: str
+    evidence: str
+
+    def __post_init__(self) -> None:
+        if self.cls not in MISS_CLASSES:
+            raise ValueError(f"miss cause class {self.cls!r} is not one of {', '.join(MISS_CLASSES)}")
+        if not self.evidence.strip():
+            raise ValueError(f"miss cause {self.cls!r}: the evidence is empty")
+
+    def to_dict(self) -> dict[str, str]:
+        return {"class": self.cls, "evidence": self.evidence}
 
 
 @dataclass
@@ -251,6 +285,15 @@ class Experiment:
     serves when empty."""
     seeds_full: int = 5
     seeds_quick: int = 2
+    kind: str = "simulation"
+    """One of ``EXPERIMENT_KINDS``; every registered experiment declares it in its own class (or
+    its paper's base class), which a test checks."""
+    miss_cause: MissCause | None = None
+    """Why this experiment is not reproduced, when it is not (``MissCause``); a miss without one
+    is reported with class ``UNDECLARED``."""
+    quick_undecided: str | None = None
+    """Why quick mode cannot decide this experiment, when it cannot (its verdict in quick mode
+    does not carry over to the paper's set-up); the status table says so beside its count."""
 
     def replications(self, quick: bool, seeds: int | None) -> list[int]:
         """Seeds 1..n: ``seeds`` if given, else ``seeds_quick`` or ``seeds_full``."""
@@ -386,16 +429,20 @@ def _report(
 ) -> dict[str, Any]:
     from tcpsim.repro.reference import setup_text
 
+    ns2, ns2_numbers = _ns2(experiment, outcome)
     ok = (
         all(c.ok for c in outcome.claims)
         and all(n.matched for n in outcome.numbers)
         and all(m.matched for m in outcome.model_checks)
     )
-    return jsonable(
+    # ns-2 ran the main reading's set-up: its values stand beside the main reading's numbers only.
+    readings = [{**r.to_dict(), "numbers": [_with_ns2(n, {}) for n in r.numbers]} for r in outcome.readings]
+    report = jsonable(
         {
             "id": experiment.id,
             "title": experiment.title,
             "paper": experiment.paper,
+            "kind": experiment.kind,
             "quick": quick,
             # The main reading's verdict alone: alternative readings never change it.
             "ok": ok,
@@ -406,10 +453,13 @@ def _report(
             "main_reading": outcome.main_reading,
             "series": [s.to_dict() for s in outcome.series],
             "claims": [c.to_dict() for c in outcome.claims],
-            "numbers": [n.to_dict() for n in outcome.numbers],
+            "numbers": [_with_ns2(n, ns2_numbers) for n in outcome.numbers],
             "model_checks": [m.to_dict() for m in outcome.model_checks],
-            "readings": [r.to_dict() for r in outcome.readings],
+            "readings": readings,
             "notes": list(outcome.notes),
+            "miss_cause": None if ok else _miss_cause(experiment, ns2),
+            "quick_undecided": experiment.quick_undecided if quick else None,
+            "ns2": ns2,
             "figure": str(figure) if figure else None,
             "wall_s": wall_s,
             "setup": setup_text(experiment),
@@ -418,6 +468,47 @@ def _report(
             "provenance": made,
         }
     )
+    return report
+
+
+def _ns2(experiment: Experiment, outcome: Outcome) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The experiment's ns-2 reference (``tcpsim.repro.ns2_reference``) as the report carries it,
+    with the names of its numbers that match none of the main reading's ("other ns-2 values"), and
+    its numbers by name; (None, {}) without one. A file that cannot be read fails a claim of the
+    main reading, naming the file."""
+    from tcpsim.repro import ns2_reference
+
+    try:
+        reference = ns2_reference.load(experiment.id)
+    except ns2_reference.Ns2ReferenceError as error:
+        outcome.claims.append(Claim("the ns-2 reference data is readable", False, str(error)))
+        return None, {}
+    if reference is None:
+        return None, {}
+    names = {n.name for n in outcome.numbers}
+    data = reference.to_dict()
+    data["unmatched"] = [n["name"] for n in data["numbers"] if n["name"] not in names]
+    return data, {n["name"]: n for n in data["numbers"]}
+
+
+def _with_ns2(number: Number, ns2_numbers: Mapping[str, Any]) -> dict[str, Any]:
+    """The number's dict with ``ns2`` and ``ns2_ci`` (None when ns-2 has no value of that name)."""
+    found = ns2_numbers.get(number.name)
+    return {**number.to_dict(), "ns2": found["value"] if found else None, "ns2_ci": found["ci"] if found else None}
+
+
+def _miss_cause(experiment: Experiment, ns2: Mapping[str, Any] | None) -> dict[str, str]:
+    """The declared cause of a miss (class ``UNDECLARED`` without one), its evidence followed by
+    what ns-2 gives for the same set-up when the experiment has an ns-2 reference."""
+    cause = experiment.miss_cause
+    if cause is None:
+        out = {"class": UNDECLARED, "evidence": f"{experiment.id} declares no miss_cause"}
+    else:
+        out = cause.to_dict()
+    if ns2 is not None:
+        values = "; ".join(f"{n['name']} = {n['value']:.4g}" for n in ns2["numbers"] if n["value"] is not None)
+        out["evidence"] += f" ns-2 ({ns2['ns2']}, {ns2['replications']} replications): {values or 'no values'}."
+    return out
 
 
 class _Analyst:
@@ -552,15 +643,35 @@ def execute(
     return ordered
 
 
+def _ns2_cell(number: Mapping[str, Any]) -> str:
+    """ns-2's value of a number, with its CI when given; "–" without one."""
+    value = number.get("ns2")
+    if value is None:
+        return "–"
+    ci = number.get("ns2_ci")
+    return cell(value) + (f" [{cell(ci[0])}, {cell(ci[1])}]" if ci else "")
+
+
 def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
-    """The status table per paper, one row per reading per experiment, every claim and number
-    (main reading first, then each alternative reading), then the notes."""
+    """The headline and the status table per paper (paper figures reproduced by simulation first,
+    model-only figures and self-checks apart), the misses with their causes, one row per reading
+    per experiment, every claim and number (main reading first, then each alternative reading;
+    ns-2's value beside the paper's where there is an ns-2 reference), the ns-2 set-ups, then
+    the notes."""
     lines = [
         "# tcpsim repro summary",
         "",
-        totals_line(reports),
-        "",
         status_table(reports),
+        "",
+        *[
+            f"- **{r['id']}**: quick mode cannot decide it: {cell(r['quick_undecided'])}"
+            for r in reports
+            if r.get("quick_undecided")
+        ],
+        "",
+        "## Misses and their causes",
+        "",
+        misses_table(reports),
         "",
         "## Readings",
         "",
@@ -568,8 +679,8 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
         "",
         "## Claims and numbers",
         "",
-        "| experiment | reading | kind | item | paper | measured | rel. error | status | detail |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| experiment | reading | kind | item | paper | ns-2 | measured | rel. error | status | detail |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
         groups = [("main", report)] + [(r["name"], r) for r in report["readings"]]
@@ -577,7 +688,7 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
             for c in group["claims"]:
                 status = "holds" if c["ok"] else "FAILED"
                 lines.append(
-                    f"| {report['id']} | {cell(reading)} | claim | {cell(c['text'])} |  |  |  | {status} | {cell(c['detail'])} |"
+                    f"| {report['id']} | {cell(reading)} | claim | {cell(c['text'])} |  |  |  |  | {status} | {cell(c['detail'])} |"
                 )
             checks = [("number", n) for n in group["numbers"]]
             checks += [("model check", m) for m in group.get("model_checks", [])]
@@ -586,8 +697,23 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
                 detail = "; ".join(cell(t) for t in (n["precision"], n["explanation"]) if t)
                 lines.append(
                     f"| {report['id']} | {cell(reading)} | {kind} | {cell(n['name'])} | {cell(paper_value(n))} "
-                    f"| {cell(n['measured'])} | {error} | {n['status']} | {detail} |"
+                    f"| {_ns2_cell(n)} | {cell(n['measured'])} | {error} | {n['status']} | {detail} |"
                 )
+    referenced = [r for r in reports if r.get("ns2")]
+    if referenced:
+        lines += ["", "## ns-2 reference runs", ""]
+        for report in referenced:
+            ns2 = report["ns2"]
+            lines.append(
+                f"- **{report['id']}** ({cell(ns2['ns2'])}, {ns2['replications']} replications; `{cell(ns2['command'])}`): "
+                f"{cell(ns2['setup'])}"
+            )
+            lines += [f"  - observation: {cell(o)}" for o in ns2["observations"]]
+            others = [n for n in ns2["numbers"] if n["name"] in ns2.get("unmatched", [])]
+            lines += [
+                f"  - other ns-2 value: {cell(n['name'])} = {_ns2_cell({'ns2': n['value'], 'ns2_ci': n['ci']})}"
+                for n in others
+            ]
     noted = [(r["id"], note) for r in reports for note in r["notes"]]
     noted += [(f"{r['id']} [{g['name']}]", note) for r in reports for g in r["readings"] for note in g["notes"]]
     hypotheses = [(f"{r['id']} [{g['name']}]", g["hypothesis"]) for r in reports for g in r["readings"]]

@@ -74,17 +74,19 @@ def reference_markdown(experiments: list[Experiment]) -> str:
         "experiment registry; do not edit by hand. Each experiment runs the paper's own set-up as its main",
         "reading and reports alternative readings beside it; `tcpsim repro ID` prints both, with every",
         "claim and number, and `results/summary.md` keeps them. Replications are seeds 1…n in",
-        "paper-fidelity mode and in `--quick` mode.",
+        "paper-fidelity mode and in `--quick` mode. Kind: *simulation* (a paper figure reproduced by",
+        "simulating it: the headline count), *model* (the figure only evaluates the paper's analytical",
+        "model) or *validation* (tcpsim's own self-checks).",
     ]
     order = {paper: i for i, paper in enumerate(PAPER_CITATIONS)}
     papers = sorted({e.paper for e in experiments}, key=lambda paper: order.get(paper, len(order)))
     for paper in papers:
         lines += ["", f"## {paper}", "", PAPER_CITATIONS.get(paper, "") + ".", ""]
-        lines += ["| id | figure | what it runs | seeds (full / quick) | set-up |", "|---|---|---|---|---|"]
+        lines += ["| id | figure | kind | what it runs | seeds (full / quick) | set-up |", "|---|---|---|---|---|---|"]
         for e in sorted((e for e in experiments if e.paper == paper), key=_natural_key):
             simulated = type(e).runs is not Experiment.runs
             seeds = f"{e.seeds_full} / {e.seeds_quick}" if simulated else "model only"
             title = e.title.replace("|", r"\|")
             summary = setup_text(e).replace("|", r"\|")
-            lines.append(f"| `{e.id}` | {_figure_name(e)} | {title} | {seeds} | {summary} |")
+            lines.append(f"| `{e.id}` | {_figure_name(e)} | {e.kind} | {title} | {seeds} | {summary} |")
     return "\n".join(lines) + "\n"

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 @register
 class Fig18(ThroughputSweep):
     id = "casetti.fig18"
+    kind = "simulation"
     title = "LEO satellite (one-way 100 ms, 0.1 % errors, 100 ms hand-off every 4 s): throughput vs capacity"
     setup = (
         "A LEO satellite link gateway → terminal: one-way 100 ms, a buffer of one bandwidth-delay product "

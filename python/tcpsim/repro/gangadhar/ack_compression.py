@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.repro import register
-from tcpsim.repro.framework import Claim, Number, Outcome, Series
+from tcpsim.repro.framework import Claim, MissCause, Number, Outcome, Series
 from tcpsim.repro.gangadhar.common import (
     DEFAULT_FLAVOURS,
     FLAVOUR_NOTE,
@@ -143,6 +143,16 @@ def westwood_plus_near_bottleneck(low_bps: float, high_bps: float) -> Claim:
 @register
 class Fig11(_TwoWindows):
     id = "gangadhar.fig11"
+    kind = "simulation"
+    miss_cause = MissCause(
+        "setup",
+        (
+            "The paper gives neither access delays, buffers nor flow 2's variant (\"the various parameters were "
+            "not provided in detail\"); Westwood's peak estimate is built by bursts of compressed ACKs whose "
+            "length and spacing those unstated parameters decide, and Westwood+'s estimate follows flow 1's "
+            "throughput, which they set too (1 ms access links: sensitivity run in the numbers' explanations)."
+        ),
+    )
     seeds_full = seeds_quick = 1  # deterministic: one run is exact (see runs)
     title = "bandwidth estimate under ACK compression (bottleneck 500 kb/s)"
     setup = (

@@ -10,7 +10,7 @@ import numpy as np
 
 from tcpsim.repro import register
 from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, curves
-from tcpsim.repro.framework import Claim, Outcome, Series
+from tcpsim.repro.framework import Claim, MissCause, Outcome, Series
 from tcpsim.repro.gangadhar.common import (
     DEFAULT_FLAVOURS,
     FIVE,
@@ -289,6 +289,7 @@ class _Sweep(_TwoWindows):
 @register
 class Fig5(_Sweep):
     id = "gangadhar.fig5"
+    kind = "simulation"
     title = "throughput vs PER of the bottleneck link"
     setup = (
         "One bulk flow over source —10 Mb/s, 45 ms— router —2 Mb/s, 0.01 ms— sink, a 100-packet drop-tail "
@@ -401,6 +402,7 @@ class Fig5(_Sweep):
 @register
 class Fig6(_Sweep):
     id = "gangadhar.fig6"
+    kind = "simulation"
     title = "throughput vs bottleneck link delay (PER 0.005)"
     setup = (
         "The set-up of fig5 and its five variants at PER 0.005 with the 2 Mb/s link's one-way delay swept "
@@ -439,6 +441,16 @@ class Fig6(_Sweep):
 @register
 class Fig7(_Sweep):
     id = "gangadhar.fig7"
+    kind = "simulation"
+    miss_cause = MissCause(
+        "setup",
+        (
+            "Under ns-3.17's default 64 KB advertised window (main reading) Westwood falls from 6 to 8 Mb/s "
+            "instead of rising: the window binds at 6–8 Mb/s (cwnd traced); with the receive buffer advertised "
+            '(alternative reading "ns-3 window scaling / 128 KB") it rises as the paper reports. The paper states'
+            " neither."
+        ),
+    )
     title = "throughput vs bottleneck bandwidth (PER 0.005, delay 0.01 ms)"
     setup = (
         "The set-up of fig5 and its five variants at PER 0.005 and 0.01 ms delay with the bottleneck rate "

@@ -52,6 +52,7 @@ def cwnd_order(averages: Mapping[str, Mapping[int, float]]) -> Claim:
 @register
 class Fig10(_TwoWindows):
     id = "gangadhar.fig10"
+    kind = "simulation"
     title = "cwnd of Westwood, Westwood+ and Reno at PER 0.005, sampled every 3 s"
     setup = (
         "The set-up of fig5 at PER 0.005 with Westwood, Westwood+ and Reno, cwnd sampled every 3 s over the "

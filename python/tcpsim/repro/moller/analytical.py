@@ -101,6 +101,7 @@ def sqrt_ratio_tends_elsewhere(sqrt_ratio: np.ndarray, model_ratio: np.ndarray) 
 @register
 class Fig3(Experiment):
     id = "moller.fig3"
+    kind = "model"
     title = "model, scenario 1: normalized throughput vs buffer size"
     setup = (
         "The closed-form fluid model of Sec. III alone, no simulation: Table II scenario 1 (C = 10 Mb/s, T = "
@@ -229,6 +230,7 @@ class Fig3(Experiment):
 @register
 class Fig4(Experiment):
     id = "moller.fig4"
+    kind = "model"
     title = "model, all four scenarios vs normalized buffer size"
     setup = (
         "The same closed form for the four Table II scenarios (C = 1 or 10 Mb/s, T = 50 or 200 ms: CT = 4.2, "
@@ -346,6 +348,7 @@ class Fig4(Experiment):
 @register
 class Limits(Experiment):
     id = "moller.limits"
+    kind = "model"
     title = "Prop. 4 and the square-root formula ratio (eqs. (34)–(35))"
     setup = (
         "The closed form of scenario 1 over B/CT from 1e-6 to 1e6, no simulation, against Prop. 4 and eqs. "

@@ -27,7 +27,7 @@ import numpy as np
 
 from tcpsim.repro import register
 from tcpsim.repro.aggregate import summarize
-from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
+from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome, Series
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, figure_title, finish_axes
 from tcpsim.repro.podlesny import checks
 from tcpsim.repro.podlesny.common import (
@@ -201,6 +201,15 @@ def both_class_steps(scale: Scale) -> list[int]:
 @register
 class Fig10(Experiment):
     id = "podlesny.fig10"
+    kind = "simulation"
+    miss_cause = MissCause(
+        "setup",
+        (
+            "The paper gives the schedule of flow counts only by example (three stated points); the 20 s steps "
+            "are assumed, and so are RD's recalculation interval (100 ms) and flow-count timeout (1 s), which "
+            "decide how fast RD's shares follow a step (their sensitivity is in the notes)."
+        ),
+    )
     title = "sudden changes in the numbers of NewReno and Vegas flows: DropTail, RED/ECN and RD"
     setup = (
         "The Sec. IV dumbbell (100 Mb/s, 10 ms bottleneck, C·250 ms buffer, RTTs uniform in [20, 300] ms drawn per "

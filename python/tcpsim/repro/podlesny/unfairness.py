@@ -50,6 +50,7 @@ EXACT_DELTA = "sensitivity: exact δ"
 @register
 class Fig1(Experiment):
     id = "podlesny.fig1"
+    kind = "simulation"
     title = "one NewReno and one Vegas flow on a 2 Mb/s drop-tail bottleneck"
     setup = (
         "One NewReno and one Vegas flow (α = 1, β = 3 as ns-2.29's Vegas applies them) share a 2 Mb/s, 10 ms "
