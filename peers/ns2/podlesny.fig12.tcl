@@ -8,6 +8,9 @@
 # ns-2: DropTail and RED/ECN only. Per hop: each class's data packets that
 # crossed it forward (long flows and that hop's cross flows), the index =
 # Vegas's per-flow count over NewReno's; and the mean index over the hops.
+# Flow ids: cross flows 1 (NewReno) / 2 (Vegas), long flows 5 / 6, reverse
+# flows 3 / 4; per class also the long and the one-hop flows' mean rate
+# (Mb/s per flow, averaged over the hops).
 # Point <disc>.
 source [file join [file dirname [info script]] lib podlesny.tcl]
 set POINTS {droptail red_ecn}
@@ -52,7 +55,7 @@ proc lot_flow {variant from to fid} {
     set ftp [$tcp attach-app FTP]
     $ns at [$rng uniform 0.0 1.0] "$ftp start"
 }
-set pools [list [list 0 $HOPS 0]]
+set pools [list [list 0 $HOPS 4]]
 for {set i 0} {$i < $HOPS} {incr i} { lappend pools [list $i [expr {$i + 1}] 0] }
 lappend pools [list $HOPS 0 2]
 foreach p $pools {
@@ -65,14 +68,22 @@ proc snap {} {
     global FM HOPS
     set out {}
     for {set i 0} {$i < $HOPS} {incr i} {
-        lappend out [lindex [fmon_counts $FM($i) 1] 1] [lindex [fmon_counts $FM($i) 2] 1]
+        foreach fid {1 2 5 6} { lappend out [lindex [fmon_counts $FM($i) $fid] 1] }
     }
     return $out
 }
 proc finish {} {
     global S0 HOPS point POOL T bps PD
     set sum 0.0
-    foreach {n0 v0} $S0 {n1 v1} [snap] i {0 1 2 3 4} {
+    foreach c {cn cv ln lv} { set rate($c) 0.0 }
+    set w [expr {$T - 5.0}]
+    foreach {cn0 cv0 ln0 lv0} $S0 {cn1 cv1 ln1 lv1} [snap] i {0 1 2 3 4} {
+        foreach c {cn cv ln lv} {
+            set d [expr {[set ${c}1] - [set ${c}0]}]
+            set rate($c) [expr {$rate($c) + $d * $PD(wire) * 8.0 / $w / 1e6 / $POOL / $HOPS}]
+        }
+        set n0 [expr {$cn0 + $ln0}]; set n1 [expr {$cn1 + $ln1}]
+        set v0 [expr {$cv0 + $lv0}]; set v1 [expr {$cv1 + $lv1}]
         set idx [expr {double($v1 - $v0) / ($n1 - $n0)}]
         result $point index_hop$i $idx
         result $point newreno_share_hop$i [expr {($n1 - $n0) * $PD(wire) * 8.0 / ($bps * ($T - 5.0))}]
@@ -80,6 +91,10 @@ proc finish {} {
         set sum [expr {$sum + $idx}]
     }
     result $point index_mean [expr {$sum / $HOPS}]
+    result $point newreno_long_mbps $rate(ln)
+    result $point newreno_onehop_mbps $rate(cn)
+    result $point vegas_long_mbps $rate(lv)
+    result $point vegas_onehop_mbps $rate(cv)
     exit 0
 }
 $ns at 5.0 "set S0 \[snap\]"

@@ -144,6 +144,13 @@ def fig12_numbers(data: Data) -> list[tuple[str, list[float]]]:
                 pick(data, d, "index_mean"),
             )
         )
+        for metric, words in (
+            ("newreno_long_mbps", "NewReno long flows"),
+            ("newreno_onehop_mbps", "NewReno one-hop flows"),
+            ("vegas_long_mbps", "Vegas long flows"),
+            ("vegas_onehop_mbps", "Vegas one-hop flows"),
+        ):
+            out.append((f"{label}: {words}, Mb/s per flow (quick scale)", pick(data, d, metric)))
         for i in range(5):
             out.append(
                 (f"{label}: relative fairness index on link {i + 1} (quick scale)", pick(data, d, f"index_hop{i}"))
@@ -174,6 +181,14 @@ def bottleneck_numbers(data: Data) -> list[tuple[str, list[float]]]:
                 )
                 out.append((f"{label}: Jain's index, M = {m}, {words} reverse traffic", pick(data, p, "jain")))
     return out
+
+
+def multihop_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    return [
+        (f"{label} C1 goodput over {n} hop(s), 300 s (Mb/s)", pick(data, f"{v}:{n}", "c1_goodput"))
+        for v, label in (("newreno", "NewReno"), ("vegas", "Vegas"))
+        for n in (1, 3)
+    ]
 
 
 RD_NOTE = (
@@ -284,6 +299,16 @@ TWINS: dict[str, Twin] = {
         "the rest ns-2.35 defaults. Goodput per 250 s interval = packets acknowledged in it × 1500 bytes. "
         "Westwood+ is not a stock ns-2 agent and is not run. 10 replications (tcpsim full: 10 seeds).",
         table1_numbers,
+    ),
+    "macura.multihop": Twin(
+        3,
+        "Sec. 5.3's chain as tcpsim's main reading builds it: routers joined by 10 Mb/s, 10 ms hops, C1 "
+        "(NewReno or Vegas; Westwood+ is not a stock ns-2 agent) across all N hops from 10 s, one NewReno cross "
+        "flow each way on every hop starting uniform in [0, 1] s, every host on its own 100 Mb/s, 20 ms link, "
+        "every queue DropTail of 125 packets; packetSize_ 1460, Agent/TCPSink/DelAck, window_ 10000, ns-2.35 "
+        "defaults otherwise. C1's goodput: (sent - retransmitted) x 1500 bytes from 10 s. Subset: N = 1 and 3 "
+        "(tcpsim's quick grid), 300 s (tcpsim quick 150 s, full 1000 s), 3 replications.",
+        multihop_numbers,
     ),
     "macura.bottleneck": Twin(
         2,
@@ -403,6 +428,11 @@ OBSERVATIONS: dict[str, list[str]] = {
         "capability, not limited transmit; counting packets per hop as ns-2's flow monitors do rather than "
         "delivered payload would, if anything, favour Vegas in ns-2). In the single-bottleneck 20 + 20 RED/ECN "
         "mix (fig10's observations) the two simulators agree.",
+        "Where the parking lot differs (Mb/s per flow, long / one-hop flows, ns-2 against tcpsim quick "
+        "6026cc4): RED/ECN NewReno 0.66 / 1.67 against 0.63 / 1.16, Vegas 0.38 / 1.43 against 0.48 / 1.52; "
+        "DropTail NewReno 0.35 / 4.26 against 0.25 / 4.15, Vegas 0.046 / 0.22 against 0.04 / 0.37. Under "
+        "RED/ECN ns-2's one-hop NewReno flows get about 45 % more than tcpsim's and its long Vegas flows about "
+        "20 % less: the place to look for the missing mechanism.",
     ],
     "podlesny.fig9": [
         "Quick scale, DropTail: from 50 to 200 transfers/s (paper scale) ns-2's index rises, 0.41 to 0.98 (30 KB) "
@@ -411,6 +441,12 @@ OBSERVATIONS: dict[str, list[str]] = {
         "ns-2 1.25 to 1.15 and 1.06 to 1.27 (Vegas loss 4.9 % to 15 %, 9.8 % to 33 %, Vegas not ECN-capable), "
         "tcpsim 0.95 to 1.16 and 1.20 to 1.26.",
         "The paper's declining index is an RD result; without RD neither simulator shows a decline.",
+    ],
+    "macura.multihop": [
+        "ns-2 agrees with tcpsim: C1's goodput NewReno 4.25 and 1.71 Mb/s over 1 and 3 hops, Vegas 0.52 and "
+        "0.16 (tcpsim quick, 150 s, 2 seeds, 6026cc4: NewReno 5.05 and 2.04, Vegas 0.45 and 0.15); Vegas gets "
+        "about a tenth of NewReno's goodput against NewReno cross traffic in both (the paper's 'NewReno >> "
+        "Vegas'). Westwood+ is not a stock ns-2 agent, so the 'Westwood+ >= NewReno' claim has no ns-2 value.",
     ],
     "macura.bottleneck": [
         "ns-2 agrees with tcpsim: the reverse traffic costs Vegas much at M = 10 (total 4.09 Mb/s against 10.22 "

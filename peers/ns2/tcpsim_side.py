@@ -3,9 +3,11 @@ experiments (which tcpsim's experiments run with RD only, or with DropTail at a 
 the same scenarios the experiments build, with the bottleneck queue swapped, measured with the
 experiments' own functions. Needs tcpsim (run with the project's Python):
 
-    .venv/bin/python peers/ns2/tcpsim_side.py [name ...]   # names below; default all
+    .venv/bin/python peers/ns2/tcpsim_side.py [--vegas-no-ecn] [name ...]   # names below; default all
 
-Prints `name: mean [95 % CI]` per measured value (3 seeds unless stated).
+Prints `name: mean [95 % CI]` per measured value (3 seeds unless stated). `--vegas-no-ecn` makes
+every Vegas flow (long-lived and web) non-ECN-capable, as stock ns-2's Vegas is (its `output()`
+never sets ECT), to compare with the twins' RED/ECN runs.
 """
 
 from __future__ import annotations
@@ -21,6 +23,16 @@ from tcpsim.repro.podlesny.common import BOTTLENECK_DELAY_S, bottleneck_queue, m
 from tcpsim.repro.podlesny.measure import class_use, fairness_index
 
 SEEDS = (1, 2, 3)
+VEGAS_NO_ECN = False
+
+
+def vegas_ecn_off(built: dict) -> dict:
+    """With `VEGAS_NO_ECN`, Vegas flows and web servers do not negotiate ECN (ns-2's stock Vegas)."""
+    if VEGAS_NO_ECN:
+        for spec in [*built["flows"], *built.get("web", [])]:
+            if spec["variant"] == "vegas":
+                spec["tcp"] = {**spec.get("tcp", {}), "ecn": False}
+    return built
 
 
 def with_queue(built: dict, disc: str, bps: float) -> dict:
@@ -37,7 +49,7 @@ def flow_ratio(nr: int, vg: int, disc: str) -> dict[str, list[float]]:
             nr, vg, queue=bottleneck_queue(disc, 10e6, BOTTLENECK_DELAY_S), seed=seed, bottleneck_bps=10e6,
             duration_s=20.0, ecn=disc == "red_ecn",
         )  # fmt: skip
-        use = class_use(tcpsim.run(built, seed=seed), 10e6, directions=2)
+        use = class_use(tcpsim.run(vegas_ecn_off(built), seed=seed), 10e6, directions=2)
         for k, v in (
             ("newreno_utilization", use["newreno"]["utilization"]),
             ("vegas_utilization", use["vegas"]["utilization"]),
@@ -53,7 +65,7 @@ def web_point(point: web.Point, disc: str, seeds: tuple[int, ...] = SEEDS) -> di
     out: dict[str, list[float]] = {}
     for seed in seeds:
         built = with_queue(web.scenario(point, seed), disc, point.capacity_bps)
-        use = web.forward_use(tcpsim.run(built, seed=seed), point)
+        use = web.forward_use(tcpsim.run(vegas_ecn_off(built), seed=seed), point)
         for k in ("index", "vegas_loss_rate", "newreno_utilization", "vegas_utilization"):
             out.setdefault(k, []).append(use[k])
     return out
@@ -66,7 +78,7 @@ def static20(disc: str) -> dict[str, list[float]]:
             20, 20, queue=bottleneck_queue(disc, 20e6, BOTTLENECK_DELAY_S), seed=seed, reverse=False,
             bottleneck_bps=20e6, duration_s=60.0, ecn=disc == "red_ecn",
         )  # fmt: skip
-        use = class_use(tcpsim.run(built, seed=seed), 20e6, directions=1)
+        use = class_use(tcpsim.run(vegas_ecn_off(built), seed=seed), 20e6, directions=1)
         for k, v in (
             ("index", fairness_index(use)),
             ("newreno_utilization", use["newreno"]["utilization"]),
@@ -109,6 +121,10 @@ def show(prefix: str, values: dict) -> None:
 
 
 def main(names: list[str]) -> None:
+    global VEGAS_NO_ECN
+    if "--vegas-no-ecn" in names:
+        VEGAS_NO_ECN = True
+        names = [n for n in names if n != "--vegas-no-ecn"]
     for name in names or list(JOBS):
         for disc in ("droptail", "red_ecn"):
             show(f"{name} {disc}", JOBS[name](disc))
