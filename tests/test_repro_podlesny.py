@@ -274,7 +274,9 @@ def test_fig10_red_ecn_is_ns2_29s_default_red_with_ecn():
     # thresh_ 0 → max(5, 5 ms · 25 000 pkts/s / 2) = 62.5 packets of 500 bytes; q_weight_ −1
     assert (q["min_th"], q["max_th"]) == (31_250, 93_750)
     assert q["w_q"] == pytest.approx(1 - math.exp(-1 / (10 * 0.1 * 25_000)))
-    assert all(f["tcp"]["ecn"] for f in e["flows"])
+    # NewReno flows are ECN-capable; ns-2's Vegas agent never sets ECT (tcp-vegas.cc `output`).
+    assert all(f["tcp"]["ecn"] == (f["tcp"]["cc"]["kind"] != "vegas") for f in e["flows"])
+    assert {f["tcp"]["cc"]["kind"] for f in e["flows"]} == {"aimd", "vegas"}
     classic = next(s for s in dynamics.Fig10().runs(quick=False, seeds=1) if s.key["discipline"] == "red_ecn_classic")
     q = engine(classic.scenario)["links"][0]["ab"]["queue"]
     assert (q["mode"], q["min_th"], q["max_th"], q["w_q"]) == ("packet", 5, 15, 0.002)

@@ -66,10 +66,12 @@ duplicate ACKs, restart at 2 segments after a timeout; an ECN echo halves the wi
 (`vegas_expire`, the recovery half), and ns-2's Vegas data packets carry no 40-byte header
 (`VegasTcpAgent::output` does not add `headersize()`), which the scenarios keep."""
 
-VEGAS_TCP: dict[str, Any] = {"limited_transmit": False}
-"""The per-flow TCP of a Vegas flow besides its `VEGAS_CC`: no limited transmit, since ns-2's
-`Agent/TCP/Vegas` has a `recv` of its own that sends nothing on the first two duplicate ACKs
-(ns-2's `singledup_` is read only by the other agents)."""
+VEGAS_TCP: dict[str, Any] = {"limited_transmit": False, "ecn": False}
+"""The per-flow TCP of a Vegas flow besides its `VEGAS_CC`, as ns-2's `Agent/TCP/Vegas` behaves
+whatever the script sets (`tcp/tcp-vegas.cc`): no limited transmit, since its own `recv` sends
+nothing on the first two duplicate ACKs (ns-2's `singledup_` is read only by the other agents);
+and not ECN-capable, since its own `output` never sets ECT (`TcpAgent::output` does when `ecn_`
+is on), so under RED/ECN its packets are dropped where NewReno's are marked."""
 
 
 def vegas_tcp(**cc: Any) -> dict[str, Any]:
@@ -252,7 +254,7 @@ def mixed_dumbbell(
     """The Sec. IV dumbbell: `newreno` NewReno and `vegas` Vegas long-lived flows forward and, if
     `reverse`, as many of each backward, named ``<variant>.f<j>`` / ``<variant>.r<j>`` (class: the
     variant); RTTs uniform in `rtt_range_s` ([20, 300] ms) drawn with the replication's `seed`;
-    the bottleneck's `queue` in both directions; ns-2.29's TCP (with ECN if `ecn`) and the
+    the bottleneck's `queue` in both directions; ns-2.29's TCP (with ECN if `ecn`, NewReno only) and the
     paper's Vegas."""
     variants = ["newreno"] * newreno + ["vegas"] * vegas
     directions = ("f", "r") if reverse else ("f",)

@@ -86,7 +86,7 @@ sensitivity runs of one replication."""
 
 def scenario(scale: Scale, discipline: str, seed: int, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Fig. 11's parking lot with the discipline on every bottleneck (both directions), RTTs
-    drawn with the replication's seed, ns-2.29's TCP (with ECN under RED/ECN), the paper's Vegas."""
+    drawn with the replication's seed, ns-2.29's TCP (with ECN under RED/ECN, NewReno only: ns-2's Vegas is not ECN-capable), the paper's Vegas."""
     pool = {NEWRENO: scale.pool, VEGAS: scale.pool}
     built = parking_lot(
         hops=HOPS,
