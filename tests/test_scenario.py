@@ -162,6 +162,7 @@ def test_defaults_fill_every_engine_field():
     assert tcp == {
         "mss_bytes": 1460,
         "header_bytes": 40,
+        "ack_bytes": None,
         "init_cwnd_segments": 2,
         "init_ssthresh_bytes": 2**30,
         "rwnd_bytes": 2**30,

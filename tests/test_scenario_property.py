@@ -125,6 +125,7 @@ tcp = st.fixed_dictionaries(
     optional={
         "mss": st.sampled_from([1, 41, 536, 1460, "9000B"]),
         "header": st.sampled_from([0, 40, 1000]),
+        "ack": st.sampled_from([0, 40]),
         "init_cwnd": st.integers(1, 100),
         "init_ssthresh": st.sampled_from([1, 1460, "64KB", "1GiB"]),
         "rwnd": st.sampled_from(["1460B", "64KB", "1GiB"]),

@@ -895,6 +895,11 @@ pub struct TcpConfig {
     pub mss_bytes: u32,
     /// IP + TCP header bytes added on the wire to data and ACK packets.
     pub header_bytes: u32,
+    /// Size on the wire of the receiver's ACKs, if not `header_bytes`: ns-2's `TCPSink` sends
+    /// 40-byte ACKs (its `packetSize_`) whatever its sender adds to data, and stock ns-2 Vegas
+    /// adds nothing (`VegasTcpAgent::output` never adds `headersize()`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_bytes: Option<u32>,
     /// Initial window in segments (RFC 5681 §3.1 IW).
     pub init_cwnd_segments: u32,
     /// Initial slow-start threshold (RFC 5681: arbitrarily high).
@@ -1088,6 +1093,9 @@ impl TcpConfig {
         if self.header_bytes > MAX_HEADER_BYTES {
             return Err(format!(".header_bytes: must be <= {MAX_HEADER_BYTES}"));
         }
+        if self.ack_bytes.is_some_and(|b| b > MAX_HEADER_BYTES) {
+            return Err(format!(".ack_bytes: must be <= {MAX_HEADER_BYTES}"));
+        }
         if self.init_cwnd_segments == 0 || self.dupack_threshold == 0 || self.delack_count == 0 {
             return Err(": init_cwnd_segments, dupack_threshold and delack_count must be >= 1".into());
         }
@@ -1222,7 +1230,10 @@ impl SimConfig {
             return Ok(());
         }
         // A data segment, or an ACK with three SACK blocks (4 + 3 · 8 option bytes).
-        let largest = |tcp: &TcpConfig| tcp.mss_bytes.max(28) as u64 + tcp.header_bytes as u64;
+        let largest = |tcp: &TcpConfig| {
+            let header = tcp.header_bytes.max(tcp.ack_bytes.unwrap_or(0)) as u64;
+            tcp.mss_bytes.max(28) as u64 + header
+        };
         let sizes = [
             ("flows", self.flows.iter().map(|f| largest(&f.tcp)).collect::<Vec<_>>()),
             ("web", self.web.iter().map(|w| largest(&w.tcp)).collect()),

@@ -435,6 +435,9 @@ class TcpOptions(Model):
     """Payload bytes per segment (SMSS)."""
     header_bytes: HeaderSizeBytes = Field(40, alias="header", validate_default=True)
     """IP + TCP header bytes added on the wire to data and ACK packets."""
+    ack_bytes: HeaderSizeBytes | None = Field(None, alias="ack")
+    """Size of the receiver's ACKs on the wire if not `header` (ns-2's TCPSink sends 40-byte ACKs
+    whatever its sender adds to data; stock ns-2 Vegas data carry no header)."""
     init_cwnd_segments: Count = Field(2, alias="init_cwnd", validate_default=True)
     """Initial window in segments (RFC 5681 §3.1)."""
     init_ssthresh_bytes: PositiveSizeBytes = Field("1GiB", alias="init_ssthresh", validate_default=True)

@@ -62,6 +62,7 @@ pub(crate) mod tests {
         TcpConfig {
             mss_bytes: 1000,
             header_bytes: 40,
+            ack_bytes: None,
             init_cwnd_segments: 1,
             init_ssthresh_bytes: 1 << 30,
             rwnd_bytes: 1 << 30,

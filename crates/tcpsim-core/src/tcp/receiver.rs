@@ -51,7 +51,8 @@ pub struct TcpReceiver {
     pub series: u32,
     pub node: u32,
     pub peer: u32,
-    header_bytes: u32,
+    /// Size of an ACK on the wire (`TcpConfig::ack_bytes`, else the header).
+    ack_bytes: u32,
     delack_count: u32,
     delack_timeout_ns: u64,
     pub rcv_nxt: u64,
@@ -83,7 +84,7 @@ impl TcpReceiver {
             series: flow,
             node,
             peer,
-            header_bytes: cfg.header_bytes,
+            ack_bytes: cfg.ack_bytes.unwrap_or(cfg.header_bytes),
             delack_count: cfg.delack_count,
             delack_timeout_ns: cfg.delack_timeout_ns,
             rcv_nxt: 0,
@@ -223,7 +224,7 @@ impl TcpReceiver {
         self.counters.acks_sent += 1;
         self.counters.dupacks_sent += (self.last_ack == Some(self.rcv_nxt)) as u64;
         self.last_ack = Some(self.rcv_nxt);
-        let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.header_bytes);
+        let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.ack_bytes);
         a.ack = self.rcv_nxt;
         a.ece = self.echo_ce;
         a.rd_class = self.rd_class;

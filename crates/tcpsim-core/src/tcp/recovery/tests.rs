@@ -378,3 +378,18 @@ fn tahoe_limited_transmit_reaches_the_third_duplicate_ack() {
     assert_eq!((o.cwnd[0], o.ssthresh[0]), (1000, 2000));
     assert_eq!((o.timeouts, o.fast_retransmits), (0, 1));
 }
+
+/// `ack_bytes`: ns-2's Vegas data carry no header while its sink's ACKs are 40 bytes. 200
+/// segments of 1000 bytes with no header and no loss: the data direction carries 200 000
+/// bytes, the ACK direction 200 ACKs (no delayed ACKs) of 40 bytes each.
+#[test]
+fn acks_take_their_own_size_when_data_carry_no_header() {
+    let mut cfg = scenario(RecoveryKind::Newreno, &[], true);
+    cfg.flows[0].tcp.header_bytes = 0;
+    cfg.flows[0].tcp.ack_bytes = Some(40);
+    let mut sim = Sim::new(&cfg, 1).unwrap();
+    sim.run();
+    let s = sim.summary().unwrap();
+    let bytes = |direction: &str| s.channels.iter().find(|c| c.direction == direction).unwrap().tx_bytes;
+    assert_eq!((bytes("ab"), bytes("ba")), (200_000, 200 * 40));
+}
