@@ -32,6 +32,7 @@ def one_link(queue: dict, **flow) -> dict:
         ("counter_slots=0", "links[0].queue.counter_slots: 0 is not a count;"),
         ("interval=0s", "links[0].queue.interval: "),
         ("counter_timeout=0s", "links[0].queue.counter_timeout: "),
+        ("counter_delay_multiple=-1", "links[0].queue.counter_delay_multiple: -1 is not a number >= 0"),
         ("d_delay_bound=10ms", "links[0].queue.d_delay_bound: sizes the D buffer in bytes"),
     ],
 )
@@ -51,6 +52,7 @@ def test_defaults_are_the_papers_and_the_class_mark_follows_the_variant():
     q = engine["links"][0]["ab"]["queue"]
     assert (q["kind"], q["k"], q["d_share"], q["limit_packets"]) == ("rd", 1.0, 0.1, 100)
     assert (q["interval_ns"], q["counter_slots"], q["counter_timeout_ns"]) == (100_000_000, 4096, 1_000_000_000)
+    assert q["counter_delay_multiple"] == 2.0, "one backed-off RTO behind the class's queue"
     assert engine["flows"][0]["tcp"]["rd_class"] is None, "by the variant, decided in the engine"
     marked = load_scenario(one_link(RD, variant="vegas", tcp={"rd_class": "r"})).to_engine()
     assert marked["flows"][0]["tcp"]["rd_class"] == "r"

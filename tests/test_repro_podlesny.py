@@ -140,6 +140,7 @@ def test_figs_4_and_5_run_the_papers_grid_with_rd(experiment, varied):
         q = bottleneck[direction]["queue"]
         assert (q["kind"], q["limit_packets"], q["k"], q["d_share"]) == ("rd", 3125, 1.0, 0.1)
         assert (q["interval_ns"], q["counter_timeout_ns"], q["counter_slots"]) == (10**8, 10**9, 4096)
+        assert q["counter_delay_multiple"] == 2.0
     assert e["duration_ns"] == 60 * 10**9 and e["warmup_ns"] == 5 * 10**9
     access = e["links"][1]
     assert access["rate_bps"] == 200e6 and access["ab"]["queue"]["limit_packets"] == 6250  # C·250 ms too
@@ -163,6 +164,8 @@ def test_fig4s_sensitivity_changes_one_rd_setting_each_at_ratio_3():
     assert queues["RD recalculation every 1 s"]["interval_ns"] == 10**9
     assert queues["flow-count timeout 0.5 s"]["counter_timeout_ns"] == 5 * 10**8
     assert queues["flow-count timeout 2 s"]["counter_timeout_ns"] == 2 * 10**9
+    assert queues["fixed 1 s flow-count window"]["counter_delay_multiple"] == 0.0
+    assert queues["fixed 1 s flow-count window"]["counter_timeout_ns"] == 10**9
     assert not [s for s in scalability.Fig5().runs(quick=False, seeds=1) if s.key["setting"] != "paper"]
 
 
@@ -173,32 +176,54 @@ def test_quick_mode_is_a_tenth_of_the_paper():
     assert len(flows_by_prefix(e, "vegas.")) == 20 and len(flows_by_prefix(e, "newreno.")) == 60
 
 
-def fake_run(flows, window_s=10.0, sender_side_drops=0, receiver_side_drops=0):
+def fake_run(flows, window_s=10.0, sender_side_drops=0, receiver_side_drops=0, bottleneck_bytes=0, rd_bytes=None):
     links = pd.DataFrame(
         {
             "name": ["bottleneck", "s0-r1", "r2-d0"],
             "src": ["r1", "s0", "r2"],
             "drops_queue": [5, sender_side_drops, receiver_side_drops],
+            "tx_bytes": [bottleneck_bytes, 0, 0],
         }
     )
+    if rd_bytes is not None:
+        links["r_bytes_served"] = [rd_bytes[0], None, None]
+        links["d_bytes_served"] = [rd_bytes[1], None, None]
     return SimpleNamespace(flows=pd.DataFrame(flows), links=links, meta={"window_s": window_s})
 
 
-def test_utilization_counts_the_packets_that_crossed_the_bottleneck():
-    r = fake_run(
-        {
-            "variant": ["newreno", "newreno", "vegas"],
-            "packets_sent": [1000, 1000, 500],
-            "packets_dropped": [100, 0, 5],
-            "throughput_bps": [600_000.0, 800_000.0, 396_000.0],
-        }
-    )
+CROSSED = {
+    "variant": ["newreno", "newreno", "vegas"],
+    "packets_sent": [1000, 1000, 500],
+    "packets_dropped": [100, 0, 5],
+    "throughput_bps": [600_000.0, 800_000.0, 396_000.0],
+}
+"""NewReno: 1900 data packets crossed the bottleneck; Vegas: 495."""
+
+
+def test_utilization_is_all_of_a_class_s_bytes_data_and_acks():
+    # Sec. IV's "link utilization", whose 74 % + 24 % = 98 % data alone cannot fill: the link also
+    # carried 2395 ACKs of 40 bytes, shared by the classes as their data packets (1900 : 495).
+    data = (1900 + 495) * 1040
+    r = fake_run(CROSSED, bottleneck_bytes=data + 2395 * 40)
     use = measure.class_use(r, capacity_bps=2e6, directions=1)
-    assert use["newreno"]["utilization"] == pytest.approx(1900 * 1040 * 8 / 20e6)
+    assert use["newreno"]["utilization"] == pytest.approx(1900 * 1080 * 8 / 20e6)
+    assert use["vegas"]["utilization"] == pytest.approx(495 * 1080 * 8 / 20e6)
+    assert use["newreno"]["data"] == pytest.approx(1900 * 1040 * 8 / 20e6)
+    # With RD at the bottleneck its queues' bytes per class (R: NewReno, D: Vegas) are the measure.
+    rd = fake_run(CROSSED, bottleneck_bytes=data + 2395 * 40, rd_bytes=(2_100_000, 530_000))
+    use = measure.class_use(rd, capacity_bps=2e6, directions=1)
+    assert use["newreno"]["utilization"] == pytest.approx(2_100_000 * 8 / 20e6)
+    assert use["vegas"]["utilization"] == pytest.approx(530_000 * 8 / 20e6)
+
+
+def test_utilization_counts_the_packets_that_crossed_the_bottleneck():
+    r = fake_run(CROSSED)
+    use = measure.class_use(r, capacity_bps=2e6, directions=1)
+    assert use["newreno"]["data"] == pytest.approx(1900 * 1040 * 8 / 20e6)
     assert use["newreno"]["delivered"] == pytest.approx(1.4e6 * 1.04 / 2e6)
     assert use["vegas"]["loss_rate"] == pytest.approx(0.01)
     # per flow: Vegas 495 packets for 1 flow against NewReno's 1900 for 2
-    assert measure.fairness_index(use) == pytest.approx(495 / 950)
+    assert measure.fairness_index(use, "data") == pytest.approx(495 / 950)
     # a drop before the bottleneck never crossed it; one after it did, and is refused
     assert measure.class_use(fake_run(r.flows, sender_side_drops=3), capacity_bps=2e6, directions=1) == use
     with pytest.raises(ValueError, match="past the bottleneck"):

@@ -237,8 +237,14 @@ pub struct RdConfig {
     pub interval_ns: u64,
     /// Slots of each class's timestamp vector, > 0.
     pub counter_slots: u32,
-    /// A flow not seen for longer than this is no longer counted as active, > 0.
+    /// A flow not seen for longer than this is no longer counted as active, > 0 (with
+    /// `counter_delay_multiple` 0; else the base of the window).
     pub counter_timeout_ns: u64,
+    /// m >= 0: a class's counting window is `counter_timeout_ns` + m × the longest queueing
+    /// delay of its packets within the window (one backed-off RTO of a flow behind that
+    /// queue, `queue::rd`); 0 (the default here) keeps the fixed window.
+    #[serde(default)]
+    pub counter_delay_multiple: f64,
 }
 
 /// RED's parameters; `queue::red` cites the rule each one enters. The defaults users get are
@@ -348,6 +354,12 @@ impl RdConfig {
         }
         if self.counter_timeout_ns == 0 {
             return Err(format!("{at}.counter_timeout_ns: must be > 0"));
+        }
+        if !(self.counter_delay_multiple >= 0.0 && self.counter_delay_multiple.is_finite()) {
+            return Err(format!(
+                "{at}.counter_delay_multiple: {} must be a finite number >= 0",
+                self.counter_delay_multiple
+            ));
         }
         Ok(())
     }

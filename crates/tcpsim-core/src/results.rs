@@ -78,6 +78,9 @@ pub struct RdQueueResult {
     /// n_R and n_D, the active-flow estimates at the last recalculation.
     pub r_flows: f64,
     pub d_flows: f64,
+    /// n_R and n_D averaged over the window (each count weighted by the time it was in force).
+    pub r_flows_mean: f64,
+    pub d_flows_mean: f64,
     /// B_R and B_D at the end, in the buffer's unit (packets or bytes).
     pub r_limit: u64,
     pub d_limit: u64,

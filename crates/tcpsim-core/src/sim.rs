@@ -468,6 +468,9 @@ impl Sim {
                             (a.occupancy.packet_ns - a0.occupancy.packet_ns) as f64 / window_ns as f64
                         };
                         let [r_flows, d_flows] = rd.flow_counts();
+                        let count_mean = |a: &ClassQueueStats, a0: &ClassQueueStats| {
+                            (a.flow_count_ns - a0.flow_count_ns) / window_ns as f64
+                        };
                         let [r_limit, d_limit] = rd.limits();
                         RdQueueResult {
                             r_drops: r.drops - r0.drops,
@@ -478,6 +481,8 @@ impl Sim {
                             d_queue_mean_pkts: mean(&d, &d0),
                             r_flows,
                             d_flows,
+                            r_flows_mean: count_mean(&r, &r0),
+                            d_flows_mean: count_mean(&d, &d0),
                             r_limit,
                             d_limit,
                         }
@@ -605,7 +610,8 @@ mod tests {
         QueueConfig::Red(RedConfig { ecn, ..crate::queue::ns2_classic_red(limit_packets, mean_packet_bytes) })
     }
 
-    /// RD with a 30-packet buffer, k = 1, D 10 %, recalculated every 100 ms, 64 counter slots.
+    /// RD with a 30-packet buffer, k = 1, D 10 %, recalculated every 100 ms, 64 counter slots, a
+    /// counting window of 1 s + 2 × the class's queueing delay (the scenario layer's default).
     fn rd_queue() -> QueueConfig {
         QueueConfig::Rd(RdConfig {
             limit_packets: Some(30),
@@ -616,6 +622,7 @@ mod tests {
             interval_ns: 100_000_000,
             counter_slots: 64,
             counter_timeout_ns: 1_000_000_000,
+            counter_delay_multiple: 2.0,
         })
     }
 

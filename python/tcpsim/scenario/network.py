@@ -222,6 +222,12 @@ def _positive_number(value: object) -> float:
     return float(value)
 
 
+def _non_negative_number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < float("inf"):
+        raise ValueError(f"{value!r} is not a number >= 0; use e.g. 0 or 2")
+    return float(value)
+
+
 def _open_fraction(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
         raise ValueError(f"{value!r} is not in (0, 1); use a number strictly between 0 and 1, e.g. 0.1")
@@ -239,9 +245,13 @@ class RdQueue(Model):
     the recalculation period and the flow counter; chosen here, before any result: counts and
     shares recalculated every 100 ms (a few times per RTT of its 20–300 ms flows, so a change
     in the flow mix is seen within a few RTTs, and the O(slots) count is off the per-packet
-    path), a flow active if seen in the last 1 s (longer than any of its RTTs, so a Vegas flow
-    with a small window is never forgotten between two of its packets), 4096 slots per class
-    (linear counting within about 1 % up to 2000 flows)."""
+    path), 4096 slots per class (linear counting within about 1 % up to 2000 flows). How long a
+    flow stays counted after its last packet, also unstated (the cited counting method's window
+    is the user's choice): 1 s plus twice the longest wait of the class's packets in its queue
+    within that window, so that a flow is not forgotten while it waits out one backed-off
+    retransmission timeout, whose RTT holds that wait (`queue::rd` in the core); the 1 s covers
+    the propagation RTT and the timeout's margins. `counter_delay_multiple = 0` gives the fixed
+    1 s window of tcpsim's earlier rule."""
 
     kind: Literal["rd"]
     limit: QueueLimitValue
@@ -264,7 +274,13 @@ class RdQueue(Model):
     counter_slots: Count = 4096
     """Slots of each class's timestamp vector."""
     counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
-    """A flow not seen for longer than this no longer counts as active."""
+    """The base of the counting window: with counter_delay_multiple 0, a flow not seen for longer
+    than this no longer counts as active."""
+    counter_delay_multiple: Annotated[
+        float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})
+    ] = 2.0
+    """m: a class's counting window is counter_timeout + m × the longest queueing delay of its
+    packets within the window (2: one RTO back-off of a flow behind that queue); 0: fixed."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -296,6 +312,7 @@ class RdQueue(Model):
             "interval_ns": self.interval_ns,
             "counter_slots": self.counter_slots,
             "counter_timeout_ns": self.counter_timeout_ns,
+            "counter_delay_multiple": self.counter_delay_multiple,
         }
 
 

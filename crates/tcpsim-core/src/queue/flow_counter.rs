@@ -37,15 +37,28 @@ impl FlowCounter {
     }
 
     /// The estimated number of flows seen within the timeout before `now_ns`.
+    #[cfg(test)]
     pub fn estimate(&self, now_ns: u64) -> f64 {
+        self.estimate_within(now_ns, self.timeout_ns)
+    }
+
+    /// The estimated number of flows seen within `window_ns` before `now_ns`: the timestamp
+    /// vector answers for any window up to the age of its oldest entry (Kim & O'Hallaron's
+    /// point against bitmaps cleared at fixed interval boundaries), so the window may change
+    /// from one estimate to the next.
+    pub fn estimate_within(&self, now_ns: u64, window_ns: u64) -> f64 {
         let b = self.last_seen_ns.len() as f64;
-        let empty =
-            self.last_seen_ns.iter().filter(|&&t| t == NEVER || now_ns.saturating_sub(t) > self.timeout_ns).count();
+        let empty = self.last_seen_ns.iter().filter(|&&t| t == NEVER || now_ns.saturating_sub(t) > window_ns).count();
         if empty == 0 {
             b * b.ln()
         } else {
             b * (b / empty as f64).ln()
         }
+    }
+
+    /// The fixed window of [`FlowCounter::estimate`].
+    pub fn timeout_ns(&self) -> u64 {
+        self.timeout_ns
     }
 
     /// Slot of `flow`: a 64-bit mix (SplitMix64's finalizer) of the flow and the salt, mapped
@@ -89,6 +102,16 @@ mod tests {
         assert_eq!(c.estimate(151), 0.0);
         c.record(1, 200);
         assert!((c.estimate(200) - 1.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_longer_window_still_counts_a_flow_the_fixed_timeout_has_forgotten() {
+        let mut c = FlowCounter::new(1024, 100, 9);
+        c.record(1, 0);
+        c.record(2, 250);
+        assert!((c.estimate(300) - 1.0).abs() < 0.01, "flow 1 silent 300 ns > 100 ns");
+        assert!((c.estimate_within(300, 300) - 2.0).abs() < 0.01, "a 300 ns window still holds it");
+        assert!((c.estimate_within(300, 299) - 1.0).abs() < 0.01);
     }
 
     #[test]

@@ -20,7 +20,21 @@
 //! (Sec. II-C); with a fixed share (Sec. III: 10 % of the buffer to D) only the counts
 //! change. L_R, L_D (and so δL) count from the start of the current interval (Sec. III), so
 //! a new interval starts them at 0. Between recalculations the scheduler uses the last counts, so its cost per packet
-//! is constant. Where Fig. 2 divides by a count that is still 0 (no recalculation has seen
+//! is constant.
+//!
+//! How long a flow stays counted after its last packet (the timestamp vector's window) is not
+//! in `podlesny`, and the texts of the counting method it cites (its refs. [6], [11], [12])
+//! were not reachable beyond their abstracts; Kim & O'Hallaron's abstract gives the method: a
+//! sliding window over last-seen times, the window left to the user. n_R and n_D are "the
+//! numbers of active flows … passing through the link" (Sec. II-C) and the experiments' flows
+//! are long-lived, so the window is to cover the longest silence of a live TCP flow: one
+//! backed-off retransmission timeout. A flow's RTO is at least its RTT, and its RTT holds the
+//! wait in its class's queue, which behind a long R queue served at a small S_R reaches seconds.
+//! So the window of class x is `counter_timeout` + m·D_x, where D_x is the longest wait of a
+//! class-x packet served within the class's current window (the RTT samples a sender's RTO
+//! still remembers) and m = `counter_delay_multiple` (2: an RTO doubled once); the fixed
+//! `counter_timeout` covers the propagation RTT and the RTO's margins. m = 0 is a fixed window
+//! of `counter_timeout` (tcpsim's rule before this model). Where Fig. 2 divides by a count that is still 0 (no recalculation has seen
 //! the class yet) while both queues hold packets, the count is taken as 1: a class with a
 //! packet waiting has at least one active flow.
 
@@ -41,6 +55,9 @@ pub struct ClassQueueStats {
     pub packets_served: u64,
     pub bytes_served: u64,
     pub occupancy: Occupancy,
+    /// The integral over time of the class's flow count n_x in force (count·ns): its mean
+    /// over a window is the difference over the window's length.
+    pub flow_count_ns: f64,
 }
 
 pub struct Rd {
@@ -53,7 +70,8 @@ pub struct Rd {
     d_delay_bound_ns: Option<u64>,
     rate_bps: u64,
     interval_ns: u64,
-    fifo: [VecDeque<(PacketId, u32)>; 2],
+    /// Each queued packet with its size and arrival time.
+    fifo: [VecDeque<(PacketId, u32, u64)>; 2],
     /// Per-queue limit in the unit of the total: B_R, B_D.
     limit: [u64; 2],
     /// L_R, L_D of Fig. 2, bytes (signed: L_D may be set to −δL).
@@ -63,6 +81,15 @@ pub struct Rd {
     /// n_R, n_D as of the last recalculation.
     flows: [f64; 2],
     counters: [FlowCounter; 2],
+    /// m: the counting window grows by m times the class's longest recent queueing delay.
+    delay_multiple: f64,
+    /// Each class's counting window in force (ns).
+    window_ns: [u64; 2],
+    /// The longest wait (ns) of a packet served in the current interval, per class.
+    interval_max_wait_ns: [u64; 2],
+    /// Per class, (end of interval, its longest wait) for the intervals inside the window.
+    waits: [VecDeque<(u64, u64)>; 2],
+    last_recalculation_ns: u64,
     next_recalculation_ns: u64,
     stats: [ClassQueueStats; 2],
     occupancy: Occupancy,
@@ -87,6 +114,11 @@ impl Rd {
             debt: 0.0,
             flows: [0.0, 0.0],
             counters: [counter(0), counter(0x5151_5151_5151_5151)],
+            delay_multiple: cfg.counter_delay_multiple,
+            window_ns: [cfg.counter_timeout_ns; 2],
+            interval_max_wait_ns: [0, 0],
+            waits: [VecDeque::new(), VecDeque::new()],
+            last_recalculation_ns: 0,
             next_recalculation_ns: cfg.interval_ns,
             stats: Default::default(),
             occupancy: Occupancy::default(),
@@ -117,7 +149,13 @@ impl Rd {
         if now_ns < self.next_recalculation_ns {
             return;
         }
-        self.flows = [self.counters[0].estimate(now_ns), self.counters[1].estimate(now_ns)];
+        let elapsed = (now_ns - self.last_recalculation_ns) as f64;
+        for x in 0..2 {
+            self.stats[x].flow_count_ns += self.flows[x] * elapsed;
+            self.window_ns[x] = self.counting_window(x, now_ns);
+            self.flows[x] = self.counters[x].estimate_within(now_ns, self.window_ns[x]);
+        }
+        self.last_recalculation_ns = now_ns;
         self.split_buffer();
         // Sec. III: L_R and L_D are "the traffic volume served … since the start of the most
         // recent recalculation interval"; without this reset the volumes served under the old
@@ -128,6 +166,27 @@ impl Rd {
         self.debt = 0.0;
         let interval = self.interval_ns;
         self.next_recalculation_ns = now_ns - (now_ns - self.next_recalculation_ns) % interval + interval;
+    }
+
+    /// Class x's counting window from the interval that just ended: `counter_timeout` + m·D_x,
+    /// D_x the longest wait of its packets served within its window in force (see the module
+    /// doc). The per-interval maxima older than the new window are forgotten.
+    fn counting_window(&mut self, x: usize, now_ns: u64) -> u64 {
+        let timeout = self.counters[x].timeout_ns();
+        let waits = &mut self.waits[x];
+        waits.push_back((now_ns, std::mem::take(&mut self.interval_max_wait_ns[x])));
+        if self.delay_multiple == 0.0 {
+            waits.clear();
+            return timeout;
+        }
+        let since = now_ns.saturating_sub(self.window_ns[x]);
+        let longest = waits.iter().filter(|&&(end, _)| end > since).map(|&(_, wait)| wait).max().unwrap_or(0);
+        let window = timeout + (self.delay_multiple * longest as f64).round() as u64;
+        let keep_after = now_ns.saturating_sub(window);
+        while waits.front().is_some_and(|&(end, _)| end <= keep_after) {
+            waits.pop_front();
+        }
+        window
     }
 
     /// n_R, n_D for the scheduler: at least 1 each, since Fig. 2 divides by them only while
@@ -172,9 +231,20 @@ impl Rd {
         &self.stats
     }
 
-    /// The statistics with their occupancy integrals brought up to `now_ns`.
+    /// The statistics with their occupancy and count integrals brought up to `now_ns`.
     pub fn class_stats_at(&self, now_ns: u64) -> [ClassQueueStats; 2] {
-        self.stats.map(|s| ClassQueueStats { occupancy: s.occupancy.at(now_ns), ..s })
+        let elapsed = now_ns.saturating_sub(self.last_recalculation_ns) as f64;
+        let mut out = self.stats;
+        for (s, n) in out.iter_mut().zip(self.flows) {
+            s.occupancy = s.occupancy.at(now_ns);
+            s.flow_count_ns += n * elapsed;
+        }
+        out
+    }
+
+    /// Each class's counting window in force (ns).
+    pub fn counting_windows(&self) -> [u64; 2] {
+        self.window_ns
     }
 
     /// B_R and B_D in force.
@@ -205,7 +275,7 @@ impl QueueDiscipline for Rd {
             self.stats[x].drops += 1;
             return Verdict::Dropped;
         }
-        self.fifo[x].push_back((a.id, a.wire_bytes));
+        self.fifo[x].push_back((a.id, a.wire_bytes, now_ns));
         self.stats[x].occupancy.add(a.wire_bytes, now_ns);
         self.occupancy.add(a.wire_bytes, now_ns);
         Verdict::Enqueued
@@ -242,7 +312,9 @@ impl QueueDiscipline for Rd {
             (true, false) => 0,
             (false, true) => 1,
         };
-        let (id, size) = self.fifo[x].pop_front().expect("the chosen queue is non-empty");
+        let (id, size, arrived_ns) = self.fifo[x].pop_front().expect("the chosen queue is non-empty");
+        let wait = &mut self.interval_max_wait_ns[x];
+        *wait = (*wait).max(now_ns - arrived_ns);
         self.account(x, size as f64, r_busy, d_busy);
         self.record_service(x, size);
         self.stats[x].occupancy.remove(size, now_ns);
@@ -260,11 +332,11 @@ impl QueueDiscipline for Rd {
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        self.fifo.each_ref().map(|q| q.front().map_or(NO_PACKET, |&(id, _)| id))
+        self.fifo.each_ref().map(|q| q.front().map_or(NO_PACKET, |&(id, _, _)| id))
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().flatten().map(|(id, _)| *id))
+        Box::new(self.fifo.iter().flatten().map(|(id, _, _)| *id))
     }
 }
 
@@ -284,6 +356,7 @@ mod tests {
             interval_ns: 1_000,
             counter_slots: 1024,
             counter_timeout_ns: 1_000_000,
+            counter_delay_multiple: 0.0,
         }
     }
 
@@ -441,6 +514,67 @@ mod tests {
         let [r, d] = rd.class_stats();
         assert_eq!((r.packets_served, d.packets_served, r.bytes_served), (1, 1, 1000));
         assert_eq!(rd.occupancy().packets, 0);
+    }
+
+    /// Recalculation every 100 ns, a 1000 ns base window, m = `multiple`.
+    fn counting(multiple: f64) -> Rd {
+        let p =
+            RdConfig { interval_ns: 100, counter_timeout_ns: 1_000, counter_delay_multiple: multiple, ..params(1000) };
+        Rd::new(&p, RATE_BPS, 1)
+    }
+
+    /// Flow 1's only packet arrives at 0 and waits 1500 ns in R before it is served; the next
+    /// recalculation (1600 ns) sees that wait.
+    fn one_packet_waiting_1500_ns(rd: &mut Rd) {
+        assert_eq!(rd.enqueue(arrival(0, 1000, RdMark::R, 1), 0), Verdict::Enqueued);
+        assert_eq!(rd.dequeue(1_500).map(|p| p.0), Some(0));
+        assert_eq!(rd.dequeue(1_600), None);
+    }
+
+    #[test]
+    fn a_flow_silent_for_a_backed_off_rto_behind_a_long_r_queue_stays_counted() {
+        // Its RTT holds the 1500 ns wait, so its RTO does too; doubled once, the flow may be silent
+        // for about 2·1500 ns plus its path's share. Window: 1000 + 2·1500 = 4000 ns.
+        let mut rd = counting(2.0);
+        one_packet_waiting_1500_ns(&mut rd);
+        assert_eq!(rd.counting_windows(), [4_000, 1_000], "D served nothing: its window is the base");
+        assert!((rd.flow_counts()[0] - 1.0).abs() < 0.01, "silent 1600 ns: counted");
+        rd.dequeue(3_900);
+        assert_eq!(rd.counting_windows()[0], 4_000, "the 1500 ns wait (interval ending at 1600) is inside the window");
+        assert!((rd.flow_counts()[0] - 1.0).abs() < 0.01, "silent 3900 ns ≤ 4000: counted");
+        rd.dequeue(4_100);
+        assert_eq!(rd.flow_counts()[0], 0.0, "silent 4100 ns > 4000: no longer counted");
+    }
+
+    #[test]
+    fn with_no_delay_multiple_the_window_is_the_fixed_timeout() {
+        // tcpsim's rule before the delay-relative window: the same flow is forgotten after 1000 ns.
+        let mut rd = counting(0.0);
+        one_packet_waiting_1500_ns(&mut rd);
+        assert_eq!(rd.counting_windows(), [1_000, 1_000]);
+        assert_eq!(rd.flow_counts()[0], 0.0, "silent 1600 ns > 1000: not counted");
+    }
+
+    #[test]
+    fn the_window_returns_to_the_base_once_the_long_wait_is_older_than_the_window() {
+        let mut rd = counting(2.0);
+        one_packet_waiting_1500_ns(&mut rd);
+        rd.enqueue(arrival(2, 1000, RdMark::R, 2), 5_550);
+        rd.dequeue(5_550); // served at once: waited 0
+        rd.dequeue(5_600); // the interval with the 1500 ns wait ended 4000 ns ago: out of the window
+        assert_eq!(rd.counting_windows()[0], 1_000);
+        assert!((rd.flow_counts()[0] - 1.0).abs() < 0.01, "flow 2 only");
+    }
+
+    #[test]
+    fn the_mean_flow_count_weights_each_count_by_its_time_in_force() {
+        // n_R = 1 from 1600 to 4100 ns (set at the 1600 recalculation, replaced by 0 at 4100), then 0.
+        let mut rd = counting(2.0);
+        one_packet_waiting_1500_ns(&mut rd);
+        rd.dequeue(4_100);
+        let [r, _] = rd.class_stats_at(5_000);
+        let n = 1024.0 * (1024.0f64 / 1023.0).ln();
+        assert!((r.flow_count_ns - n * 2_500.0).abs() < 1e-6, "{}", r.flow_count_ns);
     }
 
     #[test]

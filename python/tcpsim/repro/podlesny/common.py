@@ -135,10 +135,18 @@ RTT_RANGE_S = (0.020, 0.300)
 """Propagation RTTs uniform in [20, 300] ms; drawn anew in each replication (the replication's
 seed seeds the draw), the same draw for every queue discipline of that replication."""
 
-RD_PAPER: dict[str, Any] = {"k": 1, "d_share": 0.1, "interval": "100ms", "counter_slots": 4096, "counter_timeout": "1s"}
+RD_PAPER: dict[str, Any] = {
+    "k": 1,
+    "d_share": 0.1,
+    "interval": "100ms",
+    "counter_slots": 4096,
+    "counter_timeout": "1s",
+    "counter_delay_multiple": 2,
+}
 """RD as Sec. III sets it: k = 1, 10 % of the buffer to D. The paper is silent on the
 recalculation interval and the flow counter; these are tcpsim's RD defaults, chosen before any
-result (recalculation every 100 ms, a flow active if seen within 1 s, 4096 slots per class)."""
+result (recalculation every 100 ms, 4096 slots per class, a flow active if seen within 1 s plus
+twice its class's longest queueing delay in that window: one backed-off RTO behind the queue)."""
 
 NS2_RED_MEAN_PKTSIZE = 500
 """ns-2's `Queue/RED mean_pktsize_`: the packet size RED's automatic settings assume."""

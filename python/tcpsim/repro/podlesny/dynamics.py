@@ -218,13 +218,13 @@ class Fig10(Experiment):
         "(from 0 s: 50/100, 20 s: 50/50, 40 s: 100/50, 60 s: 100/20, 80 s: 100/100, 100 s: 0/100, 120 s: 50/100, "
         "140 s: 50/20, 160 s: 100/20 NewReno/Vegas). The bottleneck is drop-tail, RED/ECN (ns-2.29's defaults: "
         "byte mode, automatic thresholds for a 5 ms target and automatic weight, max_p 0.1, gentle, ECN marks "
-        "below p 0.1; ECN-capable TCP) or RD (k = 1, D = 10 % of the buffer, 100 ms recalculation, 1 s flow-count "
-        "timeout). Per-class throughput in 0.2 s bins and the relative fairness index (Vegas's per-flow "
+        "below p 0.1; ECN-capable TCP) or RD (k = 1, D = 10 % of the buffer, 100 ms recalculation, a flow-count "
+        "window of 1 s + 2 × the class's queueing delay). Per-class throughput in 0.2 s bins and the relative fairness index (Vegas's per-flow "
         "throughput over NewReno's). Checked: with RD the index within ±15 % of 1 in every 20 s interval with "
         "both classes and already in the first 5 s after each change; the index ordered DropTail < RED/ECN < RD "
         "(Welch, 95 %, over the replications' means across intervals); with RED/ECN NewReno still ahead (index "
         "below 0.85, 95 % CI below 1); and RD's index ≈ 1 (±15 %). Sensitivity (not scored): ns-2's classic RED "
-        "parameters, RD recalculating every 1 s, RD's flow-count timeout 3 s."
+        "parameters, RD recalculating every 1 s, RD's flow-count window base 3 s."
     )
     paper = PAPER
     xlabel = "time (s)"

@@ -158,13 +158,14 @@ class Fig12(Experiment):
         "five bottlenecks, B → C … F → G across one each (so 40 + 40 flows on every bottleneck), and 20 + 20 "
         "flows H → A; propagation RTTs uniform in [60, 300] ms drawn per replication; 60 s, 5 replications, the "
         "first 5 s excluded; ns-2.29's TCP and Vegas (α = 1, β = 3). Every bottleneck is drop-tail, RED/ECN "
-        "(ns-2.29's defaults, as fig10) or RD (k = 1, D = 10 %, 100 ms recalculation, 1 s flow-count timeout). A "
+        "(ns-2.29's defaults, as fig10) or RD (k = 1, D = 10 %, 100 ms recalculation, flow-count window 1 s + 2 × "
+        "the class's queueing delay). A "
         "class's throughput on a link is the summed throughput of its flows whose path crosses the link (the long"
         " flows and that hop's cross flows). Checked: with RD the relative fairness index (Vegas's per-flow "
         "throughput over NewReno's) within ±15 % of 1 on every link; NewReno favoured on every link under "
         "DropTail and under RED/ECN (index below 0.85; for RED/ECN also its 95 % CI, averaged over the links, "
         "below 1); the index ordered DropTail < RED/ECN < RD (Welch, 95 %). Sensitivity (not scored): ns-2's "
-        "classic RED parameters, RD's flow-count timeout 3 s."
+        "classic RED parameters, RD's flow-count window base 3 s."
     )
     paper = PAPER
     xlabel = "bottleneck link"
@@ -264,8 +265,8 @@ class Fig12(Experiment):
                 for hop in range(HOPS)
                 for split in [[rd_split(r, f"r{hop}-r{hop + 1}", "ab") for r in self.rd_runs(results)]]
             ),
-            "NewReno flows silent for more than the 1 s flow-count timeout (long flows, in RTO back-off behind "
-            "five R queues) drop out of n_R, which lowers R's share further; the reverse flows' ACKs wait in the "
+            "NewReno flows silent for longer than the flow-count window (long flows, in repeated RTO back-off "
+            "behind five R queues) drop out of n_R, which lowers R's share further; the reverse flows' ACKs wait in the "
             "forward queues of their class",
             "long flows against one-hop flows, per class and discipline (Mb/s per flow, mean over replications): "
             + "; ".join(self.long_vs_cross(results, d) for d in DISCIPLINES),

@@ -41,6 +41,12 @@ if TYPE_CHECKING:
 PAPER_SETTING = "paper"
 INDEX_BAND = 0.15
 """The paper's "close to 1": the index within ±15 % (the house default precision)."""
+DATA = "utilization as data packets only"
+DATA_HYPOTHESIS = (
+    "the paper's utilizations count a class's data packets on the link and not its ACKs (tcpsim's main reading "
+    "until the paper's 74 % + 24 % = 98 % at ratio 3 decided it: data fill at most 1040/1080 = 96.3 % of a link "
+    "that also carries the other direction's ACKs)"
+)
 DELIVERED = "utilization as delivered payload"
 DELIVERED_HYPOTHESIS = (
     "the paper's utilizations count the payload the receivers got (sink-side counters) rather than the link "
@@ -73,8 +79,10 @@ SENSITIVITY: dict[str, dict[str, Any]] = {
     "RD recalculation every 1 s": {"interval": "1s"},
     "flow-count timeout 0.5 s": {"counter_timeout": "500ms"},
     "flow-count timeout 2 s": {"counter_timeout": "2s"},
+    "fixed 1 s flow-count window": {"counter_delay_multiple": 0},
 }
-"""RD settings the paper leaves open, each changed alone from `RD_PAPER`, at one ratio."""
+"""RD settings the paper leaves open, each changed alone from `RD_PAPER`, at one ratio (the
+timeouts are the base of the counting window; the fixed window is tcpsim's earlier rule)."""
 
 
 class FlowCountSweep(Experiment):
@@ -128,9 +136,14 @@ class FlowCountSweep(Experiment):
         out: dict[tuple[str, str], dict[float, list[dict[str, float]]]] = {}
         for key in sorted(results):
             use = class_use(results[key], capacity, directions=2)
-            row = {f"{v}_{m}": use[v][m] for v in (NEWRENO, VEGAS) for m in ("utilization", "delivered", "loss_rate")}
-            row |= {"index": fairness_index(use), "index_delivered": fairness_index(use, "delivered")}
+            metrics = ("utilization", "data", "delivered", "loss_rate")
+            row = {f"{v}_{m}": use[v][m] for v in (NEWRENO, VEGAS) for m in metrics}
+            row |= {"index": fairness_index(use), "index_data": fairness_index(use, "data")}
+            row |= {"index_delivered": fairness_index(use, "delivered")}
             row |= rd_split(results[key])
+            newreno, vegas = self.counts(key["varied"], self.scale(quick))
+            # Each link direction carries every connection of a class: data one way, ACKs the other.
+            row |= {"true_r": 2.0 * newreno, "true_d": 2.0 * vegas}
             group = out.setdefault((key["discipline"], key["setting"]), {})
             group.setdefault(self.ratio(key["varied"], quick), []).append(row)
         return out
@@ -139,8 +152,8 @@ class FlowCountSweep(Experiment):
         self, by_ratio: Mapping[float, list[dict[str, float]]], metric: str
     ) -> tuple[list[Claim], list[Number], list[Series]]:
         """Claims, numbers and series of the RD runs with utilizations measured as `metric`
-        ("utilization" or "delivered")."""
-        index = "index" if metric == "utilization" else "index_delivered"
+        ("utilization", "data" or "delivered")."""
+        index = "index" if metric == "utilization" else f"index_{metric}"
 
         def curve(column: str, valid: Any = NON_NEGATIVE) -> Curve:
             return Curve.of({x: [row[column] for row in rows] for x, rows in sorted(by_ratio.items())}, valid)
@@ -175,6 +188,7 @@ class FlowCountSweep(Experiment):
         table = self.metrics(results, quick)
         rd = table[("rd", PAPER_SETTING)]
         claims, numbers, series = self.judge(rd, "utilization")
+        data_claims, data_numbers, data_series = self.judge(rd, "data")
         alt_claims, alt_numbers, alt_series = self.judge(rd, "delivered")
         baseline = table.get(("droptail", PAPER_SETTING), {})
         for column, label in ((f"{NEWRENO}_utilization", "NewReno"), (f"{VEGAS}_utilization", "Vegas")):
@@ -204,7 +218,8 @@ class FlowCountSweep(Experiment):
             numbers=numbers,
             notes=self.notes(rd, baseline, sensitivity, quick),
             readings=[
-                Reading(DELIVERED, DELIVERED_HYPOTHESIS, claims=alt_claims, numbers=alt_numbers, series=alt_series)
+                Reading(DATA, DATA_HYPOTHESIS, claims=data_claims, numbers=data_numbers, series=data_series),
+                Reading(DELIVERED, DELIVERED_HYPOTHESIS, claims=alt_claims, numbers=alt_numbers, series=alt_series),
             ],
         )
 
@@ -229,25 +244,37 @@ class FlowCountSweep(Experiment):
                 if quick
                 else ""
             ),
-            "utilization: the class's data packets that crossed the bottleneck (sent − dropped, every drop being "
-            "there), 1040 bytes each, over both directions' capacity; each direction carries its own flows' data "
-            "and the other direction's ACKs (40 bytes, in the flow's class, so RD counts a reverse flow in its class "
-            "on the forward link too)",
+            "utilization: the class's part of the link utilization (Sec. IV's \"average link utilization\"; its "
+            "74 % + 24 % = 98 % needs the ACKs): all the class's packets that crossed the bottleneck, its flows' "
+            "data (1040 bytes) and the other direction's flows' ACKs (40 bytes, in the flow's class, so RD counts a "
+            "reverse flow in its class on the forward link too), as RD's queues served them (drop-tail: data packets "
+            "plus the link's other bytes shared by data packets), over both directions' capacity",
             "RD as Sec. III: NewReno in R, Vegas in D, k = 1, D = 10 % of the C·250 ms buffer; not in the paper, "
-            "tcpsim's defaults chosen before any result: recalculation every 100 ms, flows counted over 1 s in "
-            "4096-slot timestamp vectors",
-            "delivered payload (alternative reading) against link use, RD: "
+            "tcpsim's defaults chosen before any result: recalculation every 100 ms, 4096-slot timestamp vectors, a "
+            "flow counted while silent up to 1 s + 2 × its class's longest queueing delay within that window (one "
+            "backed-off RTO behind the queue)",
+            "data packets only and delivered payload (alternative readings) against link use, RD: "
             + "; ".join(
-                f"ratio {x:g}: NewReno {mean(rows, 'newreno_delivered'):.1%} vs {mean(rows, 'newreno_utilization'):.1%}, "
-                f"Vegas {mean(rows, 'vegas_delivered'):.1%} vs {mean(rows, 'vegas_utilization'):.1%}"
+                f"ratio {x:g}: NewReno {mean(rows, 'newreno_data'):.1%}, {mean(rows, 'newreno_delivered'):.1%} vs "
+                f"{mean(rows, 'newreno_utilization'):.1%}, Vegas {mean(rows, 'vegas_data'):.1%}, "
+                f"{mean(rows, 'vegas_delivered'):.1%} vs {mean(rows, 'vegas_utilization'):.1%}"
+                for x, rows in sorted(rd.items())
+            ),
+            "flows RD counted per link direction (mean over the window) against the connections crossing it (all of "
+            "the class's, data one way, ACKs the other): "
+            + "; ".join(
+                f"ratio {x:g}: R {mean(rows, 'n_r'):.1f}/{mean(rows, 'true_r'):g}, D {mean(rows, 'n_d'):.1f}/"
+                f"{mean(rows, 'true_d'):g} (R's part {mean(rows, 'r_counted_mean'):.1%} vs "
+                f"{mean(rows, 'true_r') / (mean(rows, 'true_r') + mean(rows, 'true_d')):.1%})"
                 for x, rows in sorted(rd.items())
             ),
         ]
         notes.append(
-            "how RD split the link (R's part of the bytes served against its part of the counted flows, the share "
-            "Fig. 2 aims at; the link's busy fraction): "
+            "how RD split the link (R's part of the bytes served against its part of the counted flows, mean over the "
+            "window, the share Fig. 2 aims at; the link's busy fraction): "
             + "; ".join(
-                f"ratio {x:g}: {mean(rows, 'r_served'):.1%} vs {mean(rows, 'r_counted'):.1%}, busy {mean(rows, 'busy'):.1%}"
+                f"ratio {x:g}: {mean(rows, 'r_served'):.1%} vs {mean(rows, 'r_counted_mean'):.1%}, busy "
+                f"{mean(rows, 'busy'):.1%}"
                 for x, rows in sorted(rd.items())
             )
             + ". R serves less than its share when its queue runs empty (after NewReno's synchronized losses and "
@@ -328,11 +355,12 @@ class FlowCountSweep(Experiment):
         fig.suptitle(figure_title(self))
 
     def plot_readings(self, outcome: Outcome, fig: Figure) -> None:
-        """The alternative reading's utilizations, dashed, on panel (a)."""
+        """The alternative readings' utilizations on panel (a): data packets dotted, delivered
+        payload dashed."""
         ax = fig.axes[0]
-        for reading in outcome.readings:
+        for reading, style in zip(outcome.readings, (":", "--")):
             for i, s in enumerate(reading.series[:2]):
-                ax.plot(s.x, s.y, linestyle="--", linewidth=0.8, color=PALETTE[i], label=f"{s.label}, delivered")
+                ax.plot(s.x, s.y, linestyle=style, linewidth=0.8, color=PALETTE[i], label=f"{s.label}, {reading.name}")
 
 
 def _yerr(s: Series) -> list[np.ndarray]:
@@ -360,15 +388,17 @@ class Fig4(FlowCountSweep):
         "The Sec. IV dumbbell (200 Mb/s access links with 6250-packet buffers, a 100 Mb/s, 10 ms bottleneck with "
         "a C·250 ms buffer of 3125 1 KB packets, RTTs uniform in [20, 300] ms drawn per replication) with RD at "
         "the bottleneck (NewReno in R, Vegas in D, k = 1, D = 10 % of the buffer; recalculation every 100 ms and "
-        "a 1 s flow-count timeout, tcpsim's defaults, the paper being silent): 100 Vegas and 10…700 NewReno "
+        "a flow-count window of 1 s + 2 × the class's queueing delay, tcpsim's defaults, the paper being silent): "
+        "100 Vegas and 10…700 NewReno "
         "long-lived flows (flow ratio 0.1…7) in each direction, ns-2.29's TCP and Vegas (α = 1, β = 3), 60 s, 5 "
-        "replications, the first 5 s excluded. Utilization of a class: the bottleneck capacity its data packets "
-        "occupied (alternative reading: the payload delivered). Checked: the relative fairness index (Vegas's "
+        "replications, the first 5 s excluded. Utilization of a class: the bottleneck capacity all its packets "
+        "occupied, data and ACKs (alternative readings: data packets only; the payload delivered). Checked: the "
+        "relative fairness index (Vegas's "
         "per-flow utilization over NewReno's) within ±15 % of 1 at every ratio; Vegas's loss rate rising linearly"
         " with the NewReno flows (a significant rise, the best quadratic within 10 % of the rise from a straight "
         "line); at ratio 3 NewReno 74 % and Vegas 24 % (±3 points) and the index 0.97 (±15 %). Beside them, not "
         "scored: a drop-tail baseline at ratios 1, 3 and 7, and RD's recalculation interval (10 ms, 1 s) and "
-        "flow-count timeout (0.5 s, 2 s) at ratio 3."
+        "flow-count window (base 0.5 s, 2 s; a fixed 1 s) at ratio 3."
     )
     varied_variant, fixed_variant = NEWRENO, VEGAS
     sensitivity = SENSITIVITY
@@ -420,11 +450,13 @@ class Fig5(FlowCountSweep):
     setup = (
         "Fig. 4's set-up with the roles swapped: 100 NewReno and 10…700 Vegas long-lived flows (flow ratio 0.1…7) "
         "in each direction over the Sec. IV dumbbell with RD at the bottleneck (NewReno in R, Vegas in D, k = 1, "
-        "D = 10 % of the C·250 ms buffer; 100 ms recalculation, 1 s flow-count timeout), 60 s, 5 replications, "
+        "D = 10 % of the C·250 ms buffer; 100 ms recalculation, a flow-count window of 1 s + 2 × the class's "
+        "queueing delay), 60 s, 5 replications, "
         "the first 5 s excluded. Checked: the relative fairness index within ±15 % of 1 at every ratio, and "
         "Vegas's loss rate rising non-linearly with the Vegas flows (a significant rise, the best quadratic more "
-        "than 10 % of the rise from a straight line, its curvature significant). Alternative reading: "
-        "utilizations as delivered payload. A drop-tail baseline at ratios 1, 3 and 7 is shown, not scored; the "
+        "than 10 % of the rise from a straight line, its curvature significant). Utilization of a class: all its "
+        "packets on the link, data and ACKs; alternative readings: data packets only, delivered payload. A "
+        "drop-tail baseline at ratios 1, 3 and 7 is shown, not scored; the "
         "sensitivity to RD's unstated settings is fig4's and fig10's."
     )
     varied_variant, fixed_variant = VEGAS, NEWRENO

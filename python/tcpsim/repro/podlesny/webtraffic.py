@@ -228,7 +228,8 @@ class WebSweep(Experiment):
                 for x, rows in table.items()
             ),
             "RD as Sec. III (k = 1, D = 10 % of the C·250 ms buffer), with tcpsim's defaults for the unstated "
-            "recalculation interval (100 ms) and flow-count timeout (1 s); their sensitivity is fig4's and fig10's",
+            "recalculation interval (100 ms) and flow-count window (1 s + 2 × the class's queueing delay); their "
+            "sensitivity is fig4's and fig10's",
         ]
         return Outcome(series=series, claims=claims, numbers=numbers, notes=notes)
 
@@ -314,7 +315,7 @@ class Fig6(WebSweep):
     title = "RD with web-like traffic of 1…300 transfers per second"
     setup = (
         "The Sec. IV dumbbell with RD at the bottleneck (k = 1, D = 10 % of the C·250 ms buffer, 100 ms "
-        "recalculation, 1 s flow-count timeout), 100 NewReno and 100 Vegas long-lived flows in each direction "
+        "recalculation, flow-count window 1 s + 2 × the class's queueing delay), 100 NewReno and 100 Vegas long-lived flows in each direction "
         "(RTTs uniform in [20, 300] ms), and two web servers, one per variant, sending downloads across the "
         "bottleneck: Poisson arrivals of 1…300 transfers per second in all (half per server, assumed), Pareto "
         "sizes of mean 30 KB and shape 1.3, each a new connection over a 100 ms propagation RTT; 60 s, 5 "
