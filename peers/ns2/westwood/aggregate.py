@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Run the casetti ns-2 twins (peers/ns2/casetti.<exp>.tcl) in ns-2.35 + the TCP Westwood
+agents and write python/tcpsim/repro/ns2_reference/casetti.<exp>.json in the format of the
+ns-2 reference results (one JSON per experiment, Number names as the experiment's).
+
+    peers/ns2/westwood/aggregate.py EXP [EXP ...] [--ns /tmp/ns2w/src/ns-2.35/ns] [--jobs 2]
+
+Every run's output is kept in --cache (default /tmp/ns2w-runs) and reused. Gains are TCPW /
+other - 1 per seed (runs paired by seed), then mean and 95 % t interval over seeds, as the
+experiments compute them. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PEER = HERE.parent
+ROOT = PEER.parent.parent
+OUT = ROOT / "python" / "tcpsim" / "repro" / "ns2_reference"
+NS2 = "ns-2.35 + UCLA TCP Westwood agents (tomky/ns2-11n e83ac36, see peers/ns2/westwood/README.md)"
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+
+
+def stats(values: list[float]) -> tuple[float, list[float] | None]:
+    n = len(values)
+    m = sum(values) / n
+    if n < 2:
+        return m, None
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    h = T975.get(n - 1, 1.96) * sd / math.sqrt(n)
+    return m, [m - h, m + h]
+
+
+class Runner:
+    def __init__(self, ns: str, cache: Path, jobs: int) -> None:
+        self.ns, self.cache, self.jobs = ns, cache, jobs
+        cache.mkdir(parents=True, exist_ok=True)
+
+    def run_one(self, script: str, args: list[str]) -> dict[str, float]:
+        key = self.cache / (script + "__" + "_".join(args) + ".out")
+        if not key.exists():
+            proc = subprocess.run(
+                ["nice", "-n", "10", self.ns, str(PEER / script), *args],
+                capture_output=True,
+                text=True,
+                cwd="/tmp",
+                check=False,
+            )
+            if proc.returncode != 0 or "_mbps" not in proc.stdout:
+                raise RuntimeError(f"{script} {args}: rc {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+            key.write_text(proc.stdout)
+        out = {}
+        for line in key.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                try:
+                    out[parts[0]] = float(parts[1])
+                except ValueError:
+                    pass
+        return out
+
+    def run_all(self, jobs: list[tuple[str, list[str]]]) -> list[dict[str, float]]:
+        with ThreadPoolExecutor(self.jobs) as pool:
+            return list(pool.map(lambda j: self.run_one(*j), jobs))
+
+
+def gains(w: list[float], o: list[float]) -> list[float]:
+    return [(a / b - 1.0) * 100.0 if b > 0 else math.nan for a, b in zip(w, o)]
+
+
+def sweep(r: Runner, script: str, xs, variants, seeds, dur, warm, mode="main") -> dict:
+    """(x, variant) -> per-seed throughput (Mb/s)."""
+    jobs, keys = [], []
+    for x in xs:
+        for v in variants:
+            for s in range(1, seeds + 1):
+                jobs.append((script, [v, str(s), repr(x), str(dur), str(warm), mode]))
+                keys.append((x, v))
+    table: dict = {}
+    for k, out in zip(keys, r.run_all(jobs)):
+        table.setdefault(k, []).append(out["throughput_mbps"])
+    return table
+
+
+def num(name: str, values: list[float]) -> dict:
+    m, ci = stats(values)
+    return {"name": name, "value": round(m, 4), "ci": [round(c, 4) for c in ci] if ci else None}
+
+
+def fmt(table: dict, x, v) -> str:
+    m, ci = stats(table[(x, v)])
+    return f"{m:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+
+
+# --- experiments -------------------------------------------------------------------------------
+
+SWEEPS = {
+    # exp: (script x values, headline x, label of x in Number names, duration, warm-up, seeds)
+    "fig9": ((0.001, 0.005, 0.01, 0.02, 0.05), 0.01, "1%", 600, 20, 5),
+    "fig10": ((0.002, 0.02, 0.05, 0.1, 0.2), 0.1, "100 ms", 600, 20, 5),
+    "fig15": ((0.02, 0.05, 0.1, 0.3), 0.05, "5%", 2000, 20, 4),
+    "fig16": ((2e6, 10e6), 10e6, "10 Mb/s", 2000, 20, 4),
+    "fig17": ((0.05, 0.1, 0.5), 0.1, "0.1 s", 2000, 20, 4),
+    "snoop": ((0,), 0, None, 600, 20, 5),
+    "batcp": ((0,), 0, None, 600, 20, 5),
+}
+BITS = {"snoop": ("64", 135), "batcp": ("100", 40)}
+
+
+def run_sweep(r: Runner, exp: str, seeds: int | None, extra_modes: list[str]) -> dict:
+    xs, hx, label, dur, warm, nseeds = SWEEPS[exp]
+    nseeds = seeds or nseeds
+    script = f"casetti.{exp}.tcl"
+    t = sweep(r, script, xs, ("westwood", "reno", "sack"), nseeds, dur, warm)
+    tnr = sweep(r, script, (hx,), ("westwoodnr", "newreno"), nseeds, dur, warm)
+    numbers, obs = [], []
+    for other, lab in (("reno", "Reno"), ("sack", "SACK")):
+        g = gains(t[(hx, "westwood")], t[(hx, other)])
+        if exp in BITS:
+            kb, rtt = BITS[exp]
+            name = f"TCPW gain over {lab}, 1 bit error per {kb} KB, RTT {rtt} ms (%)"
+            if other == "sack":
+                name = f"other: {name}"
+        else:
+            name = f"TCPW gain over {lab} at {label} (%)"
+        numbers.append(num(name, g))
+    if exp == "fig15":
+        g = gains(t[(0.02, "westwood")], t[(0.02, "reno")])
+        numbers.append(num("TCPW gain over Reno below 5 % (at 2%) (%)", g))
+    g_nr = gains(tnr[(hx, "westwoodnr")], t[(hx, "reno")])
+    numbers.append(num(f"other: Agent/TCP/WestwoodNR gain over Reno at the headline point (%)", g_nr))
+    g_nrnr = gains(tnr[(hx, "westwoodnr")], tnr[(hx, "newreno")])
+    numbers.append(num(f"other: Agent/TCP/WestwoodNR gain over NewReno at the headline point (%)", g_nrnr))
+    for x in xs:
+        obs.append(
+            f"x = {x:g}: throughput Mb/s mean [95 % CI] over {nseeds} seeds: "
+            + ", ".join(f"{v} {fmt(t, x, v)}" for v in ("westwood", "reno", "sack"))
+            + f"; TCPW gain over Reno {stats(gains(t[(x, 'westwood')], t[(x, 'reno')]))[0]:+.0f} %"
+            + f", over SACK {stats(gains(t[(x, 'westwood')], t[(x, 'sack')]))[0]:+.0f} %"
+        )
+    obs.append(
+        f"headline x = {hx:g}: Agent/TCP/WestwoodNR {fmt(tnr, hx, 'westwoodnr')}, "
+        f"Agent/TCP/Newreno {fmt(tnr, hx, 'newreno')} Mb/s"
+    )
+    for mode in extra_modes:
+        tm = sweep(r, script, (hx,), ("westwood", "reno", "sack"), nseeds, dur, warm, mode)
+        gr = stats(gains(tm[(hx, "westwood")], tm[(hx, "reno")]))[0]
+        gs = stats(gains(tm[(hx, "westwood")], tm[(hx, "sack")]))[0]
+        numbers.append(num(f"other: channel '{mode}': TCPW gain over Reno at {label} (%)", gains(tm[(hx, "westwood")], tm[(hx, "reno")])))
+        obs.append(
+            f"channel mode '{mode}' at x = {hx:g}: "
+            + ", ".join(f"{v} {fmt(tm, hx, v)}" for v in ("westwood", "reno", "sack"))
+            + f" Mb/s; TCPW gain over Reno {gr:+.0f} %, over SACK {gs:+.0f} %"
+        )
+    return {
+        "replications": nseeds,
+        "numbers": numbers,
+        "observations": obs,
+        "setup": f"grid {list(xs)} (a subset of the experiment's), {dur} s with the first {warm} s excluded, "
+        f"{nseeds} seeds per point; TCPW = Agent/TCP/Westwood (Reno-based), Reno = Agent/TCP/Reno, "
+        f"SACK = Agent/TCP/Sack1 with Agent/TCPSink/Sack1/DelAck; WestwoodNR and Newreno at the headline point",
+    }
+
+
+def run_friendliness(r: Runner, seeds: int | None) -> dict:
+    n = seeds or 4
+    dur, warm = 1000, 100
+    jobs = [("casetti.friendliness.tcl", [mix, str(s), str(dur), str(warm)]) for mix in ("tcpw", "reno", "mix") for s in range(1, n + 1)]
+    jobs += [("casetti.friendliness.tcl", ["mix", str(s), str(dur), str(warm), "westwoodnr"]) for s in range(1, n + 1)]
+    outs = r.run_all(jobs)
+    res: dict = {}
+    for (script, args), out in zip(jobs, outs):
+        tag = args[0] + ("/nr" if len(args) > 4 else "")
+        for k, v in out.items():
+            res.setdefault((tag, k), []).append(v)
+    numbers = [
+        num("all TCPW per-flow throughput (Mb/s)", res[("tcpw", "westwood_mbps")]),
+        num("all Reno per-flow throughput (Mb/s)", res[("reno", "reno_mbps")]),
+        num("mix: TCPW per-flow throughput (Mb/s)", res[("mix", "westwood_mbps")]),
+        num("mix: Reno per-flow throughput (Mb/s)", res[("mix", "reno_mbps")]),
+        num("other: mix with Agent/TCP/WestwoodNR: TCPW-NR per-flow throughput (Mb/s)", res[("mix/nr", "westwoodnr_mbps")]),
+        num("other: mix with Agent/TCP/WestwoodNR: Reno per-flow throughput (Mb/s)", res[("mix/nr", "reno_mbps")]),
+    ]
+    return {
+        "replications": n,
+        "numbers": numbers,
+        "observations": [],
+        "setup": f"20 flows, 2 Mb/s 10 ms bottleneck, RTT 100 ms, BDP buffer 62 packets, {dur} s with the first "
+        f"{warm} s excluded, {n} seeds; TCPW = Agent/TCP/Westwood, Reno = Agent/TCP/Reno",
+    }
+
+
+def run_fig7(r: Runner, seeds: int | None) -> dict:
+    n = seeds or 5
+    dur, warm = 600, 50
+    jobs = [("casetti.fig7.tcl", [str(k), "0.01", str(s), str(dur), str(warm)]) for k in (0, 5) for s in range(1, n + 1)]
+    jobs += [("casetti.fig7.tcl", ["0", "0.01", str(s), str(dur), str(warm), "westwoodnr"]) for s in range(1, n + 1)]
+    outs = r.run_all(jobs)
+    w = [o["westwood_mbps"] for (_, a), o in zip(jobs, outs) if a[0] == "0" and len(a) == 5]
+    rr = [o["reno_mbps"] for (_, a), o in zip(jobs, outs) if a[0] == "5"]
+    nr = [o["westwoodnr_mbps"] for (_, a), o in zip(jobs, outs) if len(a) == 6]
+    return {
+        "replications": n,
+        "numbers": [
+            num("at 1 % loss, 5 TCPW vs 5 Reno throughput gain (%)", gains(w, rr)),
+            num("other: at 1 % loss, 5 Agent/TCP/WestwoodNR vs 5 Reno throughput gain (%)", gains(nr, rr)),
+        ],
+        "observations": [
+            f"per-flow Mb/s at 1 % loss: 5 TCPW {stats(w)[0]:.4f}, 5 Reno {stats(rr)[0]:.4f}, 5 TCPW-NR {stats(nr)[0]:.4f}"
+        ],
+        "setup": f"the experiment's alternative reading 'ns-2 simulation set-up' (not its main reading, the Linux "
+        f"testbed): 5 flows on 2 Mb/s, RTT 100 ms, BDP buffer, 1 % Bernoulli loss both ways on the bottleneck, "
+        f"k = 0 and k = 5 only, {dur} s with the first {warm} s excluded, {n} seeds",
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("experiments", nargs="+")
+    ap.add_argument("--ns", default="/tmp/ns2w/src/ns-2.35/ns")
+    ap.add_argument("--cache", default="/tmp/ns2w-runs")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seeds", type=int, default=None)
+    ap.add_argument("--modes", default="", help="extra channel modes at the headline point, comma-separated")
+    a = ap.parse_args()
+    r = Runner(a.ns, Path(a.cache), a.jobs)
+    for exp in a.experiments:
+        if exp in SWEEPS:
+            modes = [m for m in a.modes.split(",") if m]
+            body = run_sweep(r, exp, a.seeds, modes)
+        elif exp == "friendliness":
+            body = run_friendliness(r, a.seeds)
+        elif exp == "fig7":
+            body = run_fig7(r, a.seeds)
+        else:
+            sys.exit(f"unknown experiment {exp}")
+        doc = {
+            "experiment": f"casetti.{exp}",
+            "script": f"peers/ns2/casetti.{exp}.tcl",
+            "command": "peers/ns2/westwood/aggregate.py " + exp + (f" --modes {a.modes}" if a.modes else ""),
+            "ns2": NS2,
+            **body,
+        }
+        OUT.mkdir(parents=True, exist_ok=True)
+        (OUT / f"casetti.{exp}.json").write_text(json.dumps(doc, indent=2) + "\n")
+        print(json.dumps(doc, indent=2))
+
+
+if __name__ == "__main__":
+    os.nice(5)
+    main()
