@@ -774,7 +774,15 @@ def test_json_schema_lists_every_loss_kind():
         for name, definition in json_schema()["$defs"].items()
         if name.endswith("Loss")
     }
-    assert loss_kinds == {"bernoulli", "bit_error", "gilbert_elliott", "two_state", "outage", "scripted"}
+    assert loss_kinds == {
+        "bernoulli",
+        "bit_error",
+        "gilbert_elliott",
+        "two_state",
+        "packet_markov",
+        "outage",
+        "scripted",
+    }
 
 
 # --- congestion-control presets and overrides ----------------------------------------------

@@ -55,7 +55,9 @@ class Runner:
                 check=False,
             )
             if proc.returncode != 0 or "_mbps" not in proc.stdout:
-                raise RuntimeError(f"{script} {args}: rc {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+                raise RuntimeError(
+                    f"{script} {args}: rc {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+                )
             key.write_text(proc.stdout)
         out = {}
         for line in key.read_text().splitlines():
@@ -103,14 +105,14 @@ def fmt(table: dict, x, v) -> str:
 # --- experiments -------------------------------------------------------------------------------
 
 SWEEPS = {
-    # exp: (script x values, headline x, label of x in Number names, duration, warm-up, seeds)
-    "fig9": ((0.001, 0.005, 0.01, 0.02, 0.05), 0.01, "1%", 600, 20, 5),
-    "fig10": ((0.002, 0.02, 0.05, 0.1, 0.2), 0.1, "100 ms", 600, 20, 5),
-    "fig15": ((0.02, 0.05, 0.1, 0.3), 0.05, "5%", 2000, 20, 4),
-    "fig16": ((2e6, 10e6), 10e6, "10 Mb/s", 2000, 20, 4),
-    "fig17": ((0.05, 0.1, 0.5), 0.1, "0.1 s", 2000, 20, 4),
-    "snoop": ((0,), 0, None, 600, 20, 5),
-    "batcp": ((0,), 0, None, 600, 20, 5),
+    # exp: (x values, headline x, x as the Number names print it, duration s, warm-up s, seeds)
+    "fig9": ((0.001, 0.005, 0.01, 0.02, 0.05), 0.01, "1%", 600, 20, 4),
+    "fig10": ((0.002, 0.02, 0.05, 0.1, 0.2), 0.1, "100 ms", 600, 20, 4),
+    "fig15": ((0.02, 0.05, 0.1, 0.3), 0.05, "5%", 1000, 20, 4),
+    "fig16": ((2e6, 10e6), 10e6, "10 Mb/s", 1000, 20, 3),
+    "fig17": ((0.05, 0.1, 0.5), 0.1, "0.1", 1000, 20, 4),
+    "snoop": ((0,), 0, None, 600, 20, 4),
+    "batcp": ((0,), 0, None, 600, 20, 4),
 }
 BITS = {"snoop": ("64", 135), "batcp": ("100", 40)}
 
@@ -136,9 +138,9 @@ def run_sweep(r: Runner, exp: str, seeds: int | None, extra_modes: list[str]) ->
         g = gains(t[(0.02, "westwood")], t[(0.02, "reno")])
         numbers.append(num("TCPW gain over Reno below 5 % (at 2%) (%)", g))
     g_nr = gains(tnr[(hx, "westwoodnr")], t[(hx, "reno")])
-    numbers.append(num(f"other: Agent/TCP/WestwoodNR gain over Reno at the headline point (%)", g_nr))
+    numbers.append(num("other: Agent/TCP/WestwoodNR gain over Reno at the headline point (%)", g_nr))
     g_nrnr = gains(tnr[(hx, "westwoodnr")], tnr[(hx, "newreno")])
-    numbers.append(num(f"other: Agent/TCP/WestwoodNR gain over NewReno at the headline point (%)", g_nrnr))
+    numbers.append(num("other: Agent/TCP/WestwoodNR gain over NewReno at the headline point (%)", g_nrnr))
     for x in xs:
         obs.append(
             f"x = {x:g}: throughput Mb/s mean [95 % CI] over {nseeds} seeds: "
@@ -154,7 +156,12 @@ def run_sweep(r: Runner, exp: str, seeds: int | None, extra_modes: list[str]) ->
         tm = sweep(r, script, (hx,), ("westwood", "reno", "sack"), nseeds, dur, warm, mode)
         gr = stats(gains(tm[(hx, "westwood")], tm[(hx, "reno")]))[0]
         gs = stats(gains(tm[(hx, "westwood")], tm[(hx, "sack")]))[0]
-        numbers.append(num(f"other: channel '{mode}': TCPW gain over Reno at {label} (%)", gains(tm[(hx, "westwood")], tm[(hx, "reno")])))
+        numbers.append(
+            num(
+                f"other: channel '{mode}': TCPW gain over Reno at {label} (%)",
+                gains(tm[(hx, "westwood")], tm[(hx, "reno")]),
+            )
+        )
         obs.append(
             f"channel mode '{mode}' at x = {hx:g}: "
             + ", ".join(f"{v} {fmt(tm, hx, v)}" for v in ("westwood", "reno", "sack"))
@@ -171,13 +178,17 @@ def run_sweep(r: Runner, exp: str, seeds: int | None, extra_modes: list[str]) ->
 
 
 def run_friendliness(r: Runner, seeds: int | None) -> dict:
-    n = seeds or 4
+    n = seeds or 3
     dur, warm = 1000, 100
-    jobs = [("casetti.friendliness.tcl", [mix, str(s), str(dur), str(warm)]) for mix in ("tcpw", "reno", "mix") for s in range(1, n + 1)]
+    jobs = [
+        ("casetti.friendliness.tcl", [mix, str(s), str(dur), str(warm)])
+        for mix in ("tcpw", "reno", "mix")
+        for s in range(1, n + 1)
+    ]
     jobs += [("casetti.friendliness.tcl", ["mix", str(s), str(dur), str(warm), "westwoodnr"]) for s in range(1, n + 1)]
     outs = r.run_all(jobs)
     res: dict = {}
-    for (script, args), out in zip(jobs, outs):
+    for (_script, args), out in zip(jobs, outs):
         tag = args[0] + ("/nr" if len(args) > 4 else "")
         for k, v in out.items():
             res.setdefault((tag, k), []).append(v)
@@ -186,7 +197,10 @@ def run_friendliness(r: Runner, seeds: int | None) -> dict:
         num("all Reno per-flow throughput (Mb/s)", res[("reno", "reno_mbps")]),
         num("mix: TCPW per-flow throughput (Mb/s)", res[("mix", "westwood_mbps")]),
         num("mix: Reno per-flow throughput (Mb/s)", res[("mix", "reno_mbps")]),
-        num("other: mix with Agent/TCP/WestwoodNR: TCPW-NR per-flow throughput (Mb/s)", res[("mix/nr", "westwoodnr_mbps")]),
+        num(
+            "other: mix with Agent/TCP/WestwoodNR: TCPW-NR per-flow throughput (Mb/s)",
+            res[("mix/nr", "westwoodnr_mbps")],
+        ),
         num("other: mix with Agent/TCP/WestwoodNR: Reno per-flow throughput (Mb/s)", res[("mix/nr", "reno_mbps")]),
     ]
     return {
@@ -199,9 +213,11 @@ def run_friendliness(r: Runner, seeds: int | None) -> dict:
 
 
 def run_fig7(r: Runner, seeds: int | None) -> dict:
-    n = seeds or 5
+    n = seeds or 4
     dur, warm = 600, 50
-    jobs = [("casetti.fig7.tcl", [str(k), "0.01", str(s), str(dur), str(warm)]) for k in (0, 5) for s in range(1, n + 1)]
+    jobs = [
+        ("casetti.fig7.tcl", [str(k), "0.01", str(s), str(dur), str(warm)]) for k in (0, 5) for s in range(1, n + 1)
+    ]
     jobs += [("casetti.fig7.tcl", ["0", "0.01", str(s), str(dur), str(warm), "westwoodnr"]) for s in range(1, n + 1)]
     outs = r.run_all(jobs)
     w = [o["westwood_mbps"] for (_, a), o in zip(jobs, outs) if a[0] == "0" and len(a) == 5]
