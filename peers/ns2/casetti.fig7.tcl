@@ -10,5 +10,6 @@ set seed [lindex $argv 2]
 set duration [expr {[llength $argv] > 3 ? [lindex $argv 3] : 600}]
 set warmup [expr {[llength $argv] > 4 ? [lindex $argv 4] : 50}]
 set ww [expr {[llength $argv] > 5 ? [lindex $argv 5] : "westwood"}]
-set variants [concat [lrepeat $k reno] [lrepeat [expr {5 - $k}] $ww]]
+set variants {}
+for {set i 0} {$i < 5} {incr i} { lappend variants [expr {$i < $k ? "reno" : $ww}] }
 dumbbell_run $variants $seed $duration $warmup $p

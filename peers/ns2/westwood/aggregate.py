@@ -106,13 +106,13 @@ def fmt(table: dict, x, v) -> str:
 
 SWEEPS = {
     # exp: (x values, headline x, x as the Number names print it, duration s, warm-up s, seeds)
-    "fig9": ((0.001, 0.005, 0.01, 0.02, 0.05), 0.01, "1%", 600, 20, 4),
-    "fig10": ((0.002, 0.02, 0.05, 0.1, 0.2), 0.1, "100 ms", 600, 20, 4),
-    "fig15": ((0.02, 0.05, 0.1, 0.3), 0.05, "5%", 1000, 20, 4),
-    "fig16": ((2e6, 10e6), 10e6, "10 Mb/s", 1000, 20, 3),
-    "fig17": ((0.05, 0.1, 0.5), 0.1, "0.1", 1000, 20, 4),
-    "snoop": ((0,), 0, None, 600, 20, 4),
-    "batcp": ((0,), 0, None, 600, 20, 4),
+    "fig9": ((0.001, 0.005, 0.01, 0.02, 0.05), 0.01, "1%", 600, 20, 6),
+    "fig10": ((0.002, 0.02, 0.05, 0.1, 0.2), 0.1, "100 ms", 600, 20, 6),
+    "fig15": ((0.02, 0.05, 0.1, 0.3), 0.05, "5%", 1000, 20, 6),
+    "fig16": ((2e6, 10e6), 10e6, "10 Mb/s", 1000, 20, 6),
+    "fig17": ((0.05, 0.1, 0.5), 0.1, "0.1", 1000, 20, 6),
+    "snoop": ((0,), 0, None, 600, 20, 6),
+    "batcp": ((0,), 0, None, 600, 20, 6),
 }
 BITS = {"snoop": ("64", 135), "batcp": ("100", 40)}
 
@@ -158,12 +158,12 @@ def run_sweep(r: Runner, exp: str, seeds: int | None, extra_modes: list[str]) ->
         gs = stats(gains(tm[(hx, "westwood")], tm[(hx, "sack")]))[0]
         numbers.append(
             num(
-                f"other: channel '{mode}': TCPW gain over Reno at {label} (%)",
+                f"other: set-up '{mode}': TCPW gain over Reno at {label} (%)",
                 gains(tm[(hx, "westwood")], tm[(hx, "reno")]),
             )
         )
         obs.append(
-            f"channel mode '{mode}' at x = {hx:g}: "
+            f"set-up '{mode}' at x = {hx:g}: "
             + ", ".join(f"{v} {fmt(tm, hx, v)}" for v in ("westwood", "reno", "sack"))
             + f" Mb/s; TCPW gain over Reno {gr:+.0f} %, over SACK {gs:+.0f} %"
         )
