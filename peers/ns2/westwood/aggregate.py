@@ -238,6 +238,40 @@ def run_fig7(r: Runner, seeds: int | None) -> dict:
     }
 
 
+NOTES = {
+    "fig9": "Agent/TCP/Reno and Agent/TCP/Sack1 agree with tcpsim's Reno and SACK (quick: 0.233 and 0.246 Mb/s "
+    "at 1 %); the two TCPW agents do not agree with each other: the Reno-based Agent/TCP/Westwood (fast "
+    "retransmit without window inflation) gets about 0.75 Mb/s, like tcpsim's preset with the recover guard "
+    "on, and Agent/TCP/WestwoodNR about 1.27 Mb/s, like tcpsim's casetti TCPW (1.19) and its NewReno "
+    "sensitivity (1.37).",
+    "fig10": "No peak at 100 ms in ns-2 either: the Reno-based agent's gain keeps rising to 200 ms; ns-2's "
+    "default window_ 20 caps every variant.",
+    "fig15": "The 'pkt' set-up is tcpsim's alternative reading 'sojourns in packets' as ns-2 runs it "
+    "(ErrorModel/MultiState, sttype pkt); there Agent/TCP/Reno 0.169 and Agent/TCP/Sack1 0.184 Mb/s against "
+    "tcpsim's packet_markov 0.168 and 0.183 (4 seeds, 1000 s), and Agent/TCP/WestwoodNR 0.858 Mb/s, +407 % "
+    "over Reno (4 seeds, run by hand: ns casetti.fig15.tcl westwoodnr SEED 0.05 1000 20 pkt) against "
+    "tcpsim's TCPW 0.798, +376 %. 'multistate' is ns-2's MultiState with sttype time (fixed 8 s / 4 s "
+    "periods, alternating).",
+    "fig17": "'expo' is ns-2.35's own ErrorModel/TwoState with exponential sojourns and unit time "
+    "(timer-driven, starts Good, Good error-free): the same gains as the `$ns at`-driven main channel.",
+}
+
+
+SETUP = {
+    "fig9": "The experiment: 9 error rates, 600 s, 10 seeds.",
+    "fig10": "Base-station buffer BDP but at least 50 packets, no receiver window (the main reading). "
+    "The experiment: 12 delays, 600 s, 10 seeds.",
+    "fig15": "Main channel: exponential sojourns in seconds (means 8 s, 4 s), per-state Bernoulli errors, "
+    "stationary start, one process per direction, driven by `$ns at` events. The experiment: 10 error "
+    "rates, 2000 s, 10 seeds.",
+    "fig16": "fig15's channel at 5 % Bad-state errors. The experiment: 6 capacities, 2000 s, 10 seeds.",
+    "fig17": "Blackouts: Good mean 4 s (0.001 % errors), Bad every packet lost, exponential in seconds, "
+    "stationary start. The experiment: 9 means, 2000 s, 10 seeds.",
+    "snoop": "Wired one-way delay 67.49 ms (RTT 135 ms), ns-2 ErrorModel unit byte. The experiment: 600 s, 10 seeds.",
+    "batcp": "Wired one-way delay 19.99 ms (RTT 40 ms), ns-2 ErrorModel unit byte. The experiment: 600 s, 10 seeds.",
+}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("experiments", nargs="+")
@@ -258,10 +292,17 @@ def main() -> None:
             body = run_fig7(r, a.seeds)
         else:
             sys.exit(f"unknown experiment {exp}")
+        if exp in SETUP:
+            body["setup"] = body["setup"] + ". " + SETUP[exp]
+        if exp in NOTES:
+            body["observations"] = [*body["observations"], NOTES[exp]]
         doc = {
             "experiment": f"casetti.{exp}",
             "script": f"peers/ns2/casetti.{exp}.tcl",
-            "command": "peers/ns2/westwood/aggregate.py " + exp + (f" --modes {a.modes}" if a.modes else ""),
+            "command": "peers/ns2/westwood/aggregate.py "
+            + exp
+            + (f" --seeds {a.seeds}" if a.seeds else "")
+            + (f" --modes {a.modes}" if a.modes else ""),
             "ns2": NS2,
             **body,
         }
