@@ -54,7 +54,7 @@ class Runner:
                 cwd="/tmp",
                 check=False,
             )
-            if proc.returncode != 0 or "_mbps" not in proc.stdout:
+            if proc.returncode != 0 or not proc.stdout.strip():
                 raise RuntimeError(
                     f"{script} {args}: rc {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
                 )
@@ -238,6 +238,36 @@ def run_fig7(r: Runner, seeds: int | None) -> dict:
     }
 
 
+def run_fig5(r: Runner, seeds: int | None) -> dict:
+    n = seeds or 4
+    dur = 300
+    combos = [(v, q) for v in ("westwood", "westwoodnr", "reno") for q in ("droptail", "red")]
+    jobs = [("casetti.fig5.tcl", [v, q, str(s), str(dur)]) for v, q in combos for s in range(1, n + 1)]
+    outs = r.run_all(jobs)
+    share: dict = {}
+    total: dict = {}
+    for (_script, args), out in zip(jobs, outs):
+        share.setdefault((args[0], args[1]), []).append(out["long_share"])
+        total.setdefault((args[0], args[1]), []).append((out["short_pkts"] + out["long_pkts"]) * 3200 / dur / 1e6)
+    label = {"westwood": "TCPW", "westwoodnr": "Agent/TCP/WestwoodNR", "reno": "Reno"}
+    numbers = [
+        num(f"other: long-RTT flow's share, {label[v]}, {'RED' if q == 'red' else 'drop-tail'}", share[(v, q)])
+        for v, q in combos
+    ]
+    obs = [
+        f"{label[v]}, {q}: long-RTT share {stats(share[(v, q)])[0]:.3f}, both flows {stats(total[(v, q)])[0]:.2f} Mb/s"
+        for v, q in combos
+    ]
+    return {
+        "replications": n,
+        "numbers": numbers,
+        "observations": obs,
+        "setup": f"fig4/fig5: two flows of one variant, RTT 50 and 200 ms, 5 Mb/s 10 ms bottleneck, buffer 195 "
+        f"packets, drop-tail (fig4) or RED with ns-2's defaults of 2001 (fig5's main reading); {dur} s (the "
+        f"experiment: 300 s), {n} seeds; the share counts each flow's cumulatively ACKed packets",
+    }
+
+
 NOTES = {
     "fig9": "Agent/TCP/Reno and Agent/TCP/Sack1 agree with tcpsim's Reno and SACK (quick: 0.233 and 0.246 Mb/s "
     "at 1 %); the two TCPW agents do not agree with each other: the Reno-based Agent/TCP/Westwood (fast "
@@ -290,6 +320,8 @@ def main() -> None:
             body = run_friendliness(r, a.seeds)
         elif exp == "fig7":
             body = run_fig7(r, a.seeds)
+        elif exp == "fig5":
+            body = run_fig5(r, a.seeds)
         else:
             sys.exit(f"unknown experiment {exp}")
         if exp in SETUP:
