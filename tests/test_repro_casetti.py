@@ -203,15 +203,28 @@ def _gilbert_elliott(scenario: dict) -> dict:
 
 def test_fading_sojourn_units():
     """fig15/fig16 count the Good/Bad means 8 and 4 in seconds as Sec. 5.2.1 says (main reading);
-    sojourns in packets (multiples of the wireless link's 400-byte transmission time) are the
-    alternative reading, run over the whole grid; fig17 (seconds) keeps packets as a sensitivity."""
+    sojourns in packets (ns-2's MultiState chain, one transition per packet: `packet_markov`) are
+    the alternative reading, run over the whole grid; fig17 (seconds) keeps packets, emulated as
+    multiples of the 400-byte transmission time (its means are under one packet), as a sensitivity."""
     fig15, fig16, fig17 = fading.Fig15(), fading.Fig16(), fading.Fig17()
     model = _gilbert_elliott(fig15.scenario("reno", 0.05, True))
     assert (model["good_mean_ns"], model["bad_mean_ns"], model["bad_loss"]) == (8_000_000_000, 4_000_000_000, 0.05)
     assert _gilbert_elliott(fig16.scenario("reno", 10e6, True))["bad_mean_ns"] == 4_000_000_000
-    packets = _gilbert_elliott(fig15._scenario("reno", 0.05, True, "ab", fading.PKT))
-    assert (packets["good_mean_ns"], packets["bad_mean_ns"]) == (8 * 1_600_000, 4 * 1_600_000)
-    assert _gilbert_elliott(fig16._scenario("reno", 10e6, True, "ab", fading.PKT))["bad_mean_ns"] == 4 * 320_000
+    chain = {
+        "kind": "packet_markov",
+        "good_mean_pkts": 8.0,
+        "bad_mean_pkts": 4.0,
+        "good_loss": 1e-5,
+        "bad_loss": 0.05,
+        "initial": "stationary",
+    }
+    for packets in (
+        fig15._scenario("reno", 0.05, True, "ab", fading.PKT),
+        fig16._scenario("reno", 10e6, True, "ab", fading.PKT),
+    ):
+        assert load_scenario(packets).to_engine()["links"][1]["ab"]["loss"] == [chain]
+    emulated = _gilbert_elliott(fig17._scenario("reno", 0.1, True, "ab", fading.PKT))
+    assert (emulated["good_mean_ns"], emulated["bad_mean_ns"]) == (4 * 1_600_000, 160_000)
     blackout = _gilbert_elliott(fig17.scenario("sack", 0.1, True))
     assert (blackout["good_mean_ns"], blackout["bad_mean_ns"], blackout["bad_loss"]) == (
         4_000_000_000,

@@ -367,7 +367,7 @@ def test_whole_scenario_errors_are_collected():
         (
             lambda s: s["links"][0].update(loss=[{"p": 0.1}]),
             "links[0].loss[0].kind",
-            "allowed: bernoulli, bit_error, gilbert_elliott, outage, scripted, two_state",
+            "allowed: bernoulli, bit_error, gilbert_elliott, outage, packet_markov, scripted, two_state",
         ),
         (lambda s: s["flows"][0].update(stop="0s"), "flows[0].stop", "must be after start (0s)"),
         (lambda s: s["flows"][0].update(src="q"), "flows[0].src", "'q' is not a node; known nodes: x, y"),
@@ -615,6 +615,24 @@ def test_bit_error_rate_given_directly_or_as_data_per_error():
     assert ba == [{"kind": "bit_error", "ber": 1 / (8 * 65_536)}, {"kind": "bit_error", "ber": 1 / 800_000}]
 
 
+def test_packet_markov_counts_its_means_in_packets():
+    # ns-2's ErrorModel/MultiState with sttype pkt: casetti's fading means read as 8 and 4 packets.
+    ab, ba = engine_losses(
+        {"kind": "packet_markov", "good_mean": 8, "bad_mean": 4, "good_loss": 1e-5, "bad_loss": 0.05},
+    )
+    chain = {
+        "kind": "packet_markov",
+        "good_mean_pkts": 8.0,
+        "bad_mean_pkts": 4.0,
+        "good_loss": 1e-5,
+        "bad_loss": 0.05,
+        "initial": "good",
+    }
+    assert ab == ba == [chain]
+    assert errors_of(with_loss({"kind": "packet_markov", "good_mean": 0.5, "bad_mean": 4, "bad_loss": 0.1}))
+    assert errors_of(with_loss({"kind": "packet_markov", "good_mean": "8s", "bad_mean": 4, "bad_loss": 0.1}))
+
+
 def test_gilbert_elliott_in_canonical_units_with_defaults():
     ab, ba = engine_losses(
         {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "good_loss": 1e-5, "bad_loss": 0.05},
@@ -760,7 +778,7 @@ def test_loss_model_fields_can_be_overridden_by_path():
         (
             {"kind": "markov"},
             ".kind",
-            "'markov' is not a loss kind; allowed: bernoulli, bit_error, gilbert_elliott, outage, scripted, two_state",
+            "'markov' is not a loss kind; allowed: bernoulli, bit_error, gilbert_elliott, outage, packet_markov, scripted, two_state",
         ),
     ],
 )
@@ -776,7 +794,15 @@ def test_json_schema_lists_every_loss_kind():
         for name, definition in json_schema()["$defs"].items()
         if name.endswith("Loss")
     }
-    assert loss_kinds == {"bernoulli", "bit_error", "gilbert_elliott", "two_state", "outage", "scripted"}
+    assert loss_kinds == {
+        "bernoulli",
+        "bit_error",
+        "gilbert_elliott",
+        "two_state",
+        "packet_markov",
+        "outage",
+        "scripted",
+    }
 
 
 # --- congestion-control presets and overrides ----------------------------------------------

@@ -412,6 +412,17 @@ pub enum LossConfig {
         #[serde(default, skip_serializing_if = "TwoStateTransitions::is_time")]
         transitions: TwoStateTransitions,
     },
+    /// Two-state Markov chain stepped by packets, as ns-2's `ErrorModel/MultiState` with
+    /// `sttype pkt` (`loss/ns2_multistate.rs`, `Ns2PacketMarkov`): each packet of the link
+    /// direction first moves Good → Bad with probability 1/`good_mean_pkts` or Bad → Good with
+    /// 1/`bad_mean_pkts`, then is lost with the new state's probability. Means ≥ 1 packet.
+    PacketMarkov {
+        good_mean_pkts: f64,
+        bad_mean_pkts: f64,
+        good_loss: f64,
+        bad_loss: f64,
+        initial: InitialChannelState,
+    },
     /// Every packet lost during [offset + k·period, offset + k·period + duration), k ≥ 0
     /// (`casetti` Sec. 5.3: LEO hand-offs).
     PeriodicOutage { period_ns: u64, duration_ns: u64, offset_ns: u64 },
@@ -525,6 +536,15 @@ impl LossConfig {
                     );
                 }
                 Ok(())
+            }
+            LossConfig::PacketMarkov { good_mean_pkts, bad_mean_pkts, good_loss, bad_loss, .. } => {
+                for (field, mean) in [("good_mean_pkts", *good_mean_pkts), ("bad_mean_pkts", *bad_mean_pkts)] {
+                    if !(mean.is_finite() && mean >= 1.0) {
+                        return Err(format!("{field}: must be a finite number of packets >= 1"));
+                    }
+                }
+                probability("good_loss", *good_loss)?;
+                probability("bad_loss", *bad_loss)
             }
             LossConfig::PeriodicOutage { period_ns, duration_ns, .. } => {
                 positive("period_ns", *period_ns)?;

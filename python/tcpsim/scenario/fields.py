@@ -125,6 +125,14 @@ def _pareto_shape(value: object) -> float:
     return float(value)
 
 
+def _mean_packets(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a mean number of packets; use a number >= 1, e.g. 8")
+    if value < 1:
+        raise ValueError(f"{value!r} must be >= 1: a state lasts at least the packet that enters it")
+    return float(value)
+
+
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{value!r} is not a boolean; use true or false")
@@ -185,6 +193,8 @@ PerSecond = Annotated[
 ]
 """A rate of events (web transfers) per second, from "50/s", "600/min" or "2/h"."""
 ParetoShape = Annotated[float, PlainValidator(_pareto_shape), WithJsonSchema({"type": "number", "exclusiveMinimum": 1})]
+MeanPackets = Annotated[float, PlainValidator(_mean_packets), WithJsonSchema({"type": "number", "minimum": 1})]
+"""A mean sojourn counted in packets (>= 1): the `packet_markov` loss model."""
 Flag = Annotated[bool, PlainValidator(_flag), WithJsonSchema({"type": "boolean"})]
 Direction = Annotated[
     Literal["ab", "ba", "both"],

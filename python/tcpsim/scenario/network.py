@@ -14,6 +14,7 @@ from tcpsim.scenario.fields import (
     DurationNs,
     Flag,
     InitialState,
+    MeanPackets,
     Model,
     Name,
     OutageWindow,
@@ -518,6 +519,41 @@ class TwoStateLoss(Model):
         return engine
 
 
+class PacketMarkovLoss(Model):
+    """Two-state Markov chain stepped by packets, as ns-2's `ErrorModel/MultiState` with
+    `sttype pkt` runs it: each packet of the link direction first moves the chain (Good → Bad
+    with probability 1/`good_mean`, Bad → Good with 1/`bad_mean`), then is lost with the new
+    state's probability. Sojourns are geometric, counted in this direction's packets (ACKs on
+    the ACK direction); the chain stands still while no packet crosses. `casetti`'s fading read
+    with sojourns in packets: good_mean = 8, bad_mean = 4, good_loss = 1e-5, bad_loss = 0.05.
+    Long-run fraction of packets in Bad: bad_mean / (good_mean + bad_mean)."""
+
+    kind: Literal["packet_markov"]
+    good_mean_pkts: MeanPackets = Field(alias="good_mean")
+    """Mean number of packets in a run of Good (>= 1)."""
+    bad_mean_pkts: MeanPackets = Field(alias="bad_mean")
+    """Mean number of packets in a run of Bad (>= 1)."""
+    good_loss: Probability = 0.0
+    """Packet loss probability in Good."""
+    bad_loss: Probability
+    """Packet loss probability in Bad."""
+    initial: InitialState = "good"
+    """State before the first packet: "good", "bad", or "stationary" (Bad with probability
+    bad_mean / (good_mean + bad_mean); ns-2 starts in a given state)."""
+    direction: Direction = "both"
+    """Which direction of the link: "ab", "ba" or "both"."""
+
+    def to_engine(self, flow_index: Mapping[str, int]) -> dict[str, Any]:
+        return {
+            "kind": "packet_markov",
+            "good_mean_pkts": self.good_mean_pkts,
+            "bad_mean_pkts": self.bad_mean_pkts,
+            "good_loss": self.good_loss,
+            "bad_loss": self.bad_loss,
+            "initial": self.initial,
+        }
+
+
 class OutageLoss(Model):
     """Scheduled total loss: every packet finishing transmission inside a window is lost.
     Periodic: an outage of `duration` every `period`, the first at `offset` (`casetti` Sec. 5.3,
@@ -586,7 +622,7 @@ class OutageLoss(Model):
 
 
 LossSpec = Annotated[
-    BernoulliLoss | BitErrorLoss | GilbertElliottLoss | TwoStateLoss | OutageLoss | ScriptedLoss,
+    BernoulliLoss | BitErrorLoss | GilbertElliottLoss | TwoStateLoss | PacketMarkovLoss | OutageLoss | ScriptedLoss,
     Field(discriminator="kind"),
 ]
 

@@ -22,7 +22,7 @@ mod two_state;
 pub use bernoulli::Bernoulli;
 pub use bit_error::BitError;
 pub use gilbert_elliott::GilbertElliott;
-pub use ns2_multistate::Ns2MultiState;
+pub use ns2_multistate::{Ns2MultiState, Ns2PacketMarkov};
 pub use outage::{OutageIntervals, PeriodicOutage};
 pub use scripted::Scripted;
 pub use two_state::DeterministicTwoState;
@@ -37,6 +37,7 @@ pub enum LossModel {
     GilbertElliott(GilbertElliott),
     TwoState(DeterministicTwoState),
     Ns2MultiState(Ns2MultiState),
+    PacketMarkov(Ns2PacketMarkov),
     PeriodicOutage(PeriodicOutage),
     OutageIntervals(OutageIntervals),
     Scripted(Scripted),
@@ -113,6 +114,17 @@ impl LossModel {
                 state_stream(),
                 stream(),
             )),
+            LossConfig::PacketMarkov { good_mean_pkts, bad_mean_pkts, good_loss, bad_loss, initial } => {
+                LossModel::PacketMarkov(Ns2PacketMarkov::new(
+                    *good_mean_pkts,
+                    *bad_mean_pkts,
+                    *good_loss,
+                    *bad_loss,
+                    *initial,
+                    state_stream(),
+                    stream(),
+                ))
+            }
             LossConfig::PeriodicOutage { period_ns, duration_ns, offset_ns } => {
                 LossModel::PeriodicOutage(PeriodicOutage::new(*period_ns, *duration_ns, *offset_ns))
             }
@@ -135,6 +147,7 @@ impl LossModel {
             LossModel::GilbertElliott(m) => m.is_lost(p.wire_bytes, now_ns),
             LossModel::TwoState(m) => m.is_lost(now_ns),
             LossModel::Ns2MultiState(m) => m.is_lost(now_ns),
+            LossModel::PacketMarkov(m) => m.is_lost(),
             LossModel::PeriodicOutage(m) => m.is_lost(now_ns),
             LossModel::OutageIntervals(m) => m.is_lost(now_ns),
             LossModel::Scripted(m) => m.is_lost(p),
@@ -194,7 +207,9 @@ mod tests {
             {"kind": "two_state", "good_sojourn_ns": 1_000_000_000u64, "bad_sojourn_ns": 100_000u64,
              "good_loss": 0.0, "bad_loss": 0.1, "p_bad": 0.5, "initial": "bad", "transitions": "ns2_multistate"},
             {"kind": "periodic_outage", "period_ns": 4_000_000_000u64, "duration_ns": 100_000_000u64, "offset_ns": 0},
-            {"kind": "outage_intervals", "intervals_ns": [[5_000_000_000u64, 5_200_000_000u64]]}
+            {"kind": "outage_intervals", "intervals_ns": [[5_000_000_000u64, 5_200_000_000u64]]},
+            {"kind": "packet_markov", "good_mean_pkts": 8.0, "bad_mean_pkts": 4.0,
+             "good_loss": 1e-5, "bad_loss": 0.05, "initial": "good"}
         ])
     }
 

@@ -25,6 +25,7 @@
 //!
 //! State: `bad`, `prev_ns` (ns-2's prevTime_, 0 until the first packet), `expired`, `first`.
 
+use crate::config::InitialChannelState;
 use crate::rng::RandomStream;
 
 pub struct Ns2MultiState {
@@ -101,6 +102,89 @@ impl Ns2MultiState {
     }
 }
 
+/// ns-2's `ErrorModel/MultiState` with `sttype pkt` and two states (Good, Bad), each an
+/// `ErrorModel` with a packet error rate: a Markov chain stepped by the packets themselves
+/// (`kind = "packet_markov"`). Mean sojourns are counted in packets of this link direction.
+///
+/// ns-2.35 `queue/errmodel.cc` (`MultiStateErrorModel::corrupt`) and `tcl/lib/ns-errmodel.tcl`
+/// (`ErrorModel/MultiState instproc corrupt` → `transition`), per packet: first one draw from
+/// the current state's row of the transition matrix picks the state (a change resets the
+/// model and makes the new state's error model current), then that state's error model judges
+/// the packet. With the rows {1 − 1/g, 1/g} (Good) and {1/b, 1 − 1/b} (Bad) a run of Good
+/// holds Geometric(1/g) packets (mean g), a run of Bad Geometric(1/b) (mean b). Time plays no
+/// part: the chain stands still while no packet crosses, and on a link direction carrying
+/// ACKs it is the ACKs that step it. This is `casetti`'s fading channel read with sojourns
+/// in packets (means 8 and 4), as ns-2 runs it; the continuous-time `gilbert_elliott` with
+/// means of g and b packet transmission times is a different model (it also runs while the
+/// link is idle, and one direction's packets do not set the other's clock).
+///
+/// Choices: the state before the first packet is `initial` (`good`, `bad`, or `stationary`:
+/// Bad with probability b/(g + b), which ns-2 has no counterpart for: its chain starts in the
+/// `start` state given to the model); the transition draw comes from the `<name>:state`
+/// stream, one per packet, the packet's loss draw from `<name>` (none when the state's
+/// loss is 0 or 1). ns-2 judges the packet where its error module sits (here, as every tcpsim
+/// model, when it finishes serialization).
+///
+/// State: `bad`, the two streams.
+pub struct Ns2PacketMarkov {
+    /// Probability that a packet in Good moves the chain to Bad (1/g).
+    p_good_to_bad: f64,
+    /// Probability that a packet in Bad moves the chain to Good (1/b).
+    p_bad_to_good: f64,
+    good_loss: f64,
+    bad_loss: f64,
+    bad: bool,
+    state_rng: RandomStream,
+    packet_rng: RandomStream,
+}
+
+impl Ns2PacketMarkov {
+    /// Means `good_mean_pkts`, `bad_mean_pkts` ≥ 1 and losses in [0, 1] (checked by
+    /// `SimConfig::validate`).
+    pub fn new(
+        good_mean_pkts: f64,
+        bad_mean_pkts: f64,
+        good_loss: f64,
+        bad_loss: f64,
+        initial: InitialChannelState,
+        mut state_rng: RandomStream,
+        packet_rng: RandomStream,
+    ) -> Self {
+        let bad = match initial {
+            InitialChannelState::Good => false,
+            InitialChannelState::Bad => true,
+            InitialChannelState::Stationary => state_rng.bernoulli(bad_mean_pkts / (good_mean_pkts + bad_mean_pkts)),
+        };
+        Ns2PacketMarkov {
+            p_good_to_bad: 1.0 / good_mean_pkts,
+            p_bad_to_good: 1.0 / bad_mean_pkts,
+            good_loss,
+            bad_loss,
+            bad,
+            state_rng,
+            packet_rng,
+        }
+    }
+
+    /// The transition this packet makes, then the state that judges it. One uniform draw
+    /// per packet, whatever the state (as ns-2's `transition` draws `uniform 0 1`).
+    #[inline]
+    fn step(&mut self) -> bool {
+        let u = self.state_rng.uniform();
+        let leave = if self.bad { self.p_bad_to_good } else { self.p_good_to_bad };
+        if u < leave {
+            self.bad = !self.bad;
+        }
+        self.bad
+    }
+
+    #[inline]
+    pub fn is_lost(&mut self) -> bool {
+        let p = if self.step() { self.bad_loss } else { self.good_loss };
+        self.packet_rng.bernoulli(p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,5 +249,71 @@ mod tests {
         // No packet for 5 s: the first one after it draws (Bad), and only then starts Bad's period.
         assert!(m.is_lost(5_000 * MS));
         assert!(m.bad && m.prev_ns == 5_000 * MS);
+    }
+
+    fn packet_markov(g: f64, b: f64, initial: InitialChannelState, seed: u64) -> Ns2PacketMarkov {
+        let name = "link:l:ab:loss:0";
+        Ns2PacketMarkov::new(
+            g,
+            b,
+            0.0,
+            1.0,
+            initial,
+            RandomStream::new(seed, &format!("{name}:state")),
+            RandomStream::new(seed, name),
+        )
+    }
+
+    #[test]
+    fn packet_markov_with_unit_means_alternates_at_every_packet() {
+        // g = b = 1: every packet leaves its state (rows {0, 1} and {1, 0}). Starting in Good,
+        // the first packet already moves the chain (ns-2 transitions before judging): Bad, Good,
+        // Bad, ... and with Bad = lost, Good = kept: lost, kept, lost, kept.
+        let mut m = packet_markov(1.0, 1.0, InitialChannelState::Good, 5);
+        let lost: Vec<bool> = (0..6).map(|_| m.is_lost()).collect();
+        assert_eq!(lost, [true, false, true, false, true, false]);
+        let mut m = packet_markov(1.0, 1.0, InitialChannelState::Bad, 5);
+        assert!(!m.is_lost());
+        assert!(m.is_lost());
+    }
+
+    #[test]
+    fn packet_markov_steps_once_per_packet_on_its_state_stream() {
+        // Hand-worked against the state stream itself: g = 8, b = 4 (casetti's fading means
+        // read in packets). Packet k draws u_k; from Good it moves to Bad iff u_k < 1/8, from
+        // Bad to Good iff u_k < 1/4; the packet is lost iff the state after the move is Bad.
+        let seed = 11;
+        let mut m = packet_markov(8.0, 4.0, InitialChannelState::Good, seed);
+        let mut u = RandomStream::new(seed, "link:l:ab:loss:0:state");
+        let mut bad = false;
+        let mut changes = 0;
+        for _ in 0..2_000 {
+            let x = u.uniform();
+            let next = if bad { x >= 0.25 } else { x < 0.125 };
+            changes += (next != bad) as u32;
+            bad = next;
+            assert_eq!(m.is_lost(), bad);
+        }
+        assert!(changes > 100, "{changes} state changes in 2000 packets");
+    }
+
+    #[test]
+    fn packet_markov_runs_have_the_mean_lengths_in_packets() {
+        // Geometric runs: mean 8 packets in Good, 4 in Bad; π_B = 4/12.
+        let mut m = packet_markov(8.0, 4.0, InitialChannelState::Stationary, 3);
+        let n = 600_000u64;
+        let (mut bad_packets, mut bad_runs, mut prev) = (0u64, 0u64, false);
+        for _ in 0..n {
+            let lost = m.is_lost();
+            bad_packets += lost as u64;
+            bad_runs += (lost && !prev) as u64;
+            prev = lost;
+        }
+        let pi_bad = bad_packets as f64 / n as f64;
+        let mean_bad_run = bad_packets as f64 / bad_runs as f64;
+        let mean_good_run = (n - bad_packets) as f64 / bad_runs as f64;
+        assert!((pi_bad - 1.0 / 3.0).abs() < 0.01, "π_B {pi_bad}");
+        assert!((mean_bad_run - 4.0).abs() < 0.1, "Bad run {mean_bad_run}");
+        assert!((mean_good_run - 8.0).abs() < 0.2, "Good run {mean_good_run}");
     }
 }

@@ -22,11 +22,15 @@ counted in decides the results, and the paper's text and its numbers point diffe
   2. The paper's fig15 statement "when the error rate [in Bad] is higher [than 5 %], all
      protocols perform poorly" is hard to meet with sojourns of seconds: Good periods of 8 s
      with 0.001 % loss then carry every variant near the link rate two thirds of the time.
-  The packet reading is emulated with the engine's continuous-time channel: mean sojourns of 8
-  and 4 times the transmission time of a 400-byte packet on the wireless link (so the state
-  changes every few packets when the link is busy, as ns-2's per-packet chain does; unlike
-  ns-2's chain it also advances while the link is idle). Which reading matches the paper's
-  numbers is a result, reported by both readings' scores, not a reason to pick one as main.
+  The packet reading runs ns-2's per-packet chain itself (`packet_markov`: `ErrorModel/
+  MultiState` with `sttype pkt` and the transition rows {7/8, 1/8} and {1/4, 3/4}, as ns-2.35's
+  errmodel.cc and ns-errmodel.tcl step it): each packet of a link direction moves its chain,
+  ACKs on the ACK direction, and the chain stands still while no packet crosses. (Until this
+  reading was checked against ns-2 it was emulated with the continuous-time channel, means of
+  8 and 4 packet transmission times, which also runs while the link is idle; that remains
+  fig17's packet sensitivity, whose means under one packet no per-packet chain can have.)
+  Which reading matches the paper's numbers is a result, reported by both readings' scores,
+  not a reason to pick one as main.
 - **Blackouts (fig17): sojourns in seconds (main reading).** Means of 0.025–0.5 cannot be
   packet counts (an ns-2 per-packet chain cannot stay less than one packet in a state), and a
   blackout "where a base station becomes temporarily not visible" is a duration. The packet
@@ -36,7 +40,10 @@ counted in decides the results, and the paper's text and its numbers point diffe
   packets sent into it: a blackout then ends only after its mean's worth of packets has been
   lost, one per retransmission timeout once the window is gone, so every variant stalls under
   exponential backoff (under 0.1 Mb/s of the 2 Mb/s link at 0.025 s, near 0 at 0.1 s), which
-  the paper's figure does not show.
+  the paper's figure does not show. ns-2.35's `ErrorModel/TwoState` (and `Expo`) with `unit
+  time` no longer does that: a timer (`TwoStateErrModelTimer`) ends each sojourn in simulated
+  time, starting in Good when the model is built, Bad = every packet lost, Bad sojourns cut at
+  120 s. That is this main reading with `initial = "good"` and an error-free Good state.
 
 Other set-up: Fig. 8 topology (10 Mb/s 45 ms wired, 2 Mb/s 0.01 ms wireless), 400-byte
 packets, delayed ACKs, buffers = BDP, ns-2's timeout rule (common.py). "Errors are assumed to
@@ -84,6 +91,21 @@ def gilbert_elliott(
         "kind": "gilbert_elliott",
         "good_mean": fmt_ms(good_mean_s),
         "bad_mean": fmt_ms(bad_mean_s),
+        "good_loss": good_loss,
+        "bad_loss": bad_loss,
+        "initial": "stationary",
+        "direction": direction,
+    }
+
+
+def packet_markov(
+    good_mean: float, bad_mean: float, good_loss: float, bad_loss: float, direction: str
+) -> dict[str, Any]:
+    """ns-2's ErrorModel/MultiState with sttype pkt: mean sojourns counted in packets."""
+    return {
+        "kind": "packet_markov",
+        "good_mean": good_mean,
+        "bad_mean": bad_mean,
         "good_loss": good_loss,
         "bad_loss": bad_loss,
         "initial": "stationary",
@@ -148,8 +170,14 @@ class _Markov(ThroughputSweep):
     def rate(self, x: float) -> float:
         return 2e6
 
+    packet_chain = True
+    """Sojourns in packets run ns-2's per-packet chain (`packet_markov`); False: the
+    continuous-time emulation, mean × the 400-byte transmission time (fig17, means < 1)."""
+
     def loss(self, x: float, direction: str, unit: str) -> list[dict[str, Any]]:
         bad_mean, bad_loss = self.channel(x)
+        if unit == PKT and self.packet_chain:
+            return [packet_markov(self.good_mean_s, bad_mean, self.good_loss, bad_loss, direction)]
         scale = PACKET_BYTES * 8 / self.rate(x) if unit == PKT else 1.0
         return [gilbert_elliott(self.good_mean_s * scale, bad_mean * scale, self.good_loss, bad_loss, direction)]
 
@@ -257,7 +285,11 @@ class _Markov(ThroughputSweep):
             f"topology): exponential "
             f"sojourns counted in {UNIT_TEXT[unit]}"
             + (
-                " (emulated: mean × the 400-byte transmission time on the wireless link, 1.6 ms at 2 Mb/s)"
+                (
+                    " (ns-2's per-packet MultiState chain: each packet of a direction makes one transition)"
+                    if self.packet_chain
+                    else " (emulated: mean × the 400-byte transmission time on the wireless link, 1.6 ms at 2 Mb/s)"
+                )
                 if unit == PKT
                 else ""
             )
@@ -289,8 +321,8 @@ class Fig15(_Markov):
         "of the wireless link (independent): exponential Good and Bad sojourns of mean 8 and 4 (units: "
         "below), 0.001 % packet loss when Good and 0…30 % when Bad; TCPW vs Reno vs SACK, 2000 s (1000 s in "
         "quick mode), the first 20 s excluded. The main reading counts the sojourns in seconds, as the text "
-        'says; the alternative reading "sojourns in packets" (ns-2\'s per-packet MultiState model, emulated '
-        "as mean × the 400-byte transmission time) runs over the same grid and seeds; sensitivity runs at 5 "
+        'says; the alternative reading "sojourns in packets" (ns-2\'s per-packet MultiState chain, one '
+        "transition per packet of each direction) runs over the same grid and seeds; sensitivity runs at 5 "
         "%: the channel on the data direction only, and fig9's TCPW and RTO variants. Checked: the gain over "
         "Reno and SACK peaks at 5 % Bad-state errors, and every variant is below 25 % of the link at 30 %; "
         "numbers: +300 % over Reno and over SACK at 5 %, +150 % over Reno below 5 % (at 2 %)."
@@ -405,8 +437,7 @@ class Fig16(_Markov):
         out.notes.append(
             self.markov_note() + f"; Bad mean {self.bad_mean_s:g}, Bad loss {self.bad_loss:.0%}; the "
             "wired link stays 10 Mb/s (Fig. 8), so at 10 Mb/s both links have the same capacity; in the "
-            "packet reading the sojourns scale with the capacity (a packet takes 1.6 ms at 2 Mb/s, "
-            "0.32 ms at 10 Mb/s)"
+            "packet reading the sojourns, counted in packets, shrink in time as the capacity grows"
         )
         return out
 
@@ -454,6 +485,7 @@ class Fig17(_Markov):
     axis = "blackout_s"
     good_mean_s = 4.0
     unit = SEC
+    packet_chain = False
     grid_full = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
     grid_quick = (0.0, 0.05, 0.1, 0.2, 0.5)
     headline_x = 0.1
