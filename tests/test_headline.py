@@ -143,7 +143,8 @@ def _run(tmp_path, *classes):
     return {r["id"]: r for r in execute([c() for c in classes], out_dir=tmp_path, progress=False)}
 
 
-def test_reports_carry_kind_and_the_cause_of_a_miss_or_undeclared(tmp_path, registry):
+def test_reports_carry_kind_and_the_cause_of_a_miss_or_undeclared(tmp_path, registry, monkeypatch):
+    monkeypatch.setattr(ns2_reference, "DIRECTORY", tmp_path / "no ns-2 data")
     reports = _run(tmp_path, Missed, Undeclared, Reproduced, SelfCheck)
     assert {i: r["kind"] for i, r in reports.items()} == {
         "casetti.fig9": "simulation",
