@@ -75,7 +75,12 @@ class Flavour:
 
 
 NEWRENO = Flavour("newreno", "NewReno", "newreno")
-VEGAS = Flavour("vegas", "Vegas", "vegas", {"cc": NS2_VEGAS_CC, "limited_transmit": False})
+VEGAS = Flavour("vegas", "Vegas", "vegas", {"cc": NS2_VEGAS_CC, "limited_transmit": False, "recovery": "vegas_ns2"})
+"""Vegas as ns-2.35's `Agent/TCP/Vegas`, congestion control and loss recovery both: its own
+`recv` (`tcp/tcp-vegas.cc`) recovers by Brakmo's fine-grained timeout (`vegas_ns2`: retransmit
+on the first duplicate ACK once the segment has been out that long, its own window cut, the
+"worried" checks after a new ACK) and sends nothing on the first two duplicate ACKs (no limited
+transmit). Chosen from the source, before any result was looked at."""
 WESTWOOD_PLUS = Flavour("westwood_plus", "Westwood+", "westwood_plus")
 """Westwood+ as its authors' Linux code (`tcp_westwood.c`): one bandwidth sample per RTT (at
 least 50 ms), the two-stage 7/8 filter, over NewReno recovery; the paper's Sec. 2.1 pseudocode

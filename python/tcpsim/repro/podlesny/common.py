@@ -62,14 +62,17 @@ actual)·BaseRTT is rounded to the nearest integer (`int(x + 0.5)`) before it is
 sent during the round over its mean RTT; growth comes per ACK while the window is used; a round
 that sent one packet resets BaseRTT; slow start every other RTT, exit cwnd − cwnd/8, 3/4 cut on
 duplicate ACKs, restart at 2 segments after a timeout; an ECN echo halves the window
-(`TcpAgent::ecn`, RED/ECN runs only). Not modelled: Brakmo's fine-grained retransmission
-(`vegas_expire`, the recovery half), and ns-2's Vegas data packets carry no 40-byte header
+(`TcpAgent::ecn`, RED/ECN runs only). The recovery half is `VEGAS_TCP`'s. Not modelled:
+ns-2's Vegas data packets carry no 40-byte header
 (`VegasTcpAgent::output` does not add `headersize()`), which the scenarios keep."""
 
-VEGAS_TCP: dict[str, Any] = {"limited_transmit": False}
-"""The per-flow TCP of a Vegas flow besides its `VEGAS_CC`: no limited transmit, since ns-2's
-`Agent/TCP/Vegas` has a `recv` of its own that sends nothing on the first two duplicate ACKs
-(ns-2's `singledup_` is read only by the other agents)."""
+VEGAS_TCP: dict[str, Any] = {"limited_transmit": False, "recovery": "vegas_ns2"}
+"""The per-flow TCP of a Vegas flow besides its `VEGAS_CC`: ns-2's `Agent/TCP/Vegas` has a
+`recv` of its own, so its loss recovery is `vegas_ns2` (`tcp/tcp-vegas.cc`: Brakmo's
+fine-grained timeout that may retransmit on the first duplicate ACK, its own window cut, the
+"worried" checks after a new ACK) rather than TcpAgent's, and no limited transmit, since that
+`recv` sends nothing on the first two duplicate ACKs (ns-2's `singledup_` is read only by the
+other agents). Chosen from the source, before any result was looked at."""
 
 
 def vegas_tcp(**cc: Any) -> dict[str, Any]:
