@@ -227,6 +227,7 @@ impl TcpSender {
         if recovery.in_recovery() {
             let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
             recovery.on_duplicate_ack_tx(&mut self.state, &mut tx);
+            self.back_off_if_asked(ctx);
             return;
         }
         let loss = recovery.loss_detected_at(&self.state, ctx.now());
@@ -258,6 +259,15 @@ impl TcpSender {
         s.recover = Some(s.snd_max);
         let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
         self.recovery.ops_mut().enter(s, &r, &mut tx);
+        self.back_off_if_asked(ctx);
+    }
+
+    /// `RecoveryOps::take_rto_back_off`: double the RTO and restart the timer with it.
+    fn back_off_if_asked(&mut self, ctx: &mut Ctx) {
+        if self.recovery.ops_mut().take_rto_back_off() {
+            self.rtt.back_off();
+            self.wire.restart_rto_timer(self.rtt.rto_ns, ctx);
+        }
     }
 
     /// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK "covers more

@@ -70,6 +70,13 @@ pub trait RecoveryOps {
         rfc6582_allows
     }
 
+    /// Whether the retransmission timeout is to be backed off (doubled, and the timer restarted
+    /// with it) after the duplicate ACK just handled, as ns-2's Vegas does on each fast
+    /// retransmit (`reset_rtx_timer(1)`); asking clears the request. By default never.
+    fn take_rto_back_off(&mut self) -> bool {
+        false
+    }
+
     /// A duplicate ACK outside recovery that does not start it (before any limited transmit).
     fn on_ignored_duplicate_ack(&mut self, _s: &mut SendState) {}
 

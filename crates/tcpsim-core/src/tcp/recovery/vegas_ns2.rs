@@ -15,7 +15,8 @@
 //!   sent; two "worried" checks armed (`v_worried_` = min(2, t_seqno_ − last_ack_));
 //!   `v_timeout_` doubled if the segment was already resent, else +1/8; the window cut (below)
 //!   only if the window has not been cut since the segment left (`t_cwnd_changed_ <
-//!   sendTime`); the retransmission timer restarted; the segment resent; and, if it had been
+//!   sendTime`); the retransmission timer backed off (RTO doubled until the next RTT sample)
+//!   and restarted (`reset_rtx_timer(1)`); the segment resent; and, if it had been
 //!   sent once, `dupacks` set to the threshold (so an expiry on the first duplicate ACK counts
 //!   as the third). Otherwise each duplicate ACK beyond the threshold adds one segment.
 //! - The window cut, from win = ⌊min(cwnd, rwnd)⌋ segments (`window()`): win ≤ 3 → 2; a
@@ -37,11 +38,16 @@
 //! on entry (the Vegas controller uses it to know that recovery started), but ns-2 does not
 //! touch ssthresh on duplicate ACKs, so `enter` puts back the ssthresh seen just before
 //! (recorded in `loss_detected_at`) and sets cwnd by the cut above; the controller's answer
-//! is otherwise ignored. Not modelled: ns-2's `reset_rtx_timer(1)` also doubles the coarse RTO
-//! back-off on every fast retransmit; a duplicate ACK beyond the threshold that is not in
-//! recovery (the guard refused it) inflates cwnd as in ns-2, but deflation happens only when
-//! recovery ends, and never to a v_newcwnd_ of 0 (ns-2 would set cwnd to 0 after a timeout).
-//! ns-2 grows the window on the ACK that deflates it; here, as for Reno, that ACK does not.
+//! is otherwise ignored. As in ns-2, a segment that left at the very first instant (time 0 of
+//! `vegastime()`, like `t_cwnd_changed_`'s initial 0) is never cut for.
+//!
+//! Differences left: ns-2 keeps the RTO back-off until a segment timed after the fast
+//! retransmit is acknowledged; here the next RTT sample (Karn's rule) ends it. A duplicate ACK
+//! beyond the threshold that is not in recovery (the guard refused it) inflates cwnd as in
+//! ns-2, but deflation happens only when recovery ends, and never to a v_newcwnd_ of 0 (ns-2
+//! would set cwnd to 0 after a timeout, or to an uninitialised value before any cut). ns-2
+//! grows the window on the ACK that deflates it; here, as for Reno, that ACK does not. A second
+//! fast retransmit inside one recovery counts as a fast-retransmitted segment, not an episode.
 
 use super::{send_by_window, RecoveryOps};
 use crate::tcp::cc::Reduction;
@@ -70,6 +76,8 @@ pub struct VegasNs2 {
     ssthresh_before_bytes: u64,
     /// The last duplicate ACK found the first unacknowledged segment expired.
     expired: bool,
+    /// A fast retransmit asked for the coarse RTO to be backed off.
+    back_off_rto: bool,
 }
 
 impl Default for VegasNs2 {
@@ -87,6 +95,7 @@ impl Default for VegasNs2 {
             after_timeout: false,
             ssthresh_before_bytes: 0,
             expired: false,
+            back_off_rto: false,
         }
     }
 }
@@ -153,7 +162,7 @@ impl VegasNs2 {
             s.window.cwnd_bytes = self.newcwnd_bytes + s.dupacks as u64 * s.mss;
             self.cwnd_changed_ns = Some(now);
         }
-        tx.restart_rto_timer();
+        self.back_off_rto = true; // reset_rtx_timer(1): back off and restart the timer
         tx.retransmit_first_unacked(s);
         if !seg.retransmitted {
             s.dupacks = s.dupack_threshold;
@@ -177,6 +186,10 @@ impl RecoveryOps for VegasNs2 {
     /// The `bug_fix_` guard: refused only after a timeout until an ACK passes `recover`.
     fn may_enter_fast_retransmit(&self, s: &SendState, _rfc6582_allows: bool) -> bool {
         !self.after_timeout || s.recover.is_none_or(|r| s.snd_una > r)
+    }
+
+    fn take_rto_back_off(&mut self) -> bool {
+        std::mem::take(&mut self.back_off_rto)
     }
 
     fn on_ignored_duplicate_ack(&mut self, s: &mut SendState) {
