@@ -50,7 +50,8 @@ def test_common_setup_is_ns2_of_the_paper():
         assert tcp["mss_bytes"] == 1000 and tcp["header_bytes"] == 40  # ns-2.29 useHeaders_
         assert tcp["delack_count"] == 1 and tcp["init_cwnd_segments"] == 2  # TCPSink, windowInit_ 2
         assert tcp["min_rto_ns"] == 200_000_000 and tcp["rwnd_bytes"] >= 2**30
-        assert tcp["recovery"] == "newreno"
+    assert newreno["recovery"] == "newreno"
+    assert vegas["recovery"] == "vegas_ns2"  # Agent/TCP/Vegas's own recv (tcp-vegas.cc)
     assert newreno["cc"]["kind"] == "aimd"
     cc = vegas["cc"]
     # the ns2 flavour: α = 1, β = 3, γ = 1 against ns-2's rounded δ from the packets outstanding,

@@ -598,6 +598,11 @@ pub enum RecoveryKind {
     /// RFC 6675 SACK-based loss recovery (scoreboard, pipe, NextSeg); the receiver sends
     /// RFC 2018 SACK blocks.
     Sack,
+    /// ns-2.35's `Agent/TCP/Vegas` recovery (`tcp/tcp-vegas.cc`): a fine-grained timeout checked
+    /// on every duplicate ACK and on the two ACKs after recovery, its own window cut
+    /// (≤ 3 → 2, resent → ½, else −¼; only if the window is unchanged since the segment left),
+    /// Reno-style inflation and deflation.
+    VegasNs2,
 }
 
 /// Which retransmission timeouts reduce ssthresh.

@@ -82,7 +82,7 @@ VARIANTS: dict[str, Variant] = {
 }
 """Preset name → (recovery, congestion control). A new variant is one line here."""
 
-RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack")
+RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack", "vegas_ns2")
 """The engine's `RecoveryKind` values."""
 
 VariantName = Annotated[

@@ -222,12 +222,17 @@ impl TcpSender {
     /// A duplicate ACK (already counted): recovery's, or perhaps the start of fast
     /// retransmit, with the reduction from congestion control, or else limited transmit.
     fn on_duplicate_ack(&mut self, ctx: &mut Ctx) {
+        let rfc6582_allows = self.may_enter_fast_retransmit();
         let recovery = self.recovery.ops_mut();
         if recovery.in_recovery() {
-            recovery.on_duplicate_ack(&mut self.state);
+            let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
+            recovery.on_duplicate_ack_tx(&mut self.state, &mut tx);
+            self.back_off_if_asked(ctx);
             return;
         }
-        if !recovery.loss_detected(&self.state) || !self.may_enter_fast_retransmit() {
+        let loss = recovery.loss_detected_at(&self.state, ctx.now());
+        if !loss || !recovery.may_enter_fast_retransmit(&self.state, rfc6582_allows) {
+            recovery.on_ignored_duplicate_ack(&mut self.state);
             if self.limited_transmit && self.state.dupacks < self.state.dupack_threshold {
                 let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
                 self.recovery.ops_mut().limited_transmit(&mut self.state, &mut tx);
@@ -254,6 +259,15 @@ impl TcpSender {
         s.recover = Some(s.snd_max);
         let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
         self.recovery.ops_mut().enter(s, &r, &mut tx);
+        self.back_off_if_asked(ctx);
+    }
+
+    /// `RecoveryOps::take_rto_back_off`: double the RTO and restart the timer with it.
+    fn back_off_if_asked(&mut self, ctx: &mut Ctx) {
+        if self.recovery.ops_mut().take_rto_back_off() {
+            self.rtt.back_off();
+            self.wire.restart_rto_timer(self.rtt.rto_ns, ctx);
+        }
     }
 
     /// RFC 6582 §3.2 step 1: enter fast retransmit only if the cumulative ACK "covers more
@@ -313,6 +327,8 @@ impl TcpSender {
         } else if reset_timer {
             self.wire.restart_rto_timer(self.rtt.rto_ns, ctx);
         }
+        let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
+        self.recovery.ops_mut().after_new_ack(&mut self.state, exact_rtt_ns, &mut tx);
     }
 
     /// RFC 3168 §6.1.2: an ECN-Echo is "treated just as a congestion loss": ssthresh and cwnd
@@ -382,7 +398,7 @@ impl TcpSender {
         let s = &mut self.state;
         s.window.cwnd_bytes = restart_cwnd.unwrap_or(s.mss);
         s.window.ca_credit = 0;
-        self.recovery.ops_mut().on_timeout(s);
+        self.recovery.ops_mut().on_timeout_at(s, ctx.now());
         s.dupacks = 0;
         s.limited_transmit_bytes = 0;
         s.recover = Some(s.snd_max);

@@ -113,6 +113,11 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         s.snd_nxt = s.snd_nxt.max(s.snd_una + s.mss).min(s.snd_max);
     }
 
+    /// The simulated time now (ns).
+    pub fn now(&self) -> u64 {
+        self.ctx.now()
+    }
+
     /// Restart the retransmission timer (RFC 6298 §5.3).
     pub fn restart_rto_timer(&mut self) {
         self.wire.restart_rto_timer(self.rto_ns, self.ctx);

@@ -76,11 +76,17 @@ class Flavour:
 
 NEWRENO = Flavour("newreno", "NewReno", "newreno")
 VEGAS = Flavour(
-    "vegas", "Vegas", "vegas", {"cc": NS2_VEGAS_CC, "limited_transmit": False, "header": 0, "ack": HEADER_BYTES}
+    "vegas",
+    "Vegas",
+    "vegas",
+    {"cc": NS2_VEGAS_CC, "limited_transmit": False, "recovery": "vegas_ns2", "header": 0, "ack": HEADER_BYTES},
 )
-"""ns-2's `Agent/TCP/Vegas` (`tcp/tcp-vegas.cc`): no limited transmit (its own `recv` sends nothing
-on the first duplicate ACKs) and data without the 40-byte header NewReno's carry (its own `output`
-never adds `headersize()`); the sink's ACKs keep their 40 bytes."""
+"""Vegas as ns-2.35's `Agent/TCP/Vegas`, congestion control and loss recovery both (chosen from
+`tcp/tcp-vegas.cc` before any result was looked at): its own `recv` recovers by Brakmo's
+fine-grained timeout (`vegas_ns2`: retransmit on the first duplicate ACK once the segment has
+been out that long, its own window cut, the "worried" checks after a new ACK) and sends nothing
+on the first two duplicate ACKs (no limited transmit); its own `output` never adds the 40-byte
+header NewReno's data carry (`headersize()`), while the sink's ACKs keep their 40 bytes."""
 WESTWOOD_PLUS = Flavour("westwood_plus", "Westwood+", "westwood_plus")
 """Westwood+ as its authors' Linux code (`tcp_westwood.c`): one bandwidth sample per RTT (at
 least 50 ms), the two-stage 7/8 filter, over NewReno recovery; the paper's Sec. 2.1 pseudocode

@@ -62,16 +62,19 @@ actual)·BaseRTT is rounded to the nearest integer (`int(x + 0.5)`) before it is
 sent during the round over its mean RTT; growth comes per ACK while the window is used; a round
 that sent one packet resets BaseRTT; slow start every other RTT, exit cwnd − cwnd/8, 3/4 cut on
 duplicate ACKs, restart at 2 segments after a timeout; an ECN echo halves the window
-(`TcpAgent::ecn`, RED/ECN runs only). Not modelled: Brakmo's fine-grained retransmission
-(`vegas_expire`, the recovery half), and ns-2's Vegas data packets carry no 40-byte header
+(`TcpAgent::ecn`, RED/ECN runs only). The recovery half is `VEGAS_TCP`'s. Not modelled:
+ns-2's Vegas data packets carry no 40-byte header
 (`VegasTcpAgent::output` does not add `headersize()`), which the scenarios keep."""
 
-VEGAS_TCP: dict[str, Any] = {"limited_transmit": False, "ecn": False}
+VEGAS_TCP: dict[str, Any] = {"limited_transmit": False, "ecn": False, "recovery": "vegas_ns2"}
 """The per-flow TCP of a Vegas flow besides its `VEGAS_CC`, as ns-2's `Agent/TCP/Vegas` behaves
-whatever the script sets (`tcp/tcp-vegas.cc`): no limited transmit, since its own `recv` sends
-nothing on the first two duplicate ACKs (ns-2's `singledup_` is read only by the other agents);
-and not ECN-capable, since its own `output` never sets ECT (`TcpAgent::output` does when `ecn_`
-is on), so under RED/ECN its packets are dropped where NewReno's are marked."""
+whatever the script sets (`tcp/tcp-vegas.cc`, chosen from the source before any result was
+looked at): its own `recv` recovers as `vegas_ns2` (Brakmo's fine-grained timeout that may
+retransmit on the first duplicate ACK, its own window cut, the "worried" checks after a new ACK)
+rather than as TcpAgent's, and sends nothing on the first two duplicate ACKs (no limited transmit:
+ns-2's `singledup_` is read only by the other agents); its own `output` never sets ECT
+(`TcpAgent::output` does when `ecn_` is on), so under RED/ECN its packets are dropped where
+NewReno's are marked."""
 
 
 def vegas_tcp(**cc: Any) -> dict[str, Any]:

@@ -16,7 +16,9 @@
 //! - [`Reno`]: RFC 5681 fast recovery, left on the first ACK of new data;
 //! - [`NewReno`]: RFC 6582, left only when all data outstanding at entry is acknowledged;
 //! - [`Sack`]: RFC 6675, which also enters when the scoreboard shows the first unacknowledged
-//!   segment lost, and then sends by pipe and NextSeg rather than by window inflation.
+//!   segment lost, and then sends by pipe and NextSeg rather than by window inflation;
+//! - [`VegasNs2`]: ns-2.35's `Agent/TCP/Vegas` (`tcp/tcp-vegas.cc`): a fine-grained timeout
+//!   that may retransmit on the first duplicate ACK, its own window cut, Reno-like inflation.
 //!
 //! The reduction target comes from congestion control ([`super::cc::Reduction`]): ssthresh,
 //! and optionally the window Reno/NewReno recovery inflates from and deflates back to
@@ -30,11 +32,13 @@ mod newreno;
 mod reno;
 mod sack;
 mod tahoe;
+mod vegas_ns2;
 
 pub use newreno::NewReno;
 pub use reno::Reno;
 pub use sack::Sack;
 pub use tahoe::Tahoe;
+pub use vegas_ns2::VegasNs2;
 
 use super::cc::Reduction;
 use super::send_state::SendState;
@@ -53,12 +57,40 @@ pub trait RecoveryOps {
         s.dupacks == s.dupack_threshold
     }
 
+    /// [`Self::loss_detected`] with the time of the duplicate ACK, for algorithms that also
+    /// detect a loss by how long the first unacknowledged segment has been out (ns-2's Vegas,
+    /// [`VegasNs2`]); by default the time is not looked at.
+    fn loss_detected_at(&mut self, s: &SendState, _now_ns: u64) -> bool {
+        self.loss_detected(s)
+    }
+
+    /// Whether fast retransmit may start, given whether RFC 6582 §3.2 step 1 (with
+    /// `TcpConfig::avoid_repeated_fast_retransmit`) allows it: by default that answer.
+    fn may_enter_fast_retransmit(&self, _s: &SendState, rfc6582_allows: bool) -> bool {
+        rfc6582_allows
+    }
+
+    /// Whether the retransmission timeout is to be backed off (doubled, and the timer restarted
+    /// with it) after the duplicate ACK just handled, as ns-2's Vegas does on each fast
+    /// retransmit (`reset_rtx_timer(1)`); asking clears the request. By default never.
+    fn take_rto_back_off(&mut self) -> bool {
+        false
+    }
+
+    /// A duplicate ACK outside recovery that does not start it (before any limited transmit).
+    fn on_ignored_duplicate_ack(&mut self, _s: &mut SendState) {}
+
     /// Start recovery: ssthresh and `recover` are already set from the congestion
     /// controller's reduction `r`; retransmit and set the window.
     fn enter(&mut self, s: &mut SendState, r: &Reduction, tx: &mut Transmitter);
 
     /// A duplicate ACK during recovery.
     fn on_duplicate_ack(&mut self, _s: &mut SendState) {}
+
+    /// [`Self::on_duplicate_ack`] for algorithms that may send on it: by default that hook.
+    fn on_duplicate_ack_tx(&mut self, s: &mut SendState, _tx: &mut Transmitter) {
+        self.on_duplicate_ack(s);
+    }
 
     /// RFC 3042 limited transmit, on a duplicate ACK that does not start recovery and is one
     /// of the first `dupack_threshold − 1` (asked only with `TcpConfig::limited_transmit`): one
@@ -89,6 +121,11 @@ pub trait RecoveryOps {
         true
     }
 
+    /// After each ACK of new data has been taken (recovery left or continued, the timer
+    /// restarted), with its RTT sample if it has one (exact, Karn's rule applied): by default
+    /// nothing.
+    fn after_new_ack(&mut self, _s: &mut SendState, _rtt_ns: Option<u64>, _tx: &mut Transmitter) {}
+
     /// What to send next, after each ACK and timeout: by default what the window allows.
     fn send(&mut self, s: &mut SendState, tx: &mut Transmitter) {
         send_by_window(s, tx);
@@ -97,6 +134,11 @@ pub trait RecoveryOps {
     /// A retransmission timeout abandons recovery (the sender then resets the window and
     /// goes back to `snd_una`).
     fn on_timeout(&mut self, _s: &SendState) {}
+
+    /// [`Self::on_timeout`] with the time of the timeout: by default that hook.
+    fn on_timeout_at(&mut self, s: &SendState, _now_ns: u64) {
+        self.on_timeout(s);
+    }
 
     /// The window as it would be without fast-recovery inflation (the window ns-2 halves on
     /// a timeout, `TimeoutSsthresh::Every`).
@@ -169,7 +211,7 @@ macro_rules! loss_recoveries {
     };
 }
 
-loss_recoveries!(Tahoe, Reno, NewReno, Sack);
+loss_recoveries!(Tahoe, Reno, NewReno, Sack, VegasNs2);
 
 impl LossRecovery {
     pub fn from_kind(kind: RecoveryKind) -> Self {
@@ -178,6 +220,7 @@ impl LossRecovery {
             RecoveryKind::Reno => LossRecovery::Reno(Reno::default()),
             RecoveryKind::Newreno => LossRecovery::NewReno(NewReno::default()),
             RecoveryKind::Sack => LossRecovery::Sack(Sack::default()),
+            RecoveryKind::VegasNs2 => LossRecovery::VegasNs2(VegasNs2::default()),
         }
     }
 }

@@ -393,3 +393,92 @@ fn acks_take_their_own_size_when_data_carry_no_header() {
     let bytes = |direction: &str| s.channels.iter().find(|c| c.direction == direction).unwrap().tx_bytes;
     assert_eq!((bytes("ab"), bytes("ba")), (200_000, 200 * 40));
 }
+
+/// ns-2 Vegas recovery (`vegas_ns2`) in the same set-up, segment 30 lost. Segment 30 is the
+/// last of slow start's second burst (released by the ACK of 10 at ≈ 20.8 ms); segment 31
+/// leaves only on the ACK of 11 (≈ 40.2 ms), so its duplicate ACK comes ≈ 60.3 ms, when 30
+/// has been out ≈ 39.5 ms, more than the fine-grained timeout (≈ 22 ms: RTT ≈ 20.1–20.9 ms,
+/// (sa/4 + sd)/2·17/16). So the FIRST duplicate ACK retransmits: win = 39 (ACKs 1..29 took
+/// cwnd to 39 segments), 39 − ⌊39/4⌋ = 30, cwnd = 30 + 1 duplicate ACK = 31 000 (the third
+/// duplicate ACK would have given 33 000), and `dupacks` becomes 3. The other 37 duplicate
+/// ACKs (segments 32..68) inflate by one each to 68 000; the ACK of the retransmission
+/// deflates to v_newcwnd_ = 30 000 with ssthresh = 2 segments (congestion avoidance).
+#[test]
+fn vegas_ns2_retransmits_on_the_first_duplicate_ack_once_the_segment_has_expired() {
+    let o = run(RecoveryKind::VegasNs2, &[30], true);
+    let mut expected = kb(&(11..=39).collect::<Vec<_>>());
+    expected.extend(kb(&(31..=68).collect::<Vec<_>>()));
+    expected.push(30_000);
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!(o.ssthresh[expected.len() - 2], 1 << 30, "ssthresh untouched by the duplicate ACKs");
+    assert_eq!(o.ssthresh[expected.len() - 1], 2000, "deflation: ssthresh = 2 segments");
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
+    assert_eq!(o.delivered, 200_000);
+}
+
+/// Segment 15 lost (the module docs' set-up): 15 and 16 leave together, so the first
+/// duplicate ACK finds 15 out ≈ one RTT, below the fine-grained timeout, and the third
+/// (segment 18) retransmits. Window cut, default rule: win = 24, 24 − ⌊24/4⌋ = 18 =
+/// v_newcwnd_, cwnd = 18 + 3 = 21 000; the 20 duplicate ACKs of 19..38 inflate to 41 000;
+/// the ACK of the retransmission (`dupacks` 23 > 3, cwnd > 18 000) deflates to 18 000 with
+/// ssthresh 2000, then congestion avoidance (+1000²/18 000 = 55 bytes).
+#[test]
+fn vegas_ns2_cuts_a_quarter_inflates_and_deflates_to_the_recorded_window() {
+    let o = run(RecoveryKind::VegasNs2, &[15], true);
+    let mut expected = kb(&(11..=24).collect::<Vec<_>>());
+    expected.extend(kb(&(21..=41).collect::<Vec<_>>()));
+    expected.extend([18_000, 18_055]);
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!(o.ssthresh[34], 1 << 30);
+    assert_eq!(o.ssthresh[35], 2000);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000));
+}
+
+/// Window cut, win ≤ 3 → 2. Initial window 2, ssthresh 2000 (congestion avoidance, +1000²/cwnd
+/// per ACK): the ACKs of 1, 2, 3 take cwnd to 2500, 2900, 3244; segment 4, the last of the
+/// second round (sent on the ACK of 2 at ≈ 20.2 ms) is lost; segment 5 leaves on the ACK of 3
+/// (≈ 40.2 ms), and its duplicate ACK (≈ 60.3 ms) finds 4 out ≈ 40 ms > the timeout (≈ 25 ms
+/// this early): retransmit on that first duplicate ACK, win = ⌊3244/1000⌋ = 3 → 2, cwnd = 2 +
+/// 1 = 3000. The duplicate ACK of 6 inflates to 4000 (segment 7 leaves); the ACK of the
+/// retransmission deflates to 2000, ssthresh 2000.
+#[test]
+fn vegas_ns2_cuts_a_window_of_three_to_two_segments() {
+    let mut cfg = scenario(RecoveryKind::VegasNs2, &[4], true);
+    let tcp = &mut cfg.flows[0].tcp;
+    (tcp.init_cwnd_segments, tcp.init_ssthresh_bytes) = (2, 2000);
+    cfg.flows[0].app = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(10_000) };
+    let o = run_config(&cfg);
+    assert_eq!(&o.cwnd[..7], &[2500, 2900, 3244, 3000, 4000, 2000, 2500]);
+    assert!(o.ssthresh[..7].iter().all(|&s| s == 2000));
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000));
+    assert_eq!(o.delivered, 10_000);
+}
+
+/// The worried checks and the "window unchanged since the segment left" condition. Segments
+/// 15, 17, 19 and 38 lost. 15: the third duplicate ACK (of 20; 17 and 19 are lost) cuts to
+/// 18 + 3 = 21 000 at ≈ 60 ms; 17 duplicate ACKs (20..37 but not 19, 38) inflate to 38 000.
+/// The ACK of 15's retransmission (16 000, partial) deflates to 18 000; the first worried check
+/// finds 17 (sent ≈ 20.3 ms) out ≈ 40 ms > the timeout (≈ 25 ms after the 1/8 back-off) and
+/// resends it without a cut; the duplicate ACKs of the 14 segments sent during the inflation
+/// take cwnd to 32 000; the ACK of 17 (18 000) deflates to 18 000 again and the second check
+/// resends 19. Its ACK (37 000, 38 missing) leaves 15 segments out of cwnd = 18: three new ones
+/// leave, and the first of their duplicate ACKs finds 38 (sent ≈ 40.4 ms) expired: a second
+/// fast retransmit — but 38 left before the cut at ≈ 60 ms, so the window is not cut (stays
+/// 18 000); the other two duplicate ACKs inflate to 20 000 and the ACK of 38 deflates to the
+/// 18 000 recorded at the first cut. Four losses, four retransmissions, no timeout.
+#[test]
+fn vegas_ns2_worried_checks_resend_later_losses_and_a_window_cut_since_is_not_repeated() {
+    let o = run(RecoveryKind::VegasNs2, &[15, 17, 19, 38], true);
+    let mut expected = kb(&(11..=24).collect::<Vec<_>>());
+    expected.extend(kb(&(21..=38).collect::<Vec<_>>()));
+    expected.push(18_000);
+    expected.extend(kb(&(19..=32).collect::<Vec<_>>()));
+    expected.extend(kb(&[18, 19, 20, 18]));
+    expected.push(18_055);
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 2, 4000, 0));
+    assert_eq!(o.delivered, 200_000);
+    // Without the worried checks (Reno's recovery), 17 would wait for duplicate ACKs that never come.
+    let reno = run(RecoveryKind::Reno, &[15, 17, 19, 38], true);
+    assert!(reno.timeouts > 0);
+}
