@@ -21,7 +21,7 @@ from tcpsim.models.padhye import mathis, padhye_full
 from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, summarize
-from tcpsim.repro.framework import Claim, Experiment, Outcome, Series
+from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Series
 from tcpsim.repro.plotting import DOUBLE_IN, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, select_runs
@@ -173,14 +173,16 @@ def _kb(values: range | list[int]) -> list[int]:
 
 
 # Expected cwnd sequence (bytes) at the start of each trace, worked by hand in
-# tcp/recovery/tests.rs: slow start 11..24 segments; Reno/NewReno: fast retransmit at
-# cwnd = 12 000 + 3 000, inflation to 35 000, deflation to ssthresh 12 000; Tahoe: 1 segment,
-# then slow start; SACK: cwnd = ssthresh = 12 000 without inflation (RFC 6675), then congestion
-# avoidance (+83 bytes).
+# tcp/recovery/tests.rs, with limited transmit (RFC 3042, the default): slow start 11..24
+# segments; the first two duplicate ACKs release segments 39 and 40 with cwnd unchanged, and
+# ssthresh = 24 000 / 2 leaves them out of FlightSize. Reno/NewReno: fast retransmit at
+# cwnd = 12 000 + 3 000, inflation by the 22 further duplicate ACKs (segments 19..40) to 37 000,
+# deflation to ssthresh 12 000; Tahoe: 1 segment, then slow start; SACK: cwnd = ssthresh =
+# 12 000 without inflation (RFC 6675), then congestion avoidance (+83 bytes).
 HAND_WORKED = {
     "sack": _kb(range(11, 25)) + [12_000, 12_083],
-    "newreno": _kb(range(11, 25)) + _kb(range(15, 36)) + [12_000],
-    "reno": _kb(range(11, 25)) + _kb(range(15, 36)) + [12_000],
+    "newreno": _kb(range(11, 25)) + _kb(range(15, 38)) + [12_000],
+    "reno": _kb(range(11, 25)) + _kb(range(15, 38)) + [12_000],
     "tahoe": _kb(range(11, 25)) + _kb([1, 2, 3, 4]),
 }
 
@@ -459,6 +461,17 @@ FAIRNESS_FLOWS = (2, 4, 8)
 class Fairness(Experiment):
     id = "validation.fairness"
     kind = "validation"
+    miss_cause = MissCause(
+        "mechanism",
+        (
+            "A drop-tail phase effect with two flows of exactly equal RTT: with limited transmit one flow loses "
+            "three times per cycle to the other's once (300 s runs, seeds 1-6: index 0.795, 0.954, 0.967, 0.795, "
+            "0.814, 0.842; without limited transmit 0.976-0.998; with RTTs spread over 100-102 ms 0.968-1.0). "
+            "ns-2.35 on the same set-up (peers: Agent/TCP/Newreno, DelAck sink, singledup_ 1) gives 0.966-0.999 "
+            "over seeds 1-4, so tcpsim locks phases more than ns-2: packets arriving in the same nanosecond are "
+            "ordered by component in tcpsim and by scheduling order in ns-2."
+        ),
+    )
     title = "Jain's index of NewReno flows with equal RTTs on one bottleneck"
     setup = (
         "2, 4 and 8 NewReno flows on a dumbbell with a 10 Mb/s, 10 ms bottleneck, 100 Mb/s access links, the "
