@@ -106,11 +106,11 @@ class Table1(Experiment):
     miss_cause = MissCause(
         "setup",
         (
-            "With the reverse traffic ON NewReno gets 1.22/1.17 Mb/s (paper 1.62/1.64) and Vegas 0.17 (paper "
-            "0.48/0.51); ns-2.35 on the same set-up gives NewReno 1.14/1.12 and Vegas 0.26 Mb/s, so ns-2 agrees "
-            "with tcpsim rather than with the paper, whose reverse senders' set-up (window, sizes, buffers) is "
-            'not fully stated; ns-2 Vegas\'s "expected" count from the packets outstanding is still to be modelled'
-            " (issue 24)."
+            "With the reverse traffic ON NewReno gets 1.15/1.11 Mb/s (paper 1.62/1.64) and Vegas 0.22/0.21 "
+            "(paper 0.48/0.51), with ns-2's Vegas modelled (its expected count, per-ACK growth, fine-grained "
+            "recovery, no header). ns-2.35 on the same set-up gives NewReno 1.16/1.18 and Vegas 0.26/0.25 "
+            "Mb/s: ns-2 agrees with tcpsim, not with the paper, whose reverse senders' set-up (windows, "
+            "sizes, buffers) is not fully stated."
         ),
     )
     paper = PAPER
