@@ -877,3 +877,19 @@ def test_bad_cc_parameters_name_their_path():
     assert str(errors_of(scenario)).splitlines() == [
         "flows[0].tcp.cc.filter.alpha: 1.5 is not a filter coefficient; use a number in [0, 1), e.g. 0.9",
     ]
+
+
+def test_drop_tail_counting_the_packet_on_the_wire_holds_one_packet_less_as_ns2():
+    """ns-2.35's DropTail drops when waiting + 1 >= limit_: its limit 5 holds 4 packets waiting."""
+
+    def engine_queue(queue: dict) -> dict:
+        scenario = raw("lossy_link")
+        scenario["links"][1]["queue"] = queue
+        return load_scenario(scenario).to_engine()["links"][1]["ab"]["queue"]
+
+    ns2 = {"kind": "drop_tail", "limit": "5pkt", "counts_transmitting": True}
+    assert engine_queue(ns2) == {"kind": "drop_tail", "limit_packets": 4, "limit_bytes": None}
+    assert engine_queue({**ns2, "limit": "6000B"})["limit_bytes"] == 5999
+    assert engine_queue({**ns2, "counts_transmitting": False})["limit_packets"] == 5
+    with pytest.raises(ScenarioError, match="counts_transmitting"):
+        engine_queue({**ns2, "limit": "1pkt"})

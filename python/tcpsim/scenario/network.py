@@ -44,6 +44,12 @@ class DropTailQueue(Model):
     """Limit in packets: 100 or "100pkt"."""
     byte_limit: ByteLimitValue | None = Field(None, alias="bytes")
     """Limit in bytes: 64000, "64KB", or a multiple of the link's BDP, "1.5BDP"."""
+    counts_transmitting: Flag = False
+    """Whether the limit counts the packet on the wire, as ns-2's DropTail does: ns-2.35's
+    `queue/drop-tail.cc` drops an arrival when `waiting + 1 >= limit_` (bytes: `waiting bytes +
+    size >= limit_`), so its limit L holds L - 1 packets waiting behind the one being sent.
+    By default (false) the limit counts the waiting packets only, as ns-2's RED and ns-3's
+    queues do. Set it to run a buffer stated as an ns-2 `queue-limit`."""
 
     @model_validator(mode="after")
     def _one_way_to_limit(self) -> Self:
@@ -53,6 +59,15 @@ class DropTailQueue(Model):
             raise Problems(
                 [((), 'needs a limit: `limit`, `packets` or `bytes`, e.g. {kind = "drop_tail", limit = "100pkt"}')]
             )
+        if self.counts_transmitting and any(limit.unit == "packets" and limit.amount < 2 for limit in self.limits()):
+            raise Problems(
+                [
+                    (
+                        ("limit",),
+                        "with counts_transmitting the packet limit must be at least 2 (at 1, ns-2 drops every packet)",
+                    )
+                ]
+            )
         return self
 
     def limits(self) -> list[QueueLimit]:
@@ -61,11 +76,13 @@ class DropTailQueue(Model):
 
     def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
         engine: dict[str, Any] = {"kind": "drop_tail", "limit_packets": None, "limit_bytes": None}
+        # ns-2's `>=` test: the limit L admits L - 1 packets (or bytes) waiting.
+        on_the_wire = 1 if self.counts_transmitting else 0
         for limit in reversed(self.limits()):  # the first limit of each kind wins
             if limit.unit == "packets":
-                engine["limit_packets"] = limit.amount
+                engine["limit_packets"] = limit.amount - on_the_wire
             else:
-                engine["limit_bytes"] = limit_bytes(limit, rate_bps, bdp_rtt_ns)
+                engine["limit_bytes"] = limit_bytes(limit, rate_bps, bdp_rtt_ns) - on_the_wire
         return engine
 
 
