@@ -60,7 +60,7 @@ def test_common_setup():
     assert tcp["cc"]["kind"] == "westwood" and tcp["cc"]["tau_ns"] == 500_000_000 and tcp["recovery"] == "reno"
     wireless = engine["links"][1]
     # BDP of 2 Mb/s × 90.02 ms in 400-byte packets, both directions lossy
-    assert wireless["ab"]["queue"]["limit_packets"] == 56
+    assert wireless["ab"]["queue"]["limit_packets"] == 56 - 1  # ns-2's queue-limit L: L - 1 waiting
     assert wireless["ab"]["loss"] and wireless["ba"]["loss"]
     reno = load_scenario(common.wireless_scenario("reno", loss=[], duration_s=10, warmup_s=1)).to_engine()
     assert reno["flows"][0]["tcp"]["avoid_repeated_fast_retransmit"] is True
@@ -167,14 +167,18 @@ def test_fig10_setup_buffer_floor_and_receiver_window():
     casetti experiment); ns-2's 50-packet limit_ is an alternative reading run only where it binds."""
     fig10 = wireless.Fig10()
     short = load_scenario(fig10.scenario("reno", 0.0, True)).to_engine()
-    assert short["links"][1]["ab"]["queue"]["limit_packets"] == fig10.min_buffer_pkts == common.MIN_BUFFER_PKTS == 5
+    assert (
+        short["links"][1]["ab"]["queue"]["limit_packets"] + 1 == fig10.min_buffer_pkts == common.MIN_BUFFER_PKTS == 5
+    )  # ns-2's queue-limit L: L - 1 waiting
     assert short["flows"][0]["tcp"]["rwnd_bytes"] > 1e9  # main reading: no receiver window, as in every casetti run
     floored = load_scenario(fig10.scenario("reno", 0.0, True, floor=fig10.ns2_limit_pkts)).to_engine()
-    assert floored["links"][1]["ab"]["queue"]["limit_packets"] == 50  # ns-2 limit_
+    assert floored["links"][1]["ab"]["queue"]["limit_packets"] == 50 - 1  # ns-2 limit_ 50: 49 waiting
     mid = load_scenario(fig10.scenario("reno", 0.02, True)).to_engine()
-    assert mid["links"][1]["ab"]["queue"]["limit_packets"] == 25  # BDP of 2 Mb/s × 40.02 ms
+    assert mid["links"][1]["ab"]["queue"]["limit_packets"] == 25 - 1  # BDP of 2 Mb/s × 40.02 ms, ns-2 limit
     long = load_scenario(fig10.scenario("westwood", 0.1, True)).to_engine()
-    assert long["links"][1]["ab"]["queue"]["limit_packets"] == 125  # BDP of 2 Mb/s × 200.02 ms, above the floor
+    assert (
+        long["links"][1]["ab"]["queue"]["limit_packets"] == 125 - 1
+    )  # ns-2 limit: BDP of 2 Mb/s × 200.02 ms, above the floor
     assert fig10.windows["64 KB window"][0] == 65535 // common.PACKET_BYTES
     windowed = load_scenario(fig10.scenario("reno", 0.1, True, rwnd_pkts=163)).to_engine()
     assert windowed["flows"][0]["tcp"]["rwnd_bytes"] == 163 * common.MSS_BYTES

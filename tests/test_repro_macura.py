@@ -92,7 +92,9 @@ def test_table1_setup():
     e = engine(table1.scenario(common.NEWRENO))
     bottleneck_link = e["links"][0]
     assert bottleneck_link["rate_bps"] == 2_000_000
-    assert bottleneck_link["ab"]["queue"]["limit_packets"] == bottleneck_link["ba"]["queue"]["limit_packets"] == 42
+    assert (
+        bottleneck_link["ab"]["queue"]["limit_packets"] == bottleneck_link["ba"]["queue"]["limit_packets"] == 42 - 1
+    )  # ns-2's queue-limit L: L - 1 waiting
     assert rtt_s(e, table1.TCP1) == pytest.approx(0.250)
     assert bottleneck_link in path(e, table1.TCP1)
     reverse = [f for f in e["flows"] if f["name"] != table1.TCP1]
@@ -112,7 +114,7 @@ def test_table1_setup():
 def test_bottleneck_setup():
     m = 20
     e = engine(bottleneck.scenario(common.WESTWOOD_PLUS, m, 1000.0))
-    assert e["links"][0]["rate_bps"] == 10_000_000 and e["links"][0]["ab"]["queue"]["limit_packets"] == 125
+    assert e["links"][0]["rate_bps"] == 10_000_000 and e["links"][0]["ab"]["queue"]["limit_packets"] == 125 - 1
     forward = [f["name"] for f in e["flows"] if f["name"].startswith("fwd")]
     assert len(forward) == m
     rtts = sorted(rtt_s(e, name) for name in forward)
@@ -133,7 +135,9 @@ def test_multihop_setup():
     assert len(c1) == hops + 2
     assert [(link["rate_bps"], link["delay_ns"]) for link in (c1[0], c1[-1])] == [(100_000_000, 20_000_000)] * 2
     assert all((link["rate_bps"], link["delay_ns"]) == (10_000_000, 10_000_000) for link in c1[1:-1])
-    assert all(link["ab"]["queue"]["limit_packets"] == 125 for link in e["links"])
+    assert all(
+        link["ab"]["queue"]["limit_packets"] == 125 - 1 for link in e["links"]
+    )  # ns-2's queue-limit L: L - 1 waiting
     assert flow(e, multihop.C1)["tcp"]["cc"]["rtt"] == "mean"  # the ns-2 Vegas flavour
     assert flow(e, multihop.C1)["app"]["start_ns"] == 10_000_000_000 and e["warmup_ns"] == 10_000_000_000
     cross = [f for f in e["flows"] if f["name"] != multihop.C1]

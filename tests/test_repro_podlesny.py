@@ -41,7 +41,11 @@ def test_common_setup_is_ns2_of_the_paper():
     bottleneck, access = e["links"][0], e["links"][1]
     assert bottleneck["rate_bps"] == 100e6 and bottleneck["delay_ns"] == 10_000_000
     # C·250 ms in 1 KB packets
-    assert bottleneck["ab"]["queue"] == {"kind": "drop_tail", "limit_packets": 3125, "limit_bytes": None}
+    assert bottleneck["ab"]["queue"] == {
+        "kind": "drop_tail",
+        "limit_packets": 3125 - 1,
+        "limit_bytes": None,
+    }  # ns-2's queue-limit L: L - 1 waiting
     assert access["rate_bps"] == 200e6
     assert e["duration_ns"] == 60 * 10**9 and e["warmup_ns"] == 5 * 10**9
     assert e["trace"]["throughput_bin_ns"] == 200_000_000
@@ -73,7 +77,7 @@ def test_fig1_runs_the_catalog_setup_and_its_readings():
     scenarios = fig1.scenarios()
     main = engine(scenarios[MAIN])
     bottleneck = main["links"][0]
-    assert bottleneck["rate_bps"] == 2e6 and bottleneck["ab"]["queue"]["limit_packets"] == 62
+    assert bottleneck["rate_bps"] == 2e6 and bottleneck["ab"]["queue"]["limit_packets"] == 62 - 1
     # round-trip propagation: 2 × (10 ms bottleneck + 2 × 20 ms access) = 100 ms
     access_ns = sum(link["delay_ns"] for link in main["links"][1:3])
     assert 2 * (bottleneck["delay_ns"] + access_ns) == 100_000_000
@@ -144,7 +148,9 @@ def test_figs_4_and_5_run_the_papers_grid_with_rd(experiment, varied):
         assert q["counter_delay_multiple"] == 2.0
     assert e["duration_ns"] == 60 * 10**9 and e["warmup_ns"] == 5 * 10**9
     access = e["links"][1]
-    assert access["rate_bps"] == 200e6 and access["ab"]["queue"]["limit_packets"] == 6250  # C·250 ms too
+    assert (
+        access["rate_bps"] == 200e6 and access["ab"]["queue"]["limit_packets"] == 6250 - 1
+    )  # C·250 ms too, ns-2 limit
     for f in e["flows"]:
         cc = f["tcp"]["cc"]
         assert (cc["kind"] == "vegas") == f["name"].startswith("vegas")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, summarize
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, draw_series, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, results_table
@@ -165,7 +166,7 @@ def wireless_scenario(
                 "b": "base",
                 "rate": fmt_bps(wired_rate_bps),
                 "delay": fmt_ms(wired_delay_s),
-                "queue": f"{buffer_pkts(wired_rate_bps, rtt_s)}pkt",
+                "queue": ns2_drop_tail(buffer_pkts(wired_rate_bps, rtt_s)),
             },
             {
                 "name": "wireless",
@@ -173,7 +174,7 @@ def wireless_scenario(
                 "b": "mobile",
                 "rate": fmt_bps(wireless_rate_bps),
                 "delay": fmt_ms(WIRELESS_DELAY_S),
-                "queue": f"{buffer_pkts(wireless_rate_bps, rtt_s, min_buffer_pkts)}pkt",
+                "queue": ns2_drop_tail(buffer_pkts(wireless_rate_bps, rtt_s, min_buffer_pkts)),
                 "loss": [dict(item) for item in loss],
             },
         ],

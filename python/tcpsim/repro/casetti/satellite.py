@@ -19,6 +19,7 @@ from tcpsim.repro.casetti.common import (
     fmt_ms,
 )
 from tcpsim.repro.framework import Claim, Outcome
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.table import RunKey
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class Fig18(ThroughputSweep):
                     "b": "terminal",
                     "rate": fmt_bps(x),
                     "delay": fmt_ms(self.one_way_s),
-                    "queue": f"{buffer_pkts(x, rtt)}pkt",
+                    "queue": ns2_drop_tail(buffer_pkts(x, rtt)),
                     "loss": loss,
                 }
             ],

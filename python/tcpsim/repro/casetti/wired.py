@@ -35,6 +35,7 @@ from tcpsim.repro.casetti.common import (
     variant_style,
 )
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome, Reading, Series
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import (
     COLUMN_IN,
     DOUBLE_IN,
@@ -109,7 +110,7 @@ class Fig3(Experiment):
                     "b": "sink",
                     "rate": fmt_bps(self.capacity_bps),
                     "delay": fmt_ms(self.one_way_s),
-                    "queue": f"{buffer_pkts(self.capacity_bps, rtt_s)}pkt",
+                    "queue": ns2_drop_tail(buffer_pkts(self.capacity_bps, rtt_s)),
                 }
             ],
             "flows": [flow_spec("tcpw", "source", "sink", "westwood")],
@@ -253,7 +254,7 @@ def two_rtt_scenario(
     """Flows with different RTTs (access delays) on one bottleneck r1 → sink whose buffer is the
     BDP at the mean RTT: drop-tail, or RED with the settings ``red`` (thresholds, weights, ...)."""
     mean_rtt = float(np.mean(rtts_s))
-    buffer = f"{buffer_pkts(capacity_bps, mean_rtt)}pkt"
+    packets = buffer_pkts(capacity_bps, mean_rtt)
     links: list[dict[str, Any]] = [
         {
             "name": "bottleneck",
@@ -261,7 +262,7 @@ def two_rtt_scenario(
             "b": "sink",
             "rate": fmt_bps(capacity_bps),
             "delay": fmt_ms(bottleneck_delay_s),
-            "queue": buffer if red is None else {"kind": "red", "limit": buffer, **red},
+            "queue": ns2_drop_tail(packets) if red is None else {"kind": "red", "limit": f"{packets}pkt", **red},
         }
     ]
     flows = []

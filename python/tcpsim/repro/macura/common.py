@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from tcpsim.repro.aggregate import summarize
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.topologies import dumbbell
 
 PAPER = "macura"
@@ -172,7 +173,7 @@ def macura_dumbbell(
         bottleneck_delay_s=delay_s,
         access_rate=ACCESS_RATE,
         rtts_s=[*forward_rtts, *reverse_rtts],
-        queue=f"{queue_pkts}pkt",
+        queue=ns2_drop_tail(queue_pkts),
         variant=flavour.variant,
         reverse_variant=NEWRENO.variant,
         reverse_on=None if reverse_on is None else [(f"{a:g}s", f"{b:g}s") for a, b in reverse_on],

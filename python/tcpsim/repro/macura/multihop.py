@@ -23,6 +23,7 @@ from tcpsim.repro.macura.common import (
     goodput_mbps,
     with_flavour,
 )
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
 from tcpsim.topologies import chain
@@ -36,7 +37,7 @@ HOP_DELAY_S = 0.010
 10 Mb/s at 150 ms in 1500-byte packets)."""
 EDGE_DELAY_S = 0.020
 """Entry/exit links: 100 Mb/s, 20 ms (Sec. 5.3)."""
-QUEUE = "125pkt"
+QUEUE = ns2_drop_tail(125)
 """Every router queue: 125 packets (Sec. 5.3)."""
 C1_START_S = 10.0
 C1 = "C1"

@@ -30,6 +30,7 @@ from tcpsim.repro.macura.common import (
     paired_gains,
     spread,
 )
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_legend, figure_title, finish_axes
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
@@ -117,8 +118,15 @@ def scenario(
 
     links = [
         access("src-r", "src", "r", SOURCE_DELAY_S),
-        link("wired", "r", "bs", WIRED_RATE, WIRED_DELAY_S, f"{WIRED_QUEUE_PKTS}pkt"),
-        link("wireless", "bs", "mobile", f"{WIRELESS_RATE_BPS:.0f}bps", WIRELESS_DELAY_S, f"{WIRELESS_QUEUE_PKTS}pkt"),
+        link("wired", "r", "bs", WIRED_RATE, WIRED_DELAY_S, ns2_drop_tail(WIRED_QUEUE_PKTS)),
+        link(
+            "wireless",
+            "bs",
+            "mobile",
+            f"{WIRELESS_RATE_BPS:.0f}bps",
+            WIRELESS_DELAY_S,
+            ns2_drop_tail(WIRELESS_QUEUE_PKTS),
+        ),
     ]
     links[-1]["loss"] = channel(bad_s, transitions)
     flows = [flow("tcp1", "src", "mobile", flavour)]

@@ -14,6 +14,7 @@ import pandas as pd
 from tcpsim.models import moller as model
 from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, curve
 from tcpsim.repro.framework import Claim, ModelCheck, Series
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import PALETTE, draw_series, finish_axes
 from tcpsim.repro.sweep import Axis
 from tcpsim.repro.table import RunKey, results_table, select_runs
@@ -191,7 +192,7 @@ def two_flow_scenario(
                 "rate": f"{setting.capacity_bps / 1e6:g}Mbps",
                 "delay": f"{bottleneck_delay_ms:.6f}ms",
                 "queue": "1000pkt",
-                "ab": {"queue": f"{buffer_pkts}pkt"},
+                "ab": {"queue": ns2_drop_tail(buffer_pkts)},
             },
         ],
         "flows": [

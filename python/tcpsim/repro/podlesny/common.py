@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def buffer_pkts(rate_bps: float) -> int:
     return int(rate_bps * BUFFER_S / 8 / PAYLOAD_BYTES)
 
 
-ACCESS_QUEUE = f"{buffer_pkts(ACCESS_BPS)}pkt"
+ACCESS_QUEUE = ns2_drop_tail(buffer_pkts(ACCESS_BPS))
 """Sec. IV sets "the buffer sizes" of the links to C·250 ms: the access links' too (6250
 packets at 200 Mb/s), drop-tail."""
 
@@ -114,7 +115,7 @@ def dumbbell_scenario(
         tcp={**NS2_TCP, **(tcp or {})},
     )
     scenario["name"] = f"podlesny dumbbell: {', '.join(variants)} over {bottleneck_bps / 1e6:g} Mb/s"
-    scenario["links"][0]["queue"] = f"{buffer_pkts(bottleneck_bps)}pkt"
+    scenario["links"][0]["queue"] = ns2_drop_tail(buffer_pkts(bottleneck_bps))
     for i, (flow, variant) in enumerate(zip(scenario["flows"], variants)):
         flow["name"] = f"{variant}{i}"
         flow["variant"] = variant
@@ -222,7 +223,7 @@ def bottleneck_queue(
     or RD (`RD_PAPER`); `overrides` replace settings of the RED or RD table (sensitivity runs)."""
     limit = f"{buffer_pkts(rate_bps)}pkt"
     if discipline == "droptail":
-        return limit
+        return ns2_drop_tail(buffer_pkts(rate_bps))
     if discipline == "red_ecn":
         return {**ns2_red_ecn(rate_bps, link_delay_s), "limit": limit, **(overrides or {})}
     if discipline == "red_ecn_classic":
