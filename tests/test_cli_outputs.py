@@ -154,3 +154,27 @@ def test_the_largest_seed_runs(scenario_file, simulations):
     result = cli.invoke(app, ["run", str(scenario_file), "--seed", "18446744073709551615", "--json"])
     assert result.exit_code == 0, result.output
     assert simulations == [2**64 - 1]
+
+
+def test_out_never_replaces_the_commands_own_input(scenario_file, tmp_path, simulations):
+    """`tcpsim run DIR/scenario.toml --out DIR` would write the resolved scenario over the
+    user's file (issue 27): refused before anything runs, the file untouched."""
+    original = scenario_file.read_text()
+    written_by = f"the command writes scenario.toml there, which would replace its input {scenario_file}"
+    refused(
+        ["run", str(scenario_file), "--out", str(tmp_path)], f"--out {tmp_path}: {written_by}; give another directory"
+    )
+    refused(
+        ["sweep", str(scenario_file), "--grid", "duration=1s", "--out", str(tmp_path)],
+        f"--out {tmp_path}: {written_by}; give another directory",
+    )
+    point = tmp_path / "points" / "0" / "scenario.toml"
+    point.parent.mkdir(parents=True)
+    point.write_text(original)
+    refused(
+        ["sweep", str(point), "--grid", "duration=1s", "--out", str(tmp_path)],
+        f"--out {tmp_path}: the command writes points there, which would replace its input {point}; "
+        "give another directory",
+    )
+    assert scenario_file.read_text() == point.read_text() == original
+    assert not simulations

@@ -571,6 +571,12 @@ def run(
 
     run_seed = _parse_seed(seed)
     out_dir = None if out is None else output_dir(out, "--out")
+    if out_dir is not None:
+        from tcpsim.outpaths import not_replacing_inputs
+        from tcpsim.result import SAVED_FILES
+        from tcpsim.sweeps.outdir import RUN_FILES
+
+        not_replacing_inputs(out_dir, [*SAVED_FILES, *RUN_FILES], [file], "--out")
     scenario = load_scenario(file, set_ or ())
     if pcap:
         captures = json.dumps([*scenario.trace.pcap, *pcap])  # a JSON array of strings is TOML
@@ -945,6 +951,11 @@ def sweep(
     import warnings
 
     out_dir = None if out is None else _sweep_out_dir(out)
+    if out_dir is not None:
+        from tcpsim.outpaths import not_replacing_inputs
+        from tcpsim.sweeps.outdir import SWEEP_FILES
+
+        not_replacing_inputs(out_dir, SWEEP_FILES, [file, sweep_file], "--out")
     from pandas.api.types import is_scalar as pd_is_scalar
 
     from tcpsim.stats import summarize

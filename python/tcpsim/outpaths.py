@@ -10,7 +10,7 @@ rewrites its experiments' figures and reports) and never touches other files.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 
@@ -25,6 +25,25 @@ def output_dir(text: str, option: str) -> Path:
         raise OutputPathError(f"{option} {text}: is an existing file, not a directory; give a directory")
     _writable_place(path, text, option)
     return path
+
+
+def not_replacing_inputs(
+    directory: Path, written: Iterable[str], inputs: Iterable[str | Path | None], option: str
+) -> None:
+    """Refuse ``directory`` when a file or folder the command writes there (``written``, names
+    relative to it) is, or holds, one of the command's ``inputs``: `tcpsim run DIR/scenario.toml
+    --out DIR` would otherwise replace the user's scenario with the resolved one."""
+    targets = [(name, (directory / name).resolve()) for name in written]
+    for given in inputs:
+        if given is None or not Path(given).exists():
+            continue
+        source = Path(given).resolve()
+        for name, target in targets:
+            if source == target or source.is_relative_to(target):
+                raise OutputPathError(
+                    f"{option} {directory}: the command writes {name} there, which would replace its input "
+                    f"{given}; give another directory"
+                )
 
 
 def output_file(text: str, option: str, suffixes: Sequence[str]) -> Path:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.outpaths import not_replacing_inputs
 from tcpsim.sweeps.provenance import provenance
 from tcpsim.sweeps.resolve import Source, resolved, write_scenario_toml
 
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from tcpsim.sweeps.result import SweepResult
 
 TABLE_FILES = ("flows", "links", "runs")
+SWEEP_FILES = (*(f"{name}.csv" for name in TABLE_FILES), "scenario.toml", "points", "sweep.toml", "provenance.json")
+"""What a sweep's folder holds (the module docstring), each replaced by the next save."""
+RUN_FILES = ("scenario.toml", "provenance.json")
+"""What `tcpsim run --out` writes beside `RunResult.save`'s tables and traces."""
 
 
 def _source_name(scenario: Any) -> str:
@@ -42,6 +47,8 @@ def save_sweep(result: SweepResult, directory: str | Path, command_line: list[st
     import tomli_w
 
     out = Path(directory)
+    if not isinstance(result.scenario, dict):
+        not_replacing_inputs(out, SWEEP_FILES, [result.scenario], "directory")
     out.mkdir(parents=True, exist_ok=True)
     for name in TABLE_FILES:
         getattr(result, name).to_csv(out / f"{name}.csv", index=False)
