@@ -178,3 +178,20 @@ def test_out_never_replaces_the_commands_own_input(scenario_file, tmp_path, simu
     )
     assert scenario_file.read_text() == point.read_text() == original
     assert not simulations
+
+
+def test_names_from_a_scenario_reach_the_terminal_escaped(scenario_file, monkeypatch):
+    """A flow name is data: its escape sequences are shown, never sent (issue 27)."""
+    from tcpsim.terminal_text import visible
+
+    assert visible("a\x1b]0;pwned\x07b") == "a\\x1b]0;pwned\\x07b"
+    assert visible("\u202egnp.exe") == "\\u202egnp.exe"
+    assert visible("Westwood+ → ü, 2 flows") == "Westwood+ → ü, 2 flows"
+    hostile = fake_result()
+    hostile.flows.loc[0, "name"] = "a\x1b]0;pwned\x07b"
+
+    monkeypatch.setattr(sys.modules["tcpsim.api"], "run", lambda scenario, seed=1, **overrides: hostile)
+    result = cli.invoke(app, ["run", str(scenario_file)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "a\\x1b]0;pwned\\x07b" in result.stdout

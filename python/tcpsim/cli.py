@@ -102,8 +102,10 @@ def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
                 lines, code = str(error).splitlines(), EXIT_MISMATCH
             if lines is None:
                 raise
+            from tcpsim.terminal_text import visible
+
             for line in lines:
-                typer.echo(f"error: {line}", err=True)
+                typer.echo(f"error: {visible(line)}", err=True)
             raise typer.Exit(code) from None
 
     return wrapper
@@ -258,8 +260,10 @@ def _table(title: str | Text | None, columns: list[str], rows: Iterable[Iterable
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
     for column in columns:
         table.add_column(column, justify="left" if column in _TEXT_COLUMNS else "right", overflow="fold")
+    from tcpsim.terminal_text import visible
+
     for row in rows:
-        table.add_row(*(cell if isinstance(cell, Text) else Text(str(cell)) for cell in row))
+        table.add_row(*(cell if isinstance(cell, Text) else Text(visible(str(cell))) for cell in row))
     return table
 
 
@@ -620,8 +624,10 @@ def _check_before_run(scenario: Any, force: bool) -> None:
     from tcpsim.limits import check_limits, estimate_cost, run_warnings
 
     canonical = scenario.to_engine()
+    from tcpsim.terminal_text import visible
+
     for path, message in run_warnings(scenario, canonical):
-        typer.echo(f"warning: {path}: {message}", err=True)
+        typer.echo(f"warning: {visible(f'{path}: {message}')}", err=True)
     if not force:
         check_limits(scenario, estimate_cost(canonical))
 
