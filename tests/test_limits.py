@@ -220,3 +220,16 @@ def test_a_saturated_link_reads_busy_in_a_window_shorter_than_one_packet():
         result = tcpsim.run(LOSSY, duration="20.00001s", warmup="20s", **{"links[1].loss": []})
     lossy = result.links[(result.links["name"] == "lossy") & (result.links["src"] == "router")].iloc[0]
     assert lossy["utilization"] == 1.0
+
+
+def test_rd_counter_slots_are_bounded_and_counted_as_memory():
+    """A huge `counter_slots` once aborted the engine on allocation (issue 27): the scenario
+    refuses more than 2^24, and the slots it allows count against limits.max_memory."""
+
+    rd = 'links[1].queue={kind="rd", limit="100pkt", counter_slots=%d}'
+    with pytest.raises(ScenarioError, match="counter_slots: 2147483648 is too large; at most 16777216"):
+        load_scenario(LOSSY, [rd % 2**31])
+    small = estimate_cost(load_scenario(LOSSY, [rd % 4096]).to_engine())
+    large = estimate_cost(load_scenario(LOSSY, [rd % 2**24]).to_engine())
+    # two directions x two classes x 8 bytes per slot
+    assert large.memory_bytes - small.memory_bytes == pytest.approx(2 * 2 * 8 * (2**24 - 4096))

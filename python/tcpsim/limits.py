@@ -42,6 +42,9 @@ BYTES_PER_TCP_FLOW = 20_000
 flows), before packets and traces."""
 BYTES_PER_PACKET = 128
 """A packet in the pool and its slot in a queue or propagation pipe."""
+BYTES_PER_COUNTER_SLOT = 8
+RD_COUNTERS_PER_QUEUE = 2
+"""An RD queue counts its R and its D flows, each in a vector of `counter_slots` timestamps."""
 TRACE_ROW_BYTES = {"cwnd": 44, "rtt": 36, "queue": 28, "throughput": 8}
 """Bytes per row in the engine's columns."""
 TRACE_COPIES = 3
@@ -364,8 +367,13 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
         )
         for g in web
     )
+    rd_counter_slots = sum(
+        engine["links"][channel // 2]["ab" if channel % 2 == 0 else "ba"]["queue"].get("counter_slots", 0)
+        for channel in range(channels)
+    )
     cost.memory_bytes = (
-        (flows + open_connections) * BYTES_PER_TCP_FLOW
+        RD_COUNTERS_PER_QUEUE * BYTES_PER_COUNTER_SLOT * rd_counter_slots
+        + (flows + open_connections) * BYTES_PER_TCP_FLOW
         + cost.transfers * BYTES_PER_TRANSFER
         + min(in_network, sum(packets_on.values())) * BYTES_PER_PACKET
         + TRACE_COPIES * sum(TRACE_ROW_BYTES[kind] * count for kind, count in rows.items())

@@ -326,6 +326,10 @@ impl QueueConfig {
     }
 }
 
+/// Bound on an RD flow counter's slots (8 bytes each: 128 MiB per class), so that a user's
+/// number cannot make the engine's first allocation abort the process.
+pub const MAX_COUNTER_SLOTS: u32 = 1 << 24;
+
 impl RdConfig {
     fn validate(&self, at: &str) -> Result<(), String> {
         if self.limit_packets.is_some() && self.limit_bytes.is_some() {
@@ -349,8 +353,8 @@ impl RdConfig {
         if self.interval_ns == 0 {
             return Err(format!("{at}.interval_ns: must be > 0"));
         }
-        if self.counter_slots == 0 {
-            return Err(format!("{at}.counter_slots: must be > 0"));
+        if self.counter_slots == 0 || self.counter_slots > MAX_COUNTER_SLOTS {
+            return Err(format!("{at}.counter_slots: {} must be in [1, {MAX_COUNTER_SLOTS}]", self.counter_slots));
         }
         if self.counter_timeout_ns == 0 {
             return Err(format!("{at}.counter_timeout_ns: must be > 0"));

@@ -9,7 +9,6 @@ from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, mod
 from tcpsim.scenario.errors import Loc, Problem, Problems, raise_if_any
 from tcpsim.scenario.fields import (
     ByteLimitValue,
-    Count,
     Direction,
     DurationNs,
     Flag,
@@ -29,8 +28,12 @@ from tcpsim.scenario.fields import (
     SegmentNumber,
     UnitFraction,
     choice,
+    whole_number,
 )
 from tcpsim.units import NS_PER_S, QueueLimit, QueueThreshold, bdp_bytes, format_duration, parse_queue_limit
+
+MAX_COUNTER_SLOTS = 1 << 24
+"""Bound on an RD counter's slots (128 MiB per class), checked before the engine allocates them."""
 
 
 class DropTailQueue(Model):
@@ -289,8 +292,13 @@ class RdQueue(Model):
     S_D (eq. 7), recalculated with the counts (Sec. II-C); needs a byte or BDP limit."""
     interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
     """Recalculation period of the flow counts and the buffer split."""
-    counter_slots: Count = 4096
-    """Slots of each class's timestamp vector."""
+    counter_slots: Annotated[
+        int,
+        PlainValidator(whole_number("a slot count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096)),
+        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS}),
+    ] = 4096
+    """Slots of each class's timestamp vector (8 bytes each), at most 2^24: counting a few
+    thousand flows needs a few thousand slots (Whang et al.'s linear counting)."""
     counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
     """The base of the counting window: with counter_delay_multiple 0, a flow not seen for longer
     than this no longer counts as active."""
