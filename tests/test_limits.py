@@ -10,7 +10,7 @@ import pytest
 import tcpsim
 from tcpsim import runner
 from tcpsim.cli import app
-from tcpsim.limits import RunTooLarge, ScenarioWarning, estimate_cost
+from tcpsim.limits import RunTooLarge, ScenarioWarning, check_limits, estimate_cost
 from tcpsim.scenario import ScenarioError, load_scenario
 from tcpsim.store import Store
 from typer.testing import CliRunner
@@ -233,3 +233,24 @@ def test_rd_counter_slots_are_bounded_and_counted_as_memory():
     large = estimate_cost(load_scenario(LOSSY, [rd % 2**24]).to_engine())
     # two directions x two classes x 8 bytes per slot
     assert large.memory_bytes - small.memory_bytes == pytest.approx(2 * 2 * 8 * (2**24 - 4096))
+
+
+def test_pareto_arrivals_near_shape_one_are_refused_before_they_run(tmp_path):
+    """Pareto gaps of shape 1.0000001 are almost all ~10^-7 of the mean: the run once
+    allocated transfers until the process died (issue 27). The estimate counts the arrivals
+    the shortest gap allows, so it is refused with its reason."""
+    path = tmp_path / "web.toml"
+    path.write_text(
+        'duration = "20s"\n'
+        '[[links]]\nname = "l"\na = "s"\nb = "c"\nrate = "10Mbps"\ndelay = "10ms"\nqueue = "100pkt"\n'
+        '[[web]]\nname = "w"\nserver = "s"\nclients = ["c"]\n'
+        'arrivals = {process = "pareto", rate = "50/s", shape = 1.0000001}\nsizes = {dist = "fixed", size = "30KB"}\n'
+    )
+    scenario = load_scenario(path)
+    with pytest.raises(RunTooLarge, match="web transfers"):
+        check_limits(scenario, estimate_cost(scenario.to_engine()))
+    poisson = estimate_cost(load_scenario(path, ['web[0].arrivals={process="poisson", rate="50/s"}']).to_engine())
+    pareto = estimate_cost(
+        load_scenario(path, ['web[0].arrivals={process="pareto", rate="50/s", shape=1.1}']).to_engine()
+    )
+    assert poisson.transfers == pytest.approx(50 * 20) and pareto.transfers == pytest.approx(11 * 50 * 20)
