@@ -66,6 +66,10 @@ class Twin:
     observations: list[str] = field(default_factory=list)
     point_replications: dict[str, int] = field(default_factory=dict)
     """Fewer replications for costly points (point → count)."""
+    build: str = ""
+    """"" for the stock build (run.sh's NS2_ROOT, default /tmp/ns2); "westwood_plus" for the build of
+    peers/ns2/westwood/plus/build.sh (NS2WP_ROOT, default /tmp/ns2wp: stock + the UCLA TCP Westwood
+    agents + Agent/TCP/WestwoodPlusNR)."""
 
 
 # --- names of the numbers -------------------------------------------------------------------------
@@ -191,6 +195,50 @@ def multihop_numbers(data: Data) -> list[tuple[str, list[float]]]:
     ]
 
 
+MOLLER_BUFFERS = (2, 5, 10, 21, 26, 31, 42, 62, 83)
+
+
+def moller_fig5_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """The experiment's numbers from the Westwood+ agent (wplus); every buffer's shares and ratio
+    of both agents (wplus, and wnr: the per-ACK TCPW-NR agent) as descriptive values."""
+    out = [
+        (f"{label} normalized throughput at B = CT (42 pkt), scenario 1 simulation", pick(data, "wplus:42", metric))
+        for metric, label in (("newreno", "NewReno"), ("westwood", "Westwood+"))
+    ]
+    out.append(
+        (
+            "Westwood+/NewReno throughput ratio at the largest buffer (B = 83 pkt = 1.99·CT), against the paper's "
+            "model curve at that B (the paper: tends to 1/3 as B → ∞)",
+            pick(data, "wplus:83", "ratio"),
+        )
+    )
+    for agent, label in (("wplus", "WestwoodPlusNR"), ("wnr", "WestwoodNR (per-ACK TCPW-NR)")):
+        for b in MOLLER_BUFFERS:
+            for metric in ("newreno", "westwood", "ratio", "newreno_drops", "westwood_drops"):
+                out.append((f"{label} vs NewReno, B = {b} pkt: {metric}", pick(data, f"{agent}:{b}", metric)))
+    return out
+
+
+MACURA_BADS = ("0.1", "0.3", "1", "3", "10", "30", "100")
+
+
+def macura_wireless_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """Per Bad duration: each agent's goodput and the per-replication gain of Westwood+ over
+    NewReno (replications paired: the same substream draws the same start time and channel)."""
+    out = []
+    for bad in MACURA_BADS:
+        nr, wp = pick(data, f"newreno:{bad}", "goodput"), pick(data, f"wplus:{bad}", "goodput")
+        out.append((f"NewReno goodput, Bad {bad} ms, alone, delayed ACKs (Mb/s)", nr))
+        out.append((f"Westwood+ (WestwoodPlusNR) goodput, Bad {bad} ms, alone, delayed ACKs (Mb/s)", wp))
+        out.append(
+            (
+                f"gain of Westwood+ over NewReno, delayed ACKs (%), Bad {bad} ms",
+                [100.0 * (w / n - 1.0) for w, n in zip(wp, nr) if n > 0],
+            )
+        )
+    return out
+
+
 RD_NOTE = (
     "RD, the paper's own scheduler, is not in ns-2: only the DropTail and RED/ECN (ns-2.35 defaults plus "
     "setbit_) configurations run, so no number here is the paper's RD number; they check tcpsim's NewReno/Vegas "
@@ -287,6 +335,44 @@ TWINS: dict[str, Twin] = {
         "forward, index = Vegas per flow over NewReno per flow, averaged over the five links (tcpsim: delivered "
         "payload); 8 replications (the RED/ECN index scatters widely).",
         fig12_numbers,
+    ),
+    "moller.fig5": Twin(
+        3,
+        "Fig. 2 topology as tcpsim's moller.fig5 builds it, Table II scenario 1: S1, S2 —100 Mb/s, 0.1 ms— R "
+        "—10 Mb/s, 24.9 ms, DropTail B packets— D (T = 50 ms, CT = 41.7 packets), B = 2, 5, 10, 21, 26, 31, 42, "
+        "62, 83 packets (tcpsim's quick grid plus B = 26, where its full run misses the model); Agent/TCP/Newreno "
+        "from S1 and, from S2, Agent/TCP/WestwoodPlusNR (points wplus:B) or Agent/TCP/WestwoodNR (wnr:B), each to "
+        "an Agent/TCPSink (an ACK per packet, as tcpsim's no delayed ACKs); FTPs starting uniform in [0, 1] s; "
+        "2042 s, the first 60 s excluded (tcpsim's full-mode length); packetSize_ 1460 (1500 bytes on the wire), "
+        "window_ 100000 (no receiver window), otherwise the defaults of ns-2.35 (windowInit_ 2, minrto_ 0.2 s — "
+        "tcpsim's moller runs use min RTO 1 s —, tcpTick_ 0.01 s, singledup_ 1) and of the TCPW-NR agent "
+        "(fr_alpha_ 0.9; filter_type_ 3, tau_ 1.0 s for WestwoodNR). ns-2.35 has no Westwood+ agent: the published "
+        "UCLA/Politecnico agents (peers/ns2/westwood) sample the bandwidth on every ACK (Westwood); "
+        "Agent/TCP/WestwoodPlusNR is the TCPW-NR agent with the project's own Westwood+ estimator (one sample per "
+        "RTT, EWMA 0.9; peers/ns2/westwood/plus/tcp-westwood-plus.cc), so the Westwood+ numbers are ns-2's "
+        "NewReno and TCPW-NR loss reaction with that estimator, not an agent of the paper's authors. Normalized "
+        "throughput = packets newly acknowledged in the window × 1500 bytes / time / C (tcpsim: payload × "
+        "1500/1460 / C); ratio per run, then averaged. 3 replications (tcpsim full: 10 seeds).",
+        moller_fig5_numbers,
+        build="westwood_plus",
+    ),
+    "macura.wireless": Twin(
+        5,
+        "Sec. 5.5's first run (TCP1 alone) as tcpsim's main reading builds it: src —100 Mb/s, 95 ms— r —10 Mb/s, "
+        "10 ms, DropTail 125— bs —2 Mb/s, 20 ms, DropTail 42— mobile; TCP1 src → mobile, Agent/TCP/Newreno or "
+        "Agent/TCP/WestwoodPlusNR (ns-2.35 has no Westwood+ agent: the TCPW-NR agent with the project's per-RTT "
+        "Westwood+ estimator, EWMA 0.9, peers/ns2/westwood/plus; tcpsim's Westwood+ is Linux's, two 7/8 EWMAs, 50 "
+        "ms floor), Agent/TCPSink/DelAck (interval_ 100 ms), FTP from uniform [0, 1] s; packetSize_ 1460, "
+        "window_ 10000, ns-2.35 defaults otherwise (windowInit_ 2, minrto_ 0.2 s). Each wireless direction has "
+        "its own channel: deterministic sojourns of 1 s (Good) and 0.1…100 ms (Bad), the next Bad with "
+        "probability 0.5, Good at t = 0, packet loss 0 / 0.1; ns-2.35's MultiState changes state only at "
+        "packets, so `$ns at` events at the sojourn ends set an ErrorModel's rate_ (unit pkt, link-lossmodel: "
+        "judged after the link). Each channel's loss draws and state draws use RNGs seeded from replication k's "
+        "substream. Goodput over the whole 1000 s run = (ndatapack_ − nrexmitpack_) × 1500 bytes / 1000 s. "
+        "Only the delayed-ACK NewReno/Westwood+ pair of the first run is run (not the no-delayed-ACK pair, "
+        "SACK, the second run or the MultiState reading); 5 replications (tcpsim full: 10 seeds).",
+        macura_wireless_numbers,
+        build="westwood_plus",
     ),
     "macura.table1": Twin(
         10,
@@ -470,9 +556,21 @@ def run_sh() -> Path:
     return HERE / "run.sh"
 
 
-def ns2(script: Path, *args: str) -> str:
+BUILDS = {
+    "": ("NS2_ROOT", "/tmp/ns2", NS2),
+    "westwood_plus": (
+        "NS2WP_ROOT",
+        "/tmp/ns2wp",
+        "ns-2.35 + UCLA TCP Westwood agents + Agent/TCP/WestwoodPlusNR (peers/ns2/westwood/plus)",
+    ),
+}
+
+
+def ns2(script: Path, *args: str, build: str = "") -> str:
+    variable, default, _ = BUILDS[build]
+    env = dict(os.environ, NS2_ROOT=os.environ.get(variable, default))
     done = subprocess.run(
-        ["nice", "-n", "10", str(run_sh()), str(script), *args], capture_output=True, text=True, check=False
+        ["nice", "-n", "10", str(run_sh()), str(script), *args], capture_output=True, text=True, check=False, env=env
     )
     if done.returncode != 0:
         raise RuntimeError(f"{script.name} {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -484,7 +582,7 @@ def one_run(exp: str, point: str, rep: int, reuse: bool) -> tuple[str, int, dict
     if reuse and cached.exists():
         text = cached.read_text()
     else:
-        text = ns2(HERE / f"{exp}.tcl", point, str(rep))
+        text = ns2(HERE / f"{exp}.tcl", point, str(rep), build=TWINS[exp].build)
         cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_text(text)
     metrics = {}
@@ -499,7 +597,7 @@ def one_run(exp: str, point: str, rep: int, reuse: bool) -> tuple[str, int, dict
 
 def run_experiment(exp: str, jobs: int, reuse: bool) -> dict:
     twin = TWINS[exp]
-    points = ns2(HERE / f"{exp}.tcl", "list").split()
+    points = ns2(HERE / f"{exp}.tcl", "list", build=twin.build).split()
     data: Data = {}
     tasks = [(p, k) for p in points for k in range(1, twin.point_replications.get(p, twin.replications) + 1)]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -516,7 +614,7 @@ def run_experiment(exp: str, jobs: int, reuse: bool) -> dict:
         "experiment": exp,
         "script": f"peers/ns2/{exp}.tcl",
         "command": f"peers/ns2/run.py {exp}",
-        "ns2": NS2,
+        "ns2": BUILDS[twin.build][2],
         "setup": twin.setup,
         "replications": twin.replications,
         "numbers": numbers,
