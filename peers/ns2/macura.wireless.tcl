@@ -11,19 +11,29 @@
 # model with deterministic sojourns in simulated time and per-state rates (MultiState changes
 # state only at packets), so `$ns at` events at the sojourn ends set an ErrorModel's rate_
 # (unit pkt, after the link: link-lossmodel), as the casetti twins' Markov channels.
-#   ns macura.wireless.tcl list | <AGENT:BAD_MS> <k> [DURATION]
-# Output: TCP1's goodput over the run, (ndatapack_ - nrexmitpack_) x 1500 bytes / DURATION (Mb/s).
+# Points ms-AGENT:BAD_MS: the experiment's alternative reading "ns-2 MultiState transitions" with
+# ns-2.35's own ErrorModel/MultiState: sttype time, periods {1 s, BAD}, transition matrix
+# {{0.5 0.5} {0.5 0.5}}, state models ErrorModel rate_ 0 and 0.1 (unit pkt), start Good; its
+# transition draws use ns-2's default RNG, seeded per replication.
+#   ns macura.wireless.tcl list | <[ms-]AGENT:BAD_MS> <k> [DURATION]
+# Output: TCP1's goodput over the run, (ndatapack_ - nrexmitpack_) x 1500 bytes / DURATION (Mb/s);
+# its retransmission timeouts (nrexmit_) and retransmitted packets (nrexmitpack_).
 source [file join [file dirname [info script]] lib common.tcl]
 
 set BADS {0.1 0.3 1 3 10 30 100}
 if {[lindex $argv 0] == "list"} {
     set points {}
-    foreach a {newreno wplus} { foreach b $BADS { lappend points $a:$b } }
+    foreach a {newreno wplus ms-newreno ms-wplus} { foreach b $BADS { lappend points $a:$b } }
     puts $points
     exit 0
 }
 set point [lindex $argv 0]
 lassign [split $point :] agent bad_ms
+set mode time
+if {[string match ms-* $agent]} {
+    set mode multistate
+    set agent [string range $agent 3 end]
+}
 set rep [lindex $argv 1]
 set duration [expr {[llength $argv] > 2 ? [lindex $argv 2] : 1000.0}]
 set bad_s [expr {$bad_ms / 1000.0}]
@@ -71,8 +81,36 @@ proc channel_next {em staterng} {
     }
     $ns at [expr {[$ns now] + $len}] [list channel_next $em $staterng]
 }
-channel $bs $mobile
-channel $mobile $bs
+# ns-2's MultiState (the alternative reading): one per direction.
+proc per_state {rate} {
+    global rng
+    set lossrng [new RNG]; $lossrng seed [expr {int([$rng uniform 1 2147483646])}]
+    set rv [new RandomVariable/Uniform]
+    $rv use-rng $lossrng
+    set em [new ErrorModel]
+    $em unit pkt
+    $em set rate_ $rate
+    $em ranvar $rv
+    $em drop-target [new Agent/Null]
+    return $em
+}
+proc multistate {a b} {
+    global ns bad_s
+    set g [per_state 0.0]
+    set bad [per_state 0.1]
+    set em [new ErrorModel/MultiState [list $g $bad] [list 1.0 $bad_s] {{0.5 0.5} {0.5 0.5}} pkt time 2 $g]
+    $em drop-target [new Agent/Null]
+    $ns link-lossmodel $em $a $b
+}
+if {$mode == "time"} {
+    channel $bs $mobile
+    channel $mobile $bs
+} else {
+    global defaultRNG
+    $defaultRNG seed [expr {int([$rng uniform 1 2147483646])}]
+    multistate $bs $mobile
+    multistate $mobile $bs
+}
 
 switch -- $agent {
     newreno { set tcp [new Agent/TCP/Newreno] }
@@ -90,6 +128,8 @@ proc finish {} {
     global tcp point duration
     set good [expr {([$tcp set ndatapack_] - [$tcp set nrexmitpack_]) * 1500 * 8.0 / $duration / 1e6}]
     result $point goodput $good
+    result $point timeouts [$tcp set nrexmit_]
+    result $point retransmitted [$tcp set nrexmitpack_]
     exit 0
 }
 $ns at $duration "finish"
