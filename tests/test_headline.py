@@ -26,9 +26,10 @@ FIXTURES = Path(__file__).resolve().parent / "data" / "ns2_reference"
 KNOWN_MISSES = {
     # The misses of the full run after limited transmit, the Vegas flavours and recovery and the
     # RD counting window. podlesny fig4-fig9: ns-2.35 agrees with tcpsim on the same set-up under
-    # DropTail and RED/ECN, so what remains is RD's unstated parameters (setup). moller.fig5 and
-    # validation.fairness: a mechanism counted against tcpsim.
-    "moller.fig5": "mechanism",
+    # DropTail and RED/ECN, so what remains is RD's unstated parameters (setup). moller.fig5: ns-2.35
+    # with a per-RTT Westwood+ estimator misses the model too, and tcpsim with that estimator and
+    # ns-2's timers agrees with it (setup). validation.fairness: a mechanism counted against tcpsim.
+    "moller.fig5": "setup",
     "validation.fairness": "mechanism",
     "podlesny.fig4": "setup",
     "podlesny.fig5": "setup",
