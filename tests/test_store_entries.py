@@ -197,3 +197,34 @@ def test_a_store_of_another_schema_is_not_read(tmp_path, computed, capsys):
     run(tmp_path, spec())
     assert "has schema version 999" in capsys.readouterr().err
     assert computed == [(1,), (1,)]
+
+
+@pytest.mark.parametrize("where", ["absolute", "dotdot", "symlink", "file_name", "not_text"])
+def test_a_row_pointing_outside_the_store_is_refused_and_nothing_there_is_deleted(tmp_path, computed, capsys, where):
+    """A store is data someone may hand you: a catalog row whose data directory (or file name)
+    leads outside it is a damaged entry, recomputed, and the place it names is left alone
+    (issue 27: such a row once made `store show` delete files there)."""
+    root = tmp_path / "store"
+    victim = tmp_path / "precious"
+    victim.mkdir()
+    (victim / "flows.parquet").write_text("the user's own file")
+    run(root, spec())
+    row = row_of(root, spec())
+    column, value = {
+        "absolute": ("data_dir", str(victim)),
+        "dotdot": ("data_dir", "runs/../../precious"),
+        "symlink": ("data_dir", "runs/zz/link"),
+        "file_name": ("files", json.dumps({"../../../precious/flows.parquet": "0" * 64})),
+        "not_text": ("data_dir", 42),
+    }[where]
+    if where == "symlink":
+        (root / "runs" / "zz").mkdir()
+        (root / "runs" / "zz" / "link").symlink_to(victim)
+    with sqlite3.connect(root / CATALOG) as db:
+        db.execute(f"UPDATE runs SET {column} = ? WHERE key = ?", (value, row["key"]))
+    result = run(root, spec())
+    assert isinstance(result, RunResult) and computed == [(1,), (1,)]
+    assert "recomputing the run" in capsys.readouterr().err
+    assert (victim / "flows.parquet").read_text() == "the user's own file"
+    if where == "symlink":
+        assert (root / "runs" / "zz" / "link").is_symlink()

@@ -17,7 +17,7 @@ import io
 import os
 import secrets
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,6 +36,21 @@ def run_dir(key: str) -> str:
     """A new directory for ``key``, relative to the store root. The random suffix keeps two
     processes storing the same run from writing into one directory."""
     return f"{RUNS_DIR}/{key[:2]}/{key}-{secrets.token_hex(4)}"
+
+
+def entry_directory(root: Path, data_dir: object) -> Path:
+    """The directory a catalog row names, checked to be a ``runs/<xx>/<name>`` folder inside
+    ``root``: a store may come from someone else, and a row naming ``/home`` or ``../..`` must
+    never be read, let alone deleted as a damaged entry. Raises :class:`BadEntry` otherwise."""
+    if not isinstance(data_dir, str):
+        raise BadEntry(f"names no data directory ({data_dir!r})")
+    parts = PurePosixPath(data_dir).parts
+    if len(parts) != 3 or parts[0] != RUNS_DIR or any(part in ("", ".", "..") for part in parts) or "\\" in data_dir:
+        raise BadEntry(f"names a data directory outside the store's {RUNS_DIR}/ ({data_dir!r})")
+    directory = root / data_dir
+    if not directory.resolve().is_relative_to((root / RUNS_DIR).resolve()):
+        raise BadEntry(f"names a data directory that leads outside the store ({data_dir!r})")
+    return directory
 
 
 def write(root: Path, key: str, result: RunResult) -> tuple[str, dict[str, str], int]:
@@ -70,7 +85,7 @@ def read(directory: Path, checksums: dict[str, str], meta: dict) -> RunResult:
         stem = name.removesuffix(".parquet")
         kind = stem.removeprefix("trace_")
         wanted = stem in TABLES or (stem != kind and kind in TRACE_KINDS)
-        if not wanted or not name.endswith(".parquet"):
+        if not wanted or not name.endswith(".parquet") or "/" in name or "\\" in name:
             raise BadEntry(f"lists an unknown file {name!r}")
         try:
             data = (directory / name).read_bytes()

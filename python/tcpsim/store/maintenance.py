@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tcpsim.store.catalog import CATALOG
-from tcpsim.store.datafiles import RUNS_DIR
+from tcpsim.store.datafiles import RUNS_DIR, BadEntry, entry_directory
 from tcpsim.store.key import SCHEMA_VERSION, source_digest
 from tcpsim.store.store import Store
 
@@ -83,7 +83,10 @@ def gc(store: Store, max_bytes: int | None = None) -> Collected:
             for key, data_dir in victims:
                 db.execute("DELETE FROM runs WHERE key = ? AND data_dir IS ?", (key, data_dir))
         for _, data_dir in victims:
-            shutil.rmtree(store.root / data_dir, ignore_errors=True)
+            try:
+                shutil.rmtree(entry_directory(store.root, data_dir), ignore_errors=True)
+            except BadEntry:
+                pass  # a row naming no folder of this store: forgotten, nothing deleted
         done.runs = len(victims)
     with store.catalog.write():
         db.execute("DELETE FROM scenarios WHERE hash NOT IN (SELECT scenario_hash FROM runs)")

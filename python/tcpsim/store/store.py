@@ -58,13 +58,16 @@ class Store:
         row = self.catalog.get(key)
         if row is None or row["status"] != "ok":
             return None
-        directory = self.root / row["data_dir"]
+        directory = None
         try:
+            directory = datafiles.entry_directory(self.root, row["data_dir"])
             return datafiles.read(directory, files_of(row), json.loads(row["meta"]))
         except (datafiles.BadEntry, ValueError, TypeError) as error:
-            warn(f"store entry {key[:16]} ({directory}) {error}; recomputing the run")
+            where = directory if directory is not None else repr(row["data_dir"])
+            warn(f"store entry {key[:16]} ({where}) {error}; recomputing the run")
         self.catalog.forget(key, row["data_dir"])
-        shutil.rmtree(directory, ignore_errors=True)
+        if directory is not None:  # only a folder inside the store is ever deleted
+            shutil.rmtree(directory, ignore_errors=True)
         return None
 
     def save(self, key: str, scenario_hash: str, scenario: Callable[[], str], seed: int, result: RunResult) -> bool:
