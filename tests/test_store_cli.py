@@ -113,6 +113,14 @@ def test_gc_removes_orphans_and_failures_then_evicts_least_recently_used(tmp_pat
     assert kept == ["1"]
 
 
+def test_gc_max_size_0_keeps_no_run(filled):
+    """0 is a size (issue 27: it was refused): nothing fits, so every run goes."""
+    root, _ = filled
+    result = store_cmd("gc", "--max-size", "0", "--store", str(root))
+    assert result.exit_code == 0, result.output
+    assert Store(root).catalog.runs() == []
+
+
 def test_clear_needs_yes_without_a_terminal_and_empties_the_store(tmp_path):
     root = tmp_path / "store"
     run_many([spec(1)], jobs=1, cache_dir=root, progress=False)
@@ -132,6 +140,7 @@ def test_clear_needs_yes_without_a_terminal_and_empties_the_store(tmp_path):
         (["export", "--format", "xlsx", "--out", "{tmp}/x", "--store", "{root}"], "--format 'xlsx': use one of"),
         (["gc", "--max-size", "lots", "--store", "{root}"], "--max-size:"),
         (["gc", "--max-size", "-1GB", "--store", "{root}"], "--max-size:"),
+        (["gc", "--max-size", "9" * 5000, "--store", "{root}"], "(5000 digits) is too large"),
     ],
 )
 def test_bad_input_is_one_error_line_and_exit_2(filled, tmp_path, args, fragment):

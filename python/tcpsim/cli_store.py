@@ -33,6 +33,17 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document o
 MIN_KEY_PREFIX = 4
 
 
+def _bare_bytes(text: str) -> int | str:
+    """A bare integer of ASCII digits is bytes, as --max-size's help says ("0": keep nothing);
+    anything else stays text for the size parser."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        return text
+    if len(digits) > 20:
+        raise ValueError(f"{digits[:20]}… ({len(digits)} digits) is too large; at most 2^64 - 1 bytes")
+    return int(digits)
+
+
 def _open(directory: str | None) -> Store:
     from tcpsim.store import Store, StoreUnavailable, store_root
     from tcpsim.store.catalog import CATALOG
@@ -202,7 +213,7 @@ def gc(
     limit = None
     if max_size is not None:
         try:
-            limit = parse_size_bytes(max_size)
+            limit = parse_size_bytes(_bare_bytes(max_size))
         except ValueError as error:
             raise CliError(f"--max-size: {error}") from None
     done = collect(_open(store), limit)
