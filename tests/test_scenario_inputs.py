@@ -61,7 +61,7 @@ def test_a_file_nested_100000_deep_is_an_error_not_a_recursion_error(tmp_path):
     path = tmp_path / "deep.toml"
     path.write_text(TOML + "x = " + "[" * 100_000 + "]" * 100_000 + "\n")
     code, err = validate(path)
-    assert code == 2 and err.startswith(f"error: {path}: arrays or tables nested too deeply")
+    assert code == 2 and err.startswith(f"error: {path}: not valid TOML: arrays or tables nested too deeply")
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
@@ -192,3 +192,25 @@ def test_numpy_scalars_count_as_their_python_equivalents():
 def test_a_numpy_float_is_not_an_integer():
     ((where, text),) = errors({"flows[0].count": np.float64(2.0)})
     assert where == "flows[0].count" and text.startswith("2.0 is not a count")
+
+
+def test_an_integer_of_thousands_of_digits_is_an_error_line_everywhere(tmp_path):
+    """tomllib raises a bare ValueError past 4300 digits (issue 27: a traceback): a scenario
+    file, a --set value and --seed/--seeds each give one `error:` line and exit 2."""
+    from tcpsim.cli import app
+    from typer.testing import CliRunner
+
+    big = "9" * 5000
+    path = tmp_path / "big.toml"
+    path.write_text(f'duration = "1s"\nseed_note = {big}\n')
+    cli = CliRunner()
+    for args, fragment in [
+        (["validate", str(path)], "a number has thousands of digits"),
+        (["validate", "scenarios/lossy_link.toml", "--set", f"tcp.mss={big}"], "tcp.mss:"),
+        (["run", "scenarios/lossy_link.toml", "--seed", big], "--seed:"),
+        (["sweep", "scenarios/lossy_link.toml", "--seeds", big], "--seeds:"),
+    ]:
+        result = cli.invoke(app, args)
+        assert result.exit_code == 2, (args[0], result.output[:300])
+        assert result.stderr.startswith("error: ") and fragment in result.stderr, result.stderr[:300]
+        assert "Traceback" not in result.output

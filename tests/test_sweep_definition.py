@@ -76,3 +76,27 @@ def test_command_line_values_take_precedence_path_by_path():
     assert combined.fixed == {"d": 2, "a": 0}
     assert combined.seeds == [1, 2]
     assert merged(base) == base and merged(None, seeds=[0]).seeds == [0]
+
+
+def test_a_sweep_too_large_to_list_is_refused_from_its_shape(tmp_path):
+    """`--seeds 10**12` once died of MemoryError building the seed list (issue 27): the size
+    is checked from the axes' lengths, before any list is made."""
+    with pytest.raises(SweepDefinitionError, match="1000000000000 replications, more than 1000000 runs"):
+        merged(None, seeds=10**12)
+    with pytest.raises(SweepDefinitionError, match=r"2000 \(duration\) × 1000 seeds = 2000000 runs"):
+        merged(None, grid={"duration": [f"{i}s" for i in range(1, 2001)]}, seeds=1000)
+    assert len(merged(None, grid={"duration": ["1s", "2s"]}, seeds=500_000).seeds) == 500_000
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("seeds = " + "9" * 5000, "a number has thousands of digits"),
+        ("[grid]\n'x' = " + "[" * 3000 + "]" * 3000, "arrays or tables nested too deeply"),
+    ],
+)
+def test_sweep_files_the_toml_reader_cannot_hold_are_errors_not_tracebacks(tmp_path, text, message):
+    path = tmp_path / "sweep.toml"
+    path.write_text(text)
+    with pytest.raises(SweepDefinitionError, match=f"{path}: not a valid TOML sweep file: {message}"):
+        read_sweep_file(path)

@@ -118,11 +118,11 @@ def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
 def _parse_value(text: str) -> Any:
     """A TOML value when ``text`` is one (3, 2.5, true, "x", [1, 2]), else the text itself
     (10Mbps, reno): the rule ``tcpsim.scenario`` applies to ``--set``, so both options agree."""
-    import tomllib
+    from tcpsim.toml_input import TomlInputError, parse_toml
 
     try:
-        return tomllib.loads(f"value = {text}")["value"]
-    except (tomllib.TOMLDecodeError, RecursionError):  # nested too deeply for the parser: text too
+        return parse_toml(f"value = {text}")["value"]
+    except TomlInputError:  # not TOML (or too deep, too long a number for the parser): text
         return text
 
 
@@ -166,7 +166,7 @@ def _parse_seeds(text: str) -> int | list[int]:
         except CliError as error:
             raise CliError(f"--seeds {text!r}: {str(error).split(': ', 1)[1]}") from None
     count = text.strip()
-    if not (count.isascii() and count.isdigit()) or int(count) < 1:
+    if not (count.isascii() and count.isdigit()) or len(count) > 20 or int(count) < 1:
         raise CliError(f"--seeds: {text!r} is neither a count >= 1 nor a list of seeds such as 1,7,42")
     return int(count)
 
@@ -177,7 +177,7 @@ SEED_MAX = 2**64 - 1
 def _parse_seed(text: str) -> int:
     """``--seed``: a whole number in [0, 2^64 − 1], the engine's u64 (ASCII digits only)."""
     digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()) or int(digits) > SEED_MAX:
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20 or int(digits) > SEED_MAX:
         raise CliError(f"--seed: {text!r} is not a seed; use a whole number from 0 to {SEED_MAX}, e.g. --seed 2")
     return int(digits)
 

@@ -2,7 +2,6 @@
 before validation, each step of the path checked against the schema."""
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,6 +9,7 @@ from tcpsim.scenario.errors import Loc, ScenarioError, format_path, show, unknow
 from tcpsim.scenario.introspect import field_type, keys_of, list_item, models_in, tag_key, tag_of
 from tcpsim.scenario.root import Scenario
 from tcpsim.scenario.source import plain_data
+from tcpsim.toml_input import TomlInputError, parse_toml
 
 # A path is keys separated by dots, each key followed by any number of [index], [*] or [name]
 # selectors; a name may hold any character but "]" (link names such as "s0-r1" or "wlan.up").
@@ -63,8 +63,8 @@ def _parse_value(text: str) -> Any:
     """A TOML value if `text` is one (100, true, 0.5, "x", [1, 2], {kind = "aimd"}), else the
     text itself, so `rate=5Mbps` needs no quotes."""
     try:
-        return tomllib.loads(f"value = {text}")["value"]
-    except (tomllib.TOMLDecodeError, RecursionError):  # nested too deeply for the parser: text too
+        return parse_toml(f"value = {text}")["value"]
+    except TomlInputError:  # not TOML (or too deep, too long a number for the parser): text
         return text
 
 

@@ -3,12 +3,12 @@
 import codecs
 import os
 import sys
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from tcpsim.scenario.errors import Loc, ScenarioError, format_path
+from tcpsim.toml_input import TomlInputError, parse_toml
 
 
 def read_source(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -34,13 +34,9 @@ def read_source(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
             [("", f"{path}: not UTF-8 text: byte {offset} is 0x{data[offset]:02x}; save the file as UTF-8")]
         ) from None
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        return parse_toml(text)
+    except TomlInputError as error:
         raise ScenarioError([("", f"{path}: not valid TOML: {error}")]) from None
-    except RecursionError:
-        raise ScenarioError(
-            [("", f"{path}: arrays or tables nested too deeply to read (a scenario needs a few levels)")]
-        ) from None
 
 
 MAX_DEPTH = 32

@@ -23,14 +23,20 @@ take precedence over the file, path by path.
 from __future__ import annotations
 
 import itertools
-import tomllib
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tcpsim.toml_input import TomlInputError, parse_toml
+
 SWEEP_FILE_KEYS = ("seeds", "set", "grid")
 MAX_SEED = 2**64 - 1
+MAX_RUNS = 1_000_000
+"""Most runs (grid points × seeds) one sweep may ask for: checked from the axes' lengths before
+any list of points or seeds is built, so `--seeds 1000000000000` is an error, not a MemoryError.
+A study larger than this is several sweeps (they share the result store)."""
 
 
 class SweepDefinitionError(ValueError):
@@ -57,6 +63,13 @@ class SweepDefinition:
             raise SweepDefinitionError("seeds: none given; give a count (3) or a list ([1, 7])")
         if len(set(self.seeds)) != len(self.seeds):
             raise SweepDefinitionError(f"seeds: {self.seeds} repeats a seed; each replication needs its own")
+        runs = math.prod(len(values) for values in self.grid.values()) * len(self.seeds)
+        if runs > MAX_RUNS:
+            shape = " × ".join(f"{len(v)} ({p})" for p, v in self.grid.items())
+            raise SweepDefinitionError(
+                f"grid × seeds: {shape + ' × ' if shape else ''}{len(self.seeds)} seeds = {runs} runs, more than "
+                f"{MAX_RUNS} in one sweep; split it into several (they share the result store)"
+            )
 
     def combinations(self) -> list[dict[str, Any]]:
         """Every point of the grid (path → value), the last axis varying fastest."""
@@ -83,6 +96,8 @@ def seed_list(seeds: int | Iterable[int], where: str = "seeds") -> list[int]:
     if isinstance(seeds, int):
         if seeds < 1:
             raise SweepDefinitionError(f"{where}: {seeds} replications; give a count >= 1")
+        if seeds > MAX_RUNS:
+            raise SweepDefinitionError(f"{where}: {seeds} replications, more than {MAX_RUNS} runs in one sweep")
         return list(range(1, seeds + 1))
     listed = list(seeds)
     for seed in listed:
@@ -94,10 +109,10 @@ def seed_list(seeds: int | Iterable[int], where: str = "seeds") -> list[int]:
 def read_sweep_file(path: str | Path) -> SweepDefinition:
     """A sweep file's definition; every mistake is a :class:`SweepDefinitionError` naming the file."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8-sig"))
+        data = parse_toml(Path(path).read_text(encoding="utf-8-sig"))
     except OSError as error:
         raise SweepDefinitionError(f"{path}: cannot read sweep file ({error.strerror})") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except (UnicodeDecodeError, TomlInputError) as error:
         raise SweepDefinitionError(f"{path}: not a valid TOML sweep file: {error}") from None
     unknown = sorted(set(data) - set(SWEEP_FILE_KEYS))
     if unknown:
