@@ -5,6 +5,7 @@ The fake stands in for the compiled core (``tcpsim.runner._run_one``) and the sc
 """
 
 import json
+import re
 import sys
 import time
 
@@ -227,3 +228,38 @@ def test_a_dict_scenario_is_loaded_once_for_many_seeds(monkeypatch):
     assert len(digests) == 1 and loads == [{"rate": 2}]
     REAL_SCENARIO_HASH(RunSpec(key=(0,), scenario=SCENARIO, overrides=(("rate", 3),)))
     assert len(loads) == 2
+
+
+@pytest.mark.parametrize(
+    "address, problem",
+    [
+        ("garbage", "give host and port"),
+        ("", "give host and port"),
+        ("tcp://", "give host and port"),
+        ("[::1", "IPv6 host goes in brackets"),
+        ("tcp://::1:8786", "IPv6 host goes in brackets"),
+        ("http://host:8786", "the scheme 'http' is not one a cluster is reached by"),
+        ("inproc://", "the scheme 'inproc'"),
+        ("ucx://host:1", "the scheme 'ucx'"),
+        ("tcp://host:99999", "port '99999' is not a port number"),
+    ],
+)
+def test_a_dask_address_is_checked_before_anything_runs(address, problem):
+    """Each of these once ended in a traceback from inside distributed (issue 27)."""
+    from tcpsim.cli import app
+    from tcpsim.runner import DaskUnavailable, check_dask_address
+    from typer.testing import CliRunner
+
+    with pytest.raises(DaskUnavailable, match=re.escape(problem)):
+        check_dask_address(address)
+    result = CliRunner().invoke(app, ["sweep", "scenarios/lossy_link.toml", "--set", "duration=1s", "--dask", address])
+    assert result.exit_code == 2 and result.stderr.startswith("error: --dask") and problem in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_good_dask_addresses_pass_the_check():
+    from tcpsim.runner import check_dask_address
+
+    assert check_dask_address("scheduler:8786") == "tcp://scheduler:8786"
+    assert check_dask_address("tls://10.0.0.1:8786") == "tls://10.0.0.1:8786"
+    assert check_dask_address("tcp://[::1]:8786") == "tcp://[::1]:8786"

@@ -460,6 +460,15 @@ ForceOpt = Annotated[
         help="Run even if the estimated cost (events, trace rows, memory) exceeds the scenario's [limits].",
     ),
 ]
+def _dask_address(text: str | None) -> str | None:
+    """--dask checked when the command line is read (see `runner.check_dask_address`)."""
+    if text is None:
+        return None
+    from tcpsim.runner import check_dask_address
+
+    return check_dask_address(text)
+
+
 DaskOpt = Annotated[
     str | None,
     typer.Option(
@@ -828,7 +837,7 @@ def repro(
         progress=True,
         cache_dir=store,
         on_report=(lambda r: _print_report(console, r)) if tables else None,
-        dask_address=dask,
+        dask_address=_dask_address(dask),
     )
     if update_readme is not None:
         update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
@@ -989,7 +998,7 @@ def sweep(
                 definition.fixed,
                 jobs=jobs,
                 progress=True,
-                dask_address=dask,
+                dask_address=_dask_address(dask),
                 force=force,
                 cache_dir=store,
             )

@@ -203,11 +203,41 @@ def _process_pool(fn: RunFn, work: Work, jobs: int) -> Iterator[Iterator[Complet
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+DASK_CONNECT_TIMEOUT_S = 30
+"""How long to wait for the scheduler before giving up (distributed's default)."""
+
+
+def check_dask_address(address: str) -> str:
+    """A scheduler address a client can reach across machines: ``tcp://`` or ``tls://``
+    (``tcp://`` assumed when there is no scheme), a host, a port in 1–65535; an IPv6 host in
+    brackets. Checked before anything runs, so a typo is an error line, not a traceback from
+    deep inside distributed (or, for a port where something else answers, an attempt to read
+    an absurd message length)."""
+    scheme, sep, rest = address.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", address.strip()
+    problem = None
+    if scheme not in ("tcp", "tls"):
+        problem = f"the scheme {scheme!r} is not one a cluster is reached by; use tcp:// or tls://"
+    else:
+        host, colon, port = rest.rpartition(":")
+        if not colon or not host:
+            problem = "give host and port, e.g. tcp://scheduler:8786"
+        elif host.startswith("[") != host.endswith("]") or (":" in host and not host.startswith("[")):
+            problem = "an IPv6 host goes in brackets, e.g. tcp://[::1]:8786"
+        elif not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+            problem = f"port {port!r} is not a port number (1-65535)"
+    if problem:
+        raise DaskUnavailable(f"--dask {address!r}: {problem}")
+    return f"{scheme}://{rest}"
+
+
 @contextmanager
 def _dask(fn: RunFn, work: Work, address: str) -> Iterator[Iterator[Completion]]:
     """Each run goes to the cluster with its scenario's content (overrides applied), not a path:
     workers may run in another directory or on machines that share no filesystem with this one.
     A worker lost mid-run is replaced by the scheduler, which runs its tasks elsewhere."""
+    address = check_dask_address(address)
     try:
         from dask.distributed import Client, as_completed
     except ImportError as error:
@@ -222,9 +252,11 @@ def _dask(fn: RunFn, work: Work, address: str) -> Iterator[Iterator[Completion]]
         for digest, spec in work
     ]
     try:
-        client = Client(address)
-    except OSError as error:
-        raise DaskUnavailable(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S)
+    except (Exception, MemoryError) as error:  # noqa: BLE001 - whatever answers there, it is no scheduler
+        raise DaskUnavailable(
+            f"cannot connect to a Dask scheduler at {address}: {type(error).__name__}: {error}"
+        ) from None
     with client:
         futures = {client.submit(fn, spec, key=f"tcpsim-{digest}", pure=False): digest for digest, spec in shipped}
         try:
