@@ -1,13 +1,16 @@
 """Ctrl-C stops a run, the API and a sweep promptly; a sweep's workers die with their parent.
 
 Each test starts a real `tcpsim` process on a run that would take hours (two 10 Gb/s links,
-10^6 simulated seconds), waits until the engine is running, and signals it. The time bound is
-generous: it tells "stops at the next check" from "runs on until killed", not speed.
+10^6 simulated seconds), waits until the engine says it has started (its `-v` log line; no fixed
+sleep, so a loaded machine only makes the wait longer), and signals it. A process that has not
+stopped 60 s after the signal fails the test: "stops at the next check", not speed. A signal
+that lands earlier, while typer parses the command line, is checked apart.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sqlite3
 import subprocess
@@ -21,7 +24,7 @@ from tcpsim.store.catalog import CATALOG
 ROOT = Path(__file__).resolve().parents[1]
 TCPSIM = [sys.executable, "-c", "from tcpsim.cli import main; main()"]
 HUGE = ["--set", "links[*].rate=10Gbps", "--set", "links[1].loss=[]", "--set", "duration=1e6s", "--force"]
-STOP_WITHIN_S = 10.0
+STOP_WITHIN_S = 60.0
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -75,32 +78,58 @@ def _start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
     )
 
 
-def _interrupt(process: subprocess.Popen[str]) -> tuple[str, float]:
+def _wait_for_line(process: subprocess.Popen[str], text: str, timeout_s: float = 120.0) -> str:
+    """Read the process's stderr until a line containing ``text``; returns what was read."""
+    read = ""
+    deadline = time.monotonic() + timeout_s
+    while text not in read:
+        assert time.monotonic() < deadline and process.poll() is None, f"never printed {text!r}: {read}"
+        ready, _, _ = select.select([process.stderr], [], [], 1.0)
+        if ready:
+            read += process.stderr.readline()
+    return read
+
+
+def _interrupt(process: subprocess.Popen[str], already_read: str = "") -> str:
     process.send_signal(signal.SIGINT)
-    started = time.monotonic()
     try:
-        _, stderr = process.communicate(timeout=60)
+        _, stderr = process.communicate(timeout=STOP_WITHIN_S)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail("SIGINT did not stop the process within 60 s")
-    return stderr, time.monotonic() - started
+        pytest.fail(f"SIGINT did not stop the process within {STOP_WITHIN_S:.0f} s")
+    return already_read + stderr
 
 
 def test_ctrl_c_stops_tcpsim_run_with_exit_130(tmp_path: Path) -> None:
-    process = _start([*TCPSIM, "run", "scenarios/lossy_link.toml", *HUGE], tmp_path)
-    _wait_until(lambda: _core_loaded(process.pid))
-    time.sleep(0.5)
-    stderr, elapsed = _interrupt(process)
+    process = _start([*TCPSIM, "-v", "run", "scenarios/lossy_link.toml", *HUGE], tmp_path)
+    stderr = _interrupt(process, _wait_for_line(process, "engine started"))
     assert process.returncode == 130, stderr
     assert stderr.strip().splitlines()[-1] == "error: interrupted"
     assert "Traceback" not in stderr
-    assert elapsed < STOP_WITHIN_S
+
+
+def test_ctrl_c_before_the_command_starts_still_says_interrupted(tmp_path: Path) -> None:
+    """typer turns a KeyboardInterrupt raised while it parses into a silent exit 130; the
+    entry point adds the line (issue 27). The interrupt is raised at a known point, in
+    typer's parsing, rather than sent at a guessed moment."""
+    script = (
+        "import typer.core, tcpsim.cli\n"
+        "def interrupted(*args, **kwargs):\n"
+        "    raise KeyboardInterrupt\n"
+        "typer.core.TyperGroup.resolve_command = interrupted\n"
+        "tcpsim.cli.main()\n"
+    )
+    process = subprocess.run(
+        [sys.executable, "-c", script, "run", "scenarios/lossy_link.toml"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert process.returncode == 130 and process.stderr == "error: interrupted\n", process.stderr
 
 
 def test_ctrl_c_raises_keyboard_interrupt_from_the_api(tmp_path: Path) -> None:
     script = (
-        "import tcpsim\n"
+        "import logging, tcpsim\n"
+        "logging.basicConfig(level=logging.INFO)\n"
         "try:\n"
         "    tcpsim.run('scenarios/lossy_link.toml', force=True, duration='1e6s',\n"
         "               **{'links[*].rate': '10Gbps', 'links[1].loss': []})\n"
@@ -108,8 +137,7 @@ def test_ctrl_c_raises_keyboard_interrupt_from_the_api(tmp_path: Path) -> None:
         "    print('KeyboardInterrupt')\n"
     )
     process = _start([sys.executable, "-c", script], tmp_path)
-    _wait_until(lambda: _core_loaded(process.pid))
-    time.sleep(0.5)
+    _wait_for_line(process, "engine started")
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert stdout.strip() == "KeyboardInterrupt", stderr
@@ -164,10 +192,9 @@ def test_ctrl_c_stops_a_sweep_kills_its_workers_and_keeps_finished_runs(tmp_path
     _wait_until(lambda: _workers_running(process.pid))
     workers = _children(process.pid)
     _wait_until(lambda: _stored_runs(tmp_path / "store") == 1)  # the 1 s run is stored
-    stderr, elapsed = _interrupt(process)
+    stderr = _interrupt(process)
     assert process.returncode == 130, stderr
     assert "error: interrupted" in stderr and "Traceback" not in stderr
-    assert elapsed < STOP_WITHIN_S
     assert not [w for w in workers if _alive(w)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 import warnings
@@ -15,6 +16,8 @@ from . import __version__, _core
 from .limits import ScenarioWarning, check_limits, estimate_cost, run_warnings
 from .result import RunResult, build_result
 from .scenario import Scenario, load_scenario
+
+log = logging.getLogger(__name__)
 
 
 class SimulationError(RuntimeError):
@@ -63,6 +66,7 @@ def run(
         Path(pcap_dir).mkdir(parents=True, exist_ok=True)
         pcap_paths = [str(Path(pcap_dir) / name) for name in pcap_file_names(taps)]
     started = time.perf_counter()
+    log.info("engine started: seed %d, scenario %s", seed, sc.name or "(unnamed)")
     try:
         summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed, pcap_paths)
     except ValueError as e:

@@ -84,6 +84,17 @@ def _loaded_class(module: str, name: str) -> type[Exception]:
     return getattr(sys.modules.get(module), name, _NeverRaised)
 
 
+_interrupt_reported = False
+
+
+def _report_interrupt() -> None:
+    """Print the one `error: interrupted` line of this process."""
+    global _interrupt_reported
+    if not _interrupt_reported:
+        _interrupt_reported = True
+        typer.echo("error: interrupted", err=True)
+
+
 def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1, Ctrl-C
     into an ``error: interrupted`` line + exit 130."""
@@ -93,7 +104,7 @@ def _reports_errors(command: Callable[P, R]) -> Callable[P, R]:
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
-            typer.echo("error: interrupted", err=True)
+            _report_interrupt()
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except Exception as error:
             lines = _user_error_lines(error)
@@ -460,6 +471,8 @@ ForceOpt = Annotated[
         help="Run even if the estimated cost (events, trace rows, memory) exceeds the scenario's [limits].",
     ),
 ]
+
+
 def _dask_address(text: str | None) -> str | None:
     """--dask checked when the command line is read (see `runner.check_dask_address`)."""
     if text is None:
@@ -1193,5 +1206,15 @@ import tcpsim.cli_store  # noqa: E402, F401
 
 
 def main() -> None:
-    """Console-script entry point (``tcpsim = "tcpsim.cli:main"``)."""
-    app(prog_name="tcpsim")
+    """Console-script entry point (``tcpsim = "tcpsim.cli:main"``). A Ctrl-C that lands
+    before a command starts (while typer parses, or a module loads) is turned by typer into a
+    silent exit 130: it gets its `error: interrupted` line here."""
+    try:
+        app(prog_name="tcpsim")
+    except SystemExit as stop:
+        if stop.code == EXIT_INTERRUPTED:
+            _report_interrupt()
+        raise
+    except KeyboardInterrupt:
+        _report_interrupt()
+        sys.exit(EXIT_INTERRUPTED)
