@@ -38,10 +38,11 @@ KNOWN_MISSES = {
     "podlesny.fig9": "setup",
     "podlesny.fig12": "mechanism",
     "gangadhar.fig8": "mechanism",
-    "gangadhar.fig9": "mechanism",
     "casetti.friendliness": "setup",
     "casetti.fig17": "setup",
     "gangadhar.fig7": "setup",
+    # gangadhar.fig9: ns-3.44 on the same set-up collapses the 41-byte flows as tcpsim does (peers/ns3).
+    "gangadhar.fig9": "setup",
     "gangadhar.fig11": "setup",
     "macura.table1": "setup",
     "podlesny.fig10": "setup",
