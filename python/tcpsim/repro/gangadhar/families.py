@@ -393,17 +393,17 @@ class Fig9(_Family):
     miss_cause = MissCause(
         "setup",
         (
-            "ns-3 on the same set-up agrees with tcpsim, not the paper, on what fails: the ns-3 twin (peers/ns3, "
-            "ns-3.44, payloads 41 and 1460 B, 2 runs of 200 s) also collapses the 41-byte flows by overrunning the "
-            "buffers (Westwood 0.054 and 0.025 Mb/s at PER 0.001 and 0.01, tcpsim 0.173 and 0.057; 2479 router "
-            "drops in 20 s against 40 error losses), so its Westwood spread at PER 0.001 (1.67 Mb/s) exceeds Reno's "
-            "(1.40) as tcpsim's does. The paper's Westwood spread below 1 Mb/s needs a 41-byte Westwood near "
-            "capacity, which neither simulator gives with the assumed 100-packet router buffer and errors in both "
-            "directions (the paper states neither): a set-up the paper does not give. ns-3.44's own spreads at "
-            "PER 0.01 (Westwood 0.94, Westwood+ 0.64) fall below tcpsim's only because a 1460-byte run stalled "
-            "(Westwood 1.67 and 0.27 Mb/s) in ns-3.44's recovery without SACK, which ns-3.17 did not have. Open: "
-            "Reno's spread at PER 0.001 is 1.40 in ns-3.44 (the paper's 1.4) against tcpsim's 1.78, from a "
-            "lower 1460-byte Reno (1.34-1.66 Mb/s against 1.86), not yet explained."
+            "ns-3 on the same set-up agrees with tcpsim, not the paper, on what fails: in the ns-3 twin (peers/ns3, "
+            "ns-3.44, payloads 41 and 1460 B, 3 runs of 600 s) the 41-byte Westwood collapses by overrunning the "
+            "100-packet router buffer as tcpsim's does (0.014 Mb/s at PER 0.001, tcpsim 0.173; about 5000 router "
+            "drops a run against under 100 error losses), so Westwood's spread at PER 0.001 (1.72 Mb/s; tcpsim "
+            "1.73) exceeds Reno's (1.30; tcpsim 1.78) there too. The paper's Westwood spread below 1 Mb/s needs a "
+            "41-byte Westwood near capacity, which neither simulator gives with the assumed 100-packet buffer and "
+            "errors in both directions (the paper states neither): a set-up the paper does not give. ns-3.44 "
+            "cannot judge the PER-0.01 numbers: there every ns-3.44 flow stalls in backed-off timeouts, the "
+            "1460-byte ones included (Westwood 0.30 Mb/s, tcpsim 1.56; the paper's Westwood+ spread of 1.2 needs "
+            "more), a departure from ns-3.17 as well. Open: Reno's 1460-byte flow at PER 0.001, 1.40 Mb/s in "
+            "ns-3.44 against tcpsim's 1.86, which puts ns-3.44's Reno spread (1.30) near the paper's 1.4."
         ),
     )
     title = "throughput vs PER for payloads 41…1460 B"
