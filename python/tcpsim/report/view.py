@@ -69,12 +69,18 @@ def number_row(number: Report) -> dict[str, str]:
 
 
 def ns2_value(number: Report) -> str:
-    """ns-2's value of a number (with its CI when given), "–" when there is none."""
+    """The peer simulator's value of a number (with its CI when given; the tool's name when it is
+    not ns-2), "–" when there is none."""
     value = number.get("ns2")
     if value is None:
         return "–"
     ci = number.get("ns2_ci")
-    return fmt(value) + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if ci else "")
+    tool = number.get("ns2_tool")
+    return (
+        fmt(value)
+        + (f" [{fmt(ci[0])}, {fmt(ci[1])}]" if ci else "")
+        + (f" ({tool})" if tool and tool != "ns-2" else "")
+    )
 
 
 KIND_LABELS = {

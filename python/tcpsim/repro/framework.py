@@ -488,13 +488,18 @@ def _ns2(experiment: Experiment, outcome: Outcome) -> tuple[dict[str, Any] | Non
     names = {n.name for n in outcome.numbers}
     data = reference.to_dict()
     data["unmatched"] = [n["name"] for n in data["numbers"] if n["name"] not in names]
-    return data, {n["name"]: n for n in data["numbers"]}
+    return data, {n["name"]: {**n, "tool": reference.tool} for n in data["numbers"]}
 
 
 def _with_ns2(number: Number, ns2_numbers: Mapping[str, Any]) -> dict[str, Any]:
     """The number's dict with ``ns2`` and ``ns2_ci`` (None when ns-2 has no value of that name)."""
     found = ns2_numbers.get(number.name)
-    return {**number.to_dict(), "ns2": found["value"] if found else None, "ns2_ci": found["ci"] if found else None}
+    return {
+        **number.to_dict(),
+        "ns2": found["value"] if found else None,
+        "ns2_ci": found["ci"] if found else None,
+        "ns2_tool": found.get("tool") if found else None,
+    }
 
 
 def _miss_cause(experiment: Experiment, ns2: Mapping[str, Any] | None) -> dict[str, str]:
@@ -507,7 +512,8 @@ def _miss_cause(experiment: Experiment, ns2: Mapping[str, Any] | None) -> dict[s
         out = cause.to_dict()
     if ns2 is not None:
         values = "; ".join(f"{n['name']} = {n['value']:.4g}" for n in ns2["numbers"] if n["value"] is not None)
-        out["evidence"] += f" ns-2 ({ns2['ns2']}, {ns2['replications']} replications): {values or 'no values'}."
+        tool = ns2.get("tool", "ns-2")
+        out["evidence"] += f" {tool} ({ns2['ns2']}, {ns2['replications']} replications): {values or 'no values'}."
     return out
 
 
@@ -644,12 +650,18 @@ def execute(
 
 
 def _ns2_cell(number: Mapping[str, Any]) -> str:
-    """ns-2's value of a number, with its CI when given; "–" without one."""
+    """The peer simulator's value of a number, with its CI when given and the tool's name when it
+    is not ns-2; "–" without one."""
     value = number.get("ns2")
     if value is None:
         return "–"
     ci = number.get("ns2_ci")
-    return cell(value) + (f" [{cell(ci[0])}, {cell(ci[1])}]" if ci else "")
+    tool = number.get("ns2_tool")
+    return (
+        cell(value)
+        + (f" [{cell(ci[0])}, {cell(ci[1])}]" if ci else "")
+        + (f" ({cell(tool)})" if tool and tool != "ns-2" else "")
+    )
 
 
 def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
@@ -679,7 +691,7 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
         "",
         "## Claims and numbers",
         "",
-        "| experiment | reading | kind | item | paper | ns-2 | measured | rel. error | status | detail |",
+        "| experiment | reading | kind | item | paper | ns-2/ns-3 | measured | rel. error | status | detail |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
@@ -701,9 +713,10 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
                 )
     referenced = [r for r in reports if r.get("ns2")]
     if referenced:
-        lines += ["", "## ns-2 reference runs", ""]
+        lines += ["", "## ns-2 / ns-3 reference runs", ""]
         for report in referenced:
             ns2 = report["ns2"]
+            tool = ns2.get("tool", "ns-2")
             lines.append(
                 f"- **{report['id']}** ({cell(ns2['ns2'])}, {ns2['replications']} replications; `{cell(ns2['command'])}`): "
                 f"{cell(ns2['setup'])}"
@@ -711,7 +724,7 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]]) -> str:
             lines += [f"  - observation: {cell(o)}" for o in ns2["observations"]]
             others = [n for n in ns2["numbers"] if n["name"] in ns2.get("unmatched", [])]
             lines += [
-                f"  - other ns-2 value: {cell(n['name'])} = {_ns2_cell({'ns2': n['value'], 'ns2_ci': n['ci']})}"
+                f"  - other {tool} value: {cell(n['name'])} = {_ns2_cell({'ns2': n['value'], 'ns2_ci': n['ci']})}"
                 for n in others
             ]
     noted = [(r["id"], note) for r in reports for note in r["notes"]]

@@ -8,7 +8,10 @@ the wheel with the package's other data files), written by the ns-2 runner of th
 - ``experiment``: the experiment id (the file's name without ``.json``);
 - ``script``, ``command``: the Tcl script (a path inside the project) and the command that
   re-runs it (needs a built ns-2);
-- ``ns2``: which ns-2 ran it ("ns-2.35 stock", "ns-2.35 + UCLA TCP Westwood agents");
+- ``ns2``: which simulator build ran it ("ns-2.35 stock", "ns-2.35 + UCLA TCP Westwood agents",
+  "ns-3.44 (pip wheel ns3==3.44.post0)");
+- ``tool`` (optional, default "ns-2"): the peer simulator's short name, the label its values are
+  shown under ("ns-2", "ns-3"); the ns-3 twins of ``peers/ns3`` write the same format;
 - ``setup``: what the script runs, and every deviation from the experiment's main reading;
 - ``replications``: how many runs each value averages;
 - ``numbers``: ``{"name", "value", "ci"}``, ``name`` exactly the ``name`` of the experiment's
@@ -29,6 +32,9 @@ DIRECTORY = Path(__file__).resolve().parent / "ns2_reference"
 """Where the files are read from (tests point it elsewhere)."""
 
 _TEXT_FIELDS = ("experiment", "script", "command", "ns2", "setup")
+
+DEFAULT_TOOL = "ns-2"
+"""The label of a reference without a ``tool`` field."""
 
 
 class Ns2ReferenceError(ValueError):
@@ -55,6 +61,7 @@ class Ns2Reference:
     replications: int
     numbers: tuple[Ns2Number, ...] = ()
     observations: tuple[str, ...] = field(default_factory=tuple)
+    tool: str = DEFAULT_TOOL
 
     def value(self, name: str) -> Ns2Number | None:
         """The ns-2 number named ``name`` exactly, or None."""
@@ -66,6 +73,7 @@ class Ns2Reference:
             "script": self.script,
             "command": self.command,
             "ns2": self.ns2,
+            "tool": self.tool,
             "setup": self.setup,
             "replications": self.replications,
             "numbers": [n.to_dict() for n in self.numbers],
@@ -108,6 +116,9 @@ def _parse(path: Path, experiment_id: str, data: Any) -> Ns2Reference:
         if ci is not None and not (isinstance(ci, list) and len(ci) == 2 and all(_number(v) for v in ci)):
             raise bad(f"numbers[{i}] ({entry['name']!r}): 'ci' {ci!r} is not [low, high] or null")
         numbers.append(Ns2Number(entry["name"], None if value is None else float(value), tuple(ci) if ci else None))
+    tool = data.get("tool", DEFAULT_TOOL)
+    if not isinstance(tool, str) or not tool:
+        raise bad(f"'tool' is {tool!r}, not a non-empty string")
     names = [n.name for n in numbers]
     if len(set(names)) != len(names):
         raise bad("two numbers share a name")
@@ -116,6 +127,7 @@ def _parse(path: Path, experiment_id: str, data: Any) -> Ns2Reference:
         replications=replications,
         numbers=tuple(numbers),
         observations=tuple(data["observations"]),
+        tool=tool,
     )
 
 
