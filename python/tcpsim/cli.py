@@ -11,6 +11,7 @@ inside commands so ``tcpsim --help`` answers at once.
 from __future__ import annotations
 
 import enum
+import errno
 import functools
 import json
 import sys
@@ -73,7 +74,30 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.api", "SimulationError"),
         _loaded_class("tcpsim.report.load", "ReportError"),
     )
-    return [str(error)] if isinstance(error, user_errors) else None
+    if isinstance(error, user_errors):
+        return [str(error)]
+    if isinstance(error, OSError) and error.errno in _FILE_SYSTEM_ERRNOS:
+        where = f"{error.filename}: " if error.filename is not None else ""
+        return [f"cannot write {where}{error.strerror or error}"]
+    return None
+
+
+_FILE_SYSTEM_ERRNOS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EROFS,
+    errno.EACCES,
+    errno.EPERM,
+    errno.ENAMETOOLONG,
+    errno.ELOOP,
+    errno.EISDIR,
+    errno.ENOTDIR,
+    errno.EEXIST,
+    errno.ENOENT,
+    errno.EFBIG,
+}
+"""What the file system answers to a write the user's paths or disk cannot take (a full disk,
+a name over 255 bytes, /proc): an `error:` line, not a traceback."""
 
 
 class _NeverRaised(Exception):

@@ -10,6 +10,7 @@ rewrites its experiments' figures and reports) and never touches other files.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -19,11 +20,22 @@ class OutputPathError(ValueError):
 
 
 def output_dir(text: str, option: str) -> Path:
-    """A directory that exists or can be created, and can be written."""
+    """A directory that exists or can be created, and can be written: created now and probed
+    with a file, so what only the file system knows (/proc, a dangling symlink, a loop, a
+    name over 255 bytes, a read-only mount) is refused before anything runs."""
     path = _non_empty(text, option, "a directory, e.g. results")
-    if path.exists() and not path.is_dir():
-        raise OutputPathError(f"{option} {text}: is an existing file, not a directory; give a directory")
-    _writable_place(path, text, option)
+    try:
+        if path.is_symlink() and not path.exists():
+            raise OutputPathError(f"{option} {text}: is a symbolic link to nothing (dangling, or a loop)")
+        if path.exists() and not path.is_dir():
+            raise OutputPathError(f"{option} {text}: is an existing file, not a directory; give a directory")
+        _writable_place(path, text, option)
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".tcpsim-probe-"):
+            pass
+    except (OSError, RuntimeError) as error:  # RuntimeError: pathlib's symlink loop
+        reason = getattr(error, "strerror", None) or str(error)
+        raise OutputPathError(f"{option} {text}: cannot write there ({reason})") from None
     return path
 
 
