@@ -623,6 +623,23 @@ pub enum TimeoutSsthresh {
     Every,
 }
 
+/// How an ECN sender (`TcpConfig::ecn`) marks its segments ECN-capable and where it sets CWR.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnSender {
+    /// RFC 3168: new data leaves ECT(0), retransmissions not-ECT (§6.1.5); CWR on the first
+    /// new data segment after a reduction for ECN-Echo (§6.1.2).
+    #[default]
+    Rfc3168,
+    /// ns-2.35's `TcpAgent` (tcp/tcp.cc): every data segment, retransmissions included, is
+    /// ECT (`output`: `if (ecn_) hf->ect() = 1`), and CWR rides on the next segment sent after
+    /// any window reduction — ECN-Echo, fast retransmit, timeout — retransmission or not
+    /// (`slowdown` sets `cong_action_` for CLOSE_CWND_HALF/RESTART/ONE; `output` sends it while
+    /// `SetCWRonRetransmit_`, true in ns-default.tcl since 2005/06/19). So the retransmission
+    /// after a timeout ends the receiver's echo, and the window grows again from one segment.
+    Ns2,
+}
+
 /// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -991,6 +1008,9 @@ pub struct TcpConfig {
     /// §6.1.3 also allows (ns-2's `DelAckSink`: the delayed ACK carries ECE).
     #[serde(default = "default_true")]
     pub ecn_immediate_ack: bool,
+    /// With `ecn`: which segments are ECN-capable and which carry CWR (`EcnSender`).
+    #[serde(default)]
+    pub ecn_sender: EcnSender,
     /// The RD service class the flow marks its packets with, data and ACKs alike
     /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
     /// (Vegas) → D, loss-based → R (Sec. III).

@@ -490,6 +490,12 @@ class TcpOptions(Model):
     """With ecn: the receiver acknowledges a CE-marked segment at once (Linux); false keeps the
     delayed-ACK rules, the withheld ACK carrying the echo (ns-2's DelAckSink). RFC 3168 §6.1.3
     allows both."""
+    ecn_sender: Literal["rfc3168", "ns2"] = "rfc3168"
+    """With ecn: "rfc3168" sends new data ECT(0) and retransmissions not-ECT (§6.1.5), CWR on
+    the first new segment after an ECN-Echo reduction (§6.1.2); "ns2" as ns-2.35's TcpAgent
+    (tcp/tcp.cc `output`, `slowdown`): every data segment ECT, retransmissions included, and CWR
+    on the next segment sent after any reduction (ECN-Echo, fast retransmit, timeout), so a
+    timeout's retransmission ends the receiver's echo."""
     rd_class: Literal["r", "d"] | None = None
     """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
     ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default

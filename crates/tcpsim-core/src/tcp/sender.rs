@@ -16,7 +16,7 @@ use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
 use super::transmitter::{Transmitter, Wire};
-use crate::config::{TcpConfig, TimeoutSsthresh};
+use crate::config::{EcnSender, TcpConfig, TimeoutSsthresh};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
@@ -70,6 +70,7 @@ impl TcpSender {
                 peer,
                 header_bytes: cfg.header_bytes,
                 ecn: cfg.ecn,
+                ecn_ns2: cfg.ecn_sender == EcnSender::Ns2,
                 rd_class: cfg.rd_mark(),
                 cwr_pending: false,
                 rto_timer: Default::default(),
@@ -241,7 +242,8 @@ impl TcpSender {
         }
         self.wire.counters.fast_retransmits += 1;
         let s = &mut self.state;
-        let r = if self.ecn_reduced_until.is_some_and(|until| s.snd_una < until) {
+        let already_reduced = self.ecn_reduced_until.is_some_and(|until| s.snd_una < until);
+        let r = if already_reduced {
             // RFC 3168 §6.1.2: one reduction for the CE marks and losses of one window of
             // data; this window has had it. Recover without reducing again (Linux's CWR state;
             // ns-2's `dupack_action` after `CWND_ACTION_ECN`).
@@ -254,6 +256,9 @@ impl TcpSender {
             let flight = s.flight_size_before_limited_transmit();
             self.cc.ops_mut().on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now())
         };
+        if !already_reduced {
+            self.wire.note_reduction_ns2();
+        }
         s.window.ssthresh_bytes = r.ssthresh_bytes;
         s.window.ca_credit = 0;
         s.recover = Some(s.snd_max);
@@ -403,6 +408,7 @@ impl TcpSender {
         s.limited_transmit_bytes = 0;
         s.recover = Some(s.snd_max);
         s.snd_nxt = s.snd_una;
+        self.wire.note_reduction_ns2();
         self.rtt.back_off();
         self.wire.rto_timer.cancel();
         self.output(ctx);

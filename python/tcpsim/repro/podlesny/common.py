@@ -43,10 +43,14 @@ NS2_TCP: dict[str, Any] = {
     "init_cwnd": 2,
     "min_rto": "200ms",
     "clock_granularity": "10ms",
+    "ecn_sender": "ns2",
 }
 """ns-2.29's defaults (tcl/lib/ns-default.tcl) for what the paper does not state: `TCPSink`
 acknowledges every packet (no delayed ACKs), `windowInit_` 2 (since 2001/5/26), `minrto_`
-0.2 s (since 2004/10/14), `tcpTick_` 0.01 s (since 2002/03/07). The receiver window is left
+0.2 s (since 2004/10/14), `tcpTick_` 0.01 s (since 2002/03/07). With ECN (RED/ECN runs), ns-2's
+sender (`ecn_sender` "ns2", tcp/tcp.cc): retransmissions are ECT too, and CWR rides on the next
+segment after any window reduction, `SetCWRonRetransmit_` true since 2005/06/19, so in ns-2.29
+as well; chosen from the source before any run. The receiver window is left
 unlimited: ns-2's `window_` default of 20 packets would cap a flow at 20 packets per RTT
 (experiments state it as an alternative reading where it matters)."""
 
