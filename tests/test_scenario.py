@@ -183,6 +183,7 @@ def test_defaults_fill_every_engine_field():
         "ecn": False,
         "ecn_immediate_ack": True,
         "ecn_sender": "rfc3168",
+        "rtt_sampling": "every_ack",
         "rd_class": None,
     }
 

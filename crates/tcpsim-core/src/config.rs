@@ -623,6 +623,23 @@ pub enum TimeoutSsthresh {
     Every,
 }
 
+/// Which ACKs give the retransmission timer's estimator (RFC 6298) an RTT sample.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSampling {
+    /// Every ACK of new data whose segments were sent once (RFC 6298 §3 with Karn; Linux with
+    /// timestamps, ns-3).
+    #[default]
+    EveryAck,
+    /// One timed segment at a time, as ns-2.35's `TcpAgent` without timestamps (tcp/tcp.cc:
+    /// `output` times the first never-sent segment while none is timed, `rtt_active_` /
+    /// `rtt_seq_`; `newack` samples when an ACK covers it; `reset_rtx_timer` — timeouts, fast
+    /// retransmit — cancels the timing, and NewReno's `partialnewack` ends it without a
+    /// sample): about one sample per round trip, so RTTVAR decays per round trip rather than per
+    /// ACK. Only the estimator reads these samples; the congestion control still sees every ACK's.
+    TimedSegment,
+}
+
 /// How an ECN sender (`TcpConfig::ecn`) marks its segments ECN-capable and where it sets CWR.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -975,6 +992,9 @@ pub struct TcpConfig {
     /// RTTmin from `t_rtt_ * tcp_tick_`. See `tcp::sender::quantize_rtt`.
     #[serde(default)]
     pub rtt_tick_ns: u64,
+    /// Which ACKs feed the RTO estimator (`RttSampling`).
+    #[serde(default)]
+    pub rtt_sampling: RttSampling,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     pub recovery: RecoveryKind,

@@ -457,6 +457,11 @@ class TcpOptions(Model):
     whole number of ticks, at least one, before the RTO estimator and the congestion control
     (Westwood's RTTmin) see it, as in ns-2, whose TCP times RTTs in `tcp_tick_` units
     (100 ms in ns-2 of 2000–2001; `tcp.cc` `rtt_update`)."""
+    rtt_sampling: Literal["every_ack", "timed_segment"] = "every_ack"
+    """Which ACKs feed the RTO estimator: "every_ack" (RFC 6298 with Karn's rule) or
+    "timed_segment", one timed never-sent segment at a time, about one sample per round trip,
+    the timing cancelled by a timeout or fast retransmit (ns-2.35's TcpAgent without timestamps,
+    tcp/tcp.cc `rtt_active_`/`rtt_seq_`). The congestion control sees every ACK's sample."""
     dupack_threshold: Count = 3
     """Duplicate ACKs that trigger fast retransmit (RFC 5681: 3)."""
     delack_count: Count = 2

@@ -309,3 +309,46 @@ fn as_ns2_a_fast_retransmit_sends_its_retransmission_ect_with_cwr() {
     let resent = w.sent().into_iter().find(|p| p.retransmission == Retransmission::Fast).unwrap();
     assert_eq!((resent.seq, resent.ecn, resent.cwr), (1000, Ecn::Ect0, true));
 }
+
+/// (Not ECN: the RTO estimator's sampling, on the same two-node world.) Ten segments leave at
+/// 0 ms; with `RttSampling::TimedSegment` only segment 0 is timed. Its ACK at 100 ms gives the
+/// first sample: SRTT 100 ms, RTTVAR 50 ms, RTO 100 + 4·50 = 300 ms; slow start releases 10 000
+/// and 11 000, and 10 000 becomes the timed segment. The ACK of 2000 at 110 ms covers no timed
+/// segment: RTO stays 300 ms (every ACK sampled: RTTVAR 0.75·50 + 0.25·10 = 40, SRTT 101.25,
+/// RTO 261.25 ms). The ACK of 11 000 at 250 ms covers it: sample 150 ms, RTTVAR 0.75·50 +
+/// 0.25·50 = 50, SRTT 106.25, RTO 306.25 ms. A timeout cancels the timing (ns-2's
+/// `reset_rtx_timer`): the go-back-N ACKs then give no sample until new data is timed.
+#[test]
+fn timed_segment_sampling_takes_one_rtt_sample_per_timed_segment_as_ns2() {
+    const MS: u64 = 1_000_000;
+    for timed in [false, true] {
+        let mut w = World::new();
+        let mut cfg = tcp_config(RecoveryKind::Newreno, 1);
+        (cfg.init_cwnd_segments, cfg.min_rto_ns) = (10, MS);
+        if timed {
+            cfg.rtt_sampling = crate::config::RttSampling::TimedSegment;
+        }
+        let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+        s.start(&mut w.ctx());
+        w.sched.advance_to(100 * MS);
+        ack(&mut s, &mut w, 1000, false);
+        assert_eq!(s.rto_ns(), 300 * MS);
+        w.sched.advance_to(110 * MS);
+        ack(&mut s, &mut w, 2000, false);
+        if !timed {
+            assert_eq!(s.rto_ns(), 261_250_000);
+            continue;
+        }
+        assert_eq!(s.rto_ns(), 300 * MS, "no timed segment acknowledged: no sample");
+        w.sched.advance_to(250 * MS);
+        ack(&mut s, &mut w, 11_000, false);
+        assert_eq!(s.rto_ns(), 306_250_000);
+        fire_rto(&mut s, &mut w);
+        let backed_off = s.rto_ns();
+        w.sched.advance_to(w.sched.now() + 10 * MS);
+        let resent = *w.sent_of(PacketKind::Data).last().unwrap();
+        assert_eq!(resent.retransmission, Retransmission::GoBackN);
+        ack(&mut s, &mut w, resent.seq + 1000, false);
+        assert_eq!(s.rto_ns(), backed_off, "the timing was cancelled: no sample, the back-off stays");
+    }
+}

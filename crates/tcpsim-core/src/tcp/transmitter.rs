@@ -50,6 +50,10 @@ pub(crate) struct Wire {
     pub(crate) cwr_pending: bool,
     pub(crate) rto_timer: Timer,
     pub(crate) counters: SenderCounters,
+    /// `RttSampling::TimedSegment`: time one never-sent segment at a time.
+    pub(crate) time_one_segment: bool,
+    /// The timed segment: (one past its last byte, when it was sent).
+    pub(crate) timed: Option<(u64, u64)>,
 }
 
 impl Wire {
@@ -102,6 +106,9 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         }
         if kind == Retransmission::Fast {
             counters.fast_retransmitted_segments += 1;
+        }
+        if !retransmitted && self.wire.time_one_segment && self.wire.timed.is_none() {
+            self.wire.timed = Some((seq + len as u64, now));
         }
         let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
         p.seq = seq;
