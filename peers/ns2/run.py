@@ -427,7 +427,7 @@ OBSERVATIONS: dict[str, list[str]] = {
         "an ECN-Echo and then timing out, went back N with not-ECT retransmissions and no CWR, so their "
         "receivers echoed on every ACK and their window stayed at one segment for the whole run. ns-2's "
         "TcpAgent (tcp/tcp.cc) sets ECT on every data packet and CWR on the next packet after any window cut, "
-        "retransmissions included (SetCWRonRetransmit_). With that sender (tcpsim `ecn_sender = \"ns2\"`) "
+        'retransmissions included (SetCWRonRetransmit_). With that sender (tcpsim `ecn_sender = "ns2"`) '
         "tcpsim gives 0.86 [0.81, 0.91] (NewReno 0.59 / 1.57, Vegas 0.39 / 1.39; per link 0.83, 0.89, 0.96, "
         "0.92, 0.70): the two agree at this scale.",
         "At the paper's scale (the twin with bps 100e6, POOL 20, T 60.0: 100 Mb/s, pools of 20, 60 s; 3 "
@@ -436,7 +436,7 @@ OBSERVATIONS: dict[str, list[str]] = {
         "too); tcpsim full (5 seeds) 1.00 [0.94, 1.06] with RFC 3168's sender, 0.97 [0.93, 1.01] with ns-2's "
         "(NewReno 0.59 / 1.57, Vegas 0.43 / 1.65): a gap of about 0.1 remains at that scale, NewReno about 10 % "
         "below ns-2's; ns-2's RTO sampling (one timed segment per RTT, tcpsim `rtt_sampling = "
-        "\"timed_segment\"`) moves tcpsim only to 0.965.",
+        '"timed_segment"`) moves tcpsim only to 0.965.',
     ],
     "podlesny.fig9": [
         "Quick scale, DropTail: from 50 to 200 transfers/s (paper scale) ns-2's index rises, 0.41 to 0.98 (30 KB) "
