@@ -279,6 +279,12 @@ pub struct RedConfig {
     /// With `ecn`: mark only while p_b <= mark_p, drop above (ns-2's `mark_p_`); 1 marks
     /// every early decision. In [0, 1].
     pub mark_p: f64,
+    /// Byte mode only: count the traffic since the last early drop or mark in whole
+    /// mean-sized packets of the bytes arrived, space with the unscaled p_b and scale the
+    /// result by size/mean (ns-2.35's `REDQueue::modify_p` with `bytes_`); false: count
+    /// arrivals and scale p_b first (F&J). They differ when packet sizes mix (ACKs).
+    #[serde(default)]
+    pub count_bytes: bool,
 }
 
 /// What RED's average and thresholds count.

@@ -168,7 +168,12 @@ def ns2_red_ecn(rate_bps: float, link_delay_s: float) -> dict[str, Any]:
     automatic weight of `q_weight_` −1 (w_q = 1 − exp(−1/(10·rtt·ptc)) with rtt = max(0.1 s,
     3·(delay + 1/ptc)), ptc the link's rate in 500-byte packets per second), `linterm_` 10
     (max_p 0.1), `gentle_` and `wait_` true, and ECN (`setbit_` true, as the paper's "RED/ECN")
-    with `use_mark_p_` and `mark_p_` 0.1: mark while the probability is below 0.1, drop above."""
+    with `use_mark_p_` and `mark_p_` 0.1: mark while the probability is below 0.1, drop above;
+    byte mode's drop spacing as `modify_p` computes it (`count_bytes`: the bytes since the last
+    drop or mark in 500-byte units, the probability scaled by size/500 after the spacing), so a
+    40-byte ACK counts 0.08 of a packet. Not modelled: in byte mode ns-2's hard limit is
+    `limit_`·`mean_pktsize_` bytes (half the packet buffer here), and with `use_mark_p_` it has
+    no forced drop above 2·max_th."""
     ptc = rate_bps / (8 * NS2_RED_MEAN_PKTSIZE)
     rtt_s = max(0.1, 3 * (link_delay_s + 1 / ptc))
     return {
@@ -183,6 +188,7 @@ def ns2_red_ecn(rate_bps: float, link_delay_s: float) -> dict[str, Any]:
         "wait": True,
         "ecn": True,
         "mark_p": 0.1,
+        "count_bytes": True,
     }
 
 
