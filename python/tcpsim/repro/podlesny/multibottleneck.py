@@ -148,14 +148,14 @@ class Fig12(Experiment):
             '`ecn_sender = "ns2"`. Under RFC 3168\'s rules (retransmissions not-ECT, CWR only on new data) a '
             "NewReno flow whose ECN cut was followed by a timeout went back N without CWR, its receiver echoed "
             "on every ACK and no ECE ACK opens the window: 4-5 of the 28 NewReno flows of a quick run sat at one "
-            "segment for the whole measurement. At tcpsim's quick scale (24 replications each) the RED/ECN "
-            "index averaged over the links is now 0.86 [0.81, 0.91] (before 0.98 [0.92, 1.04]), ns-2.35 on the "
-            "same set-up 0.85 [0.78, 0.91]: the two agree. At the paper's scale a gap remains: tcpsim 0.97 "
-            "[0.93, 1.01] (before 1.00 [0.94, 1.06], 5 seeds) against ns-2.35's 0.87 [0.76, 0.97] (3 "
-            "replications, NewReno long / one-hop 0.68 / 1.69 Mb/s per flow against tcpsim's 0.59 / 1.57), "
-            "its mechanism not found (ns-2's one timed segment per RTT for the RTO, `rtt_sampling`, moves it "
-            "only to 0.965). ns-2 itself misses the paper's per-link claim (links above 0.85). Under DropTail "
-            "the two agree (0.06 against 0.10)."
+            "segment for the whole measurement. With it and ns-2's byte-mode RED spacing (`count_bytes`), at "
+            "tcpsim's quick scale (24 replications each) the RED/ECN index averaged over the links is 0.85 "
+            "[0.81, 0.89] (before 0.98 [0.92, 1.04]), ns-2.35 on the same set-up 0.85 [0.78, 0.91]: the two "
+            "agree. At the paper's scale a gap remains: tcpsim 0.96 [0.93, 0.99] (before 1.00 [0.94, 1.06], 5 "
+            "seeds) against ns-2.35's 0.87 [0.76, 0.97] (3 replications; NewReno long / one-hop 0.68 / 1.69 "
+            "Mb/s per flow against tcpsim's 0.59 / 1.57), its mechanism not found (ns-2's one timed segment "
+            "per RTT for the RTO, `rtt_sampling`, moves it only to 0.95). ns-2 itself misses the paper's "
+            "per-link claim (links above 0.85). Under DropTail the two agree (0.06 against 0.10)."
         ),
     )
     title = "parking lot with five bottlenecks: NewReno and Vegas throughput under DropTail, RED/ECN and RD"
