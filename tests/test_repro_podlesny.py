@@ -364,6 +364,12 @@ def test_fig12_is_fig11s_parking_lot_with_each_discipline_on_every_bottleneck():
             assert len(crossing) == 80
             assert sum(f["tcp"]["cc"]["kind"] == "vegas" for f in crossing) == 40
         assert sum(n.startswith("rev") for n in names) == 40
+        if spec.key["discipline"].startswith("red_ecn"):
+            # ns-2's ECN sender (tcp/tcp.cc): NewReno ECN-capable, retransmissions ECT, CWR after
+            # any cut; stock Vegas never ECN-capable
+            for f in e["flows"]:
+                assert f["tcp"]["ecn"] == (f["tcp"]["cc"]["kind"] != "vegas")
+                assert f["tcp"]["ecn_sender"] == "ns2"
 
 
 def test_fig12_link_accounting_follows_the_paths():

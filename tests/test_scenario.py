@@ -182,6 +182,8 @@ def test_defaults_fill_every_engine_field():
         "delack_timeout_ns": 200_000_000,
         "ecn": False,
         "ecn_immediate_ack": True,
+        "ecn_sender": "rfc3168",
+        "rtt_sampling": "every_ack",
         "rd_class": None,
     }
 

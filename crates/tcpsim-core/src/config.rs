@@ -279,6 +279,12 @@ pub struct RedConfig {
     /// With `ecn`: mark only while p_b <= mark_p, drop above (ns-2's `mark_p_`); 1 marks
     /// every early decision. In [0, 1].
     pub mark_p: f64,
+    /// Byte mode only: count the traffic since the last early drop or mark in whole
+    /// mean-sized packets of the bytes arrived, space with the unscaled p_b and scale the
+    /// result by size/mean (ns-2.35's `REDQueue::modify_p` with `bytes_`); false: count
+    /// arrivals and scale p_b first (F&J). They differ when packet sizes mix (ACKs).
+    #[serde(default)]
+    pub count_bytes: bool,
 }
 
 /// What RED's average and thresholds count.
@@ -627,6 +633,40 @@ pub enum TimeoutSsthresh {
     Every,
 }
 
+/// Which ACKs give the retransmission timer's estimator (RFC 6298) an RTT sample.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSampling {
+    /// Every ACK of new data whose segments were sent once (RFC 6298 §3 with Karn; Linux with
+    /// timestamps, ns-3).
+    #[default]
+    EveryAck,
+    /// One timed segment at a time, as ns-2.35's `TcpAgent` without timestamps (tcp/tcp.cc:
+    /// `output` times the first never-sent segment while none is timed, `rtt_active_` /
+    /// `rtt_seq_`; `newack` samples when an ACK covers it; `reset_rtx_timer` — timeouts, fast
+    /// retransmit — cancels the timing, and NewReno's `partialnewack` ends it without a
+    /// sample): about one sample per round trip, so RTTVAR decays per round trip rather than per
+    /// ACK. Only the estimator reads these samples; the congestion control still sees every ACK's.
+    TimedSegment,
+}
+
+/// How an ECN sender (`TcpConfig::ecn`) marks its segments ECN-capable and where it sets CWR.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnSender {
+    /// RFC 3168: new data leaves ECT(0), retransmissions not-ECT (§6.1.5); CWR on the first
+    /// new data segment after a reduction for ECN-Echo (§6.1.2).
+    #[default]
+    Rfc3168,
+    /// ns-2.35's `TcpAgent` (tcp/tcp.cc): every data segment, retransmissions included, is
+    /// ECT (`output`: `if (ecn_) hf->ect() = 1`), and CWR rides on the next segment sent after
+    /// any window reduction — ECN-Echo, fast retransmit, timeout — retransmission or not
+    /// (`slowdown` sets `cong_action_` for CLOSE_CWND_HALF/RESTART/ONE; `output` sends it while
+    /// `SetCWRonRetransmit_`, true in ns-default.tcl since 2005/06/19). So the retransmission
+    /// after a timeout ends the receiver's echo, and the window grows again from one segment.
+    Ns2,
+}
+
 /// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -962,6 +1002,9 @@ pub struct TcpConfig {
     /// RTTmin from `t_rtt_ * tcp_tick_`. See `tcp::sender::quantize_rtt`.
     #[serde(default)]
     pub rtt_tick_ns: u64,
+    /// Which ACKs feed the RTO estimator (`RttSampling`).
+    #[serde(default)]
+    pub rtt_sampling: RttSampling,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     pub recovery: RecoveryKind,
@@ -995,6 +1038,9 @@ pub struct TcpConfig {
     /// §6.1.3 also allows (ns-2's `DelAckSink`: the delayed ACK carries ECE).
     #[serde(default = "default_true")]
     pub ecn_immediate_ack: bool,
+    /// With `ecn`: which segments are ECN-capable and which carry CWR (`EcnSender`).
+    #[serde(default)]
+    pub ecn_sender: EcnSender,
     /// The RD service class the flow marks its packets with, data and ACKs alike
     /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
     /// (Vegas) → D, loss-based → R (Sec. III).

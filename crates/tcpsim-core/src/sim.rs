@@ -898,6 +898,7 @@ mod tests {
                 mean_packet_bytes: 1040,
                 ecn: true,
                 mark_p: 1.0,
+                count_bytes: false,
             });
             let mut sim = Sim::new(&cfg, seed).unwrap();
             sim.run();

@@ -146,6 +146,11 @@ class RedQueue(Model):
     mark_p: Probability = 1.0
     """With `ecn`: mark only while the drop probability p_b <= mark_p, drop above it (ns-2
     use_mark_p_ with mark_p_ = 0.1); 1 marks in the gentle band too (ns-3 UseEcn)."""
+    count_bytes: Flag = False
+    """Byte mode: count the traffic since the last early drop in mean-sized packets of its bytes,
+    space drops with the unscaled probability and scale by size/mean after (ns-2's `modify_p`
+    with bytes_, queue/red.cc); false: count arrivals, scale first (F&J Sec. 4). They differ
+    when sizes mix: an ACK is a whole arrival in F&J's order, 40/500 of one in ns-2's."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -234,6 +239,7 @@ class RedQueue(Model):
             "mean_packet_bytes": self.mean_packet_bytes,
             "ecn": self.ecn,
             "mark_p": self.mark_p,
+            "count_bytes": self.count_bytes,
         }
 
 

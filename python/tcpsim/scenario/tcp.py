@@ -457,6 +457,11 @@ class TcpOptions(Model):
     whole number of ticks, at least one, before the RTO estimator and the congestion control
     (Westwood's RTTmin) see it, as in ns-2, whose TCP times RTTs in `tcp_tick_` units
     (100 ms in ns-2 of 2000–2001; `tcp.cc` `rtt_update`)."""
+    rtt_sampling: Literal["every_ack", "timed_segment"] = "every_ack"
+    """Which ACKs feed the RTO estimator: "every_ack" (RFC 6298 with Karn's rule) or
+    "timed_segment", one timed never-sent segment at a time, about one sample per round trip,
+    the timing cancelled by a timeout or fast retransmit (ns-2.35's TcpAgent without timestamps,
+    tcp/tcp.cc `rtt_active_`/`rtt_seq_`). The congestion control sees every ACK's sample."""
     dupack_threshold: Count = 3
     """Duplicate ACKs that trigger fast retransmit (RFC 5681: 3)."""
     delack_count: Count = 2
@@ -490,6 +495,12 @@ class TcpOptions(Model):
     """With ecn: the receiver acknowledges a CE-marked segment at once (Linux); false keeps the
     delayed-ACK rules, the withheld ACK carrying the echo (ns-2's DelAckSink). RFC 3168 §6.1.3
     allows both."""
+    ecn_sender: Literal["rfc3168", "ns2"] = "rfc3168"
+    """With ecn: "rfc3168" sends new data ECT(0) and retransmissions not-ECT (§6.1.5), CWR on
+    the first new segment after an ECN-Echo reduction (§6.1.2); "ns2" as ns-2.35's TcpAgent
+    (tcp/tcp.cc `output`, `slowdown`): every data segment ECT, retransmissions included, and CWR
+    on the next segment sent after any reduction (ECN-Echo, fast retransmit, timeout), so a
+    timeout's retransmission ends the receiver's echo."""
     rd_class: Literal["r", "d"] | None = None
     """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
     ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default

@@ -37,7 +37,9 @@
 //! never dropped; the first arrival that finds avg ≥ min_th after it was below is not dropped
 //! and starts count at 1 (ns-2's `old`); forced and overflow drops reset count (ns-2 without
 //! `ns1_compat_`). ns-2's byte mode also counts `count` in mean-sized packets and scales p_a
-//! rather than p_b; here F&J's order (scale p_b, count packets) is kept.
+//! rather than p_b (`modify_p`); that is `count_bytes`, else F&J's order (scale p_b, count
+//! packets). The two differ when sizes mix: an ACK counts a whole arrival in F&J's order, 40/500
+//! of one in ns-2's.
 //!
 //! Counters (`Signals`): the drops decided by the average (early and forced,
 //! `Verdict::DroppedEarly`) and the CE marks (`Verdict::Marked`); overflow is `Verdict::Dropped`.
@@ -71,6 +73,10 @@ pub struct Red {
     avg: f64,
     /// Arrivals since the last early drop or mark.
     count: u64,
+    /// Their bytes (`count_bytes` mode: ns-2's `count_bytes`).
+    count_bytes: u64,
+    /// `RedConfig::count_bytes` (byte mode only).
+    ns2_count: bool,
     /// The last arrival found avg ≥ min_th with more than one queued (ns-2's `old`).
     above_min_th: bool,
     /// When the link went idle; None while it is busy.
@@ -100,6 +106,8 @@ impl Red {
             rate_bps,
             avg: 0.0,
             count: 0,
+            count_bytes: 0,
+            ns2_count: cfg.count_bytes && cfg.mode == RedMode::Byte,
             above_min_th: false,
             idle_since_ns: Some(0),
             rng,
@@ -143,12 +151,24 @@ impl Red {
 
     /// Steps 2–3: p_a for a packet of `wire_bytes`, given p_b and `count`.
     fn drop_probability(&self, p_b: f64, wire_bytes: u32) -> f64 {
-        let p_b = if self.byte_mode { (p_b * wire_bytes as f64 / self.mean_packet_bytes as f64).min(1.0) } else { p_b };
-        let spread = self.count as f64 * p_b;
+        let size = wire_bytes as f64 / self.mean_packet_bytes as f64;
+        if self.ns2_count {
+            // ns-2's `modify_p`: count1 = count_bytes / mean_pktsize (integer division), the
+            // spacing from the unscaled p_b, then p·size/mean while below 1.
+            let count1 = (self.count_bytes / self.mean_packet_bytes as u64) as f64;
+            let p = self.spaced(p_b, count1 * p_b);
+            return if p < 1.0 { (p * size).min(1.0) } else { p };
+        }
+        let p_b = if self.byte_mode { (p_b * size).min(1.0) } else { p_b };
+        self.spaced(p_b, self.count as f64 * p_b)
+    }
+
+    /// Step 3's spacing of p for a `spread` = count·p.
+    fn spaced(&self, p: f64, spread: f64) -> f64 {
         match (self.wait, spread) {
-            (false, s) if s < 1.0 => p_b / (1.0 - s),
+            (false, s) if s < 1.0 => p / (1.0 - s),
             (true, s) if s < 1.0 => 0.0,
-            (true, s) if s < 2.0 => p_b / (2.0 - s),
+            (true, s) if s < 2.0 => p / (2.0 - s),
             _ => 1.0,
         }
     }
@@ -156,25 +176,26 @@ impl Red {
     /// Steps 2–4 for an arrival whose average is up to date (ns-2's "DROP LOGIC").
     fn decide(&mut self, a: &Arrival) -> Verdict {
         self.count += 1;
+        self.count_bytes += a.wire_bytes as u64;
         if self.avg < self.min_th || self.queue_len() <= 1.0 {
             self.above_min_th = false;
             return Verdict::Enqueued;
         }
         let top = if self.gentle { 2.0 * self.max_th } else { self.max_th };
         if self.avg >= top {
-            self.count = 0;
+            (self.count, self.count_bytes) = (0, 0);
             return Verdict::DroppedEarly;
         }
         if !self.above_min_th {
             self.above_min_th = true;
-            self.count = 1;
+            (self.count, self.count_bytes) = (1, a.wire_bytes as u64);
             return Verdict::Enqueued;
         }
         let p_b = self.base_probability();
         if !self.rng.bernoulli(self.drop_probability(p_b, a.wire_bytes)) {
             return Verdict::Enqueued;
         }
-        self.count = 0;
+        (self.count, self.count_bytes) = (0, 0);
         if self.ecn && a.ect && p_b <= self.mark_p {
             Verdict::Marked
         } else {
@@ -192,7 +213,7 @@ impl QueueDiscipline for Red {
         let verdict = self.decide(&a);
         let o = &self.occupancy;
         if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
-            self.count = 0;
+            (self.count, self.count_bytes) = (0, 0);
             return Verdict::Dropped;
         }
         match verdict {
@@ -265,6 +286,7 @@ pub fn ns2_classic(limit_packets: u64, mean_packet_bytes: u32) -> RedConfig {
         mean_packet_bytes,
         ecn: false,
         mark_p: 1.0,
+        count_bytes: false,
     }
 }
 
@@ -376,6 +398,34 @@ mod tests {
         let p_b = q.base_probability();
         assert!(close(q.drop_probability(p_b, 1500), 0.15), "1500-byte packet: 3 × 0.05");
         assert!(close(q.drop_probability(p_b, 250), 0.025), "250-byte packet: half");
+    }
+
+    /// ns-2's byte count: p_b = 0.05 (as above). After a drop, three 40-byte ACKs and four
+    /// 1040-byte packets arrive: count_bytes 120 + 4160 = 4280, count1 = ⌊4280/500⌋ = 8, spread
+    /// 0.4 < 1: wait gives 0. A fifth packet: 5320 bytes, count1 10, spread 0.5, still 0. At
+    /// count1 = 20 (bytes 10 000: e.g. 9 packets and 16 ACKs) spread 1: p = 0.05/(2 − 1) = 0.05,
+    /// scaled by 1040/500: 0.104; an ACK there: 0.05·40/500 = 0.004. Counting arrivals
+    /// instead, the 3 ACKs and 4 packets are 7 arrivals at p_b·1040/500 = 0.104: spread 0.728.
+    #[test]
+    fn ns2_byte_count_counts_mean_sized_packets_of_the_bytes_and_scales_after_spacing() {
+        let cfg = RedConfig { mode: RedMode::Byte, min_th: 2500.0, max_th: 7500.0, count_bytes: true, ..config() };
+        let mut q = red(&cfg);
+        q.avg = 5000.0;
+        let p_b = q.base_probability();
+        assert!(close(p_b, 0.05));
+        (q.count, q.count_bytes) = (7, 3 * 40 + 4 * 1040);
+        assert_eq!(q.drop_probability(p_b, 1040), 0.0);
+        (q.count, q.count_bytes) = (8, 3 * 40 + 5 * 1040);
+        assert_eq!(q.drop_probability(p_b, 1040), 0.0);
+        (q.count, q.count_bytes) = (25, 10_000);
+        assert!(close(q.drop_probability(p_b, 1040), 0.104));
+        assert!(close(q.drop_probability(p_b, 40), 0.004));
+        let mut f_and_j = red(&RedConfig { count_bytes: false, ..cfg });
+        (f_and_j.avg, f_and_j.count) = (5000.0, 7);
+        assert!(close(f_and_j.count as f64 * p_b * 1040.0 / 500.0, 0.728));
+        assert_eq!(f_and_j.drop_probability(p_b, 1040), 0.0, "spread 0.728 < 1");
+        f_and_j.count = 10;
+        assert!(close(f_and_j.drop_probability(p_b, 1040), 0.104 / (2.0 - 1.04)));
     }
 
     /// Holds the average at 10 (p_b = 0.25 with max_p 0.5) and returns the gaps, in arrivals,

@@ -212,3 +212,143 @@ fn a_loss_in_the_window_already_reduced_for_ecn_is_recovered_without_reducing_ag
     assert_eq!(s.counters().fast_retransmits, 1);
     assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (8000, 5000, 1));
 }
+
+/// Run the scheduler's events (left unprocessed: the packets stay in the pool) up to the
+/// sender's retransmission timeout, and fire it.
+fn fire_rto(s: &mut TcpSender, w: &mut World) {
+    let before = s.counters().timeouts;
+    while let Some(e) = w.sched.pop_until(u64::MAX) {
+        if let crate::engine::Event::Rto { generation, .. } = e {
+            s.on_rto_event(generation, &mut w.ctx());
+            if s.counters().timeouts > before {
+                return;
+            }
+        }
+    }
+    panic!("no retransmission timer armed");
+}
+
+/// Deliver data segment `seq` (as the sender last sent it) to the receiver and its ACK back
+/// to the sender; returns the ACK's ECE.
+fn round_trip(s: &mut TcpSender, r: &mut TcpReceiver, w: &mut World, seq: u64) -> bool {
+    let p = *w.sent_of(PacketKind::Data).iter().rev().find(|p| p.seq == seq).unwrap();
+    r.on_data(&p, &mut w.ctx());
+    let a = *w.sent_of(PacketKind::Ack).last().unwrap();
+    ack(s, w, a.ack, a.ece);
+    a.ece
+}
+
+/// An ECN-Echo, then a timeout. Segments 0–9000 leave (cwnd 10 segments); 0 arrives CE-marked
+/// and the rest are lost. The ECE ACK of 1000 reduces (FlightSize 9000 → ssthresh = cwnd =
+/// 4500) and sets CWR pending; the timeout sets cwnd to one segment (ssthresh 4500 again) and
+/// resends 1000. With `ecn_sender` as RFC 3168 that retransmission is not-ECT and without CWR,
+/// as is all of go-back-N up to snd_max = 10 000, so the receiver echoes on every ACK and no
+/// ECE ACK may open the window: 2000, 3000, …, 9000 are resent one per round trip at cwnd 1000,
+/// and CWR leaves only with new data (10 000). As ns-2 (`EcnSender::Ns2`) the timeout's
+/// retransmission 1000 is ECT(0) with CWR, the echo stops, and slow start resumes: the ACK of
+/// 2000 opens cwnd to 2000 and releases 2000 and 3000, the ACK of 3000 cwnd 3000 and 4000, 5000.
+#[test]
+fn after_an_echo_and_a_timeout_only_ns2_s_cwr_on_the_retransmission_reopens_the_window() {
+    for ns2 in [false, true] {
+        let mut w = World::new();
+        let mut cfg = ecn_tcp();
+        if ns2 {
+            cfg.ecn_sender = crate::config::EcnSender::Ns2;
+        }
+        let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+        s.start(&mut w.ctx());
+        let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+        let first = w.sent_of(PacketKind::Data)[0];
+        r.on_data(&Packet { ecn: Ecn::Ce, ..first }, &mut w.ctx());
+        let a = *w.sent_of(PacketKind::Ack).last().unwrap();
+        assert_eq!((a.ack, a.ece), (1000, true));
+        ack(&mut s, &mut w, a.ack, a.ece);
+        assert_eq!((s.cwnd(), s.ssthresh(), w.sent_of(PacketKind::Data).len()), (4500, 4500, 10));
+        fire_rto(&mut s, &mut w);
+        assert_eq!((s.cwnd(), s.ssthresh()), (1000, 4500));
+        let resent = *w.sent_of(PacketKind::Data).last().unwrap();
+        assert_eq!(resent.seq, 1000);
+        if !ns2 {
+            assert_eq!((resent.ecn, resent.cwr), (Ecn::NotEct, false), "RFC 3168 §6.1.5");
+            for seq in (1000..9000).step_by(1000) {
+                assert!(round_trip(&mut s, &mut r, &mut w, seq), "the echo goes on");
+                assert_eq!(s.cwnd(), 1000, "an ECE ACK never opens the window");
+                let next = *w.sent_of(PacketKind::Data).last().unwrap();
+                assert_eq!((next.seq, next.ecn, next.cwr), (seq + 1000, Ecn::NotEct, false));
+            }
+            assert!(round_trip(&mut s, &mut r, &mut w, 9000));
+            let new = *w.sent_of(PacketKind::Data).last().unwrap();
+            assert_eq!((new.seq, new.ecn, new.cwr), (10_000, Ecn::Ect0, true), "CWR with the first new data");
+        } else {
+            assert_eq!((resent.ecn, resent.cwr), (Ecn::Ect0, true), "ns-2: ECT and CWR on the retransmission");
+            assert!(!round_trip(&mut s, &mut r, &mut w, 1000), "CWR ends the echo");
+            assert_eq!(s.cwnd(), 2000);
+            let sent: Vec<(u64, Ecn, bool)> =
+                w.sent_of(PacketKind::Data)[11..].iter().map(|p| (p.seq, p.ecn, p.cwr)).collect();
+            assert_eq!(sent, vec![(2000, Ecn::Ect0, false), (3000, Ecn::Ect0, false)]);
+            assert!(!round_trip(&mut s, &mut r, &mut w, 2000));
+            assert_eq!(s.cwnd(), 3000);
+            assert_eq!(w.sent_of(PacketKind::Data).len(), 15, "4000 and 5000 follow");
+        }
+    }
+}
+
+/// As ns-2, a fast retransmit's reduction also puts CWR on the retransmission (ns-2's
+/// `slowdown(CLOSE_CWND_HALF)` before `output(last_ack_ + 1)`), which is ECT(0).
+#[test]
+fn as_ns2_a_fast_retransmit_sends_its_retransmission_ect_with_cwr() {
+    let mut w = World::new();
+    let mut cfg = ecn_tcp();
+    cfg.ecn_sender = crate::config::EcnSender::Ns2;
+    let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+    s.start(&mut w.ctx());
+    ack(&mut s, &mut w, 1000, false);
+    for _ in 0..3 {
+        ack(&mut s, &mut w, 1000, false);
+    }
+    let resent = w.sent().into_iter().find(|p| p.retransmission == Retransmission::Fast).unwrap();
+    assert_eq!((resent.seq, resent.ecn, resent.cwr), (1000, Ecn::Ect0, true));
+}
+
+/// (Not ECN: the RTO estimator's sampling, on the same two-node world.) Ten segments leave at
+/// 0 ms; with `RttSampling::TimedSegment` only segment 0 is timed. Its ACK at 100 ms gives the
+/// first sample: SRTT 100 ms, RTTVAR 50 ms, RTO 100 + 4·50 = 300 ms; slow start releases 10 000
+/// and 11 000, and 10 000 becomes the timed segment. The ACK of 2000 at 110 ms covers no timed
+/// segment: RTO stays 300 ms (every ACK sampled: RTTVAR 0.75·50 + 0.25·10 = 40, SRTT 101.25,
+/// RTO 261.25 ms). The ACK of 11 000 at 250 ms covers it: sample 150 ms, RTTVAR 0.75·50 +
+/// 0.25·50 = 50, SRTT 106.25, RTO 306.25 ms. A timeout cancels the timing (ns-2's
+/// `reset_rtx_timer`): the go-back-N ACKs then give no sample until new data is timed.
+#[test]
+fn timed_segment_sampling_takes_one_rtt_sample_per_timed_segment_as_ns2() {
+    const MS: u64 = 1_000_000;
+    for timed in [false, true] {
+        let mut w = World::new();
+        let mut cfg = tcp_config(RecoveryKind::Newreno, 1);
+        (cfg.init_cwnd_segments, cfg.min_rto_ns) = (10, MS);
+        if timed {
+            cfg.rtt_sampling = crate::config::RttSampling::TimedSegment;
+        }
+        let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+        s.start(&mut w.ctx());
+        w.sched.advance_to(100 * MS);
+        ack(&mut s, &mut w, 1000, false);
+        assert_eq!(s.rto_ns(), 300 * MS);
+        w.sched.advance_to(110 * MS);
+        ack(&mut s, &mut w, 2000, false);
+        if !timed {
+            assert_eq!(s.rto_ns(), 261_250_000);
+            continue;
+        }
+        assert_eq!(s.rto_ns(), 300 * MS, "no timed segment acknowledged: no sample");
+        w.sched.advance_to(250 * MS);
+        ack(&mut s, &mut w, 11_000, false);
+        assert_eq!(s.rto_ns(), 306_250_000);
+        fire_rto(&mut s, &mut w);
+        let backed_off = s.rto_ns();
+        w.sched.advance_to(w.sched.now() + 10 * MS);
+        let resent = *w.sent_of(PacketKind::Data).last().unwrap();
+        assert_eq!(resent.retransmission, Retransmission::GoBackN);
+        ack(&mut s, &mut w, resent.seq + 1000, false);
+        assert_eq!(s.rto_ns(), backed_off, "the timing was cancelled: no sample, the back-off stays");
+    }
+}

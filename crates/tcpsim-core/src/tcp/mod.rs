@@ -82,6 +82,8 @@ pub(crate) mod tests {
             delack_timeout_ns: 200_000_000,
             ecn: false,
             ecn_immediate_ack: true,
+            ecn_sender: Default::default(),
+            rtt_sampling: Default::default(),
             rd_class: None,
         }
     }

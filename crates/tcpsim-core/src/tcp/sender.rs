@@ -16,7 +16,7 @@ use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
 use super::transmitter::{Transmitter, Wire};
-use crate::config::{TcpConfig, TimeoutSsthresh};
+use crate::config::{EcnSender, RttSampling, TcpConfig, TimeoutSsthresh};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
@@ -70,10 +70,13 @@ impl TcpSender {
                 peer,
                 header_bytes: cfg.header_bytes,
                 ecn: cfg.ecn,
+                ecn_ns2: cfg.ecn_sender == EcnSender::Ns2,
                 rd_class: cfg.rd_mark(),
                 cwr_pending: false,
                 rto_timer: Default::default(),
                 counters: SenderCounters::default(),
+                time_one_segment: cfg.rtt_sampling == RttSampling::TimedSegment,
+                timed: None,
             },
             cc: CongestionControl::from_config(&cfg.cc, mss),
             recovery: LossRecovery::from_kind(cfg.recovery),
@@ -241,7 +244,8 @@ impl TcpSender {
         }
         self.wire.counters.fast_retransmits += 1;
         let s = &mut self.state;
-        let r = if self.ecn_reduced_until.is_some_and(|until| s.snd_una < until) {
+        let already_reduced = self.ecn_reduced_until.is_some_and(|until| s.snd_una < until);
+        let r = if already_reduced {
             // RFC 3168 §6.1.2: one reduction for the CE marks and losses of one window of
             // data; this window has had it. Recover without reducing again (Linux's CWR state;
             // ns-2's `dupack_action` after `CWND_ACTION_ECN`).
@@ -254,6 +258,10 @@ impl TcpSender {
             let flight = s.flight_size_before_limited_transmit();
             self.cc.ops_mut().on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now())
         };
+        if !already_reduced {
+            self.wire.note_reduction_ns2();
+        }
+        self.wire.timed = None; // ns-2's `reset_rtx_timer` (timing segment lost or late)
         s.window.ssthresh_bytes = r.ssthresh_bytes;
         s.window.ca_credit = 0;
         s.recover = Some(s.snd_max);
@@ -290,7 +298,9 @@ impl TcpSender {
         // RTT trace see it; the summary's RTT statistics keep the exact sample.
         let rtt_ns = exact_rtt_ns.map(|r| quantize_rtt(r, self.rtt_tick_ns));
         if let (Some(exact), Some(r)) = (exact_rtt_ns, rtt_ns) {
-            self.rtt.sample(r);
+            if !self.wire.time_one_segment {
+                self.rtt.sample(r);
+            }
             self.wire.counters.rtt_samples += 1;
             self.wire.counters.rtt_sum_ns += exact;
             self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(exact, |m| m.min(exact)));
@@ -308,6 +318,7 @@ impl TcpSender {
             cc.on_round_end(&sample, &s.window);
         }
         let recovery = self.recovery.ops_mut();
+        let mut partial = false;
         let reset_timer = if !recovery.in_recovery() {
             s.dupacks = 0;
             if !ece {
@@ -319,8 +330,17 @@ impl TcpSender {
             s.dupacks = 0;
             true
         } else {
+            partial = true;
             recovery.on_partial_ack(s, acked, &mut Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx))
         };
+        // `RttSampling::TimedSegment`: the ACK that covers the timed segment ends its timing,
+        // with a sample unless it is a partial ACK (ns-2's `newack` / `partialnewack`).
+        if let Some((_, sent_ns)) = self.wire.timed.filter(|&(end, _)| ack >= end) {
+            self.wire.timed = None;
+            if !partial {
+                self.rtt.sample(quantize_rtt(now - sent_ns, self.rtt_tick_ns));
+            }
+        }
         // RFC 6298 §5.2/§5.3: stop the timer when all is acked, else restart it.
         if s.snd_una == s.snd_max {
             self.wire.rto_timer.cancel();
@@ -403,6 +423,8 @@ impl TcpSender {
         s.limited_transmit_bytes = 0;
         s.recover = Some(s.snd_max);
         s.snd_nxt = s.snd_una;
+        self.wire.note_reduction_ns2();
+        self.wire.timed = None;
         self.rtt.back_off();
         self.wire.rto_timer.cancel();
         self.output(ctx);

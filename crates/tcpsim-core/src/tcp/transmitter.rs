@@ -41,15 +41,31 @@ pub(crate) struct Wire {
     pub(crate) header_bytes: u32,
     /// ECN-capable (RFC 3168 §6.1.1): new data leaves as ECT(0).
     pub(crate) ecn: bool,
+    /// `EcnSender::Ns2`: retransmissions leave as ECT(0) too, and carry a pending CWR.
+    pub(crate) ecn_ns2: bool,
     /// The RD class mark of the flow's packets.
     pub(crate) rd_class: RdMark,
-    /// The window was reduced for an ECN-Echo: the next new data segment carries CWR.
+    /// The window was reduced for an ECN-Echo (with `ecn_ns2`, for any reason): the next
+    /// new data segment (with `ecn_ns2`, the next segment) carries CWR.
     pub(crate) cwr_pending: bool,
     pub(crate) rto_timer: Timer,
     pub(crate) counters: SenderCounters,
+    /// `RttSampling::TimedSegment`: time one never-sent segment at a time.
+    pub(crate) time_one_segment: bool,
+    /// The timed segment: (one past its last byte, when it was sent).
+    pub(crate) timed: Option<(u64, u64)>,
 }
 
 impl Wire {
+    /// A fast retransmit or timeout reduced the window: as ns-2 (`ecn_ns2`; `slowdown` sets
+    /// `cong_action_`, tcp/tcp.cc), the next segment sent carries CWR. RFC 3168 senders set
+    /// CWR after ECN-Echo reductions only (`TcpSender::on_ecn_echo`).
+    pub(crate) fn note_reduction_ns2(&mut self) {
+        if self.ecn && self.ecn_ns2 {
+            self.cwr_pending = true;
+        }
+    }
+
     /// (Re)start the retransmission timer to expire `rto_ns` from now.
     pub(crate) fn restart_rto_timer(&mut self, rto_ns: u64, ctx: &mut Ctx) {
         let deadline = ctx.now() + rto_ns;
@@ -75,7 +91,7 @@ impl<'a, 'c> Transmitter<'a, 'c> {
     /// Put the segment starting at `seq` on the wire and start the retransmission timer if
     /// idle (RFC 6298 §5.1). An ECN sender marks new data ECT(0) — retransmissions stay
     /// not-ECT (RFC 3168 §6.1.5) — and sets CWR on the first new segment after a reduction
-    /// (§6.1.2).
+    /// (§6.1.2); as ns-2 (`ecn_ns2`), retransmissions too are ECT(0) and may carry the CWR.
     pub fn send(&mut self, s: &mut SendState, seq: u64, kind: Retransmission) {
         let now = self.ctx.now();
         let len = s.segment_len(seq) as u32;
@@ -91,12 +107,15 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         if kind == Retransmission::Fast {
             counters.fast_retransmitted_segments += 1;
         }
+        if !retransmitted && self.wire.time_one_segment && self.wire.timed.is_none() {
+            self.wire.timed = Some((seq + len as u64, now));
+        }
         let mut p = Packet::new(PacketKind::Data, self.wire.flow, self.wire.peer, len, len + self.wire.header_bytes);
         p.seq = seq;
         p.epoch = self.wire.epoch;
         p.retransmission = kind;
         p.rd_class = self.wire.rd_class;
-        if self.wire.ecn && !retransmitted {
+        if self.wire.ecn && (!retransmitted || self.wire.ecn_ns2) {
             p.ecn = Ecn::Ect0;
             p.cwr = std::mem::take(&mut self.wire.cwr_pending);
         }

@@ -44,10 +44,14 @@ NS2_TCP: dict[str, Any] = {
     "init_cwnd": 2,
     "min_rto": "200ms",
     "clock_granularity": "10ms",
+    "ecn_sender": "ns2",
 }
 """ns-2.29's defaults (tcl/lib/ns-default.tcl) for what the paper does not state: `TCPSink`
 acknowledges every packet (no delayed ACKs), `windowInit_` 2 (since 2001/5/26), `minrto_`
-0.2 s (since 2004/10/14), `tcpTick_` 0.01 s (since 2002/03/07). The receiver window is left
+0.2 s (since 2004/10/14), `tcpTick_` 0.01 s (since 2002/03/07). With ECN (RED/ECN runs), ns-2's
+sender (`ecn_sender` "ns2", tcp/tcp.cc): retransmissions are ECT too, and CWR rides on the next
+segment after any window reduction, `SetCWRonRetransmit_` true since 2005/06/19, so in ns-2.29
+as well; chosen from the source before any run. The receiver window is left
 unlimited: ns-2's `window_` default of 20 packets would cap a flow at 20 packets per RTT
 (experiments state it as an alternative reading where it matters)."""
 
@@ -165,7 +169,12 @@ def ns2_red_ecn(rate_bps: float, link_delay_s: float) -> dict[str, Any]:
     automatic weight of `q_weight_` −1 (w_q = 1 − exp(−1/(10·rtt·ptc)) with rtt = max(0.1 s,
     3·(delay + 1/ptc)), ptc the link's rate in 500-byte packets per second), `linterm_` 10
     (max_p 0.1), `gentle_` and `wait_` true, and ECN (`setbit_` true, as the paper's "RED/ECN")
-    with `use_mark_p_` and `mark_p_` 0.1: mark while the probability is below 0.1, drop above."""
+    with `use_mark_p_` and `mark_p_` 0.1: mark while the probability is below 0.1, drop above;
+    byte mode's drop spacing as `modify_p` computes it (`count_bytes`: the bytes since the last
+    drop or mark in 500-byte units, the probability scaled by size/500 after the spacing), so a
+    40-byte ACK counts 0.08 of a packet. Not modelled: in byte mode ns-2's hard limit is
+    `limit_`·`mean_pktsize_` bytes (half the packet buffer here), and with `use_mark_p_` it has
+    no forced drop above 2·max_th."""
     ptc = rate_bps / (8 * NS2_RED_MEAN_PKTSIZE)
     rtt_s = max(0.1, 3 * (link_delay_s + 1 / ptc))
     return {
@@ -180,6 +189,7 @@ def ns2_red_ecn(rate_bps: float, link_delay_s: float) -> dict[str, Any]:
         "wait": True,
         "ecn": True,
         "mark_p": 0.1,
+        "count_bytes": True,
     }
 
 
