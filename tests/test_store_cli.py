@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sqlite3
 import time
 
 import pandas as pd
@@ -13,6 +15,7 @@ from tcpsim.cli import app
 from tcpsim.paths import builtin_scenario
 from tcpsim.runner import RunSpec, run_digest, run_many
 from tcpsim.store import Store
+from tcpsim.store.catalog import CATALOG
 from typer.testing import CliRunner
 
 cli = CliRunner()
@@ -113,9 +116,10 @@ def test_gc_removes_orphans_and_failures_then_evicts_least_recently_used(tmp_pat
     assert kept == ["1"]
 
 
-def test_gc_max_size_0_keeps_no_run(filled):
+def test_gc_max_size_0_keeps_no_run(filled, tmp_path):
     """0 is a size (issue 27: it was refused): nothing fits, so every run goes."""
-    root, _ = filled
+    root = tmp_path / "store"
+    shutil.copytree(filled[0], root)
     result = store_cmd("gc", "--max-size", "0", "--store", str(root))
     assert result.exit_code == 0, result.output
     assert Store(root).catalog.runs() == []
@@ -150,3 +154,30 @@ def test_bad_input_is_one_error_line_and_exit_2(filled, tmp_path, args, fragment
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ") and fragment in result.output
     assert "Traceback" not in result.output and not (tmp_path / "nothing").exists()
+
+
+DAMAGE = {
+    "a seed that is no number": "UPDATE runs SET seed = 'notaseed'",
+    "bytes where text belongs": "UPDATE runs SET meta = X'00ff10', git_commit = X'ff'",
+    "a list where the file table belongs": "UPDATE runs SET files = '[1, 2]'",
+    "no data directory": "UPDATE runs SET data_dir = NULL",
+    "meta that is no JSON": "UPDATE runs SET meta = '{not json'",
+    "text in the number columns": "UPDATE runs SET wall_s = 'abc', events = 'x', bytes = 'y'",
+    "a scenario that is no JSON": "UPDATE scenarios SET canonical = 'garbage = ['",
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_store_commands_on_a_damaged_catalog_warn_and_go_on(filled, tmp_path, damage):
+    """Each of these once ended `ls`, `show` or `export` in a traceback (issue 27): a store is
+    data, and what a damaged row cannot give is reported, never raised."""
+    source, _ = filled
+    root = tmp_path / "store"
+    shutil.copytree(source, root)
+    with sqlite3.connect(root / CATALOG) as db:
+        db.execute(DAMAGE[damage])
+    key = Store(root).catalog.runs()[0]["key"]
+    for args in (["ls"], ["show", key[:8]], ["export", "--out", str(tmp_path / "x")], ["info"]):
+        result = store_cmd(*args, "--store", str(root))
+        assert result.exit_code == 0, (args, result.output)
+        assert "Traceback" not in result.output

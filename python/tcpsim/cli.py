@@ -78,7 +78,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         return [str(error)]
     if isinstance(error, OSError) and error.errno in _FILE_SYSTEM_ERRNOS:
         where = f"{error.filename}: " if error.filename is not None else ""
-        return [f"cannot write {where}{error.strerror or error}"]
+        return [f"{where}{error.strerror or error}"]
     return None
 
 

@@ -167,8 +167,12 @@ def _scenario(text: str | None) -> Any:
     if text is None:
         return None
     engine, _, classes = text.partition("\nclasses:")
-    scenario = json.loads(engine)
-    return scenario if not classes else {"engine": scenario, "classes": json.loads(classes)}
+    try:
+        scenario = json.loads(engine)
+        return scenario if not classes else {"engine": scenario, "classes": json.loads(classes)}
+    except ValueError:
+        typer.echo("warning: the stored scenario text is damaged; shown as it is", err=True)
+        return text
 
 
 @store_app.command()

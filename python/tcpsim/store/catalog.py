@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -135,8 +135,9 @@ class Catalog:
             raise
         self.db.execute("COMMIT")
 
-    def get(self, key: str) -> sqlite3.Row | None:
-        return self.db.execute("SELECT * FROM runs WHERE key = ?", (key,)).fetchone()
+    def get(self, key: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM runs WHERE key = ?", (key,)).fetchone()
+        return None if row is None else _typed(row)
 
     def has_scenario(self, scenario_hash: str) -> bool:
         return self.db.execute("SELECT 1 FROM scenarios WHERE hash = ?", (scenario_hash,)).fetchone() is not None
@@ -177,15 +178,35 @@ class Catalog:
                 marks = ", ".join("?" * len(chunk))
                 self.db.execute(f"UPDATE runs SET used = ? WHERE key IN ({marks})", (stamp, *chunk))
 
-    def runs(self, where: str = "", params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    def runs(self, where: str = "", params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         """Rows of ``runs`` (oldest first), optionally filtered by a WHERE clause."""
-        return self.db.execute(f"SELECT * FROM runs {where} ORDER BY created, key", params).fetchall()
+        return [_typed(row) for row in self.db.execute(f"SELECT * FROM runs {where} ORDER BY created, key", params)]
 
     def scenario(self, scenario_hash: str) -> str | None:
         row = self.db.execute("SELECT canonical FROM scenarios WHERE hash = ?", (scenario_hash,)).fetchone()
         return None if row is None else row[0]
 
 
-def files_of(row: sqlite3.Row) -> dict[str, str]:
-    """The row's ``files`` column: data file name → sha256 hex."""
-    return json.loads(row["files"] or "{}")
+_NUMBERS = {"wall_s": (int, float), "events": (int,), "bytes": (int,)}
+"""Columns that hold numbers; a store handed over may hold anything in them."""
+
+
+def _typed(row: sqlite3.Row) -> dict[str, Any]:
+    """A row as a dict whose columns have the types the code reads them as: a number column
+    holding text is None, a text column holding bytes is decoded (lossily). A damaged row is
+    then listed and shown as it is, and its entry recomputed, instead of failing the command."""
+    typed = dict(row)
+    for column, value in typed.items():
+        if isinstance(value, bytes):
+            typed[column] = value.decode("utf-8", "replace")
+        if column in _NUMBERS and (isinstance(typed[column], bool) or not isinstance(typed[column], _NUMBERS[column])):
+            typed[column] = None if column != "bytes" else 0
+    return typed
+
+
+def files_of(row: Mapping[str, Any]) -> dict[str, str]:
+    """The row's ``files`` column: data file name → sha256 hex; ValueError if it is not one."""
+    files = json.loads(row["files"] or "{}")
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise ValueError("lists its files as something other than names and checksums")
+    return files

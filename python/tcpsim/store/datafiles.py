@@ -93,6 +93,8 @@ def read(directory: Path, checksums: dict[str, str], meta: dict) -> RunResult:
             raise BadEntry(f"is missing its file {name}") from None
         except IsADirectoryError:
             raise BadEntry(f"has a directory where its file {name} belongs") from None
+        except OSError as error:  # e.g. a file where the runs folder belongs
+            raise BadEntry(f"cannot read its file {name} ({error.strerror or error})") from None
         if hashlib.sha256(data).hexdigest() != checksum:
             raise BadEntry(f"file {name} does not match its checksum (truncated, altered or from another run)")
         try:

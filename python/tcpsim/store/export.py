@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tcpsim.store.store import Store
+from tcpsim.store.store import Store, warn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,6 +44,9 @@ def export(store: Store, out: Path, fmt: str) -> dict[str, int]:
     for row in store.catalog.runs("WHERE status = 'ok'"):
         result = store.load(row["key"])
         if result is None:
+            continue
+        if not (isinstance(row["seed"], str) and row["seed"].isascii() and row["seed"].isdigit()):
+            warn(f"store entry {row['key'][:16]} has no seed ({row['seed']!r}); left out of the export")
             continue
         labels = {"key": row["key"], "seed": int(row["seed"])}
         runs.append({field: row[field] for field in RUN_FIELDS} | labels)
