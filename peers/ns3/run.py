@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -34,6 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from twin_stats import mean_ci  # noqa: E402 - peers/twin_stats.py, beside this folder
+
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent.parent
 OUT = PROJECT / "python" / "tcpsim" / "repro" / "ns2_reference"
@@ -41,10 +43,6 @@ CACHE = Path(os.environ.get("NS3_TWIN_CACHE", "/tmp/ns3-twins/raw"))
 BIN = Path(os.environ.get("NS3_TWIN_BIN", "/tmp/ns3-twins/bin"))
 TOOL = "ns-3.44 (pip wheel ns3==3.44.post0)"
 
-# Two-sided 95 % quantiles of Student's t, df = 1…30 (beyond: 1.96).
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-       2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-       2.045, 2.042]  # fmt: skip
 
 PRR = "ns3::TcpL4Protocol::RecoveryType=ns3::TcpPrrRecovery"
 TS = "ns3::TcpSocketBase::Timestamp=true"
@@ -61,14 +59,6 @@ CONFIG_LABELS = {"prr": "PRR recovery", "ts": "timestamps on", "prr_ts": "PRR re
 
 Data = dict[tuple[str, str], dict[str, list[float]]]
 """(configuration, point) → metric → one value per replication, in replication order."""
-
-
-def mean_ci(values: list[float]) -> tuple[float, list[float] | None]:
-    m = statistics.fmean(values)
-    if len(values) < 2:
-        return m, None
-    half = T95[min(len(values) - 1, len(T95)) - 1] * statistics.stdev(values) / math.sqrt(len(values))
-    return m, [m - half, m + half]
 
 
 @dataclass
