@@ -182,3 +182,40 @@ def test_provenance_names_the_checkout_tcpsim_runs_from_and_no_other(tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "site-packages" / "tcpsim").mkdir(parents=True)
     assert git_state(tmp_path / "site-packages" / "tcpsim") == (None, None)
+
+
+MALFORMED = {
+    "an id that is a number": (lambda r: r | {"id": 5}, "id: Input should be a valid string"),
+    "claims as strings": (lambda r: r | {"claims": ["it holds"]}, "claims[0]: Input should be a valid dictionary"),
+    "a claim without its verdict": (lambda r: r | {"claims": [{"text": "x"}]}, "claims[0].ok: Field required"),
+    "a number without its paper value": (
+        lambda r: r | {"numbers": [{"name": "x", "measured": 1.0, "tolerance": 0.15, "status": "matched"}]},
+        "numbers[0].paper: Field required",
+    ),
+    "an unknown status": (
+        lambda r: r | {"status": "great"},
+        "status: Input should be 'reproduced' or 'not reproduced'",
+    ),
+    "provenance as a list": (lambda r: r | {"provenance": [1, 2]}, "provenance: Input should be a valid dictionary"),
+    "a wall time in words": (lambda r: r | {"wall_s": "a while"}, "wall_s: Input should be a valid number"),
+    "garbage readings": (lambda r: r | {"readings": [42]}, "readings[0]: Input should be a valid dictionary"),
+}
+
+
+@pytest.mark.parametrize("damage", MALFORMED)
+def test_a_malformed_experiment_report_is_named_not_a_traceback(results, tmp_path, damage):
+    """Each of these once ended `tcpsim report` in a traceback (issue 27)."""
+    change, problem = MALFORMED[damage]
+    report = reports(results)["validation.single_flow"]
+    path = tmp_path / "validation.single_flow.json"
+    path.write_text(json.dumps(change(report)))
+    done = tcpsim("report", str(tmp_path), cache=tmp_path / "cache")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"error: {path}: not an experiment report") and problem in done.stderr, done.stderr
+
+
+def test_a_report_nested_deeper_than_the_json_reader_goes_is_named(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    done = tcpsim("report", str(tmp_path), cache=tmp_path / "cache")
+    assert done.returncode == 2 and done.stderr.startswith(f"error: {path}: nested too deeply"), done.stderr

@@ -921,7 +921,9 @@ def report(
     """
     from tcpsim.outpaths import output_dir
     from tcpsim.report import write_report
+    from tcpsim.report.load import load_reports
 
+    load_reports(results_dir)  # its mistakes first: the site's directory is made only for a good one
     site_dir = output_dir(out if out is not None else str(results_dir / "report"), "--out")
     typer.echo(f"HTML report: {write_report(results_dir, site_dir)}")
 

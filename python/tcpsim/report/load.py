@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tcpsim.report.schema import first_problem
+
 REPORT_KEYS = frozenset({"id", "title", "paper", "status", "claims", "numbers", "readings", "notes"})
 """Keys every experiment report has; other JSON files in the directory (summary.json, a user's
 own files) are not experiment reports and are left alone."""
@@ -40,7 +42,15 @@ def load_reports(results_dir: Path) -> list[dict[str, Any]]:
             data = json.loads(path.read_text())
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise ReportError(f"{path}: cannot be read as JSON ({error}); remove it or re-run 'tcpsim repro'") from None
+        except RecursionError:
+            raise ReportError(f"{path}: nested too deeply to be an experiment report; remove it") from None
         if isinstance(data, dict) and REPORT_KEYS <= data.keys():
+            problem = first_problem(data)
+            if problem is not None:
+                raise ReportError(
+                    f"{path}: not an experiment report as 'tcpsim repro' writes it ({problem}); "
+                    "remove it or re-run 'tcpsim repro'"
+                )
             if not SAFE_ID.fullmatch(str(data["id"])):
                 raise ReportError(f"{path}: experiment id {data['id']!r} is not a plain name (letters, digits, . _ -)")
             reports.append(data)
