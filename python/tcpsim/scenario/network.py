@@ -300,7 +300,7 @@ class RdQueue(Model):
     """Recalculation period of the flow counts and the buffer split."""
     counter_slots: Annotated[
         int,
-        PlainValidator(whole_number("a slot count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096)),
+        PlainValidator(whole_number("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096)),
         WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS}),
     ] = 4096
     """Slots of each class's timestamp vector (8 bytes each), at most 2^24: counting a few
