@@ -195,3 +195,33 @@ def test_names_from_a_scenario_reach_the_terminal_escaped(scenario_file, monkeyp
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "a\\x1b]0;pwned\\x07b" in result.stdout
+
+
+def test_a_write_that_fails_leaves_the_previous_file_and_no_part_of_the_new(tmp_path, monkeypatch):
+    """Every file tcpsim writes goes through `outpaths.replacing` (issue 27): a full disk (or a
+    Ctrl-C) mid-write leaves the previous file whole and no temporary file behind."""
+    import errno
+
+    import pandas as pd
+
+    target = tmp_path / "meta.json"
+    target.write_text("the previous run's")
+    with pytest.raises(OSError), outpaths.replacing(target) as temporary:
+        temporary.write_text("half of the new")
+        raise OSError(errno.ENOSPC, "No space left on device", str(temporary))
+    assert target.read_text() == "the previous run's" and list(tmp_path.iterdir()) == [target]
+
+    result = fake_result()
+    result.save(tmp_path / "out")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+
+    def disk_full(self, path, **kwargs):
+        open(path, "w").write("flows,partial")
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        fake_result(seed=2).save(tmp_path / "out")
+    after = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    assert not [name for name in after if name.startswith(".tmp-")]
+    assert all(after[name] == before[name] for name in after)  # what is still there is whole

@@ -877,7 +877,9 @@ def repro(
         dask_address=_dask_address(dask),
     )
     if update_readme is not None:
-        update_readme.write_text(replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
+        from tcpsim.outpaths import write_text
+
+        write_text(update_readme, replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
     index = None
     if html_report:
         from tcpsim.report import write_report
@@ -1223,7 +1225,10 @@ def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
     ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150)
+    from tcpsim.outpaths import replacing
+
+    with replacing(path) as temporary:
+        fig.savefig(temporary, dpi=150)
 
 
 # `tcpsim store` lives in a module of its own that uses this one's helpers, so it is imported

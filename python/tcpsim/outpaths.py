@@ -4,19 +4,44 @@ a path below a file, an unwritable place, an unknown file extension.
 
 Policy for an existing output directory: it is reused; tcpsim replaces the files it writes
 itself (``RunResult.save`` removes a previous save's tables and traces first; a reproduction
-rewrites its experiments' figures and reports) and never touches other files.
+rewrites its experiments' figures and reports) and never touches other files. Each file is
+written whole or not at all (:func:`replacing`): a full disk or a Ctrl-C mid-write leaves the
+previous file, never half of a new one.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 
 class OutputPathError(ValueError):
     """A path a command cannot write to; the message starts with the option's name."""
+
+
+@contextmanager
+def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Write ``path`` whole or not at all: yields a temporary name in the same directory (same
+    suffix, so writers that go by the extension still do); once the block succeeds it replaces
+    ``path`` in one rename, and on any error, or an interrupt, it is removed and ``path`` is as
+    it was."""
+    target = Path(path)
+    temporary = target.with_name(f".tmp-{secrets.token_hex(4)}-{target.name}")
+    try:
+        yield temporary
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """``path`` holds ``text`` (UTF-8), written whole or not at all (:func:`replacing`)."""
+    with replacing(path) as temporary:
+        temporary.write_text(text, encoding="utf-8")
 
 
 def output_dir(text: str, option: str) -> Path:

@@ -13,6 +13,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tcpsim.outpaths import replacing, write_text
+
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
@@ -291,17 +293,18 @@ class RunResult:
         out.mkdir(parents=True, exist_ok=True)
         for name in SAVED_FILES:
             (out / name).unlink(missing_ok=True)
-        self.flows.to_csv(out / "flows.csv", index=False)
-        for name in ("udp", "web", "transfers"):
-            if not self._frame(name).empty:
-                self._frame(name).to_csv(out / f"{name}.csv", index=False)
-        self.links.to_csv(out / "links.csv", index=False)
-        (out / "meta.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+        tables = {"flows": self.flows, "links": self.links}
+        tables |= {name: self._frame(name) for name in ("udp", "web", "transfers") if not self._frame(name).empty}
+        for name, df in tables.items():
+            with replacing(out / f"{name}.csv") as temporary:
+                df.to_csv(temporary, index=False)
+        write_text(out / "meta.json", json.dumps(self.meta, indent=2) + "\n")
         for kind, df in self.traces.items():
-            if trace_format == "csv":
-                df.to_csv(out / f"trace_{kind}.csv", index=False)
-            else:
-                df.to_parquet(out / f"trace_{kind}.parquet", index=False)
+            with replacing(out / f"trace_{kind}.{trace_format}") as temporary:
+                if trace_format == "csv":
+                    df.to_csv(temporary, index=False)
+                else:
+                    df.to_parquet(temporary, index=False)
         return out
 
 

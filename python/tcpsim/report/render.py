@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from tcpsim.outpaths import replacing, write_text
 from tcpsim.report import view
 from tcpsim.report.load import load_reports
 from tcpsim.repro.status import kind_of
@@ -43,7 +44,8 @@ def _copy_figure(results_dir: Path, site: Path, exp_id: str) -> str | None:
     for suffix in FIGURE_SUFFIXES:
         source = results_dir / f"{exp_id}{suffix}"
         if source.is_file():
-            shutil.copyfile(source, site / "figures" / source.name)
+            with replacing(site / "figures" / source.name) as temporary:
+                shutil.copyfile(source, temporary)
             return f"figures/{source.name}"
     return None
 
@@ -66,18 +68,19 @@ def write_report(results_dir: str | Path, site_dir: str | Path | None = None) ->
         for suffix in FIGURE_SUFFIXES:  # a figure that is gone now must not linger from before
             (site / "figures" / f"{exp_id}{suffix}").unlink(missing_ok=True)
         figure = _copy_figure(results_dir, site, exp_id)
-        (site / "data" / f"{exp_id}.json").write_text(json.dumps(report, indent=2) + "\n")
-        (site / f"{exp_id}.html").write_text(page.render(report=report, figure=figure))
+        write_text(site / "data" / f"{exp_id}.json", json.dumps(report, indent=2) + "\n")
+        write_text(site / f"{exp_id}.html", page.render(report=report, figure=figure))
     papers: dict[str, list[dict[str, Any]]] = {}
     for report in reports:
         papers.setdefault(report["paper"], []).append(report)
     index = site / "index.html"
-    index.write_text(
+    write_text(
+        index,
         env.get_template("index.html").render(
             papers=papers,
             citations=PAPER_CITATIONS,
             totals=view.totals(reports),
             provenance=view.shared_provenance(reports),
-        )
+        ),
     )
     return index

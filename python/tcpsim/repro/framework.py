@@ -22,6 +22,7 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.outpaths import write_text
 from tcpsim.repro.status import cell, misses_table, paper_value, readings_table, status_table
 from tcpsim.runner import RunFailed, RunSpec, run_digest, run_many
 
@@ -606,7 +607,7 @@ def execute(
         figure = _draw(experiment, outcome, out) if drawable else None
         sim_wall_s = sum(float(r.meta.get("wall_s", 0.0)) for r in own.results.values())
         report = _report(experiment, outcome, figure, quick, sim_wall_s + time.perf_counter() - start, own, made)
-        (out / f"{experiment.id}.json").write_text(json.dumps(report, indent=2, allow_nan=False) + "\n")
+        write_text(out / f"{experiment.id}.json", json.dumps(report, indent=2, allow_nan=False) + "\n")
         log.info("%s: %s, analyzed and drawn in %.2f s", experiment.id, report["status"], time.perf_counter() - start)
         reports[experiment.id] = report
         if on_report is not None:
@@ -644,8 +645,8 @@ def execute(
     analyst.join()
 
     ordered = [reports[e.id] for e in experiments]
-    (out / "summary.json").write_text(json.dumps(ordered, indent=2, allow_nan=False) + "\n")
-    (out / "summary.md").write_text(summary_markdown(ordered))
+    write_text(out / "summary.json", json.dumps(ordered, indent=2, allow_nan=False) + "\n")
+    write_text(out / "summary.md", summary_markdown(ordered))
     return ordered
 
 

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tcpsim.outpaths import replacing
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -105,9 +107,13 @@ def save(fig: Figure, out_dir: Path, name: str) -> Path:
     """``<name>.png`` (200 dpi), ``.svg`` and ``.pdf`` in ``out_dir``, reproducible (no dates);
     returns the PNG's path."""
     png = out_dir / f"{name}.png"
-    fig.savefig(png, dpi=200)
-    fig.savefig(out_dir / f"{name}.svg", metadata={"Date": None})
-    fig.savefig(out_dir / f"{name}.pdf", metadata={"CreationDate": None, "ModDate": None})
+    for path, options in (
+        (png, {"dpi": 200}),
+        (out_dir / f"{name}.svg", {"metadata": {"Date": None}}),
+        (out_dir / f"{name}.pdf", {"metadata": {"CreationDate": None, "ModDate": None}}),
+    ):
+        with replacing(path) as temporary:
+            fig.savefig(temporary, **options)
     return png
 
 

@@ -12,6 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tcpsim.outpaths import replacing
 from tcpsim.store.store import Store, warn
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def _labelled(df: pd.DataFrame, labels: dict[str, object]) -> pd.DataFrame:
 
 
 def _write(df: pd.DataFrame, path: Path, fmt: str) -> None:
-    if fmt == "csv":
-        df.to_csv(path, index=False)
-    else:
-        df.to_parquet(path, index=False)
+    with replacing(path) as temporary:
+        if fmt == "csv":
+            df.to_csv(temporary, index=False)
+        else:
+            df.to_parquet(temporary, index=False)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tcpsim.outpaths import not_replacing_inputs
+from tcpsim.outpaths import not_replacing_inputs, replacing, write_text
 from tcpsim.sweeps.provenance import provenance
 from tcpsim.sweeps.resolve import Source, resolved, write_scenario_toml
 
@@ -51,7 +51,8 @@ def save_sweep(result: SweepResult, directory: str | Path, command_line: list[st
         not_replacing_inputs(out, SWEEP_FILES, [result.scenario], "directory")
     out.mkdir(parents=True, exist_ok=True)
     for name in TABLE_FILES:
-        getattr(result, name).to_csv(out / f"{name}.csv", index=False)
+        with replacing(out / f"{name}.csv") as temporary:
+            getattr(result, name).to_csv(temporary, index=False)
     definition, source = result.definition, _source_name(result.scenario)
     header = [f"tcpsim sweep: {source}", "with the sweep's fixed overrides applied: " + _spelled(definition.fixed)]
     base_hash = write_scenario_toml(resolved(result.scenario, definition.fixed), out / "scenario.toml", header)
@@ -68,7 +69,7 @@ def save_sweep(result: SweepResult, directory: str | Path, command_line: list[st
         )
         points.append({"point": index, "parameters": point, "scenario_file": str(file), "scenario_hash": scenario_hash})
     sweep_data = definition.to_toml_data()
-    (out / "sweep.toml").write_text(tomli_w.dumps(sweep_data), encoding="utf-8")
+    write_text(out / "sweep.toml", tomli_w.dumps(sweep_data))
     runs = result.runs["status"].value_counts().to_dict()
     example = points[0]["scenario_file"] if points else "scenario.toml"
     record = {
@@ -80,7 +81,7 @@ def save_sweep(result: SweepResult, directory: str | Path, command_line: list[st
         "runs": {"total": len(result.runs), "ok": runs.get("ok", 0), "failed": runs.get("failed", 0)},
         "rerun": f"tcpsim run {out / example} --seed {definition.seeds[0]}",
     }
-    (out / "provenance.json").write_text(json.dumps(record, indent=2, default=str) + "\n", encoding="utf-8")
+    write_text(out / "provenance.json", json.dumps(record, indent=2, default=str) + "\n")
     return out
 
 
@@ -101,7 +102,7 @@ def save_run_provenance(
         "seed": seed,
         "rerun": f"tcpsim run {directory / 'scenario.toml'} --seed {seed}",
     }
-    (directory / "provenance.json").write_text(json.dumps(record, indent=2, default=str) + "\n", encoding="utf-8")
+    write_text(directory / "provenance.json", json.dumps(record, indent=2, default=str) + "\n")
 
 
 def _spelled(overrides: dict[str, Any]) -> str:

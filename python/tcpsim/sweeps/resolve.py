@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tcpsim.outpaths import write_text
+
 Source = Mapping[str, Any] | str | os.PathLike[str]
 
 
@@ -33,7 +35,7 @@ def write_scenario_toml(data: Mapping[str, Any], path: Path, header: Sequence[st
 
     comments = "".join(f"# {line}\n" for line in header)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(comments + scenario_toml(data), encoding="utf-8")
+    write_text(path, comments + scenario_toml(data))
     scenario_hash = load_scenario(data).hash()
     if load_scenario(path).hash() != scenario_hash:
         raise RuntimeError(f"{path}: the written scenario does not read back the same (a tcpsim bug)")

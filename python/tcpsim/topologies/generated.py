@@ -15,6 +15,8 @@ class GeneratedScenario(dict):
 
     def save(self, path: str | Path) -> Path:
         """Write :meth:`to_toml` to `path` and return it."""
+        from tcpsim.outpaths import write_text
+
         target = Path(path)
-        target.write_text(self.to_toml())
+        write_text(target, self.to_toml())
         return target
