@@ -70,7 +70,9 @@ def test_a_flow_count_beyond_the_schema_bound_is_an_error_not_a_memory_error(cou
 
 def test_many_flows_are_refused_by_their_memory():
     limits = {"limits.max_memory": "100MiB"}
-    with pytest.raises(RunTooLarge, match=r"^limits\.max_memory: this run needs about 19\d MiB of memory"):
+    with pytest.raises(
+        RunTooLarge, match=r"^limits\.max_memory: 10000 flows \(the flows' counts\) need about 19\d MiB"
+    ):
         tcpsim.run(LOSSY, duration="1s", **{"flows[0].count": 10_000}, **limits)
 
 
@@ -254,3 +256,24 @@ def test_pareto_arrivals_near_shape_one_are_refused_before_they_run(tmp_path):
         load_scenario(path, ['web[0].arrivals={process="pareto", rate="50/s", shape=1.1}']).to_engine()
     )
     assert poisson.transfers == pytest.approx(50 * 20) and pareto.transfers == pytest.approx(11 * 50 * 20)
+
+
+def test_huge_flow_counts_are_refused_before_any_per_flow_work(tmp_path):
+    """`validate` of two million flows once ran for minutes (issue 27): the scenario caps the
+    flows at 10^6, and below that their memory is checked from the counts alone."""
+    from tcpsim.limits import check_flow_count
+
+    def scenario(counts: list[int], max_memory: str = "8GiB") -> str:
+        text = f'duration = "10s"\n[limits]\nmax_memory = "{max_memory}"\n'
+        text += '[[links]]\nname = "l"\na = "s"\nb = "d"\nrate = "10Mbps"\ndelay = "10ms"\nqueue = "100pkt"\n'
+        for i, count in enumerate(counts):
+            text += f'[[flows]]\nname = "f{i}"\nsrc = "s"\ndst = "d"\ncount = {count}\n'
+        path = tmp_path / f"{len(counts)}-{max_memory}.toml"
+        path.write_text(text)
+        return str(path)
+
+    with pytest.raises(ScenarioError, match="flows: 2000000 flows in all"):
+        load_scenario(scenario([100_000] * 20))
+    with pytest.raises(RunTooLarge, match="limits.max_memory: 60000 flows"):
+        check_flow_count(load_scenario(scenario([30_000, 30_000], "1GiB")))
+    check_flow_count(load_scenario(scenario([30_000, 30_000])))  # fits in 8 GiB

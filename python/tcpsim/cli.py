@@ -667,8 +667,10 @@ def run(
 def _check_before_run(scenario: Any, force: bool) -> None:
     """Print the scenario's warnings, then refuse it (RunTooLarge) if its estimated cost exceeds
     its limits and ``force`` is off."""
-    from tcpsim.limits import check_limits, estimate_cost, run_warnings
+    from tcpsim.limits import check_flow_count, check_limits, estimate_cost, run_warnings
 
+    if not force:
+        check_flow_count(scenario)
     canonical = scenario.to_engine()
     from tcpsim.terminal_text import visible
 
@@ -879,7 +881,9 @@ def repro(
     if update_readme is not None:
         from tcpsim.outpaths import write_text
 
-        write_text(update_readme, replace_status_block(readme_text, "quick" if quick else "full", status_table(reports)))
+        write_text(
+            update_readme, replace_status_block(readme_text, "quick" if quick else "full", status_table(reports))
+        )
     index = None
     if html_report:
         from tcpsim.report import write_report

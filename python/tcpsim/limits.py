@@ -418,6 +418,24 @@ def _override(knob: str) -> str:
     return f"raise {knob} in the scenario, or run anyway with --force (force=True in tcpsim.run)"
 
 
+def check_flow_count(scenario: Scenario) -> None:
+    """Raise :class:`RunTooLarge` when the flows the scenario asks for (each entry's `count`)
+    need more memory than limits.max_memory, before any per-flow work: expanding and costing
+    two million flows would take minutes, to refuse them in the end."""
+    flows = sum(flow.count for flow in scenario.flows)
+    if flows * BYTES_PER_TCP_FLOW > scenario.limits.max_memory_bytes:
+        raise RunTooLarge(
+            [
+                (
+                    "limits.max_memory",
+                    f"{flows} flows (the flows' counts) need about {_size(flows * BYTES_PER_TCP_FLOW)} of memory "
+                    f"before any packet, more than the limit of {_size(scenario.limits.max_memory_bytes)}; "
+                    f"{_override('limits.max_memory')}",
+                )
+            ]
+        )
+
+
 def check_limits(scenario: Scenario, cost: Cost) -> None:
     """Raise :class:`RunTooLarge` if `cost` exceeds any of the scenario's limits."""
     limits = scenario.limits

@@ -15,8 +15,16 @@ if TYPE_CHECKING:
     from tcpsim.scenario.root import Scenario
 
 
+MAX_TOTAL_FLOWS = 1_000_000
+"""Most flows one scenario may ask for (the sum of the entries' `count`): the checks below go
+flow by flow, so two million would take minutes only to be refused for their memory."""
+
+
 def check_scenario(scenario: "Scenario") -> list[Problem]:
     """Every problem that involves more than one table."""
+    total = sum(flow.count for flow in scenario.flows)
+    if total > MAX_TOTAL_FLOWS:
+        return [(("flows",), f"{total} flows in all (the sum of their count); at most {MAX_TOTAL_FLOWS} are allowed")]
     flows = flow_instances(scenario)
     nodes = scenario.node_names()
     component = _components(scenario, nodes)
