@@ -214,3 +214,19 @@ def test_an_integer_of_thousands_of_digits_is_an_error_line_everywhere(tmp_path)
         assert result.exit_code == 2, (args[0], result.output[:300])
         assert result.stderr.startswith("error: ") and fragment in result.stderr, result.stderr[:300]
         assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("kind", ["generator", "ndarray"])
+def test_a_generator_or_an_array_where_a_list_belongs_is_refused(kind):
+    """Both were accepted (issue 27): a generator is used up by the first run that reads it, so
+    a sweep's later points would have silently run without those flows."""
+    import tomllib
+
+    with open("scenarios/lossy_link.toml", "rb") as file:
+        scenario = tomllib.load(file)
+    flows = scenario["flows"]
+    scenario["flows"] = (flow for flow in flows) if kind == "generator" else np.array(flows, dtype=object)
+    with pytest.raises(ScenarioError, match=f"flows: a {kind} is not a list; give a list"):
+        load_scenario(scenario)
+    scenario["flows"] = tuple(flows)  # a tuple is a list
+    assert load_scenario(scenario).flows[0].name == "bulk"

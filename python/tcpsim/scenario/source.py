@@ -3,7 +3,7 @@
 import codecs
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,17 @@ def plain_data(value: Any, loc: Loc = ()) -> Any:
             return copied
         if numpy is not None and isinstance(item, numpy.generic):
             return item.item()
+        if isinstance(item, Iterator) or (numpy is not None and isinstance(item, numpy.ndarray)):
+            # A generator is used up by the first run that reads it (a sweep's second point would
+            # see it empty); an array's elements are numpy values: both are asked for as lists.
+            raise ScenarioError(
+                [
+                    (
+                        format_path(where),
+                        f"a {type(item).__name__} is not a list; give a list, e.g. list(...) or .tolist()",
+                    )
+                ]
+            )
         return item
 
     return copy(value, loc, 0)
