@@ -200,10 +200,10 @@ def _parse_seeds(text: str) -> int | list[int]:
             return [_parse_seed(part) for part in text.split(",")]
         except CliError as error:
             raise CliError(f"--seeds {text!r}: {str(error).split(': ', 1)[1]}") from None
-    count = text.strip()
-    if not (count.isascii() and count.isdigit()) or len(count) > 20 or int(count) < 1:
+    count = _whole_number(text)
+    if count is None or count < 1:
         raise CliError(f"--seeds: {text!r} is neither a count >= 1 nor a list of seeds such as 1,7,42")
-    return int(count)
+    return count
 
 
 SEED_MAX = 2**64 - 1
@@ -211,9 +211,19 @@ SEED_MAX = 2**64 - 1
 
 def _parse_seed(text: str) -> int:
     """``--seed``: a whole number in [0, 2^64 − 1], the engine's u64 (ASCII digits only)."""
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20 or int(digits) > SEED_MAX:
+    seed = _whole_number(text)
+    if seed is None or seed > SEED_MAX:
         raise CliError(f"--seed: {text!r} is not a seed; use a whole number from 0 to {SEED_MAX}, e.g. --seed 2")
+    return seed
+
+
+def _whole_number(text: str) -> int | None:
+    """``text`` (spaces around allowed) as a whole number of ASCII digits that fits in 64 bits'
+    20 digits, else None: full-width digits are not one, and a number of thousands of digits
+    never reaches int(), which refuses it with a traceback."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20:
+        return None
     return int(digits)
 
 

@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tcpsim.cli import CliError, _flows_table, _links_table, _num, _print_json, _reports_errors, _stdout, _table, app
+from tcpsim.cli import (
+    CliError,
+    _flows_table,
+    _links_table,
+    _num,
+    _print_json,
+    _reports_errors,
+    _stdout,
+    _table,
+    _whole_number,
+    app,
+)
 
 if TYPE_CHECKING:
     from tcpsim.store import Store
@@ -39,9 +50,10 @@ def _bare_bytes(text: str) -> int | str:
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()):
         return text
-    if len(digits) > 20:
+    number = _whole_number(digits)
+    if number is None:
         raise ValueError(f"{digits[:20]}… ({len(digits)} digits) is too large; at most 2^64 - 1 bytes")
-    return int(digits)
+    return number
 
 
 def _open(directory: str | None) -> Store:
