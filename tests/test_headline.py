@@ -28,13 +28,8 @@ KNOWN_MISSES = {
     # RD counting window. podlesny fig4-fig9: ns-2.35 agrees with tcpsim on the same set-up under
     # DropTail and RED/ECN, so what remains is RD's unstated parameters (setup). moller.fig5: ns-2.35
     # with a per-RTT Westwood+ estimator misses the model too, and tcpsim with that estimator and
-    # ns-2's timers agrees with it (setup). validation.fairness: a mechanism counted against tcpsim.
+    # ns-2's timers agrees with it (setup).
     "moller.fig5": "setup",
-    # moller.fig6/fig7: one buffer each where all seeds give the same shares (the equal-RTT phase
-    # lock of validation.fairness), counted against tcpsim.
-    "moller.fig6": "mechanism",
-    "moller.fig7": "mechanism",
-    "validation.fairness": "mechanism",
     "podlesny.fig4": "setup",
     "podlesny.fig5": "setup",
     "podlesny.fig6": "setup",

@@ -176,6 +176,7 @@ def test_defaults_fill_every_engine_field():
         "avoid_repeated_fast_retransmit": True,
         "limited_transmit": True,
         "timeout_ssthresh": "first_of_episode",
+        "ssthresh_from": "cwnd",
         "ca_increment": "exact",
         "cc": {"kind": "aimd"},
         "delack_count": 2,

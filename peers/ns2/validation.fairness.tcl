@@ -2,7 +2,9 @@
 # NewReno flows (Agent/TCP/Newreno, packetSize_ 1460 + 40 bytes of header, window_ 100000,
 # singledup_ 1) with DelAck sinks on a dumbbell: 10 Mb/s, 10 ms bottleneck, 100 Mb/s, 20 ms
 # access links (RTT 100 ms), starts uniform in [0, JITTER] s, 300 s, goodput over [30, 300] s.
-# Not run by run.py: a diagnostic for the self-check's miss (see its miss_cause).
+# Not run by run.py: the diagnostic that found why tcpsim's equal-RTT flows locked (Jain 0.79)
+# where ns-2's never do: ns-2 halves cwnd with its fraction (slowdown), tcpsim halved FlightSize;
+# tcpsim's default is now ns-2's ([tcp] ssthresh_from = "cwnd").
 #   ns validation.fairness.tcl N REP LIMIT SINGLEDUP DELACK_INTERVAL JITTER
 # LIMIT is ns-2's queue-limit: it holds LIMIT - 1 packets waiting (see README), so tcpsim's
 # 1-BDP buffer of 83 waiting packets is LIMIT 84.

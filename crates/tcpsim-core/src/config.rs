@@ -633,6 +633,24 @@ pub enum TimeoutSsthresh {
     Every,
 }
 
+/// The window that fast retransmit and an ECN-Echo reduction halve (the `flight_bytes` handed
+/// to `CongestionOps::on_loss` and `on_ecn`). In a flow that its window limits the two differ by
+/// less than a segment, but only `Cwnd` keeps the fraction of a segment that congestion
+/// avoidance has added: with `FlightSize` every cut lands on a multiple of half a segment, which
+/// in a noise-free simulation can lock two flows of equal RTT into a fixed drop order.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshFrom {
+    /// min(cwnd, rwnd), un-inflated: ns-2 (`TcpAgent::slowdown`, `windowd() / 2` with
+    /// `precision_reduce_`, cwnd keeping its fraction) and Linux (`tcp_reno_ssthresh`,
+    /// `snd_cwnd >> 1`).
+    #[default]
+    Cwnd,
+    /// RFC 5681 eq. (4): FlightSize, limited-transmit segments left out (§3.2); ns-3's
+    /// `TcpNewReno` (`BytesInFlight () / 2`).
+    FlightSize,
+}
+
 /// Which ACKs give the retransmission timer's estimator (RFC 6298) an RTT sample.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -684,7 +702,8 @@ pub enum CaIncrement {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CcConfig {
-    /// RFC 5681 slow start and congestion avoidance, ssthresh = max(FlightSize/2, 2·SMSS).
+    /// RFC 5681 slow start and congestion avoidance, ssthresh = max(W/2, 2·SMSS), W cwnd or
+    /// FlightSize (`TcpConfig::ssthresh_from`).
     Aimd {},
     /// TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth estimate (BWE) and faster
     /// recovery, ssthresh = BWE·RTTmin after a loss.
@@ -1021,6 +1040,10 @@ pub struct TcpConfig {
     /// Which retransmission timeouts reduce ssthresh, and from what.
     #[serde(default)]
     pub timeout_ssthresh: TimeoutSsthresh,
+    /// The window fast retransmit and ECN-Echo halve: cwnd (ns-2, Linux) or FlightSize (RFC
+    /// 5681 eq. 4, ns-3).
+    #[serde(default)]
+    pub ssthresh_from: SsthreshFrom,
     pub cc: CcConfig,
     /// How congestion avoidance adds SMSS·SMSS/cwnd bytes per ACK (RFC 5681 eq. 3).
     pub ca_increment: CaIncrement,

@@ -21,7 +21,7 @@ from tcpsim.models.padhye import mathis, padhye_full
 from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, summarize
-from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Series
+from tcpsim.repro.framework import Claim, Experiment, Outcome, Series
 from tcpsim.repro.plotting import DOUBLE_IN, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, select_runs
@@ -461,21 +461,6 @@ FAIRNESS_FLOWS = (2, 4, 8)
 class Fairness(Experiment):
     id = "validation.fairness"
     kind = "validation"
-    miss_cause = MissCause(
-        "mechanism",
-        (
-            "A drop-tail phase effect with two flows of exactly equal RTT: with limited transmit one flow loses "
-            "three times per cycle to the other's once (2 flows, 300 s, seeds 1-10: index 0.79-0.97; without "
-            "limited transmit 0.976-0.998). ns-2.35 on the same set-up (peers/ns2/validation.fairness.tcl: "
-            "Agent/TCP/Newreno, DelAck sink, singledup_ 1, queue-limit 84, which holds tcpsim's 83 waiting "
-            "packets) gives 0.9998 over replications 1-3, at least 0.975 for every buffer from 78 to 88 packets "
-            "with DelAck intervals of 0.1 and 0.2 s (and 0.986-0.991 at 0.3, 1 and 5 s), and 0.92 at worst with "
-            "starts spread over 30 s, where tcpsim falls to 0.79. tcpsim locks only where its 200 ms delayed-ACK "
-            "timer never fires (with a 100 ms timer it gives 0.96-1.0 for every buffer from 78 to 88); ns-2 does "
-            "not lock whatever its timer. Not found yet: what in ns-2's ACK clock breaks the lock that tcpsim's keeps "
-            "(candidates: ns-2 NewReno's partial-ACK and window-rounding rules, its start-up timeouts)."
-        ),
-    )
     title = "Jain's index of NewReno flows with equal RTTs on one bottleneck"
     setup = (
         "2, 4 and 8 NewReno flows on a dumbbell with a 10 Mb/s, 10 ms bottleneck, 100 Mb/s access links, the "

@@ -483,6 +483,12 @@ class TcpOptions(Model):
     back-off of the same loss, nor one during fast recovery; from FlightSize) or "every"
     (4.4BSD and ns-2's `TcpAgent::timeout`: each expiry, from the un-inflated min(cwnd, rwnd),
     so a retransmission's own timeout leaves ssthresh at 2 segments)."""
+    ssthresh_from: Literal["cwnd", "flight_size"] = "cwnd"
+    """The window fast retransmit and an ECN-Echo halve: "cwnd" (min(cwnd, rwnd), keeping the
+    fraction of a segment congestion avoidance has added: ns-2's `slowdown`, Linux's Reno) or
+    "flight_size" (RFC 5681 eq. 4, limited-transmit segments left out; ns-3's NewReno). They
+    differ by less than a segment, but cuts from FlightSize land on half-segment multiples, which
+    can lock equal-RTT flows into a fixed drop order in a noise-free simulation."""
     ca_increment: Literal["exact", "ns3"] = "exact"
     """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
     "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""

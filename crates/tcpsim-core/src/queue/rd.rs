@@ -376,7 +376,12 @@ mod tests {
 
     /// Serve every packet; the class (by id parity: even R, odd D) of each in order.
     fn drain(rd: &mut Rd) -> String {
-        std::iter::from_fn(|| rd.dequeue(0)).map(|(id, _)| if id % 2 == 0 { 'R' } else { 'D' }).collect()
+        drain_at(rd, 0)
+    }
+
+    /// Serve every packet at `now_ns` (not before the queue's last event: time never runs back).
+    fn drain_at(rd: &mut Rd, now_ns: u64) -> String {
+        std::iter::from_fn(|| rd.dequeue(now_ns)).map(|(id, _)| if id % 2 == 0 { 'R' } else { 'D' }).collect()
     }
 
     /// Queue `count` packets of `class`: ids even for R, odd for D, all distinct.
@@ -489,17 +494,17 @@ mod tests {
         // new counts n_R = 5, n_D = 1 they would give R the next 6 MB (5·3 MB > 1·9 MB).
         let mut rd = Rd::new(&params(1000), RATE_BPS, 1);
         for flow in 0..5 {
-            rd.enqueue(arrival(2 * flow, 1000, RdMark::R, flow), 10);
-            rd.enqueue(arrival(2 * flow + 100, 1000, RdMark::R, flow), 10);
+            rd.enqueue(arrival(2 * flow, 1000, RdMark::R, flow), 0);
+            rd.enqueue(arrival(2 * flow + 100, 1000, RdMark::R, flow), 0);
         }
-        rd.enqueue(arrival(1, 1000, RdMark::D, 7), 10);
+        rd.enqueue(arrival(1, 1000, RdMark::D, 7), 0);
         rd.served = [9e6, 3e6];
         rd.debt = 0.0;
         let first = rd.dequeue(1_000).map(|(id, _)| id % 2); // the first interval ends at 1 µs
         let [n_r, n_d] = rd.flow_counts();
         assert!((n_r - 5.0).abs() < 0.05 && (n_d - 1.0).abs() < 0.01, "{n_r} {n_d}");
         assert_eq!(first, Some(1), "L = (0, 0) in the new interval: D goes first");
-        assert_eq!(drain(&mut rd), "RRRRRRRRRR");
+        assert_eq!(drain_at(&mut rd, 1_000), "RRRRRRRRRR");
     }
 
     #[test]

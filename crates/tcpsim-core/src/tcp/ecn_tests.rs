@@ -6,7 +6,7 @@
 //! and the tests read them back from the pool. The sender uses 1000-byte segments, NewReno
 //! recovery and AIMD, an initial window of 10 segments and an unbounded ssthresh.
 
-use crate::config::{RecoveryKind, TcpConfig};
+use crate::config::{RecoveryKind, SsthreshFrom, TcpConfig};
 use crate::context::Ctx;
 use crate::engine::Scheduler;
 use crate::net::{Channel, Network, Routes};
@@ -63,6 +63,8 @@ fn ecn_tcp() -> TcpConfig {
     let mut cfg = tcp_config(RecoveryKind::Newreno, 1);
     cfg.init_cwnd_segments = 10;
     cfg.ecn = true;
+    // The hand-worked sequences below halve FlightSize (RFC 5681 eq. 4), as RFC 3168 §6.1.2 says.
+    cfg.ssthresh_from = SsthreshFrom::FlightSize;
     cfg
 }
 
@@ -141,6 +143,20 @@ fn a_ce_mark_outside_the_window_is_counted_but_not_echoed_and_a_flow_without_ecn
 /// of 9000 releases 13 000 without it. An ECE ACK of 13 000 (a new mark, after the CWR
 /// segment) reduces again: FlightSize 17 000 − 13 000 → ssthresh 2000, cwnd 2000. A plain
 /// ACK then grows cwnd by congestion avoidance: 1000²/2000 = 500.
+/// With `ssthresh_from = cwnd` (ns-2's `ecn()` → `slowdown`, `windowd() / 2`) the same ECE
+/// ACK halves cwnd 11 000 rather than the 10 000 bytes outstanding: ssthresh = cwnd = 5500.
+#[test]
+fn an_echo_halves_cwnd_when_ssthresh_comes_from_cwnd() {
+    let mut w = World::new();
+    let mut cfg = ecn_tcp();
+    cfg.ssthresh_from = SsthreshFrom::Cwnd;
+    let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+    s.start(&mut w.ctx());
+    ack(&mut s, &mut w, 1000, false);
+    ack(&mut s, &mut w, 2000, true);
+    assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (5500, 5500, 1));
+}
+
 #[test]
 fn the_sender_reduces_once_per_window_of_data_and_sets_cwr_on_the_next_new_segment() {
     let mut w = World::new();

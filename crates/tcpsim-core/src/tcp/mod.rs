@@ -54,7 +54,7 @@ mod ecn_tests;
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use crate::config::{CaIncrement, CcConfig, RecoveryKind, TcpConfig, TimeoutSsthresh};
+    use crate::config::{CaIncrement, CcConfig, RecoveryKind, SsthreshFrom, TcpConfig, TimeoutSsthresh};
 
     /// A TCP configuration for tests: 1000-byte segments, 40-byte headers, no limited transmit
     /// (the hand-worked sequences of the recovery tests predate it; its own tests turn it on).
@@ -76,6 +76,7 @@ pub(crate) mod tests {
             avoid_repeated_fast_retransmit: true,
             limited_transmit: false,
             timeout_ssthresh: TimeoutSsthresh::FirstOfEpisode,
+            ssthresh_from: SsthreshFrom::Cwnd,
             cc: CcConfig::Aimd {},
             ca_increment: CaIncrement::Exact,
             delack_count,

@@ -16,7 +16,7 @@ use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
 use super::transmitter::{Transmitter, Wire};
-use crate::config::{EcnSender, RttSampling, TcpConfig, TimeoutSsthresh};
+use crate::config::{EcnSender, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsthresh};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
@@ -35,6 +35,7 @@ pub struct TcpSender {
     /// RFC 3042 on the first duplicate ACKs (`TcpConfig::limited_transmit`).
     limited_transmit: bool,
     timeout_ssthresh: TimeoutSsthresh,
+    ssthresh_from: SsthreshFrom,
     /// Round-trip boundaries for `CongestionOps::on_round_end`.
     rounds: RoundCounter,
     started: bool,
@@ -84,6 +85,7 @@ impl TcpSender {
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
             limited_transmit: cfg.limited_transmit,
             timeout_ssthresh: cfg.timeout_ssthresh,
+            ssthresh_from: cfg.ssthresh_from,
             rounds: RoundCounter::default(),
             started: false,
             app_end: data_end,
@@ -243,6 +245,7 @@ impl TcpSender {
             return;
         }
         self.wire.counters.fast_retransmits += 1;
+        let base = self.reduction_base_bytes();
         let s = &mut self.state;
         let already_reduced = self.ecn_reduced_until.is_some_and(|until| s.snd_una < until);
         let r = if already_reduced {
@@ -255,8 +258,7 @@ impl TcpSender {
                 entry_cwnd_bytes: None,
             }
         } else {
-            let flight = s.flight_size_before_limited_transmit();
-            self.cc.ops_mut().on_loss(&s.window, flight, LossSignal::DuplicateAcks, ctx.now())
+            self.cc.ops_mut().on_loss(&s.window, base, LossSignal::DuplicateAcks, ctx.now())
         };
         if !already_reduced {
             self.wire.note_reduction_ns2();
@@ -366,7 +368,8 @@ impl TcpSender {
             return;
         }
         self.wire.counters.ecn_reductions += 1;
-        let r = self.cc.ops_mut().on_ecn(&s.window, s.flight_size(), now_ns);
+        let base = self.reduction_base_bytes();
+        let r = self.cc.ops_mut().on_ecn(&self.state.window, base, now_ns);
         let s = &mut self.state;
         s.window.ssthresh_bytes = r.ssthresh_bytes;
         let target = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
@@ -430,6 +433,17 @@ impl TcpSender {
         self.output(ctx);
         if ctx.trace.cwnd_on && ctx.trace.on_change {
             self.record_cwnd(ctx);
+        }
+    }
+
+    /// The window fast retransmit and an ECN-Echo reduction halve (`SsthreshFrom`): the
+    /// un-inflated min(cwnd, rwnd) (neither is in recovery when it is asked), or FlightSize
+    /// without the limited-transmit segments (RFC 5681 §3.2).
+    fn reduction_base_bytes(&self) -> u64 {
+        let s = &self.state;
+        match self.ssthresh_from {
+            SsthreshFrom::Cwnd => s.window.cwnd_bytes.min(s.rwnd_bytes),
+            SsthreshFrom::FlightSize => s.flight_size_before_limited_transmit(),
         }
     }
 

@@ -45,10 +45,13 @@ NS3_TCP: dict[str, Any] = {
     "header": 42,
     "ca_increment": "ns3",
     "limited_transmit": False,
+    "ssthresh_from": "flight_size",
 }
 """The ns-3 (2013) defaults of the parameters the paper does not state (the main reading); no limited
 transmit: ns-3.17's `TcpNewReno` had it as the attribute `LimitedTransmit`, false by default, and its
-Tahoe, Reno and Westwood sockets not at all."""
+Tahoe, Reno and Westwood sockets not at all. Fast retransmit halves FlightSize: `TcpReno` and
+`TcpNewReno::DupAck` set ssthresh = max(2·SMSS, BytesInFlight()/2); `TcpTahoe::DupAck` halves cWnd
+instead (`TAHOE`)."""
 SCALED_RWND = "131072B"
 """ns-3's default receive buffer (`TcpSocket::RcvBufSize`), advertised once the window may scale: the
 alternative reading's window (module docstring)."""
@@ -93,6 +96,8 @@ class Flavour:
     recovery: str | None = None
     judged: bool = True
     """False for the tcpsim default flavours, drawn for comparison only."""
+    ssthresh_from: str | None = None
+    """The window fast retransmit halves, where this flavour's ns-3 class differs from `NS3_TCP`."""
 
     def tcp(self) -> dict[str, Any]:
         """Per-flow [flows.tcp] overrides."""
@@ -101,10 +106,12 @@ class Flavour:
             out["cc"] = copy.deepcopy(dict(self.cc))
         if self.recovery is not None:
             out["recovery"] = self.recovery
+        if self.ssthresh_from is not None:
+            out["ssthresh_from"] = self.ssthresh_from
         return out
 
 
-TAHOE = Flavour("tahoe", "Tahoe", "tahoe")
+TAHOE = Flavour("tahoe", "Tahoe", "tahoe", ssthresh_from="cwnd")  # ns-3.17 `TcpTahoe::DupAck`: cWnd / 2
 RENO = Flavour("reno", "Reno", "reno")
 NEWRENO = Flavour("newreno", "NewReno", "newreno")
 WESTWOOD = Flavour("westwood", "Westwood", "westwood", WESTWOOD_NS3_CC, "reno")

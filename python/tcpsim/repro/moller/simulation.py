@@ -236,18 +236,6 @@ class Fig5(Experiment):
 class Fig6(Experiment):
     id = "moller.fig6"
     kind = "simulation"
-    miss_cause = MissCause(
-        "mechanism",
-        (
-            "Full mode: the share test fails at B = 70 only, where the late-starting Westwood+ gets 0.413 "
-            "against 0.442 [0.422, 0.463] with a simultaneous start; at the other six inflated-estimate "
-            "buffers it gains 0.018-0.070. Its interval at B = 70 has zero width: all 10 seeds give the same "
-            "share, so the start jitter does not break the phase lock of two flows of equal RTT on a "
-            "drop-tail queue, the effect `validation.fairness` shows tcpsim keeping where ns-2.35 breaks it "
-            "(its mechanism not found yet). It appeared when the buffers became ns-2's queue-limit (one "
-            "packet less), which moved the lock's pattern."
-        ),
-    )
     title = "as fig5, Westwood+ starting about 50 s after NewReno"
     setup = (
         "The set-up of fig5 (scenario 1) with Westwood+ starting at 50 s (plus uniform [0, 1] s) while "
@@ -405,18 +393,6 @@ class Fig6(Experiment):
 class Fig7(Experiment):
     id = "moller.fig7"
     kind = "simulation"
-    miss_cause = MissCause(
-        "mechanism",
-        (
-            "Full mode: 'for B < CT results are unchanged' fails at B = 2 only, where the modified "
-            "Westwood+ gets 0.908 against the unmodified one's 0.839 [0.685, 0.994] (+0.068; NewReno -0.049); "
-            "at every other B < CT both flows move by at most 0.024. The modified runs' interval at B = 2 has "
-            "zero width: all 10 seeds give the same shares, the phase lock of two equal-RTT flows on a "
-            "drop-tail queue that `validation.fairness` shows tcpsim keeping where ns-2.35 breaks it (its "
-            "mechanism not found yet). B = 2 is ns-2's queue-limit 2, one packet waiting behind the one on "
-            "the wire."
-        ),
-    )
     title = "modified Westwood+ (never below half the previous window)"
     setup = (
         "The set-up of fig5 (scenario 1) with the modified Westwood+ of Sec. IV (after a loss the window "
@@ -489,7 +465,7 @@ class Fig7(Experiment):
         notes = [
             *COMMON_NOTES,
             'modified Westwood+ = flow tcp.cc = {kind = "westwood_plus", min_decrease_half = true}: after a loss '
-            "ssthresh = max(BWE·RTTmin, NewReno's FlightSize/2); the model curve uses β = max(CT/(CT + B), 1/2) "
+            "ssthresh = max(BWE·RTTmin, NewReno's halved window); the model curve uses β = max(CT/(CT + B), 1/2) "
             "in eqs. (27)–(30); unmodified Westwood+ (fig5's runs) shown faded for comparison",
             *_sim_notes(setting, modified, duration, warmup, "modified Westwood+"),
         ]

@@ -5,8 +5,10 @@
 //! ns-2 and the classic BSD stack (so delayed ACKs halve the growth rate, the `b = 2` of the
 //! Padhye model). Fractions are carried in `Window::ca_credit` so tiny segments (41 bytes
 //! in `gangadhar` Fig. 9) still grow the window exactly.
-//! Loss: ssthresh = max(FlightSize/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts, and
-//! for an ECN-Echo (RFC 3168 §6.1.2: "the TCP source halves the congestion window").
+//! Loss: ssthresh = max(W/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts, and for an
+//! ECN-Echo (RFC 3168 §6.1.2: "the TCP source halves the congestion window"). W is the window
+//! the sender hands over: FlightSize, as eq. 4 has it, or cwnd, as ns-2 and Linux halve
+//! (`TcpConfig::ssthresh_from`, `TcpConfig::timeout_ssthresh`).
 
 use super::{CongestionOps, Window};
 use crate::config::CaIncrement;
@@ -26,7 +28,8 @@ pub fn increase_window(w: &mut Window, acked_bytes: u64) {
     }
 }
 
-/// RFC 5681 eq. (4): ssthresh = max(FlightSize/2, 2·SMSS), for duplicate ACKs and timeouts.
+/// RFC 5681 eq. (4): ssthresh = max(W/2, 2·SMSS), W the window the loss halves (FlightSize
+/// or cwnd, as the sender was configured), for duplicate ACKs and timeouts.
 pub fn ssthresh_after_loss(w: &Window, flight_bytes: u64) -> u64 {
     (flight_bytes / 2).max(2 * w.mss_bytes)
 }

@@ -112,8 +112,9 @@ pub trait CongestionOps {
         aimd::increase_window(w, acked_bytes);
     }
 
-    /// The reduction after a loss signal at `now_ns`, given the window and the bytes in
-    /// flight before it (RFC 5681 eq. (4): ssthresh = max(FlightSize/2, 2·SMSS)).
+    /// The reduction after a loss signal at `now_ns`, given the window and the window the
+    /// loss halves, `flight_bytes` (FlightSize or cwnd: `TcpConfig::ssthresh_from` and
+    /// `timeout_ssthresh`; RFC 5681 eq. (4): ssthresh = max(FlightSize/2, 2·SMSS)).
     fn on_loss(&mut self, w: &Window, flight_bytes: u64, _signal: LossSignal, _now_ns: u64) -> Reduction {
         Reduction::ssthresh(aimd::ssthresh_after_loss(w, flight_bytes))
     }

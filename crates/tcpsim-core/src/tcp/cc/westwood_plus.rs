@@ -23,8 +23,8 @@
 //! half's default, so no cwnd is returned. RTTmin is the smallest RTT sample of the connection.
 //! Modified Westwood+ (`moller` Sec. IV, `min_decrease_half`): "the new window is never set to
 //! a value smaller than half of the previous value", i.e. never below what New Reno would set:
-//! ssthresh = max(BWE·RTTmin, max(FlightSize/2, 2·SMSS)) — the [`super::Aimd`] target, which
-//! is half the window whenever the window is full — on duplicate ACKs and timeouts alike.
+//! ssthresh = max(BWE·RTTmin, max(W/2, 2·SMSS)) — the [`super::Aimd`] target, W the window
+//! the loss halves (`TcpConfig::ssthresh_from`) — on duplicate ACKs and timeouts alike.
 //!
 //! State: `accounted_bytes` (bytes), `window_start_ns` and `window_bytes` (the open sampling
 //! window, ns and bytes), `last_rtt_ns` and `min_rtt_ns` (ns), filter state (bytes/s).

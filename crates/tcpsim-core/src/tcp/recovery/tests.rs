@@ -349,9 +349,31 @@ fn limited_transmit_segments_do_not_count_in_the_flight_fast_retransmit_halves()
     let mut cfg = limited_transmit_scenario(RecoveryKind::Newreno, true);
     let tcp = &mut cfg.flows[0].tcp;
     (tcp.init_cwnd_segments, tcp.init_ssthresh_bytes) = (6, 6000);
+    tcp.ssthresh_from = SsthreshFrom::FlightSize;
     let o = run_config(&cfg);
     assert_eq!((o.cwnd[0], o.ssthresh[0]), (3000 + 3000, 3000));
     assert_eq!((o.timeouts, o.fast_retransmits), (0, 1));
+}
+
+/// `ssthresh_from`: a window of 6 segments in congestion avoidance, segment 2 lost. The ACK of
+/// segment 1 adds 1000²/6000 = 166 bytes (cwnd 6166) and releases segment 7; segments 3–7
+/// bring duplicate ACKs, the first two releasing segments 8 and 9 by limited transmit. At the
+/// third, "cwnd" halves 6166 into ssthresh 3083, keeping the fraction of a segment (ns-2's
+/// `windowd() / 2`); "flight_size" halves the 6000 bytes outstanding without the two
+/// limited-transmit segments (RFC 5681 eq. 4): 3000. NewReno's full ACK then sets cwnd to it.
+#[test]
+fn fast_retransmit_halves_cwnd_with_its_fraction_or_the_flight_size() {
+    for (from, halved) in [(SsthreshFrom::Cwnd, 3083), (SsthreshFrom::FlightSize, 3000)] {
+        let mut cfg = scenario(RecoveryKind::Newreno, &[2], true);
+        let tcp = &mut cfg.flows[0].tcp;
+        (tcp.init_cwnd_segments, tcp.init_ssthresh_bytes, tcp.limited_transmit) = (6, 6000, true);
+        tcp.ssthresh_from = from;
+        cfg.flows[0].app = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(12_000) };
+        let o = run_config(&cfg);
+        assert_eq!(o.ssthresh.iter().find(|&&s| s < 6000), Some(&halved), "{from:?}: {:?}", o.ssthresh);
+        assert!(o.cwnd.contains(&halved), "{from:?}: the full ACK sets cwnd = ssthresh: {:?}", o.cwnd);
+        assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000), "{from:?}");
+    }
 }
 
 /// RFC 6675 (1.c): with SACK, limited transmit goes by pipe. The first duplicate ACK SACKs
