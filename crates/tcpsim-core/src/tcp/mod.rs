@@ -5,6 +5,7 @@ pub mod cc;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
+mod sacked_counts;
 pub mod send_state;
 pub mod sender;
 mod timer;

@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 
 use super::cc::Window;
+use super::sacked_counts::SackedCounts;
 use crate::packet::SackBlock;
 
 /// One outstanding segment.
@@ -38,8 +39,11 @@ pub struct SendState {
     pub dupacks: u32,
     /// RFC 6582 `recover`, stored as one past the highest byte sent when it was set.
     pub recover: Option<u64>,
-    /// One record per segment from `snd_una` on (the first is `snd_una`'s segment).
+    /// One record per segment from `snd_una` on (the first is `snd_una`'s segment). Its
+    /// `sacked` flags change only through `update_scoreboard`, which keeps `sacked` in step.
     pub segments: VecDeque<Segment>,
+    /// The same flags, counted (RFC 6675's scoreboard questions in O(log n)).
+    sacked: SackedCounts,
     /// One past the highest byte SACKed so far (RFC 6675's "highest octet covered by SACK").
     pub high_sacked: u64,
     /// Bytes sent by limited transmit since the last ACK of new data (RFC 3042), which
@@ -61,6 +65,7 @@ impl SendState {
             dupacks: 0,
             recover: None,
             segments: VecDeque::new(),
+            sacked: SackedCounts::default(),
             high_sacked: 0,
             limited_transmit_bytes: 0,
         }
@@ -110,7 +115,49 @@ impl SendState {
         } else {
             debug_assert_eq!(index, self.segments.len(), "segments are sent in order");
             self.segments.push_back(Segment { sent_ns: now_ns, retransmitted, sacked: false });
+            if self.sacked.is_built() && !self.sacked.covers(self.first_segment() + index as u64) {
+                self.rebuild_sacked_counts();
+            }
         }
+    }
+
+    /// Absolute number (`seq / SMSS`) of `segments[0]`.
+    fn first_segment(&self) -> u64 {
+        self.snd_una / self.mss
+    }
+
+    fn rebuild_sacked_counts(&mut self) {
+        let flags = self.segments.iter().map(|g| g.sacked);
+        self.sacked.rebuild(self.snd_una / self.mss, self.segments.len(), flags);
+    }
+
+    /// SACKed segments outstanding.
+    pub fn sacked_count(&self) -> u64 {
+        self.sacked.total()
+    }
+
+    /// SACKed segments among `segments[from..to]`.
+    pub fn sacked_in(&self, from: usize, to: usize) -> u64 {
+        let first = self.first_segment();
+        self.sacked.in_range(first + from as u64, first + to as u64)
+    }
+
+    /// Index of the k-th SACKed segment counted from the highest (1 ≤ k ≤ `sacked_count`).
+    pub fn kth_highest_sacked(&self, k: u64) -> usize {
+        (self.sacked.kth(self.sacked.total() + 1 - k) - self.first_segment()) as usize
+    }
+
+    /// Index of the lowest un-SACKed segment at or above index `from` (`segments.len()` or
+    /// more if there is none).
+    pub fn first_unsacked_from(&self, from: usize) -> usize {
+        let first = self.first_segment();
+        (self.sacked.first_unsacked_from(first + from as u64) - first) as usize
+    }
+
+    /// Number of segments starting below byte `seq` (0 ≤ result ≤ `segments.len()`).
+    pub fn segments_below(&self, seq: u64) -> usize {
+        let start = self.segment_start(self.snd_una);
+        (seq.saturating_sub(start).div_ceil(self.mss) as usize).min(self.segments.len())
     }
 
     /// Mark every outstanding segment fully inside a SACK block (RFC 6675 §4 "Update()").
@@ -122,13 +169,20 @@ impl SendState {
             if start >= end {
                 continue;
             }
-            let first = self.segment_index(start.next_multiple_of(self.mss));
-            for i in first..self.segments.len() {
+            if !self.sacked.is_built() {
+                self.rebuild_sacked_counts();
+            }
+            // Only the segments not yet SACKed are visited: a block repeated by every ACK
+            // costs O(log n), not its length.
+            let mut i = self.first_unsacked_from(self.segment_index(start.next_multiple_of(self.mss)));
+            while i < self.segments.len() {
                 let seq = self.segment_seq(i);
                 if seq + self.segment_len(seq) > end {
                     break;
                 }
                 self.segments[i].sacked = true;
+                self.sacked.add(self.first_segment() + i as u64, 1);
+                i = self.first_unsacked_from(i + 1);
             }
             self.high_sacked = self.high_sacked.max(end);
         }
@@ -144,11 +198,14 @@ impl SendState {
             if ack == self.data_end.max(self.snd_max) || ack % self.mss == 0 { last_exclusive } else { ack / self.mss };
         let mut valid = true;
         let mut newest_sent = None;
-        for _ in first..full {
+        for abs in first..full {
             match self.segments.pop_front() {
                 Some(s) => {
                     valid &= !s.retransmitted;
                     newest_sent = Some(s.sent_ns);
+                    if s.sacked {
+                        self.sacked.add(abs, -1);
+                    }
                 }
                 None => break,
             }
