@@ -230,3 +230,23 @@ def test_a_generator_or_an_array_where_a_list_belongs_is_refused(kind):
         load_scenario(scenario)
     scenario["flows"] = tuple(flows)  # a tuple is a list
     assert load_scenario(scenario).flows[0].name == "bulk"
+
+
+def test_an_integer_too_long_to_print_is_refused_with_its_place():
+    """Found by the scenario fuzz target: a dict (not TOML) with a 5000-digit integer got the
+    field's own error, which Python could not print ("Exceeds the limit (4300 digits) for integer
+    string conversion"), as the message."""
+    scenario = {
+        "duration": "1s",
+        "links": [{"a": "x", "b": "y", "rate": "1Mbps", "delay": "1ms", "queue": "10pkt"}],
+        "flows": [{"src": "x", "dst": "y"}],
+    }
+    scenario["links"][0]["rate"] = 10**5000
+    with pytest.raises(ScenarioError, match=r"links\[0\]\.rate: an integer of about 5001 digits is beyond"):
+        load_scenario(scenario)
+    scenario["links"][0]["rate"] = [2**2000]
+    with pytest.raises(ScenarioError, match=r"links\[0\]\.rate\[0\]: an integer of about 603 digits"):
+        load_scenario(scenario)
+    scenario["links"][0]["rate"] = 2**1000  # about 302 digits: the field says what it allows
+    with pytest.raises(ScenarioError, match=r"links\[0\]\.rate: "):
+        load_scenario(scenario)

@@ -1,6 +1,7 @@
 """Reading a scenario's source: a TOML file or a dict, copied as plain, bounded Python data."""
 
 import codecs
+import math
 import os
 import sys
 from collections.abc import Iterator, Mapping
@@ -47,6 +48,11 @@ links[i].loss[j].intervals[k][0], is 6 levels down."""
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 """Types copied as they are, checked first: almost every value of a scenario is one."""
 
+MAX_INT_BITS = 1024
+"""Longest integer accepted, in bits (about 308 digits): far beyond any field's range, and far
+below the 4300 digits past which Python cannot even print it, so the field's own error message
+can show it."""
+
 
 def plain_data(value: Any, loc: Loc = ()) -> Any:
     """A copy of user data as plain Python: dicts, lists (tuples become lists) and scalars,
@@ -64,7 +70,7 @@ def plain_data(value: Any, loc: Loc = ()) -> Any:
             copied: Any = dict.fromkeys(item)
             for key, sub in reversed(entries):
                 if type(sub) in _SCALARS:
-                    copied[key] = sub
+                    copied[key] = _bounded(sub, where, key)
                 else:
                     copied[key] = copy(sub, (*where, key if isinstance(key, str | int) else repr(key)), depth + 1)
             return copied
@@ -75,6 +81,8 @@ def plain_data(value: Any, loc: Loc = ()) -> Any:
             for index in range(len(copied) - 1, -1, -1):
                 if type(copied[index]) not in _SCALARS:
                     copied[index] = copy(copied[index], (*where, index), depth + 1)
+                else:
+                    _bounded(copied[index], where, index)
             return copied
         if numpy is not None and isinstance(item, numpy.generic):
             return item.item()
@@ -92,6 +100,15 @@ def plain_data(value: Any, loc: Loc = ()) -> Any:
         return item
 
     return copy(value, loc, 0)
+
+
+def _bounded(scalar: Any, where: Loc, key: Any) -> Any:
+    """`scalar`, unless it is an integer longer than :data:`MAX_INT_BITS`."""
+    if type(scalar) is int and scalar.bit_length() > MAX_INT_BITS:
+        digits = int(scalar.bit_length() * math.log10(2)) + 1
+        place = format_path((*where, key if isinstance(key, str | int) else repr(key)))
+        raise ScenarioError([(place, f"an integer of about {digits} digits is beyond the range of any field")])
+    return scalar
 
 
 def _too_deep(where: Loc) -> ScenarioError:
