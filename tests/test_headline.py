@@ -36,7 +36,8 @@ KNOWN_MISSES = {
     "podlesny.fig7": "setup",
     "podlesny.fig8": "setup",
     "podlesny.fig9": "setup",
-    "podlesny.fig12": "mechanism",
+    # podlesny.fig12: ns-2.35 on the same set-up misses the RED/ECN claim too (0.87 against < 0.85).
+    "podlesny.fig12": "setup",
     "gangadhar.fig8": "mechanism",
     "casetti.friendliness": "setup",
     "casetti.fig17": "setup",

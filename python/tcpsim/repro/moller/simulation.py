@@ -70,15 +70,16 @@ class Fig5(Experiment):
     miss_cause = MissCause(
         "setup",
         (
-            "Full mode: the shares at B = CT match (0.5 each), the ratio falls towards 1/3 as the paper says, "
-            "but at B = 26 packets NewReno and Westwood+ stand 0.056 and 0.065 from the model (the project's "
-            "0.05 reading of 'match remarkably well') and the ratio at B = 2CT is 0.568 against the model's "
-            "0.670 (-15.2 %). ns-2.35 on the same set-up (peers/ns2/moller.fig5.tcl; no Westwood+ agent exists "
+            "Full mode: the shares at B = CT match (0.521 and 0.478 against 0.5 each; ns-2.35 0.531 and 0.466), the "
+            "ratio falls towards 1/3 as the paper says, and at B = 2CT it is 0.603 against the model's 0.670 "
+            "(ns-2.35: 0.602); but at B = 53, 56 and 80 packets both flows stand 0.051-0.062 from the model (the "
+            "project's 0.05 reading of 'match remarkably well'). ns-2.35 on the same set-up (peers/ns2/moller.fig5.tcl; no Westwood+ agent exists "
             "in ns-2, so the UCLA TCPW-NR agent with a per-RTT Westwood+ estimator, EWMA 0.9) also misses the "
             "0.05 reading, at B = 5 and 10 (Westwood+ 0.099 and 0.069 below the model), with NewReno above the "
-            "model at every B >= 5 as in tcpsim; its ratio at 2CT is 0.602 (-10 %). tcpsim given that estimator "
-            "and ns-2's timers (min RTO 200 ms, 10 ms ticks) reproduces ns-2 (ratio 0.608; shares within 0.01 at "
-            "B = 10, 26, 83, 0.035 at B = 5 and CT): where along B the shares leave the model and by how much depends "
+            "model at every B >= 5 as in tcpsim; its ratio at 2CT is 0.602 (-10 %). Before tcpsim halved cwnd "
+            "as ns-2 does (ssthresh_from), tcpsim given that estimator and ns-2's timers (min RTO 200 ms, 10 ms "
+            "ticks) reproduced ns-2 (ratio 0.608; shares within 0.01 at B = 10, 26, 83, 0.035 at B = 5 and CT); "
+            "its own main reading now does (0.603). Where along B the shares leave the model and by how much depends "
             "on the Westwood+ filter and the timers, which the paper does not state (it refers to [1] for the "
             "estimator and gives no ns-2 parameters). ns-2's per-ACK Westwood agent is far off the model (ratio "
             "0.96 at 2CT) and does not stand for Westwood+."
