@@ -192,3 +192,52 @@ def test_a_bad_class_label_names_the_field():
         load_scenario(
             two_class_scenario(flows=[*two_class_scenario()["flows"][:1], {"src": "s", "dst": "d", "class": ""}])
         )
+
+
+# A parking lot by hand: w —0— r0 —1— r1 —2— e, m —3— r1, and a second r0–r1 link (4) that
+# ties with link 1 on hop count (the engine takes the lower-numbered one).
+LOT = [
+    {"name": n, "link": i, "direction": d, "src": s if d == "ab" else t, "dst": t if d == "ab" else s, "rate_bps": 10e6}
+    | {"utilization": 0.5}
+    for i, (n, s, t) in enumerate(
+        [("w-r0", "w", "r0"), ("r0-r1", "r0", "r1"), ("r1-e", "r1", "e"), ("m-r1", "m", "r1"), ("r0-r1b", "r0", "r1")]
+    )
+    for d in ("ab", "ba")
+]
+
+
+def test_routes_take_fewest_hops_and_the_lower_link_on_ties():
+    from tcpsim.routing import Routes
+
+    routes = Routes(LOT)
+    assert routes.path("w", "e") == [(0, "ab"), (1, "ab"), (2, "ab")]  # not through link 4
+    assert routes.path("e", "w") == [(2, "ba"), (1, "ba"), (0, "ba")]
+    assert routes.path("m", "e") == [(3, "ab"), (2, "ab")]
+    assert routes.path("w", "w") == [] and routes.path("w", "nowhere") == []
+
+
+def test_class_utilization_counts_only_members_that_cross_the_link():
+    """The issue-27 case: classes whose members cross other links or go the other way made
+    utilizations of 1.2 and 6.75. Now each class counts only what crosses r0-r1 forward."""
+    flows = [
+        flow("long", "newreno", 4e6, src="w", dst="e"),
+        flow("cross", "newreno", 5e6, src="m", dst="e"),  # never on r0-r1
+        flow("back", "vegas", 6e6, src="e", dst="w"),  # r0-r1 in the other direction
+    ]
+    web = [{"name": "web", "class": "web", "throughput_bps": 2e6, "server": "w", "clients": ["m", "e"]}]
+    table = {row["class"]: row for row in class_rows(flows, LOT, web, link="r0-r1")}
+    assert table["newreno"]["utilization"] == pytest.approx(0.4)  # only "long"
+    assert table["newreno"]["throughput_bps"] == 9e6 and table["newreno"]["per_flow_bps"] == 4.5e6
+    assert table["vegas"]["utilization"] == 0.0
+    assert table["web"]["utilization"] == pytest.approx(0.2)
+    # Members without known ends (a table read back from CSV) count, as before.
+    blind = class_rows([flow("x", "newreno", 4e6), flow("y", "newreno", 5e6)], LOT, link="r0-r1")
+    assert blind[0]["utilization"] == pytest.approx(0.9)
+
+
+def test_a_parking_lots_class_utilizations_add_up_to_at_most_one():
+    r = tcpsim.run("scenarios/parking_lot_mix.toml", seed=1, duration="12s")
+    for link in ("r0-r1", "r1-r2"):
+        table = r.class_table(link=link)
+        assert table["utilization"].sum() <= 1.0, (link, table["utilization"].tolist())
+        assert (table.set_index("class").loc["reverse", "utilization"]) == 0.0

@@ -78,16 +78,24 @@ def class_rows(
     """One row per class (columns :data:`CLASS_COLUMNS`), in order of first appearance, flows
     before web generators.
 
-    `share` is the class's part of the summed throughput of all classes; `utilization` its
-    throughput over the capacity of :func:`reference_link` (all of the class's members count,
-    whichever direction they go: give reverse flows a class of their own to separate them);
-    `loss_rate` = packets_dropped / packets_sent, NaN when a member lacks those counts. Without
-    links (a hand-made result) utilizations are NaN."""
+    `share` is the class's part of the summed throughput of all classes; `utilization` the
+    throughput of the class's members whose data crosses the direction of :func:`reference_link`
+    over its capacity, so the classes' utilizations add up to at most about 1 (a web generator
+    crosses it if the path to any of its clients does; a member whose ends are not known, as in
+    a table read back from CSV, counts as crossing). `loss_rate` = packets_dropped /
+    packets_sent, NaN when a member lacks those counts. Without links (a hand-made result)
+    utilizations are NaN."""
     members: dict[str, list[Mapping[str, Any]]] = {}
     for row in [*flows, *web]:
         members.setdefault(class_of(row), []).append(row)
-    capacity_bps = float(reference_link(links, link)["rate_bps"]) if links or link is not None else NAN
+    reference = reference_link(links, link) if links or link is not None else None
+    capacity_bps = float(reference["rate_bps"]) if reference is not None else NAN
+    crosses = _crossing(links, reference)
     totals = {label: math.fsum(_number(row, "throughput_bps") for row in rows) for label, rows in members.items()}
+    crossing_totals = {
+        label: math.fsum(_number(row, "throughput_bps") for row in rows if crosses(row))
+        for label, rows in members.items()
+    }
     everything = math.fsum(totals.values())
     table = []
     for label, rows in members.items():
@@ -99,7 +107,7 @@ def class_rows(
                 "flows": len(rows),
                 "throughput_bps": totals[label],
                 "share": totals[label] / everything if everything > 0 else NAN,
-                "utilization": totals[label] / capacity_bps,
+                "utilization": crossing_totals[label] / capacity_bps,
                 "per_flow_bps": totals[label] / len(rows),
                 "jain": jain(_number(row, "throughput_bps") for row in rows),
                 "loss_rate": dropped / sent if sent > 0 else NAN,
@@ -108,6 +116,29 @@ def class_rows(
             }
         )
     return table
+
+
+def _crossing(links: Sequence[Mapping[str, Any]], reference: Mapping[str, Any] | None) -> Any:
+    """Whether a member's data crosses the `reference` link direction, by the engine's routes."""
+    if reference is None or "link" not in reference or "src" not in reference:
+        return lambda row: True
+    from tcpsim.routing import Routes
+
+    routes = Routes(links)
+    hop = (int(reference["link"]), str(reference["direction"]))
+
+    def crosses(row: Mapping[str, Any]) -> bool:
+        if "server" in row:
+            source, clients = row.get("server"), row.get("clients")
+            destinations = clients if isinstance(clients, list | tuple) else None
+        else:
+            source, destination = row.get("src"), row.get("dst")
+            destinations = [destination] if isinstance(destination, str) else None
+        if not isinstance(source, str) or destinations is None:
+            return True  # ends not known
+        return any(hop in routes.path(source, str(d)) for d in destinations)
+
+    return crosses
 
 
 def relative_fairness(classes: pd.DataFrame | Sequence[Mapping[str, Any]], a: str, b: str) -> float:

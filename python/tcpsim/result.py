@@ -78,6 +78,8 @@ WEB_COLUMNS = [
     "name",
     "class",
     "variant",
+    "server",
+    "clients",
     "transfers_started",
     "transfers_completed",
     "bytes_delivered",
@@ -113,8 +115,8 @@ class RunResult:
 
     `transfers` lists every transfer a web generator started, warm-up included: `generator`,
     `client`, `start_s`, `end_s` (when the receiver held every byte; NaN if not by the end),
-    `bytes`, `fct_s` (end − start) and `completed`. `web` counts, per generator, the transfers
-    started inside the window, how many completed and their completion times (mean, median,
+    `bytes`, `fct_s` (end − start) and `completed`. `web` names each generator's `server` and
+    `clients` and counts the transfers started inside the window, how many completed and their completion times (mean, median,
     95th percentile), and like a flow the bytes delivered, throughput and data packets sent and
     dropped inside the window, with `connection_slots` (the most transfers open at once)."""
 
@@ -282,8 +284,8 @@ class RunResult:
         }
 
     def save(self, directory: str | Path, trace_format: str = "parquet") -> Path:
-        """Write flows.csv, links.csv, udp.csv, web.csv and transfers.csv (the last three if
-        they have rows), meta.json and one file per recorded trace, `trace_<kind>.parquet` or,
+        """Write flows.csv, links.csv, udp.csv, web.csv (a generator's clients joined by ";") and
+        transfers.csv (the last three if they have rows), meta.json and one file per recorded trace, `trace_<kind>.parquet` or,
         with ``trace_format="csv"``, `trace_<kind>.csv`. A previous save's files in
         ``directory`` are removed first, so none of them lingers beside this result's (a trace
         or table it did not record); other files are left alone."""
@@ -295,6 +297,10 @@ class RunResult:
             (out / name).unlink(missing_ok=True)
         tables = {"flows": self.flows, "links": self.links}
         tables |= {name: self._frame(name) for name in ("udp", "web", "transfers") if not self._frame(name).empty}
+        if "web" in tables and "clients" in tables["web"]:  # a list per row: names joined by ";" in CSV
+            tables["web"] = tables["web"].assign(
+                clients=[";".join(c) if isinstance(c, list | tuple) else c for c in tables["web"]["clients"]]
+            )
         for name, df in tables.items():
             with replacing(out / f"{name}.csv") as temporary:
                 df.to_csv(temporary, index=False)
@@ -367,6 +373,8 @@ def _rows(engine: EngineOutput) -> dict[str, list[dict[str, Any]]]:
             "name": generator["name"],
             "class": generator["class"],
             "variant": variant,
+            "server": nodes[generator["server"]],
+            "clients": [nodes[client] for client in generator["clients"]],
             **{key: value for key, value in row.items() if key != "id"},
         }
         for row, generator, variant in zip(
