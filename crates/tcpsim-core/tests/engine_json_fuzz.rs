@@ -45,18 +45,13 @@ enum Mutation {
     Repeat(u8),
 }
 
+/// Any JSON value a mutation may put anywhere: the extreme numbers, other types, nesting.
 fn hostile_value() -> impl Strategy<Value = Value> {
     prop_oneof![
-        Just(json!(0)),
-        Just(json!(1)),
-        Just(json!(-1)),
-        Just(json!(u64::MAX)),
+        extreme_number(),
         Just(json!(i64::MIN)),
-        Just(json!(u64::from(u32::MAX) + 1)),
         Just(json!(9_007_199_254_740_993u64)),
-        Just(json!(1e308)),
         Just(json!(-1e-308)),
-        Just(json!(0.5)),
         Just(Value::Null),
         Just(json!(true)),
         Just(json!("")),
@@ -64,13 +59,13 @@ fn hostile_value() -> impl Strategy<Value = Value> {
         Just(json!([])),
         Just(json!({})),
         Just(json!([[[[[[[[0]]]]]]]])),
-        any::<u64>().prop_map(|n| json!(n)),
         any::<i64>().prop_map(|n| json!(n)),
         (-1e15..1e15f64).prop_map(|x| json!(x)),
         "\\PC{0,12}".prop_map(|s| json!(s)),
     ]
 }
 
+/// Numbers at and beyond the edges of the engine's integer and float fields.
 fn extreme_number() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(json!(0)),
