@@ -47,6 +47,14 @@ def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
         "intro\n<!-- status:quick:begin -->\nold\n<!-- status:quick:end -->\n"
         "<!-- status:full:begin -->\nkeep\n<!-- status:full:end -->\n"
     )
+    real_execute = repro.execute
+
+    def execute_while_the_readme_is_edited(*args, **kwargs):
+        # An edit made during the (long) runs is kept: the README is read again before writing.
+        readme.write_text(readme.read_text().replace("intro\n", "intro, edited during the run\n"))
+        return real_execute(*args, **kwargs)
+
+    monkeypatch.setattr(repro, "execute", execute_while_the_readme_is_edited)
     result = CliRunner().invoke(
         app, ["repro", "all", "--quick", "--out", str(tmp_path / "out"), "--update-readme", str(readme), "--status"]
     )
@@ -55,7 +63,7 @@ def test_update_readme_rewrites_only_its_block(tmp_path, monkeypatch):
     assert "| validation | – | – | – | – | – | – | – | 0/1 (claims 1/1, numbers 0/1) | – |" in status_block(
         text, "quick"
     )
-    assert status_block(text, "full") == "keep" and text.startswith("intro\n")
+    assert status_block(text, "full") == "keep" and text.startswith("intro, edited during the run\n")
     assert status_block(text, "quick") in result.stdout
     bad = tmp_path / "NOBLOCK.md"
     bad.write_text("no markers\n")

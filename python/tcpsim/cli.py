@@ -873,7 +873,8 @@ def repro(
 
     quiet = _output_options(quiet, verbose)
     out_dir = output_dir(out, "--out")
-    readme_text = _read_readme(update_readme, quick) if update_readme is not None else None
+    if update_readme is not None:
+        _read_readme(update_readme, quick)  # its mistakes before any run
     experiments = select(ids)
     console = _stdout()
     tables = not (json_ or status or quiet)
@@ -891,6 +892,8 @@ def repro(
     if update_readme is not None:
         from tcpsim.outpaths import write_text
 
+        # Read again: a full run takes half an hour, and edits made meanwhile must survive.
+        readme_text = _read_readme(update_readme, quick)
         write_text(
             update_readme, replace_status_block(readme_text, "quick" if quick else "full", status_table(reports))
         )
@@ -945,7 +948,8 @@ def report(
 
 
 def _read_readme(path: Path, quick: bool) -> str:
-    """The README whose status block ``repro --update-readme`` rewrites, checked before any run."""
+    """The README whose status block ``repro --update-readme`` rewrites: read before any run to
+    check it, and again after the runs to rewrite it."""
     from tcpsim.repro.status import status_block
 
     mode = "quick" if quick else "full"
