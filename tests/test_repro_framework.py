@@ -506,3 +506,27 @@ def test_status_block_is_replaced_between_its_markers_only():
     assert updated.startswith("intro\n")
     with pytest.raises(ValueError, match="status:quick:begin"):
         replace_status_block("no markers", "quick", "x")
+
+
+def test_analysis_sees_the_runs_in_plan_order_whatever_order_they_came_back_in():
+    """Issue 27: a `repro` killed with -9 and run again gave a report that differed from an
+    uninterrupted one. The rerun's cached runs came back first, the analysis summed floats in
+    that order, and the last bits moved. Analysis now sees the plan's order."""
+    from tcpsim.repro.framework import _analyze, _Inputs
+
+    values = {"a": 1e16, "b": 1.0, "c": -1e16, "d": 1.0}  # a sum that depends on its order
+
+    class Summing(Experiment):
+        id, title, paper, kind = "validation.summing", "sums", "validation", "validation"
+
+        def analyze(self, results, quick):
+            total = sum(r for r in results.values())
+            return Outcome(numbers=[Number("sum", 2.0, total)], notes=[",".join(results)])
+
+    planned = list(values)
+    outcomes = []
+    for arrival in (planned, planned[::-1], ["c", "a", "d", "b"]):
+        inputs = _Inputs(results={k: values[k] for k in arrival}, planned=planned)
+        outcome, _ = _analyze(Summing(), inputs, quick=True)
+        outcomes.append((outcome.notes, outcome.numbers[0].measured))
+    assert outcomes == [(["a,b,c,d"], outcomes[0][1])] * 3

@@ -371,6 +371,9 @@ class _Inputs:
     """What ``execute`` gathered for one experiment before analysis."""
 
     results: dict[Any, RunResult] = field(default_factory=dict)
+    """In the order the runs came back (cached first, then as the workers finish)."""
+    planned: list[Any] = field(default_factory=list)
+    """The run keys in the order the experiment planned them: the order analysis sees."""
     failed_runs: dict[Any, str] = field(default_factory=dict)
     setup_error: str | None = None
     seeds: list[int] = field(default_factory=list)
@@ -386,8 +389,12 @@ def _analyze(experiment: Experiment, inputs: _Inputs, quick: bool) -> tuple[Outc
         key, error = next(iter(inputs.failed_runs.items()))
         detail = f"{len(inputs.failed_runs)} run(s) failed; first {key!r}: {error}"
         return Outcome(claims=[Claim("all simulation runs succeed", False, detail)]), False
+    # The plan's order, not the order the runs came back: sums over runs then add in the same
+    # order whether the runs were computed, cached or both (a rerun after an interruption), so
+    # the report is the same to the last bit.
+    results = {key: inputs.results[key] for key in inputs.planned if key in inputs.results}
     try:
-        outcome = experiment.analyze(inputs.results, quick)
+        outcome = experiment.analyze(results, quick)
     except Exception as error:  # noqa: BLE001 - isolate one experiment's bug from the batch
         return Outcome(claims=[Claim("analysis completes", False, _describe(error))]), False
     if not outcome.claims and not outcome.numbers:
@@ -595,6 +602,7 @@ def execute(
             inputs[experiment.id].setup_error = _describe(error)
             continue
         inputs[experiment.id].seeds = sorted({spec.seed for spec in planned})
+        inputs[experiment.id].planned = [spec.key for spec in planned]
         inputs[experiment.id].waiting = len(planned)
         specs += [replace(spec, key=(experiment.id, spec.key)) for spec in planned]
 
