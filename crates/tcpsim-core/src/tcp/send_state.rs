@@ -128,7 +128,7 @@ impl SendState {
 
     fn rebuild_sacked_counts(&mut self) {
         let flags = self.segments.iter().map(|g| g.sacked);
-        self.sacked.rebuild(self.snd_una / self.mss, self.segments.len(), flags);
+        self.sacked.rebuild(self.first_segment(), self.segments.len(), flags);
     }
 
     /// SACKed segments outstanding.
