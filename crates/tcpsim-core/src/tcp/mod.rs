@@ -56,6 +56,7 @@ mod ecn_tests;
 #[cfg(test)]
 pub(crate) mod tests {
     use crate::config::{CaIncrement, CcConfig, RecoveryKind, SsthreshFrom, TcpConfig, TimeoutSsthresh};
+    use crate::tcp::cc::AimdConfig;
 
     /// A TCP configuration for tests: 1000-byte segments, 40-byte headers, no limited transmit
     /// (the hand-worked sequences of the recovery tests predate it; its own tests turn it on).
@@ -78,7 +79,7 @@ pub(crate) mod tests {
             limited_transmit: false,
             timeout_ssthresh: TimeoutSsthresh::FirstOfEpisode,
             ssthresh_from: SsthreshFrom::Cwnd,
-            cc: CcConfig::Aimd {},
+            cc: CcConfig::Aimd(AimdConfig {}),
             ca_increment: CaIncrement::Exact,
             delack_count,
             delack_timeout_ns: 200_000_000,

@@ -10,11 +10,28 @@
 //! the sender hands over: FlightSize, as eq. 4 has it, or cwnd, as ns-2 and Linux halve
 //! (`TcpConfig::ssthresh_from`, `TcpConfig::timeout_ssthresh`).
 
-use super::{CongestionOps, Window};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{CcParameters, CongestionOps, Window};
 use crate::config::CaIncrement;
+
+/// RFC 5681 has no parameters of its own (`cc = {kind = "aimd"}`); the window rules it
+/// shares with every algorithm are `TcpConfig`'s.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AimdConfig {}
+
+impl CcParameters for AimdConfig {}
 
 /// RFC 5681 is what [`CongestionOps`]' defaults do.
 pub struct Aimd;
+
+impl Aimd {
+    pub fn new(_: &AimdConfig, _mss_bytes: u64) -> Self {
+        Aimd
+    }
+}
 
 impl CongestionOps for Aimd {}
 

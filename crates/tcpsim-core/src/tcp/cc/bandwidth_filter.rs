@@ -26,7 +26,51 @@
 //! Deviations: rates are `f64` (deterministic IEEE arithmetic; Linux uses integer bytes per
 //! jiffy and loses precision at low rates). The filters never allocate.
 
-use crate::config::{WestwoodFilter, WestwoodPlusFilter};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Westwood's low-pass filter over per-ACK bandwidth samples b_k.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WestwoodFilter {
+    /// `casetti` Sec. 2.2: b̂_k = α_k·b̂_{k−1} + (1−α_k)·(b_k + b_{k−1})/2 with the
+    /// time-varying α_k = (2τ − Δ_k)/(2τ + Δ_k) (Tustin discretisation of 1/(1 + sτ)).
+    Tustin {},
+    /// Ablation of `tustin`: the same time-varying α_k on the latest sample only,
+    /// b̂_k = α_k·b̂_{k−1} + (1−α_k)·b_k. With bunched ACKs the trapezoid weighs a short gap's
+    /// large b_{k−1} by the next, long Δ_k and over-estimates; this form does not. Not a
+    /// paper's filter: a sensitivity tool.
+    TustinLatest {},
+    /// b̂_k = α·b̂_{k−1} + (1−α)·(b_k + b_{k−1})/2 with a constant α in [0, 1): ns-2
+    /// `tcp-westwood-nr.cc` filter type 1 (α = 19/21, i.e. weights 0.9047 and 0.0476: the
+    /// paper's Δ = τ/10 example) and type 2 (α = 29/31), ns-3 (`gangadhar` eq. 1, α = 0.9).
+    TustinFixed { alpha: f64 },
+    /// b̂_k = α·b̂_{k−1} + (1−α)·b_k with α in [0, 1): ns-2 filter type 0 (α = `fr_alpha_` = 0.9).
+    Ewma { alpha: f64 },
+}
+
+/// Westwood+'s low-pass filter over per-RTT bandwidth samples.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WestwoodPlusFilter {
+    /// Linux `tcp_westwood.c`: two cascaded EWMAs with gain 1/8, both set to the first sample.
+    TwoStageEwma {},
+    /// The ns-3 code of `gangadhar` (Sec. 3.2, eqs. 4–6): α·b̂ + (1−α)·(b_k + b_{k−1})/2,
+    /// α in [0, 1) (ns-3: 0.9).
+    TustinFixed { alpha: f64 },
+    /// b̂_k = α·b̂_{k−1} + (1−α)·b_k, α in [0, 1): ns-2 `tcp-westwood-nr.cc` filter type 5,
+    /// the per-RTT Westwood+ estimator (α = `fr_alpha_` = 0.9).
+    Ewma { alpha: f64 },
+}
+
+/// A fixed filter coefficient is in [0, 1); errors name the field relative to `cc`.
+pub fn alpha_ok(alpha: f64) -> Result<(), String> {
+    if (0.0..1.0).contains(&alpha) {
+        Ok(())
+    } else {
+        Err(format!("filter.alpha: {alpha} must be in [0, 1)"))
+    }
+}
 
 /// The window BWE·RTTmin of faster recovery as a whole number of segments, at least two,
 /// in bytes: `max(2, ⌊BWE·RTTmin/seg_size⌋)·seg_size` (`casetti` Sec. 3.1–3.2, `macura`

@@ -8,11 +8,14 @@
 //! reduction.
 //!
 //! Every algorithm implements [`CongestionOps`], whose hooks all have defaults (RFC 5681
-//! AIMD, no estimator), so an algorithm writes only what it changes. Dispatch is static
-//! through one enum, [`CongestionControl`], matched once in [`CongestionControl::ops`] /
-//! [`CongestionControl::ops_mut`]. Adding an algorithm: a file with its struct and
-//! `impl CongestionOps`, a variant in `congestion_controls!` below, and its `CcConfig` kind
-//! with the arm of [`CongestionControl::from_config`] that builds it.
+//! AIMD, no estimator), so an algorithm writes only what it changes. Each owns its
+//! configuration: a struct in its own file (`VegasConfig` in `vegas.rs`) implementing
+//! [`CcParameters`], and a `new(&Config, mss_bytes)`. Dispatch is static through one enum,
+//! [`CongestionControl`], matched once in [`CongestionControl::ops`] /
+//! [`CongestionControl::ops_mut`]. Adding an algorithm is its file plus three lines here: the
+//! `mod`, the `pub use` of the algorithm and its config, and its entry in
+//! `congestion_controls!`, which declares the `kind` users write ([`CcConfig`]) and builds and
+//! checks it.
 
 mod aimd;
 mod bandwidth_filter;
@@ -21,13 +24,17 @@ mod vegas;
 mod westwood;
 mod westwood_plus;
 
-pub use aimd::Aimd;
+pub use aimd::{Aimd, AimdConfig};
+pub use bandwidth_filter::{WestwoodFilter, WestwoodPlusFilter};
 pub use round::RoundCounter;
-pub use vegas::{Vegas, VegasParams};
-pub use westwood::Westwood;
-pub use westwood_plus::WestwoodPlus;
+pub use vegas::*;
+pub use westwood::{Westwood, WestwoodConfig};
+pub use westwood_plus::{WestwoodPlus, WestwoodPlusConfig};
 
-use crate::config::{CaIncrement, CcConfig};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::config::CaIncrement;
 
 /// What the sender learned from one ACK.
 #[derive(Clone, Copy, Debug)]
@@ -140,17 +147,61 @@ pub trait CongestionOps {
     }
 }
 
-/// Declares [`CongestionControl`], one variant per algorithm (the variant is named after
-/// the algorithm's type), and the single match that dispatches to it.
+/// What an algorithm's configuration tells the engine besides the algorithm's own rules.
+pub trait CcParameters {
+    /// A delay-based algorithm (Vegas): by default its flows mark their packets for RD's D
+    /// queue, loss-based ones for the R queue (`podlesny` Sec. III).
+    const DELAY_BASED: bool = false;
+
+    /// Check the parameters; errors are `field: message` relative to `cc`, naming the value
+    /// given and what is allowed.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Declares [`CongestionControl`], one variant per algorithm (named after its type), and
+/// [`CcConfig`], one `kind` per algorithm holding its configuration (`Vegas(VegasConfig)` is
+/// `{"kind": "vegas", …}`), with the matches that build, check and dispatch to them.
 macro_rules! congestion_controls {
-    ($($algorithm:ident),+ $(,)?) => {
+    ($($(#[doc = $doc:literal])* $algorithm:ident($config:ident)),+ $(,)?) => {
         /// A congestion-control algorithm. Enum dispatch keeps the algorithms concrete types;
         /// each hook call matches once, in `ops`/`ops_mut`.
         pub enum CongestionControl {
             $($algorithm($algorithm)),+
         }
 
+        /// Congestion-control algorithm (the window-growth and reduction-target half).
+        #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum CcConfig {
+            $($(#[doc = $doc])* $algorithm($config)),+
+        }
+
+        impl CcConfig {
+            /// Check the algorithm's parameters; errors are `field: message` relative to `cc`.
+            pub fn validate(&self) -> Result<(), String> {
+                match self {
+                    $(CcConfig::$algorithm(c) => c.validate()),+
+                }
+            }
+
+            /// The algorithm is delay-based ([`CcParameters::DELAY_BASED`]).
+            pub fn delay_based(&self) -> bool {
+                match self {
+                    $(CcConfig::$algorithm(_) => <$config as CcParameters>::DELAY_BASED),+
+                }
+            }
+        }
+
         impl CongestionControl {
+            /// Build the configured algorithm; `mss_bytes` is the sender's SMSS.
+            pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
+                match cfg {
+                    $(CcConfig::$algorithm(c) => CongestionControl::$algorithm($algorithm::new(c, mss_bytes))),+
+                }
+            }
+
             #[inline]
             pub fn ops(&self) -> &dyn CongestionOps {
                 match self {
@@ -168,77 +219,21 @@ macro_rules! congestion_controls {
     };
 }
 
-congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas);
-
-impl CongestionControl {
-    /// `mss_bytes` is the sender's SMSS (Westwood's seg_size).
-    pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
-        match cfg {
-            CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
-            CcConfig::Westwood { tau_ns, null_sample_divisor, filter, ns3_fast_recovery, sample_tick_ns } => {
-                CongestionControl::Westwood(Westwood::new(
-                    *tau_ns,
-                    *null_sample_divisor,
-                    filter,
-                    mss_bytes,
-                    *ns3_fast_recovery,
-                    *sample_tick_ns,
-                ))
-            }
-            CcConfig::WestwoodPlus { filter, min_window_ns, min_decrease_half, ns3_fast_recovery } => {
-                CongestionControl::WestwoodPlus(WestwoodPlus::new(
-                    filter,
-                    *min_window_ns,
-                    *min_decrease_half,
-                    *ns3_fast_recovery,
-                    mss_bytes,
-                ))
-            }
-            CcConfig::Vegas {
-                alpha,
-                beta,
-                gamma,
-                rtt,
-                slow_start,
-                slow_start_exit,
-                loss_decrease,
-                ecn_decrease,
-                timeout_cwnd_segments,
-                min_round_samples,
-                rtt_input,
-                diff,
-                diff_rounding,
-                round_end,
-                increase,
-                base_rtt_reset,
-                closing_sample_next_round,
-                reno_increase,
-            } => CongestionControl::Vegas(Vegas::new(
-                VegasParams {
-                    alpha: *alpha,
-                    beta: *beta,
-                    gamma: *gamma,
-                    rtt: *rtt,
-                    slow_start: *slow_start,
-                    slow_start_exit: *slow_start_exit,
-                    loss_decrease: *loss_decrease,
-                    ecn_decrease: *ecn_decrease,
-                    timeout_cwnd_segments: *timeout_cwnd_segments,
-                    min_round_samples: *min_round_samples,
-                    rtt_input: *rtt_input,
-                    diff: *diff,
-                    diff_rounding: *diff_rounding,
-                    round_end: *round_end,
-                    increase: *increase,
-                    base_rtt_reset: *base_rtt_reset,
-                    closing_sample_next_round: *closing_sample_next_round,
-                    reno_increase: *reno_increase,
-                },
-                mss_bytes,
-            )),
-        }
-    }
-}
+congestion_controls!(
+    /// RFC 5681 slow start and congestion avoidance, ssthresh = max(W/2, 2·SMSS), W cwnd or
+    /// FlightSize (`TcpConfig::ssthresh_from`).
+    Aimd(AimdConfig),
+    /// TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth estimate (BWE) and faster
+    /// recovery, ssthresh = BWE·RTTmin after a loss.
+    Westwood(WestwoodConfig),
+    /// TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per
+    /// RTT; ssthresh = BWE·RTTmin after a loss; cwnd = ssthresh after 3 duplicate ACKs.
+    WestwoodPlus(WestwoodPlusConfig),
+    /// TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson, JSAC 1995): once
+    /// per RTT, diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT segments; +1 segment below α, −1
+    /// above β; slow start leaves when diff > γ. See `tcp::cc::vegas` for the flavours.
+    Vegas(VegasConfig),
+);
 
 #[cfg(test)]
 mod tests;

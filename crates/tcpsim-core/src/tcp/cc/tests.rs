@@ -10,6 +10,7 @@
 
 use crate::config::*;
 use crate::sim::Sim;
+use crate::tcp::cc::{AimdConfig, WestwoodConfig, WestwoodFilter, WestwoodPlusConfig, WestwoodPlusFilter};
 use crate::tcp::tests::tcp_config;
 
 const MS: u64 = 1_000_000;
@@ -19,22 +20,22 @@ const MSS: u64 = 1000;
 const PAYLOAD_BPS: f64 = 2_000_000.0 * 1000.0 / 1040.0;
 
 fn westwood() -> CcConfig {
-    CcConfig::Westwood {
+    CcConfig::Westwood(WestwoodConfig {
         tau_ns: 500 * MS,
         null_sample_divisor: 2,
         filter: WestwoodFilter::Tustin {},
         ns3_fast_recovery: false,
         sample_tick_ns: 0,
-    }
+    })
 }
 
 fn westwood_plus(min_decrease_half: bool) -> CcConfig {
-    CcConfig::WestwoodPlus {
+    CcConfig::WestwoodPlus(WestwoodPlusConfig {
         filter: WestwoodPlusFilter::TwoStageEwma {},
         min_window_ns: 50 * MS,
         min_decrease_half,
         ns3_fast_recovery: false,
-    }
+    })
 }
 
 fn scenario(cc: CcConfig, delack_count: u32, loss_p: f64, duration_ns: u64, trace_interval_ns: u64) -> SimConfig {
@@ -120,7 +121,7 @@ fn westwood_and_westwood_plus_estimates_converge_to_the_bottleneck_payload_rate(
 
 #[test]
 fn aimd_has_no_estimate_in_the_trace() {
-    let sim = run(&scenario(CcConfig::Aimd {}, 1, 0.0, 2 * S, 100 * MS));
+    let sim = run(&scenario(CcConfig::Aimd(AimdConfig {}), 1, 0.0, 2 * S, 100 * MS));
     let t = &sim.trace.cwnd;
     assert!(t.bwe_bps.iter().all(|b| b.is_nan()));
     assert_eq!(t.bwe_bps.len(), t.cwnd_bytes.len());
@@ -212,7 +213,7 @@ fn westwood_faster_recovery_sets_the_window_to_bwe_times_rtt_min_under_random_lo
 #[test]
 fn westwood_outperforms_aimd_under_random_loss() {
     let tput = |cc| run(&scenario(cc, 1, 0.01, 120 * S, 0)).summary().unwrap().flows[0].throughput_bps;
-    let (w, r) = (tput(westwood()), tput(CcConfig::Aimd {}));
+    let (w, r) = (tput(westwood()), tput(CcConfig::Aimd(AimdConfig {})));
     eprintln!("1% loss: Westwood {:.3} Mb/s, NewReno {:.3} Mb/s", w / 1e6, r / 1e6);
     assert!(w > 1.2 * r, "Westwood {w} vs NewReno {r}");
 }
@@ -245,7 +246,7 @@ fn modified_westwood_plus_never_cuts_below_half() {
 #[test]
 fn westwood_grows_the_window_as_aimd_until_the_first_loss() {
     // Sec. 3: slow start and congestion avoidance are Reno's; only the reduction differs.
-    let a = run(&scenario(CcConfig::Aimd {}, 2, 0.0, 3 * S, 0));
+    let a = run(&scenario(CcConfig::Aimd(AimdConfig {}), 2, 0.0, 3 * S, 0));
     let w = run(&scenario(westwood(), 2, 0.0, 3 * S, 0));
     let first_cut = |sim: &Sim| sim.trace.cwnd.ssthresh_bytes.iter().position(|&s| s < 1 << 30).unwrap();
     let n = first_cut(&a);
@@ -263,18 +264,21 @@ fn the_canonical_form_parses_and_is_checked() {
     let cc: CcConfig = serde_json::from_str(json).unwrap();
     assert!(matches!(
         cc,
-        CcConfig::Westwood {
+        CcConfig::Westwood(WestwoodConfig {
             tau_ns: 500_000_000,
             null_sample_divisor: 2,
             filter: WestwoodFilter::Tustin {},
             ns3_fast_recovery: false,
             sample_tick_ns: 0
-        }
+        })
     ));
     let json = r#"{"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window_ns": 0,
                    "min_decrease_half": true, "ns3_fast_recovery": true}"#;
     let cc: CcConfig = serde_json::from_str(json).unwrap();
-    assert!(matches!(cc, CcConfig::WestwoodPlus { min_decrease_half: true, ns3_fast_recovery: true, .. }));
+    assert!(matches!(
+        cc,
+        CcConfig::WestwoodPlus(WestwoodPlusConfig { min_decrease_half: true, ns3_fast_recovery: true, .. })
+    ));
     let unknown = r#"{"kind": "westwood_plus", "filter": {"kind": "two_stage_ewma"}, "min_window_ns": 0,
                       "min_decrease_half": false, "ns3_fast_recovery": false, "tau_ns": 1}"#;
     assert!(serde_json::from_str::<CcConfig>(unknown).is_err());
@@ -289,64 +293,64 @@ fn the_canonical_form_parses_and_is_checked() {
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood {
+            CcConfig::Westwood(WestwoodConfig {
                 tau_ns: 0,
                 null_sample_divisor: 2,
                 filter: tustin,
                 ns3_fast_recovery: false,
                 sample_tick_ns: 0
-            }
+            })
         ),
         "flows[0].tcp.cc.tau_ns: must be > 0"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood {
+            CcConfig::Westwood(WestwoodConfig {
                 tau_ns: S,
                 null_sample_divisor: 1,
                 filter: tustin,
                 ns3_fast_recovery: false,
                 sample_tick_ns: 0
-            }
+            })
         ),
         "flows[0].tcp.cc.null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood {
+            CcConfig::Westwood(WestwoodConfig {
                 tau_ns: S,
                 null_sample_divisor: 0,
                 filter: tustin,
                 ns3_fast_recovery: false,
                 sample_tick_ns: 0
-            }
+            })
         ),
         "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filters"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::Westwood {
+            CcConfig::Westwood(WestwoodConfig {
                 tau_ns: S,
                 null_sample_divisor: 0,
                 filter: WestwoodFilter::Ewma { alpha: 1.0 },
                 ns3_fast_recovery: false,
                 sample_tick_ns: 0
-            }
+            })
         ),
         "flows[0].tcp.cc.filter.alpha: 1 must be in [0, 1)"
     );
     assert_eq!(
         check(
             &mut cfg,
-            CcConfig::WestwoodPlus {
+            CcConfig::WestwoodPlus(WestwoodPlusConfig {
                 filter: WestwoodPlusFilter::TustinFixed { alpha: f64::NAN },
                 min_window_ns: 0,
                 min_decrease_half: false,
                 ns3_fast_recovery: false,
-            }
+            })
         ),
         "flows[0].tcp.cc.filter.alpha: NaN must be in [0, 1)"
     );

@@ -1,7 +1,7 @@
 //! TCP Vegas, `podlesny` Sec. II-B, `macura` Sec. 4 and Brakmo & Peterson, "TCP Vegas: end
 //! to end congestion avoidance on a global Internet", IEEE JSAC 13(8), 1995: a window set by
 //! the queueing its own packets see, not by losses. The implementations the papers' tools ran
-//! differ in many small rules; each is a field of `CcConfig::Vegas` and the Python front end
+//! differ in many small rules; each is a field of `VegasConfig` and the Python front end
 //! names the sets as flavours (`brakmo`, `ns2`, `linux`, `ns3`: README "TCP variants").
 //!
 //! Once per RTT (a round: Brakmo's "beg_snd_nxt"; it ends on the ACK that covers the snd_nxt
@@ -80,34 +80,11 @@
 //! `TcpAgent::output` adds when `useHeaders_` is true (`VegasTcpAgent::output` never adds
 //! `headersize()`): a scenario matching ns-2 sets the Vegas flows' `header` to 0.
 
-use super::{aimd, AckSample, CongestionOps, LossSignal, Reduction, Window};
-use crate::config::{
-    VegasDiff, VegasDiffRounding, VegasIncrease, VegasLossDecrease, VegasNamedDecrease, VegasRenoIncrease,
-    VegasRoundEnd, VegasRtt, VegasRttInput, VegasSlowStart, VegasSlowStartExit,
-};
+mod config;
 
-/// The parameters of `CcConfig::Vegas` (documented there).
-#[derive(Clone, Copy, Debug)]
-pub struct VegasParams {
-    pub alpha: f64,
-    pub beta: f64,
-    pub gamma: f64,
-    pub rtt: VegasRtt,
-    pub slow_start: VegasSlowStart,
-    pub slow_start_exit: VegasSlowStartExit,
-    pub loss_decrease: VegasLossDecrease,
-    pub ecn_decrease: Option<f64>,
-    pub timeout_cwnd_segments: u32,
-    pub min_round_samples: u32,
-    pub rtt_input: VegasRttInput,
-    pub diff: VegasDiff,
-    pub diff_rounding: VegasDiffRounding,
-    pub round_end: VegasRoundEnd,
-    pub increase: VegasIncrease,
-    pub base_rtt_reset: bool,
-    pub closing_sample_next_round: bool,
-    pub reno_increase: VegasRenoIncrease,
-}
+pub use config::*;
+
+use super::{aimd, AckSample, CongestionOps, LossSignal, Reduction, Window};
 
 /// The RTT samples of the round in progress.
 #[derive(Clone, Copy, Debug, Default)]
@@ -153,7 +130,7 @@ enum RoundEnd {
 }
 
 pub struct Vegas {
-    p: VegasParams,
+    p: VegasConfig,
     mss_bytes: u64,
     timeout_cwnd_bytes: u64,
     /// BaseRTT, the smallest RTT of the connection (ns).
@@ -183,9 +160,9 @@ pub struct Vegas {
 }
 
 impl Vegas {
-    pub fn new(p: VegasParams, mss_bytes: u64) -> Self {
+    pub fn new(p: &VegasConfig, mss_bytes: u64) -> Self {
         Vegas {
-            p,
+            p: *p,
             mss_bytes,
             timeout_cwnd_bytes: p.timeout_cwnd_segments as u64 * mss_bytes,
             base_rtt_ns: None,
@@ -477,8 +454,8 @@ mod tests {
     const HUGE: u64 = 1 << 30;
 
     /// The tcpsim defaults (the papers' α, β, γ), deciding on any sample.
-    fn params() -> VegasParams {
-        VegasParams {
+    fn params() -> VegasConfig {
+        VegasConfig {
             alpha: 1.0,
             beta: 3.0,
             gamma: 1.0,
@@ -501,7 +478,7 @@ mod tests {
     }
 
     fn vegas() -> Vegas {
-        Vegas::new(params(), MSS)
+        Vegas::new(&params(), MSS)
     }
 
     fn window(cwnd_bytes: u64, ssthresh_bytes: u64) -> Window {
@@ -648,7 +625,7 @@ mod tests {
     /// cwnd·(minRTT − baseRTT)/baseRTT truncated). Delayed ACKs: each ACK covers 2 segments.
     fn linux() -> Vegas {
         Vegas::new(
-            VegasParams {
+            &VegasConfig {
                 alpha: 2.0,
                 beta: 4.0,
                 slow_start: VegasSlowStart::EveryRtt,
@@ -713,14 +690,14 @@ mod tests {
     fn ns3_reno_increase_counts_the_ack_once() {
         // ns-3 TcpNewReno::IncreaseWindow → CongestionAvoidance: cwnd += segSize²/cwnd once
         // per call, whatever segmentsAcked: 100 bytes at cwnd 10, however many segments.
-        let mut v = Vegas::new(VegasParams { min_round_samples: 3, ..params() }, MSS);
+        let mut v = Vegas::new(&VegasConfig { min_round_samples: 3, ..params() }, MSS);
         let mut w = in_congestion_avoidance(&mut v);
         assert_eq!(delack_round(&mut v, &mut w, 2, 150.0), 10_100);
     }
 
     #[test]
     fn the_smoothed_rtt_input_feeds_an_rfc6298_average() {
-        let mut v = Vegas::new(VegasParams { rtt_input: VegasRttInput::Smoothed, ..params() }, MSS);
+        let mut v = Vegas::new(&VegasConfig { rtt_input: VegasRttInput::Smoothed, ..params() }, MSS);
         let mut w = in_congestion_avoidance(&mut v);
         v.base_rtt_ns = None;
         // srtt: 100, then (7·100 + 180)/8 = 110 ms; BaseRTT is the smallest smoothed value.
@@ -736,7 +713,7 @@ mod tests {
     /// ns-2.35 tcp-vegas.cc as the `ns2` flavour sets it.
     fn ns2() -> Vegas {
         Vegas::new(
-            VegasParams {
+            &VegasConfig {
                 rtt: VegasRtt::Mean,
                 min_round_samples: 0,
                 diff: VegasDiff::Ns2InFlight,

@@ -42,9 +42,63 @@
 //!   a coarser one (Linux 2.2's 10 ms `jiffies`): times are rounded down to it, and ACKs
 //!   within one tick join one sample, as ACKs at one instant do (`pending_bytes`).
 
-use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
-use super::{AckSample, CongestionOps, LossSignal, Reduction, Window};
-use crate::config::WestwoodFilter;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::bandwidth_filter::{alpha_ok, bwe_window_bytes, AckedCount, Filter, FilterKind, WestwoodFilter};
+use super::{AckSample, CcParameters, CongestionOps, LossSignal, Reduction, Window};
+
+/// Westwood's parameters (`cc = {kind = "westwood", …}`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WestwoodConfig {
+    /// τ, ns: the filter's time constant (cut-off frequency 1/τ), `casetti` Sec. 2.2; also
+    /// sets the spacing τ/m of virtual null samples. Recommended 500 ms (`casetti` Sec. 4:
+    /// "we set τ equal to 500 ms"; ns-2's `tau_` is 1 s). Must be > 0.
+    pub tau_ns: u64,
+    /// m: after τ/m without ACKs the filter receives a virtual null sample
+    /// (`casetti` Sec. 2.2, m ≥ 2); 0 disables virtual samples (the fixed-coefficient
+    /// filters of ns-2 and ns-3 have none). Recommended 2 (ns-2's time-varying filter
+    /// feeds a null sample every τ/2). The `tustin` filter requires m ≥ 2.
+    pub null_sample_divisor: u32,
+    /// The low-pass filter. Recommended `{kind = "tustin"}` (`casetti` Sec. 2.2).
+    pub filter: WestwoodFilter,
+    /// After n duplicate ACKs: false (`casetti` Sec. 3.1) sets cwnd = min(cwnd, ssthresh),
+    /// then Reno fast recovery inflates it by n segments and deflates back to it; true
+    /// (the `gangadhar` ns-3 `TcpWestwood`: `DupAck`, `NewAck`) starts recovery from
+    /// min(cwnd, ssthresh) without the n-segment inflation and leaves it with cwnd =
+    /// ssthresh, raising a smaller window. Recommended false.
+    pub ns3_fast_recovery: bool,
+    /// Granularity of the clock that timestamps ACKs for the bandwidth samples, ns; 0
+    /// (the default, a simulator's exact clock) or e.g. 10 ms for a Linux 2.2 kernel,
+    /// whose only TCP clock is `jiffies` (HZ = 100), as in the `casetti` Sec. 4.3 testbed.
+    /// ACKs within one tick count together: their AckedCounts join the next sample.
+    #[serde(default)]
+    pub sample_tick_ns: u64,
+}
+
+impl CcParameters for WestwoodConfig {
+    fn validate(&self) -> Result<(), String> {
+        let (tau_ns, m) = (self.tau_ns, self.null_sample_divisor);
+        if tau_ns == 0 {
+            return Err("tau_ns: must be > 0".into());
+        }
+        if m == 1 {
+            return Err("null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2".into());
+        }
+        if m as u64 > tau_ns {
+            return Err(format!("null_sample_divisor: {m} must be <= tau_ns ({tau_ns})"));
+        }
+        match self.filter {
+            // α_k > 0 needs Δ_k < 2τ, which the virtual samples guarantee.
+            WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} if m < 2 => {
+                Err(format!("null_sample_divisor: {m} must be >= 2 with the tustin filters"))
+            }
+            WestwoodFilter::Tustin {} | WestwoodFilter::TustinLatest {} => Ok(()),
+            WestwoodFilter::TustinFixed { alpha } | WestwoodFilter::Ewma { alpha } => alpha_ok(alpha),
+        }
+    }
+}
 
 pub struct Westwood {
     mss_bytes: u64,
@@ -62,35 +116,27 @@ pub struct Westwood {
     /// RTTmin, the smallest RTT sample (ns).
     min_rtt_ns: Option<u64>,
     /// ns-3 `TcpWestwood`'s fast recovery: from min(cwnd, ssthresh) uninflated, leaving at
-    /// ssthresh even when that raises the window (see `CcConfig`).
+    /// ssthresh even when that raises the window (see `WestwoodConfig`).
     ns3_fast_recovery: bool,
-    /// Tick of the clock the samples are timed with (ns; 0: exact), see `CcConfig`.
+    /// Tick of the clock the samples are timed with (ns; 0: exact), see `WestwoodConfig`.
     sample_tick_ns: u64,
 }
 
 impl Westwood {
-    /// `tau_ns` τ, `null_sample_divisor` m (0: no virtual samples), `mss_bytes` seg_size,
-    /// `ns3_fast_recovery` the ns-3 reading of faster recovery, `sample_tick_ns` the sampling
-    /// clock's tick (see `CcConfig`).
-    pub fn new(
-        tau_ns: u64,
-        null_sample_divisor: u32,
-        filter: &WestwoodFilter,
-        mss_bytes: u64,
-        ns3_fast_recovery: bool,
-        sample_tick_ns: u64,
-    ) -> Self {
+    /// `mss_bytes` is seg_size.
+    pub fn new(cfg: &WestwoodConfig, mss_bytes: u64) -> Self {
+        let (tau_ns, m) = (cfg.tau_ns, cfg.null_sample_divisor);
         Westwood {
             mss_bytes,
-            null_period_ns: (null_sample_divisor > 0).then(|| (tau_ns / null_sample_divisor as u64).max(1)),
+            null_period_ns: (m > 0).then(|| (tau_ns / m as u64).max(1)),
             acked: AckedCount::default(),
-            filter: Filter::new(FilterKind::for_westwood(filter, tau_ns)),
+            filter: Filter::new(FilterKind::for_westwood(&cfg.filter, tau_ns)),
             last_ack_ns: None,
             last_step_ns: 0,
             pending_bytes: 0,
             min_rtt_ns: None,
-            ns3_fast_recovery,
-            sample_tick_ns,
+            ns3_fast_recovery: cfg.ns3_fast_recovery,
+            sample_tick_ns: cfg.sample_tick_ns,
         }
     }
 
@@ -186,9 +232,14 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
+    fn westwood(tau_ns: u64, m: u32, filter: WestwoodFilter, sample_tick_ns: u64) -> Westwood {
+        let cfg = WestwoodConfig { tau_ns, null_sample_divisor: m, filter, ns3_fast_recovery: false, sample_tick_ns };
+        Westwood::new(&cfg, 1250)
+    }
+
     fn tustin() -> Westwood {
         // τ = 0.5 s, m = 2 (null samples every 250 ms), 1250-byte segments.
-        Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250, false, 0)
+        westwood(500 * MS, 2, WestwoodFilter::Tustin {}, 0)
     }
 
     fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
@@ -302,7 +353,7 @@ mod tests {
 
     #[test]
     fn without_virtual_samples_silence_does_not_change_the_estimate() {
-        let mut w = Westwood::new(500 * MS, 0, &WestwoodFilter::TustinFixed { alpha: 0.9 }, 1250, false, 0);
+        let mut w = westwood(500 * MS, 0, WestwoodFilter::TustinFixed { alpha: 0.9 }, 0);
         for k in 0..=300u64 {
             ack(&mut w, k * 10 * MS, 1250);
         }
@@ -402,7 +453,7 @@ mod tests {
         // and over-counts; on a 10 ms clock (Linux 2.2 jiffies) both ACKs read the same tick,
         // join one sample, and the estimate is the true rate.
         let run = |tick_ns| {
-            let mut w = Westwood::new(500 * MS, 2, &WestwoodFilter::Tustin {}, 1250, false, tick_ns);
+            let mut w = westwood(500 * MS, 2, WestwoodFilter::Tustin {}, tick_ns);
             for k in 0..=500u64 {
                 ack(&mut w, k * 10 * MS + MS, 1250);
                 ack(&mut w, k * 10 * MS + MS + MS / 10, 1250);

@@ -36,9 +36,41 @@
 //! above the current cwnd raises cwnd on a loss. Linux works in integer bytes per jiffy,
 //! here rates are `f64`.
 
-use super::bandwidth_filter::{bwe_window_bytes, AckedCount, Filter, FilterKind};
-use super::{aimd, AckSample, CongestionOps, LossSignal, Reduction, Window};
-use crate::config::WestwoodPlusFilter;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::bandwidth_filter::{alpha_ok, bwe_window_bytes, AckedCount, Filter, FilterKind, WestwoodPlusFilter};
+use super::{aimd, AckSample, CcParameters, CongestionOps, LossSignal, Reduction, Window};
+
+/// Westwood+'s parameters (`cc = {kind = "westwood_plus", …}`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WestwoodPlusConfig {
+    /// The low-pass filter. Recommended `{kind = "two_stage_ewma"}` (Linux
+    /// `tcp_westwood.c`); `{kind = "tustin_fixed", alpha = 0.9}` is the ns-3 code of
+    /// `gangadhar`.
+    pub filter: WestwoodPlusFilter,
+    /// Shortest sampling window, ns: a sample is taken by the first ACK more than
+    /// max(RTT, min_window_ns) after the window opened. Recommended 50 ms (Linux
+    /// `TCP_WESTWOOD_RTT_MIN`); 0 samples exactly once per RTT (ns-3, `gangadhar` Sec. 3.2).
+    pub min_window_ns: u64,
+    /// Modified Westwood+ (`moller` Sec. IV): after a loss the window never drops below
+    /// half its previous value (New Reno's reduction). Recommended false (plain Westwood+).
+    pub min_decrease_half: bool,
+    /// ns-3 `TcpWestwood`'s fast recovery (the class serves Westwood+ too, `gangadhar`):
+    /// start from min(cwnd, ssthresh) without the n-segment inflation, leave with cwnd =
+    /// ssthresh; false: Reno's ssthresh + n segments, then ssthresh. Recommended false.
+    pub ns3_fast_recovery: bool,
+}
+
+impl CcParameters for WestwoodPlusConfig {
+    fn validate(&self) -> Result<(), String> {
+        match self.filter {
+            WestwoodPlusFilter::TwoStageEwma {} => Ok(()),
+            WestwoodPlusFilter::TustinFixed { alpha } | WestwoodPlusFilter::Ewma { alpha } => alpha_ok(alpha),
+        }
+    }
+}
 
 pub struct WestwoodPlus {
     mss_bytes: u64,
@@ -46,7 +78,7 @@ pub struct WestwoodPlus {
     min_window_ns: u64,
     /// `moller` Sec. IV: never reduce below what New Reno would.
     min_decrease_half: bool,
-    /// ns-3 `TcpWestwood`'s fast-recovery windows (see `CcConfig::WestwoodPlus`).
+    /// ns-3 `TcpWestwood`'s fast-recovery windows (see `WestwoodPlusConfig`).
     ns3_fast_recovery: bool,
     acked: AckedCount,
     filter: Filter,
@@ -61,20 +93,15 @@ pub struct WestwoodPlus {
 }
 
 impl WestwoodPlus {
-    pub fn new(
-        filter: &WestwoodPlusFilter,
-        min_window_ns: u64,
-        min_decrease_half: bool,
-        ns3_fast_recovery: bool,
-        mss_bytes: u64,
-    ) -> Self {
+    /// `mss_bytes` is seg_size.
+    pub fn new(cfg: &WestwoodPlusConfig, mss_bytes: u64) -> Self {
         WestwoodPlus {
             mss_bytes,
-            min_window_ns,
-            min_decrease_half,
-            ns3_fast_recovery,
+            min_window_ns: cfg.min_window_ns,
+            min_decrease_half: cfg.min_decrease_half,
+            ns3_fast_recovery: cfg.ns3_fast_recovery,
             acked: AckedCount::default(),
-            filter: Filter::new(FilterKind::for_westwood_plus(filter)),
+            filter: Filter::new(FilterKind::for_westwood_plus(&cfg.filter)),
             window_start_ns: None,
             window_bytes: 0,
             last_rtt_ns: None,
@@ -141,8 +168,13 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
+    fn plus(filter: WestwoodPlusFilter, min_window_ns: u64, min_decrease_half: bool) -> WestwoodPlus {
+        let cfg = WestwoodPlusConfig { filter, min_window_ns, min_decrease_half, ns3_fast_recovery: false };
+        WestwoodPlus::new(&cfg, 1000)
+    }
+
     fn linux(min_window_ns: u64) -> WestwoodPlus {
-        WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, min_window_ns, false, false, 1000)
+        plus(WestwoodPlusFilter::TwoStageEwma {}, min_window_ns, false)
     }
 
     fn ack(w: &mut WestwoodPlus, now_ns: u64, acked_bytes: u64, rtt_ns: u64) {
@@ -223,7 +255,7 @@ mod tests {
 
     #[test]
     fn the_ns3_filter_averages_the_last_two_samples_with_alpha_0_9() {
-        let mut w = WestwoodPlus::new(&WestwoodPlusFilter::TustinFixed { alpha: 0.9 }, 0, false, false, 1000);
+        let mut w = plus(WestwoodPlusFilter::TustinFixed { alpha: 0.9 }, 0, false);
         for k in 0..=11u64 {
             ack(&mut w, k * 10 * MS, 1000, 100 * MS);
         }
@@ -265,7 +297,7 @@ mod tests {
     #[test]
     fn the_modified_decrease_never_goes_below_half_the_flight() {
         let mut plain = linux(50 * MS);
-        let mut modified = WestwoodPlus::new(&WestwoodPlusFilter::TwoStageEwma {}, 50 * MS, true, false, 1000);
+        let mut modified = plus(WestwoodPlusFilter::TwoStageEwma {}, 50 * MS, true);
         for k in 0..=11u64 {
             ack(&mut plain, k * 10 * MS, 1000, 100 * MS);
             ack(&mut modified, k * 10 * MS, 1000, 100 * MS);

@@ -13,6 +13,7 @@
 
 use crate::config::*;
 use crate::sim::Sim;
+use crate::tcp::cc::{WestwoodConfig, WestwoodFilter};
 use crate::tcp::tests::tcp_config;
 
 const MS: u64 = 1_000_000;
@@ -290,13 +291,13 @@ fn sack_never_inflates_the_window_during_recovery() {
 fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
     for ns3 in [true, false] {
         let mut cfg = scenario(RecoveryKind::Reno, &[15], true);
-        cfg.flows[0].tcp.cc = CcConfig::Westwood {
+        cfg.flows[0].tcp.cc = CcConfig::Westwood(WestwoodConfig {
             tau_ns: 500 * MS,
             null_sample_divisor: 0,
             filter: WestwoodFilter::TustinFixed { alpha: 0.9 },
             ns3_fast_recovery: ns3,
             sample_tick_ns: 0,
-        };
+        });
         let mut sim = Sim::new(&cfg, 1).unwrap();
         sim.run();
         let (cwnd, ssthresh) = (&sim.trace.cwnd.cwnd_bytes, &sim.trace.cwnd.ssthresh_bytes);
