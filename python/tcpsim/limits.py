@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcpsim.scenario import Scenario, ScenarioError, format_path
+from tcpsim.scenario.network import queue_model
 from tcpsim.scenario.traffic import flow_instances, tcp_origin
 from tcpsim.units import format_duration
 
@@ -521,7 +522,7 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
 def _ecn_without_marking_queue(
     scenario: Scenario, engine: Mapping[str, Any], tcp: Sequence[_Flow]
 ) -> list[tuple[str, str]]:
-    """A flow with ECN whose data path has no queue that marks (RED with ecn = true): it runs,
+    """A flow with ECN whose data path has no queue that marks (e.g. RED with ecn = true): it runs,
     but its ECN never acts. One warning per place `ecn` was written."""
     found: dict[str, str] = {}
     instances = None
@@ -529,14 +530,14 @@ def _ecn_without_marking_queue(
         if not engine_flow["tcp"]["ecn"]:
             continue
         queues = [engine["links"][c // 2]["ab" if c % 2 == 0 else "ba"]["queue"] for c in flow.path]
-        if any(queue["kind"] == "red" and queue["ecn"] for queue in queues):
+        if any(queue_model(queue["kind"]).marks_ecn(queue) for queue in queues):
             continue
         instances = instances or flow_instances(scenario)
         instance = instances[index]
         where = format_path(tcp_origin(scenario, instance.position, "ecn"))
         found.setdefault(
             where,
-            f"flow {instance.name!r} uses ECN but no queue on its path marks packets (none is "
-            f'{{kind = "red", ecn = true}}); its congestion signals stay losses, as without ECN',
+            f"flow {instance.name!r} uses ECN but no queue on its path marks packets (such "
+            f'as {{kind = "red", ecn = true}}); its congestion signals stay losses, as without ECN',
         )
     return list(found.items())

@@ -1,8 +1,10 @@
 """The network: links, their queues and their loss models."""
 
+import functools
+import operator
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self, get_args
 
 from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
 
@@ -36,7 +38,47 @@ MAX_COUNTER_SLOTS = 1 << 24
 """Bound on an RD counter's slots (128 MiB per class), checked before the engine allocates them."""
 
 
-class DropTailQueue(Model):
+QUEUE_MODELS: list[type["QueueDisciplineModel"]] = []
+"""Every queue discipline's model, in the order they are defined (`QueueDisciplineModel` subclasses)."""
+
+
+class QueueDisciplineModel(Model):
+    """The model of a queue discipline (`queue = {kind = ...}`); a subclass is registered by
+    being defined: it joins `QueueModel`. What the rest of tcpsim needs to know about a kind it
+    asks here, never from a list of kinds."""
+
+    random: ClassVar[bool] = False
+    """The discipline draws from the run seed (the engine gives it a random stream)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        QUEUE_MODELS.append(cls)
+
+    @classmethod
+    def kind_name(cls) -> str:
+        """The `kind` users write for it (its `Literal`)."""
+        return get_args(cls.model_fields["kind"].annotation)[0]
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        """Whether the discipline in engine form `engine` sets CE on ECN-capable packets."""
+        return False
+
+    def limits(self) -> list[QueueLimit]:
+        """The limits the user wrote, for the cross-checks that size them."""
+        raise NotImplementedError
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        """The engine form, on a link of `rate_bps` whose BDP limits use `bdp_rtt_ns`."""
+        raise NotImplementedError
+
+
+def queue_model(kind: str) -> type[QueueDisciplineModel]:
+    """The model of the discipline called `kind` in the engine form."""
+    return next(model for model in QUEUE_MODELS if model.kind_name() == kind)
+
+
+class DropTailQueue(QueueDisciplineModel):
     """FIFO that drops arrivals when full. Give `limit`, or `packets` and/or `bytes` (with
     both, reaching either drops)."""
 
@@ -92,7 +134,7 @@ class DropTailQueue(Model):
 _DEFAULT_MIN_TH = QueueThreshold("packets", Fraction(5), "5pkt")
 
 
-class RedQueue(Model):
+class RedQueue(QueueDisciplineModel):
     """Random Early Detection (Floyd & Jacobson 1993, as ns-2's `queue/red.cc`): each arrival is
     dropped — or, with `ecn`, an ECN-capable one marked CE — with a probability that rises with
     the average queue from 0 at `min_th` to `max_p` at `max_th` (then to 1 at 2·max_th if
@@ -104,6 +146,12 @@ class RedQueue(Model):
     with gentle_ as in ns-2's later releases. ns-3's `RedQueueDisc` differs only in max_p = 0.02
     (`LInterm` 50, the value of F&J's own simulations) and its 25-packet default limit: set
     max_p = 0.02. ns-2's later automatic thresholds are thresholds = "auto"."""
+
+    random: ClassVar[bool] = True
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        return bool(engine["ecn"])
 
     kind: Literal["red"]
     limit: QueueLimitValue
@@ -261,7 +309,7 @@ def _open_fraction(value: object) -> float:
     return float(value)
 
 
-class RdQueue(Model):
+class RdQueue(QueueDisciplineModel):
     """RD (Rate-Delay) Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R queue for
     throughput-greedy flows and a D queue for delay-sensitive ones, each drop-tail in its share
     of the buffer, served so that the bytes sent from them follow k·n_R : n_D, the counts of
@@ -279,6 +327,8 @@ class RdQueue(Model):
     retransmission timeout, whose RTT holds that wait (`queue::rd` in the core); the 1 s covers
     the propagation RTT and the timeout's margins. `counter_delay_multiple = 0` gives the fixed
     1 s window of tcpsim's earlier rule."""
+
+    random: ClassVar[bool] = True  # the salt of its flow counters' hash
 
     kind: Literal["rd"]
     limit: QueueLimitValue
@@ -348,7 +398,7 @@ class RdQueue(Model):
         }
 
 
-QueueModel = DropTailQueue | RedQueue | RdQueue
+QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
 """Every queue discipline's model."""
 
 

@@ -2,8 +2,9 @@
 congestion-control models with their bandwidth filters, and the [tcp] table."""
 
 import functools
+import operator
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, NamedTuple, Self
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self, get_args
 
 from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
 
@@ -30,64 +31,9 @@ class Variant(NamedTuple):
     cc: Mapping[str, Any]
 
 
-_WESTWOOD = {
-    "kind": "westwood",
-    "tau_ns": 500_000_000,
-    "null_sample_divisor": 2,
-    "filter": {"kind": "tustin"},
-    "ns3_fast_recovery": False,
-    "sample_tick_ns": 0,
-}
-_WESTWOOD_PLUS = {
-    "kind": "westwood_plus",
-    "filter": {"kind": "two_stage_ewma"},
-    "min_window_ns": 50_000_000,
-    "min_decrease_half": False,
-    "ns3_fast_recovery": False,
-}
-_VEGAS = {
-    "kind": "vegas",
-    "alpha": 1.0,
-    "beta": 3.0,
-    "gamma": 1.0,
-    "rtt": "min",
-    "slow_start": "every_other_rtt",
-    "slow_start_exit": "eighth",
-    "loss_decrease": 0.25,
-    "ecn_decrease": None,
-    "timeout_cwnd_segments": 2,
-    "min_round_samples": 3,
-    "rtt_input": "sample",
-    "diff": "cwnd",
-    "diff_rounding": "none",
-    "round_end": "ack_covers",
-    "increase": "round_end",
-    "base_rtt_reset": False,
-    "closing_sample_next_round": False,
-    "reno_increase": "ack",
-}
-
-VARIANTS: dict[str, Variant] = {
-    "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
-    "reno": Variant(recovery="reno", cc={"kind": "aimd"}),
-    "newreno": Variant(recovery="newreno", cc={"kind": "aimd"}),
-    # RFC 6675 recovery with standard AIMD: the "SACK" TCP of casetti Sec. 5 and macura Sec. 5.5.
-    "sack": Variant(recovery="sack", cc={"kind": "aimd"}),
-    # casetti Sec. 3: "the standard Fast Retransmit/Fast Recovery (à la Reno) then follows".
-    "westwood": Variant(recovery="reno", cc=_WESTWOOD),
-    # macura Sec. 2.1 and the ns-2/ns-3/Linux implementations build Westwood+ on NewReno.
-    "westwood_plus": Variant(recovery="newreno", cc=_WESTWOOD_PLUS),
-    # podlesny Sec. II-B.3: "the loss signals for TCP Vegas are similar to those for TCP NewReno".
-    "vegas": Variant(recovery="newreno", cc=_VEGAS),
-}
-"""Preset name → (recovery, congestion control). A new variant is one line here."""
-
 RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack", "vegas_ns2")
 """The engine's `RecoveryKind` values."""
 
-VariantName = Annotated[
-    str, PlainValidator(choice("a variant", list(VARIANTS))), WithJsonSchema({"enum": sorted(VARIANTS)})
-]
 RecoveryName = Annotated[
     str,
     PlainValidator(choice("a recovery algorithm", RECOVERY_KINDS)),
@@ -95,9 +41,38 @@ RecoveryName = Annotated[
 ]
 
 
-class AimdCc(Model):
+CC_MODELS: list[type["CcModel"]] = []
+"""Every congestion control's model, in the order they are defined (`CcModel` subclasses)."""
+
+
+class CcModel(Model):
+    """The model of a congestion control's `[tcp] cc` table; a subclass is registered by being
+    defined: it joins `CcSpec` and, through `variants`, the `variant` presets."""
+
+    variants: ClassVar[Mapping[str, str]] = {}
+    """Variant presets that pair this algorithm, with its defaults, with a loss recovery:
+    variant name → recovery kind."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        CC_MODELS.append(cls)
+
+    @classmethod
+    def kind_name(cls) -> str:
+        """The `kind` users write for it (its `Literal`)."""
+        return get_args(cls.model_fields["kind"].annotation)[0]
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """The engine form of the algorithm with every field at its default."""
+        return cls.model_validate({"kind": cls.kind_name()}).model_dump()
+
+
+class AimdCc(CcModel):
     """RFC 5681 slow start and congestion avoidance (no parameters)."""
 
+    # RFC 6675 recovery with standard AIMD is the "SACK" TCP of casetti Sec. 5 and macura Sec. 5.5.
+    variants: ClassVar[Mapping[str, str]] = {"tahoe": "tahoe", "reno": "reno", "newreno": "newreno", "sack": "sack"}
     kind: Literal["aimd"]
 
 
@@ -162,10 +137,12 @@ WestwoodPlusFilterSpec = Annotated[
 ]
 
 
-class WestwoodCc(Model):
+class WestwoodCc(CcModel):
     """TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth samples (AckedCount), the filter,
     virtual null samples after τ/m without ACKs, faster recovery to BWE·RTTmin."""
 
+    # casetti Sec. 3: "the standard Fast Retransmit/Fast Recovery (à la Reno) then follows".
+    variants: ClassVar[Mapping[str, str]] = {"westwood": "reno"}
     kind: Literal["westwood"]
     tau_ns: PositiveDurationNs = Field("500ms", alias="tau", validate_default=True)
     """Filter time constant τ (casetti Sec. 4: 500 ms)."""
@@ -213,10 +190,12 @@ class WestwoodCc(Model):
         return self
 
 
-class WestwoodPlusCc(Model):
+class WestwoodPlusCc(CcModel):
     """TCP Westwood+ (`macura` Sec. 2.1, `gangadhar` Sec. 2.5): one bandwidth sample per RTT,
     ssthresh = cwnd = BWE·RTTmin on three duplicate ACKs."""
 
+    # macura Sec. 2.1 and the ns-2/ns-3/Linux implementations build Westwood+ on NewReno.
+    variants: ClassVar[Mapping[str, str]] = {"westwood_plus": "newreno"}
     kind: Literal["westwood_plus"]
     filter: WestwoodPlusFilterSpec = Field(default_factory=lambda: TwoStageEwmaFilter(kind="two_stage_ewma"))
     min_window_ns: DurationNs = Field("50ms", alias="min_window", validate_default=True)
@@ -336,12 +315,14 @@ def _round_samples(value: object) -> int:
     return value
 
 
-class VegasCc(Model):
+class VegasCc(CcModel):
     """TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson 1995): once per RTT,
     diff = cwnd·(RTT − BaseRTT)/RTT segments; +1 below α, −1 above β; slow start every other
     RTT until diff > γ; 3/4·cwnd after duplicate ACKs, 2 segments after a timeout. Defaults are
     the papers'; `flavour` sets every field as ns-2, Linux or ns-3 does (README "TCP variants")."""
 
+    # podlesny Sec. II-B.3: "the loss signals for TCP Vegas are similar to those for TCP NewReno".
+    variants: ClassVar[Mapping[str, str]] = {"vegas": "newreno"}
     kind: Literal["vegas"]
     flavour: Annotated[VegasFlavour | None, Field(exclude=True)] = None
     """A preset of every other field: "ns2" (ns-2.35 tcp-vegas.cc), "linux" (tcp_vegas.c),
@@ -420,10 +401,22 @@ class VegasCc(Model):
         return self
 
 
+_ANY_CC = functools.reduce(operator.or_, CC_MODELS)
 CcSpec = Annotated[
-    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc,
+    _ANY_CC,
     Field(discriminator="kind"),
-    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc),
+    BeforeValidator(_kind_shorthand, json_schema_input_type=str | _ANY_CC),
+]
+
+VARIANTS: dict[str, Variant] = {
+    name: Variant(recovery=recovery, cc=model.defaults())
+    for model in CC_MODELS
+    for name, recovery in model.variants.items()
+}
+"""Preset name → (recovery, congestion control), from the models' `variants`."""
+
+VariantName = Annotated[
+    str, PlainValidator(choice("a variant", list(VARIANTS))), WithJsonSchema({"enum": sorted(VARIANTS)})
 ]
 
 
