@@ -487,3 +487,34 @@ def test_help_is_available_for_every_command(command):
     result = cli.invoke(app, [*command, "--help"])
     assert result.exit_code == 0
     assert "Usage: tcpsim" in result.stdout
+
+
+def _commands(group, prefix=()):
+    import typer.main
+
+    command = typer.main.get_command(group) if not hasattr(group, "commands") else group
+    for name, sub in command.commands.items():
+        if hasattr(sub, "commands"):
+            yield from _commands(sub, (*prefix, name))
+        else:
+            yield (*prefix, name)
+
+
+@pytest.mark.parametrize("command", list(_commands(app)), ids=" ".join)
+def test_usage_lines_name_arguments_as_posix_usage_does(command):
+    out = cli.invoke(app, [*command, "--help"])
+    assert out.exit_code == 0, out.output
+    usage = out.output.splitlines()[0]
+    assert usage.startswith("Usage: tcpsim ")
+    assert "{" not in usage and "}" not in usage, usage
+
+
+def test_a_semicolon_between_keys_gets_a_toml_hint(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('duration = "1s"; warmup = "0s"\n')
+    out = cli.invoke(app, ["validate", str(path)])
+    assert out.exit_code == 2
+    assert "TOML has no `;` between keys: write one `key = value` per line" in out.output
+    path.write_text("duration = 1s\n")  # another mistake: no such hint
+    out = cli.invoke(app, ["validate", str(path)])
+    assert out.exit_code == 2 and "not valid TOML" in out.output and ";" not in out.output.split("TOML:")[-1]

@@ -27,6 +27,18 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
+
+
+def _posix_usage_name(argument: typer.core.TyperArgument) -> str:
+    """Usage lines name a required argument `FILE` and an optional one `[NAME]`, as POSIX usage
+    and click do; typer 0.29 writes `{FILE}`, which reads as a shell brace expansion."""
+    name = argument.display_name_raw if argument.required else f"[{argument.display_name_raw}]"
+    return name + ("..." if argument.nargs != 1 else "")
+
+
+if hasattr(typer.core.TyperArgument, "_usage_display_name"):
+    typer.core.TyperArgument._usage_display_name = _posix_usage_name  # type: ignore[method-assign]
+
 app = typer.Typer(
     name="tcpsim",
     no_args_is_help=True,

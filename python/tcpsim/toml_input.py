@@ -6,6 +6,7 @@ Python converts (4300 by default, a guard against quadratic-time conversion), an
 RecursionError for arrays nested deeper than the interpreter's stack.
 """
 
+import re
 import tomllib
 from typing import Any
 
@@ -19,8 +20,22 @@ def parse_toml(text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise TomlInputError(str(error)) from None
+        raise TomlInputError(str(error) + _semicolon_hint(text, error)) from None
     except RecursionError:
         raise TomlInputError("arrays or tables nested too deeply to read") from None
     except ValueError:  # tomllib's int() of a number with thousands of digits
         raise TomlInputError("a number has thousands of digits; tcpsim's numbers fit in 64 bits") from None
+
+
+def _semicolon_hint(text: str, error: tomllib.TOMLDecodeError) -> str:
+    """A hint when the failing line separates keys with `;`, which TOML does not allow (the
+    position is read from the message: Python < 3.14's error has no `lineno`/`colno`)."""
+    where = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+    if where is None:
+        return ""
+    lines = text.splitlines()
+    number, column = int(where[1]), int(where[2]) - 1
+    line = lines[number - 1] if 0 < number <= len(lines) else ""
+    if line[column : column + 1] == ";" or line[:column].rstrip().endswith(";"):
+        return "; TOML has no `;` between keys: write one `key = value` per line"
+    return ""
