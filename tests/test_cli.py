@@ -518,3 +518,10 @@ def test_a_semicolon_between_keys_gets_a_toml_hint(tmp_path):
     path.write_text("duration = 1s\n")  # another mistake: no such hint
     out = cli.invoke(app, ["validate", str(path)])
     assert out.exit_code == 2 and "not valid TOML" in out.output and ";" not in out.output.split("TOML:")[-1]
+
+
+def test_sweep_summary_keeps_the_grid_order_of_rates(scenario_file):
+    result = cli.invoke(app, ["sweep", str(scenario_file), "--grid", "links[1].rate=5Mbps,10Mbps,20Mbps", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert text.index("5Mbps") < text.index("10Mbps") < text.index("20Mbps")

@@ -117,3 +117,16 @@ def test_contrast_ci_of_a_difference_of_improvements():
     assert estimate == pytest.approx(0.15) and low > 0.1 and high < 0.2
     with pytest.raises(ValueError):
         contrast_ci([[1.0], [2.0, 3.0]], [1, -1])
+
+
+def test_summarize_keeps_first_appearance_order_and_clips_to_bounds():
+    df = pd.DataFrame({"rate": ["5Mbps", "5Mbps", "10Mbps", "10Mbps"], "goodput": [0.1, 2.0, 9.0, 9.5]})
+    sorted_rows = summarize(df, "rate", "goodput")
+    assert sorted_rows["rate"].tolist() == ["10Mbps", "5Mbps"]  # as text, pandas' default
+    as_given = summarize(df, "rate", "goodput", sort=False, bounds=(0, None))
+    assert as_given["rate"].tolist() == ["5Mbps", "10Mbps"]
+    unclipped = summarize(df, "rate", "goodput", sort=False)
+    assert unclipped["ci_low"][0] < 0  # two spread-out seeds: the t interval reaches below zero
+    assert as_given["ci_low"][0] == 0.0 and as_given["ci_high"][0] == unclipped["ci_high"][0]
+    capped = summarize(df, "rate", "goodput", sort=False, bounds=(None, 9.2))
+    assert capped["ci_high"].max() == 9.2 and capped["ci_low"][1] <= 9.2

@@ -1086,7 +1086,7 @@ def sweep(
     axes = list(definition.grid)
     # list- or table-valued parameters (`links[1].loss=[...]`) are grouped by their text
     labelled = df.assign(**{p: df[p].map(lambda v: v if pd_is_scalar(v) else str(v)) for p in axes})
-    summary = summarize(labelled, [*axes, "name"], "goodput_bps")
+    summary = summarize(labelled, [*axes, "name"], "goodput_bps", sort=False, bounds=(0, None))
     columns = [*axes, "flow", "goodput Mb/s", "95% CI", "seeds"]
     rows = (
         (

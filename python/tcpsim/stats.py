@@ -110,15 +110,34 @@ def jain_index(x: Iterable[float]) -> float:
     return float(np.sum(array) ** 2 / (array.size * square_sum))
 
 
-def summarize(df: pd.DataFrame, by: str | Sequence[str], value: str, confidence: float = 0.95) -> pd.DataFrame:
+def summarize(
+    df: pd.DataFrame,
+    by: str | Sequence[str],
+    value: str,
+    confidence: float = 0.95,
+    *,
+    sort: bool = True,
+    bounds: tuple[float | None, float | None] = (None, None),
+) -> pd.DataFrame:
     """Collapse replications: one row per combination of the ``by`` columns with ``mean``,
-    ``ci_low``, ``ci_high`` and ``n`` (number of non-NaN values) of ``value``.
+    ``ci_low``, ``ci_high`` (Student-t interval of the mean, :func:`mean_ci`) and ``n`` (number
+    of non-NaN values) of ``value``.
 
-    Typical use: ``summarize(sweep_df, ["links.bottleneck.buffer", "name"], "goodput_bps")``.
+    ``sort=False`` keeps the combinations in the order they first appear (a sweep's rows follow
+    its grid, so rates written "5Mbps", "10Mbps" stay in that order rather than as text);
+    ``bounds`` clips the interval to the range the quantity can take, e.g. ``(0, None)`` for a
+    throughput, whose t interval over few seeds can reach below zero.
+
+    Typical use: ``summarize(sweep.flows, ["links[1].rate", "name"], "goodput_bps", bounds=(0, None))``.
     """
     keys = [by] if isinstance(by, str) else list(by)
+    low_bound, high_bound = bounds
     rows = []
-    for group, frame in df.groupby(keys, sort=True, dropna=False):
+    for group, frame in df.groupby(keys, sort=sort, dropna=False):
         mean, low, high = mean_ci(frame[value], confidence)
+        if low_bound is not None:
+            low, high = max(low, low_bound), max(high, low_bound)
+        if high_bound is not None:
+            low, high = min(low, high_bound), min(high, high_bound)
         rows.append((*group, mean, low, high, int(frame[value].notna().sum())))
     return pd.DataFrame(rows, columns=[*keys, "mean", "ci_low", "ci_high", "n"])
