@@ -8,7 +8,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from tcpsim.scenario import load_scenario
 from tcpsim.sweeps.definition import read_sweep_file
 

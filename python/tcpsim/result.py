@@ -34,46 +34,6 @@ SAVED_FILES = (
 NOT_COMPLETED_NS = 2**64 - 1
 """The engine's end time of a transfer that did not complete."""
 
-FLOW_JSON_COLUMNS = [
-    "id",
-    "name",
-    "variant",
-    "class",
-    "src",
-    "dst",
-    "throughput_bps",
-    "goodput_bps",
-    "bytes_delivered",
-    "bytes_sent",
-    "bytes_retransmitted",
-    "packets_sent",
-    "packets_dropped",
-    "timeouts",
-    "fast_retransmits",
-    "fast_retransmitted_segments",
-    "spurious_fast_retransmits",
-    "ecn_reductions",
-    "ce_received",
-    "rtt_min_s",
-    "rtt_mean_s",
-]
-LINK_JSON_COLUMNS = [
-    "name",
-    "direction",
-    "src",
-    "dst",
-    "rate_bps",
-    "utilization",
-    "tx_packets",
-    "drops_queue",
-    "drops_early",
-    "marks_ecn",
-    "drops_error",
-    "queue_mean_pkts",
-    "queue_max_pkts",
-]
-
-
 WEB_COLUMNS = [
     "name",
     "class",
@@ -261,8 +221,8 @@ class RunResult:
         return self.traces[kind]
 
     def to_json_dict(self) -> dict[str, Any]:
-        """meta, flows, links, udp, classes, web and transfers as JSON-ready objects (NaN becomes
-        null, floats exact). Straight from the engine's output while the tables are not built, so
+        """meta, flows, links, udp, classes, web and transfers as JSON-ready objects, every column
+        of the tables `save` writes (NaN becomes null, floats exact). Straight from the engine's output while the tables are not built, so
         no pandas is needed."""
         from tcpsim.metrics import class_rows
 
@@ -275,8 +235,8 @@ class RunResult:
         classes = class_rows(rows["flows"], rows["links"], rows["web"])
         return {
             "meta": self.meta,
-            "flows": _select(rows["flows"], FLOW_JSON_COLUMNS),
-            "links": _select(rows["links"], LINK_JSON_COLUMNS),
+            "flows": rows["flows"],
+            "links": rows["links"],
             "udp": rows["udp"],
             "classes": [{column: _plain(value) for column, value in row.items()} for row in classes],
             "web": rows["web"],
@@ -323,14 +283,6 @@ def _plain(value: Any) -> Any:
 
 def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
     return [{column: _plain(value) for column, value in row.items()} for row in df.to_dict("records")]
-
-
-def _select(rows: list[dict[str, Any]], columns: list[str]) -> list[dict[str, Any]]:
-    """The given columns of each row, in that order; a column no row has is left out (as a
-    DataFrame selection of the columns it holds would)."""
-    present = {column for row in rows for column in row}
-    kept = [column for column in columns if column in present]
-    return [{column: row.get(column) for column in kept} for row in rows]
 
 
 def _rows(engine: EngineOutput) -> dict[str, list[dict[str, Any]]]:

@@ -19,9 +19,10 @@ pub struct FlowResult {
     pub packets_retransmitted: u64,
     /// ACKs the receiver sent repeating its previous ACK's number (duplicate ACKs).
     pub dupacks_sent: u64,
-    /// bytes_delivered · 8 / window.
+    /// bytes_delivered · 8 / window: what the receiver got.
     pub throughput_bps: f64,
-    /// `macura` eq. (1): (sent − retransmitted) · 8 / window.
+    /// `macura` eq. (1): (sent − retransmitted) · 8 / window, the new data the sender sent; it
+    /// exceeds `throughput_bps` by the new data in flight or lost at the window's end.
     pub goodput_bps: f64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
