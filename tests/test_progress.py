@@ -190,3 +190,16 @@ def test_piped_repro_shows_progress_then_each_experiment_and_is_quiet_with_q(tmp
     quiet = tcpsim("-q", "repro", *experiments, "--quick", "--out", str(tmp_path / "out"), cache=tmp_path / "c")
     assert quiet.returncode == 0, quiet.stdout
     assert len(quiet.stdout.splitlines()) == 1 and "Paper figures reproduced by simulation" in quiet.stdout
+
+
+def test_a_notebook_without_ipywidgets_gets_plain_lines_not_richs_warning(monkeypatch, capsys):
+    import rich.console
+
+    monkeypatch.setattr(rich.console, "_is_jupyter", lambda: True)
+    monkeypatch.setattr(progress, "_has_ipywidgets", lambda: False)
+    with progress.track(True, ["a", "a"], cached=0) as tracker:
+        assert isinstance(tracker, progress.Lines)
+        tracker.advance("a")
+        tracker.advance("a")
+    err = capsys.readouterr().err
+    assert "ipywidgets" not in err and "progress: 2/2 runs" in err

@@ -161,11 +161,20 @@ def track(enabled: bool, labels: Iterable[str], cached: int) -> Iterator[Tracker
     console = Console(stderr=True)
     # isatty as well as rich's own test: FORCE_COLOR (set in many CI systems) makes rich treat a
     # log file as a terminal, and a bar redrawn into a log is unreadable.
-    if not (console.is_jupyter or (sys.stderr.isatty() and console.is_interactive)):
+    # In Jupyter rich draws its bar with ipywidgets; without them it would print a warning to
+    # install them (once per display), so a notebook without ipywidgets gets the plain lines.
+    in_notebook = console.is_jupyter and _has_ipywidgets()
+    if not (in_notebook or (not console.is_jupyter and sys.stderr.isatty() and console.is_interactive)):
         yield Lines(labels, cached)
         return
     with _progress_bar(console) as bar:
         yield _Bar(bar, len(labels), cached)
+
+
+def _has_ipywidgets() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("ipywidgets") is not None
 
 
 def _progress_bar(console: Console) -> Progress:
