@@ -28,3 +28,22 @@ def test_run_json_has_every_column_of_the_saved_tables(tmp_path):
     # goodput (macura eq. 1: new data sent) minus throughput (delivered) is the new data not delivered
     new_sent = flow["bytes_sent"] - flow["bytes_retransmitted"]
     assert flow["goodput_bps"] - flow["throughput_bps"] == pytest.approx((new_sent - flow["bytes_delivered"]) * 8 / 15)
+
+
+def test_a_bundled_scenario_runs_by_name_from_anywhere(tmp_path, monkeypatch):
+    import tcpsim
+
+    monkeypatch.chdir(tmp_path)  # no scenarios/ folder here, as for a pip user
+    named = cli.invoke(app, ["run", "lossy_link", "--set", "duration=5s", "--json"])
+    assert named.exit_code == 0, named.output
+    by_file = tcpsim.run(str(Path(__file__).resolve().parent.parent / "scenarios" / "lossy_link.toml"), duration="5s")
+    assert json.loads(named.stdout)["flows"] == by_file.to_json_dict()["flows"]
+    assert tcpsim.run("red_ecn", duration="11s").meta["seed"] == 1
+    missing = cli.invoke(app, ["run", "lossy_lnk"])
+    assert missing.exit_code == 2
+    assert "nor is it a bundled scenario (lossy_link, " in missing.output
+    listed = json.loads(cli.invoke(app, ["list", "--json"]).stdout)
+    assert "lossy_link" in [s["name"] for s in listed["scenarios"]]
+    (tmp_path / "lossy_link").write_text('duration = "1s"\n')  # a file of that name wins
+    mine = cli.invoke(app, ["validate", "lossy_link"])
+    assert mine.exit_code == 2 and "links" in mine.output

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 
-
 def _posix_usage_name(argument: typer.core.TyperArgument) -> str:
     """Usage lines name a required argument `FILE` and an optional one `[NAME]`, as POSIX usage
     and click do; typer 0.29 writes `{FILE}`, which reads as a shell brace expansion."""
@@ -728,8 +727,10 @@ def list_(
         bool, typer.Option("--markdown", help="Print the experiment reference (docs/experiments.md) as markdown.")
     ] = False,
 ) -> None:
-    """List the paper experiments (for 'repro') and the benchmark workloads (for 'bench')."""
+    """List the paper experiments (for 'repro'), the bundled scenarios (for 'run', 'sweep' and
+    'validate', by name) and the benchmark workloads (for 'bench')."""
     from tcpsim.bench import WORKLOADS
+    from tcpsim.paths import builtin_scenario, builtin_scenario_names
     from tcpsim.repro import all_experiments
 
     if markdown:
@@ -740,8 +741,12 @@ def list_(
 
     experiments = [{"id": e.id, "title": e.title, "paper": e.paper} for e in all_experiments()]
     workloads = [{"name": name, "description": _workload_description(entry)} for name, entry in WORKLOADS.items()]
+    scenarios = [
+        {"name": name, "description": " ".join(str(builtin_scenario(name).get("description", "")).split())}
+        for name in builtin_scenario_names()
+    ]
     if json_:
-        _print_json({"experiments": experiments, "workloads": workloads})
+        _print_json({"experiments": experiments, "scenarios": scenarios, "workloads": workloads})
         return
     console = _stdout()
     console.print(
@@ -749,6 +754,13 @@ def list_(
             "experiments (tcpsim repro ID)",
             ["id", "paper", "title"],
             ((e["id"], e["paper"], e["title"]) for e in experiments),
+        )
+    )
+    console.print(
+        _table(
+            "bundled scenarios (tcpsim run NAME, when no file NAME exists)",
+            ["scenario", "description"],
+            ((sc["name"], sc["description"]) for sc in scenarios),
         )
     )
     console.print(

@@ -25,7 +25,12 @@ def read_source(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise ScenarioError([("", f"cannot read scenario {str(path)!r}: {error.strerror}")]) from None
+        bundled = _bundled(path) if isinstance(error, FileNotFoundError) else None
+        if bundled is not None:
+            return bundled
+        raise ScenarioError(
+            [("", f"cannot read scenario {str(path)!r}: {error.strerror}{_bundled_hint(path)}")]
+        ) from None
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
         text = data[bom:].decode("utf-8")
@@ -38,6 +43,26 @@ def read_source(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
         return parse_toml(text)
     except TomlInputError as error:
         raise ScenarioError([("", f"{path}: not valid TOML: {error}")]) from None
+
+
+def _is_bare_name(path: Path) -> bool:
+    return len(path.parts) == 1 and path.name not in ("", ".", "..")
+
+
+def _bundled(path: Path) -> Mapping[str, Any] | None:
+    """The bundled scenario a bare name without a file of its own names (`lossy_link`)."""
+    from tcpsim.paths import builtin_scenario_text
+
+    text = builtin_scenario_text(path.name) if _is_bare_name(path) else None
+    return None if text is None else parse_toml(text)
+
+
+def _bundled_hint(path: Path) -> str:
+    if not _is_bare_name(path):
+        return ""
+    from tcpsim.paths import builtin_scenario_names
+
+    return f"; nor is it a bundled scenario ({', '.join(builtin_scenario_names())})"
 
 
 MAX_DEPTH = 32
