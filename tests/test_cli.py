@@ -199,7 +199,15 @@ def test_list_json_shape(monkeypatch):
     monkeypatch.setitem(sys.modules, "tcpsim.bench", bench)
     result = cli.invoke(app, ["list", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {
+    listed = json.loads(result.stdout)
+    assert [s["name"] for s in listed.pop("scenarios")] == [
+        "lossy_link",
+        "moller_two_flows",
+        "parking_lot_mix",
+        "red_ecn",
+        "single_flow",
+    ]
+    assert listed == {
         "experiments": [{"id": "moller.fig3", "title": "a model that matches", "paper": "moller"}],
         "workloads": [
             {"name": "dumbbell", "description": "400 flows over a dumbbell"},
