@@ -219,3 +219,20 @@ def test_a_report_nested_deeper_than_the_json_reader_goes_is_named(tmp_path):
     path.write_text("[" * 100_000 + "]" * 100_000)
     done = tcpsim("report", str(tmp_path), cache=tmp_path / "cache")
     assert done.returncode == 2 and done.stderr.startswith(f"error: {path}: nested too deeply"), done.stderr
+
+
+@pytest.mark.parametrize("page", ["index.html", "validation.single_flow.html"])
+def test_a_phone_width_page_does_not_scroll_sideways(results, browser, tmp_path, page):
+    """At 420 px wide nothing but a table's own box may overflow: the page itself fits."""
+    site = tmp_path / "site"
+    shutil.copytree(results / "report", site)
+    html = (site / page).read_text()
+    probe = (
+        "<script>addEventListener('load', () => document.body.setAttribute('data-overflow', "
+        "String(document.documentElement.scrollWidth - document.documentElement.clientWidth)));</script>"
+    )
+    (site / page).write_text(html.replace("</body>", probe + "</body>"))
+    dom = chromium(browser, tmp_path / "profile", site / page, "--dump-dom", "--window-size=420,900")
+    overflow = re.search(r'data-overflow="(-?\d+)"', dom)
+    assert overflow, "the probe did not run"
+    assert int(overflow.group(1)) <= 0
