@@ -84,6 +84,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.outpaths", "OutputPathError"),
         _loaded_class("tcpsim.api", "SimulationError"),
         _loaded_class("tcpsim.report.load", "ReportError"),
+        _loaded_class("tcpsim.repro", "PluginError"),
     )
     if isinstance(error, user_errors):
         return [str(error)]

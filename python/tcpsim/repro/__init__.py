@@ -3,6 +3,11 @@
 Each paper has a package here (``moller``, ``gangadhar``, ``casetti``, ...) that calls :func:`register`
 for each of its experiments. Modules are imported only when the registry is first consulted,
 so ``import tcpsim`` and ``tcpsim --help`` stay fast.
+
+A user's own experiments come from installed packages: each entry point of the group
+``tcpsim.experiments`` names a "paper" (the entry point's name, e.g. ``mylab``) and the module
+that registers its experiments (ids ``mylab.<name>``). They are run, scored, counted in the
+status tables and reported exactly like the shipped papers' (docs/your-experiments.md).
 """
 
 from __future__ import annotations
@@ -18,8 +23,13 @@ __all__ = ["Experiment", "UnknownExperiment", "all_experiments", "execute", "reg
 
 _MODULES = ["validation", "moller", "gangadhar", "macura", "podlesny", "casetti"]
 
+ENTRY_POINT_GROUP = "tcpsim.experiments"
+"""Entry points of installed packages: name = the paper they add, value = the module registering it."""
+
 _registry: dict[str, Experiment] = {}
 _loaded = False
+_plugin_papers: set[str] = set()
+"""Papers added by installed packages (their entry points' names)."""
 
 E = TypeVar("E", Experiment, type[Experiment])
 
@@ -38,8 +48,12 @@ def register(experiment: E) -> E:
     for attribute in ("id", "title", "paper"):
         if not isinstance(getattr(instance, attribute, None), str):
             raise ValueError(f"{type(instance).__name__}: experiment needs a string {attribute!r}")
-    if instance.paper not in PAPERS:
-        raise ValueError(f"{instance.id}: unknown paper {instance.paper!r}; expected one of {', '.join(PAPERS)}")
+    if instance.paper not in PAPERS and instance.paper not in _plugin_papers:
+        known = ", ".join([*PAPERS, *sorted(_plugin_papers)])
+        raise ValueError(
+            f"{instance.id}: unknown paper {instance.paper!r}; expected one of {known}, or the name of a "
+            f"{ENTRY_POINT_GROUP!r} entry point"
+        )
     if not instance.id.startswith(instance.paper + "."):
         raise ValueError(f"{instance.id}: id must start with its paper, '{instance.paper}.'")
     if instance.kind not in EXPERIMENT_KINDS:
@@ -68,7 +82,35 @@ def _load_modules() -> None:
         except ModuleNotFoundError as error:
             if error.name != module:
                 raise
+    _load_plugins()
     _loaded = True
+
+
+class PluginError(RuntimeError):
+    """An installed package's experiments could not be loaded; the message names the package."""
+
+
+def _load_plugins() -> None:
+    """Import each installed package's experiment module (entry point group
+    :data:`ENTRY_POINT_GROUP`). Its experiments must belong to the paper the entry point names,
+    which may not be one of the shipped papers."""
+    from importlib.metadata import entry_points
+
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        where = f"entry point {point.name!r} = {point.value!r} (group {ENTRY_POINT_GROUP!r})"
+        if point.name in PAPERS or not point.name.isidentifier():
+            raise PluginError(
+                f"{where}: the name is the paper it adds: a Python identifier, not one of {', '.join(PAPERS)}"
+            )
+        _plugin_papers.add(point.name)
+        before = set(_registry)
+        try:
+            point.load()
+        except Exception as error:  # noqa: BLE001 - any failure of a user's module is reported by name
+            raise PluginError(f"{where}: importing it failed: {type(error).__name__}: {error}") from error
+        strays = [i for i in set(_registry) - before if _registry[i].paper != point.name]
+        if strays:
+            raise PluginError(f"{where}: registered {', '.join(sorted(strays))}, not of paper {point.name!r}")
 
 
 def all_experiments() -> list[Experiment]:
