@@ -85,6 +85,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.api", "SimulationError"),
         _loaded_class("tcpsim.report.load", "ReportError"),
         _loaded_class("tcpsim.repro", "PluginError"),
+        _loaded_class("tcpsim.store.query", "QueryError"),
     )
     if isinstance(error, user_errors):
         return [str(error)]

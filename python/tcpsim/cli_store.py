@@ -41,6 +41,17 @@ StoreDirOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
+WhereOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--where",
+        metavar="COND",
+        help="Only runs whose scenario meets PATH OP VALUE (OP: == != >= <= > <), e.g. "
+        "'links[bottleneck].rate_bps >= 1e6', 'flows[f1].tcp.cc.kind == vegas', 'seed <= 3'. Paths are the "
+        "canonical scenario's (base units: ns, bit/s, bytes; lists of named tables by name). Repeat to AND.",
+        show_default=False,
+    ),
+]
 MIN_KEY_PREFIX = 4
 
 
@@ -117,9 +128,21 @@ LISTED = (
 
 @store_app.command("ls")
 @_reports_errors
-def ls(store: StoreDirOpt = None, json_: JsonOpt = False) -> None:
+def ls(
+    store: StoreDirOpt = None,
+    json_: JsonOpt = False,
+    where: WhereOpt = None,
+    status: Annotated[
+        str | None, typer.Option(metavar="STATUS", help="Only runs of this status: ok or failed.", show_default=False)
+    ] = None,
+) -> None:
     """One line per stored run, oldest first."""
-    rows = [{field: row[field] for field in LISTED} | {"error": row["error"]} for row in _open(store).catalog.runs()]
+    from tcpsim.store.query import select
+
+    if status not in (None, "ok", "failed"):
+        raise CliError(f"--status {status!r}: use ok or failed")
+    chosen = select(_open(store), where or (), status)
+    rows = [{field: row[field] for field in LISTED} | {"error": row["error"]} for row, _ in chosen]
     if json_:
         _print_json(rows)
         return
@@ -193,8 +216,10 @@ def export(
     out: Annotated[str, typer.Option("--out", metavar="DIR", help="Directory to write the tables into.")],
     format_: Annotated[str, typer.Option("--format", metavar="FORMAT", help="parquet or csv.")] = "parquet",
     store: StoreDirOpt = None,
+    where: WhereOpt = None,
 ) -> None:
-    """Every finished run as tidy tables: runs, flows, links, udp, web, transfers, classes and traces, labelled by key and seed."""
+    """Every finished run (or those --where selects) as tidy tables: runs, scenarios, flows, links, udp, web,
+    transfers, classes and traces, labelled by key, seed and the parameters that differ between the runs."""
     from tcpsim.outpaths import output_dir
     from tcpsim.store.export import FORMATS
     from tcpsim.store.export import export as write_tables
@@ -203,7 +228,7 @@ def export(
         raise CliError(f"--format {format_!r}: use one of {', '.join(FORMATS)}")
     opened = _open(store)
     target = output_dir(out, "--out")
-    written = write_tables(opened, target, format_)
+    written = write_tables(opened, target, format_, where or ())
     for name, rows in written.items():
         typer.echo(f"{target / f'{name}.{format_}'}: {rows} rows")
 

@@ -1,0 +1,100 @@
+"""Stored runs selected by the parameters of their scenario (`store ls --where`, `store export
+--where`), and exports labelled with the parameters that tell the runs apart."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from tcpsim.store.query import Condition, QueryError, flatten, varying
+
+TCPSIM = str(Path(sys.executable).parent / "tcpsim")
+
+
+def tcpsim(store: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TCPSIM_STORE": str(store)}
+    return subprocess.run([TCPSIM, "-q", *args], capture_output=True, text=True, env=env)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    """Six runs: the lossy link at 1, 2 and 5 Mb/s, seeds 1 and 2."""
+    store = tmp_path_factory.mktemp("store")
+    grid = ["--grid", "links[1].rate=1Mbps,2Mbps,5Mbps", "--seeds", "2", "--set", "duration=5s"]
+    done = tcpsim(store, "sweep", "lossy_link", *grid)
+    assert done.returncode == 0, done.stderr
+    return store
+
+
+def test_paths_name_tables_by_name_and_other_lists_by_position():
+    scenario = {"nodes": ["a", "b"], "links": [{"name": "l1", "rate_bps": 10, "ab": {"loss": [{"p": 0.1}]}}]}
+    assert dict(flatten(scenario)) == {
+        "nodes": '["a", "b"]',
+        "links[l1].name": "l1",
+        "links[l1].rate_bps": 10,
+        "links[l1].ab.loss[0].p": 0.1,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "fields", "holds"),
+    [
+        ("links[x].rate_bps >= 1e6", {"links[x].rate_bps": 2_000_000}, True),
+        ("links[x].rate_bps >= 1e6", {"links[x].rate_bps": 999_999}, False),
+        ("flows[f].tcp.cc.kind == vegas", {"flows[f].tcp.cc.kind": "vegas"}, True),
+        ('flows[f].tcp.cc.kind = "aimd"', {"flows[f].tcp.cc.kind": "vegas"}, False),
+        ("seed != 2", {"seed": 1}, True),
+        ("tcp.ecn == true", {"tcp.ecn": True}, True),
+        ("tcp.ecn > 0", {"tcp.ecn": True}, False),  # a flag is not a number
+        ("links[x].rate_bps > fast", {"links[x].rate_bps": 5}, False),  # not comparable: no match
+        ("missing.path == 1", {}, False),
+    ],
+)
+def test_a_condition_compares_the_runs_value(text, fields, holds):
+    assert Condition.parse(text).holds(fields) is holds
+
+
+@pytest.mark.parametrize("text", ["rate_bps", ">= 5", "a ~ 3", "a =="])
+def test_an_unreadable_condition_says_how_to_write_one(text):
+    with pytest.raises(QueryError, match="PATH OP VALUE"):
+        Condition.parse(text)
+
+
+def test_varying_keeps_the_paths_that_tell_runs_apart():
+    assert varying([{"a": 1, "b": 2}, {"a": 1, "b": 3, "c": 0}]) == ["b", "c"]
+    assert varying([{"a": 1}]) == []
+
+
+def test_ls_where_selects_by_parameter_and_seed(store):
+    done = tcpsim(store, "store", "ls", "--json", "--where", "links[lossy].rate_bps >= 2e6", "--where", "seed == 2")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert len(rows) == 2 and {r["seed"] for r in rows} == {"2"}
+    everything = json.loads(tcpsim(store, "store", "ls", "--json").stdout)
+    assert len(everything) == 6
+    assert json.loads(tcpsim(store, "store", "ls", "--json", "--status", "failed").stdout) == []
+
+
+def test_a_path_no_run_has_is_an_error_that_shows_real_paths(store):
+    done = tcpsim(store, "store", "ls", "--where", "links[bottleneck].rate_bps >= 2e6")
+    assert done.returncode == 2
+    assert "links[bottleneck].rate_bps: no stored run has this parameter; paths look like" in done.stderr
+
+
+def test_export_where_writes_parameter_columns_and_a_scenarios_table(store, tmp_path):
+    out = tmp_path / "export"
+    done = tcpsim(
+        store, "store", "export", "--out", str(out), "--format", "csv", "--where", "links[lossy].rate_bps < 5e6"
+    )
+    assert done.returncode == 0, done.stderr
+    flows = pd.read_csv(out / "flows.csv")
+    assert flows.columns[:3].tolist() == ["key", "seed", "links[lossy].rate_bps"]
+    assert sorted(flows["links[lossy].rate_bps"]) == [1_000_000, 1_000_000, 2_000_000, 2_000_000]
+    scenarios = pd.read_csv(out / "scenarios.csv")
+    assert sorted(scenarios["links[lossy].rate_bps"]) == [1_000_000, 2_000_000]
+    assert all(json.loads(text)["links"][1]["name"] == "lossy" for text in scenarios["canonical"])
+    runs = pd.read_csv(out / "runs.csv")
+    assert set(runs["key"]) == set(flows["key"]) and "links[lossy].rate_bps" in runs.columns
