@@ -21,6 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from tcpsim.result import RunResult
 
 RUNS_DIR = "runs"
@@ -77,10 +79,27 @@ def read(directory: Path, checksums: dict[str, str], meta: dict) -> RunResult:
     not match its checksum or cannot be read as a table."""
     import pandas as pd
 
-    from tcpsim.result import TRACE_KINDS, RunResult
+    from tcpsim.result import RunResult
 
     tables: dict[str, pd.DataFrame] = {name: pd.DataFrame() for name in TABLES}
     traces: dict[str, pd.DataFrame] = {}
+    for stem, table in read_tables(directory, checksums).items():
+        frame = table.to_pandas()
+        if stem in TABLES:
+            tables[stem] = frame
+        else:
+            traces[stem.removeprefix("trace_")] = frame
+    return RunResult(meta=meta, traces=traces, **tables)
+
+
+def read_tables(directory: Path, checksums: dict[str, str]) -> dict[str, pa.Table]:
+    """The stored files as Arrow tables by stem (``flows``, ``trace_cwnd``, ...), each checked
+    against its checksum; raises :class:`BadEntry` as :func:`read` does."""
+    import pyarrow.parquet as pq
+
+    from tcpsim.result import TRACE_KINDS
+
+    tables = {}
     for name, checksum in checksums.items():
         stem = name.removesuffix(".parquet")
         kind = stem.removeprefix("trace_")
@@ -98,14 +117,10 @@ def read(directory: Path, checksums: dict[str, str], meta: dict) -> RunResult:
         if hashlib.sha256(data).hexdigest() != checksum:
             raise BadEntry(f"file {name} does not match its checksum (truncated, altered or from another run)")
         try:
-            frame = pd.read_parquet(io.BytesIO(data))
+            tables[stem] = pq.read_table(io.BytesIO(data))
         except Exception as error:  # noqa: BLE001 - a file that parses as no table is damage
             raise BadEntry(f"file {name} is not a readable table ({type(error).__name__}: {error})") from None
-        if stem in TABLES:
-            tables[stem] = frame
-        else:
-            traces[kind] = frame
-    return RunResult(meta=meta, traces=traces, **tables)
+    return tables
 
 
 def _encode(result: RunResult) -> dict[str, bytes]:

@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tcpsim.store import datafiles
 from tcpsim.store.catalog import Catalog, CatalogError, files_of, now
@@ -22,11 +22,16 @@ from tcpsim.store.key import source_digest
 from tcpsim.store.provenance import git_commit
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from tcpsim.result import RunResult
 
 
 class StoreUnavailable(Exception):
     """The store directory cannot be created, opened or written."""
+
+
+T = TypeVar("T")
 
 
 def warn(message: str) -> None:
@@ -58,14 +63,23 @@ class Store:
         row = self.catalog.get(key)
         if row is None or row["status"] != "ok":
             return None
+        return self._read(row, lambda directory: datafiles.read(directory, files_of(row), json.loads(row["meta"])))
+
+    def tables(self, row: dict[str, Any]) -> dict[str, pa.Table] | None:
+        """The files of the finished run of catalog row ``row`` as Arrow tables by stem (``flows``,
+        ``trace_cwnd``; bulk readers such as export skip building a RunResult), or None after
+        a warning if the entry is damaged, which is then forgotten as by :meth:`load`."""
+        return self._read(row, lambda directory: datafiles.read_tables(directory, files_of(row)))
+
+    def _read(self, row: dict[str, Any], reader: Callable[[Path], T]) -> T | None:
         directory = None
         try:
             directory = datafiles.entry_directory(self.root, row["data_dir"])
-            return datafiles.read(directory, files_of(row), json.loads(row["meta"]))
+            return reader(directory)
         except (datafiles.BadEntry, ValueError, TypeError) as error:
             where = directory if directory is not None else repr(row["data_dir"])
-            warn(f"store entry {key[:16]} ({where}) {error}; recomputing the run")
-        self.catalog.forget(key, row["data_dir"])
+            warn(f"store entry {row['key'][:16]} ({where}) {error}; recomputing the run")
+        self.catalog.forget(row["key"], row["data_dir"])
         if directory is not None:  # only a folder inside the store is ever deleted
             shutil.rmtree(directory, ignore_errors=True)
         return None
