@@ -9,6 +9,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::tcp::cc::CubicConfig;
+
 /// Largest segment payload and header, and largest UDP datagram. With them a packet's wire
 /// size (payload + header + at most 36 bytes of SACK option) stays below 2^31, so it fits the
 /// engine's `u32` sizes and `bytes · 8 · 10^9` fits a `u64`.
@@ -751,6 +753,9 @@ pub enum CcConfig {
         /// ssthresh; false: Reno's ssthresh + n segments, then ssthresh. Recommended false.
         ns3_fast_recovery: bool,
     },
+    /// CUBIC (RFC 9438): W_cubic(t) = C·(t − K)³ + W_max, β_cubic = 0.7, fast convergence
+    /// and the Reno-friendly region; see `tcp::cc::cubic`.
+    Cubic(CubicConfig),
     /// TCP Vegas (`podlesny` Sec. II-B, `macura` Sec. 4, Brakmo & Peterson, JSAC 1995): once
     /// per RTT, diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT segments; +1 segment below α, −1
     /// above β; slow start leaves when diff > γ. See `tcp::cc::vegas` for the flavours.
@@ -1234,6 +1239,7 @@ impl CcConfig {
         }
         match self {
             CcConfig::Aimd {} => Ok(()),
+            CcConfig::Cubic(cubic) => cubic.validate(),
             CcConfig::Westwood { tau_ns, null_sample_divisor, filter, .. } => {
                 if *tau_ns == 0 {
                     return Err("tau_ns: must be > 0".into());

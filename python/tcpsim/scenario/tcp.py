@@ -66,6 +66,15 @@ _VEGAS = {
     "closing_sample_next_round": False,
     "reno_increase": "ack",
 }
+_CUBIC = {
+    "kind": "cubic",
+    "c": 0.4,
+    "beta": 0.7,
+    "fast_convergence": True,
+    "reno_friendly": True,
+    "target_rtt": "smoothed",
+    "count": "segments",
+}
 
 VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
@@ -79,6 +88,9 @@ VARIANTS: dict[str, Variant] = {
     "westwood_plus": Variant(recovery="newreno", cc=_WESTWOOD_PLUS),
     # podlesny Sec. II-B.3: "the loss signals for TCP Vegas are similar to those for TCP NewReno".
     "vegas": Variant(recovery="newreno", cc=_VEGAS),
+    # RFC 9438 changes only the window; Linux, whose default it is, recovers with SACK
+    # (tcp_sack = 1; its PRR, RFC 6937, is not modelled): RFC 6675 here.
+    "cubic": Variant(recovery="sack", cc=_CUBIC),
 }
 """Preset name → (recovery, congestion control). A new variant is one line here."""
 
@@ -420,10 +432,53 @@ class VegasCc(Model):
         return self
 
 
+def _cubic_c(value: object) -> float:
+    """CUBIC's C, > 0 (segments/s³)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        raise ValueError(f"{value!r} is not CUBIC's C; use a number > 0 in segments/s³, e.g. 0.4")
+    return float(value)
+
+
+def _cubic_beta(value: object) -> float:
+    """β_cubic in (0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{value!r} is not a decrease factor; use a number in (0, 1), e.g. 0.7")
+    return float(value)
+
+
+class CubicCc(Model):
+    """CUBIC (RFC 9438): W_cubic(t) = C·(t − K)³ + W_max after a loss, grown per ACK toward
+    W_cubic(t + RTT), never below the Reno-friendly estimate; ssthresh = β·W on a loss. Slow start
+    is RFC 5681's (no HyStart). Defaults are the RFC's."""
+
+    kind: Literal["cubic"]
+    c: Annotated[float, PlainValidator(_cubic_c), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = 0.4
+    """C, segments/s³ (RFC 9438 §5.1: 0.4; Linux and ns-3.44 the same)."""
+    beta: Annotated[
+        float,
+        PlainValidator(_cubic_beta),
+        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+    ] = 0.7
+    """β_cubic, the multiplicative decrease factor (RFC 9438 §4.6: 0.7; Linux 717/1024)."""
+    fast_convergence: Flag = True
+    """RFC 9438 §4.7: a flow whose window peaks below its previous W_max lowers W_max to
+    cwnd·(1 + β)/2 (on in the RFC, Linux and ns-3.44)."""
+    reno_friendly: Flag = True
+    """RFC 9438 §4.3: never grow slower than the Reno estimate W_est (Linux `tcp_friendliness`)."""
+    target_rtt: Literal["smoothed", "min"] = "smoothed"
+    """The RTT of the target W_cubic(t + RTT): the smoothed RTT (RFC 9438 §4.4) or the smallest
+    sample (Linux and ns-3.44 `delay_min`)."""
+    count: Literal["segments", "ack"] = "segments"
+    """Growth per segment acknowledged (RFC 9438 §4.3 `segments_acked`; Linux, ns-3.44) or once
+    per ACK (§4.4 read literally; with delayed ACKs the window lags the cubic function)."""
+
+
 CcSpec = Annotated[
-    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc,
+    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc | CubicCc,
     Field(discriminator="kind"),
-    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc),
+    BeforeValidator(
+        _kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc | CubicCc
+    ),
 ]
 
 

@@ -16,12 +16,14 @@
 
 mod aimd;
 mod bandwidth_filter;
+mod cubic;
 mod round;
 mod vegas;
 mod westwood;
 mod westwood_plus;
 
 pub use aimd::Aimd;
+pub use cubic::{Cubic, CubicConfig, CubicCount, CubicRtt};
 pub use round::RoundCounter;
 pub use vegas::{Vegas, VegasParams};
 pub use westwood::Westwood;
@@ -168,13 +170,14 @@ macro_rules! congestion_controls {
     };
 }
 
-congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas);
+congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas, Cubic);
 
 impl CongestionControl {
     /// `mss_bytes` is the sender's SMSS (Westwood's seg_size).
     pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
         match cfg {
             CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
+            CcConfig::Cubic(cfg) => CongestionControl::Cubic(Cubic::new(cfg, mss_bytes)),
             CcConfig::Westwood { tau_ns, null_sample_divisor, filter, ns3_fast_recovery, sample_tick_ns } => {
                 CongestionControl::Westwood(Westwood::new(
                     *tau_ns,
