@@ -74,6 +74,7 @@ _CUBIC = {
     "reno_friendly": True,
     "target_rtt": "smoothed",
     "count": "segments",
+    "hystart": False,
 }
 
 VARIANTS: dict[str, Variant] = {
@@ -449,7 +450,7 @@ def _cubic_beta(value: object) -> float:
 class CubicCc(Model):
     """CUBIC (RFC 9438): W_cubic(t) = C·(t − K)³ + W_max after a loss, grown per ACK toward
     W_cubic(t + RTT), never below the Reno-friendly estimate; ssthresh = β·W on a loss. Slow start
-    is RFC 5681's (no HyStart). Defaults are the RFC's."""
+    is RFC 5681's unless `hystart` (RFC 9406). Defaults are the RFC's."""
 
     kind: Literal["cubic"]
     c: Annotated[float, PlainValidator(_cubic_c), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = 0.4
@@ -471,6 +472,11 @@ class CubicCc(Model):
     count: Literal["segments", "ack"] = "segments"
     """Growth per segment acknowledged (RFC 9438 §4.3 `segments_acked`; Linux, ns-3.44) or once
     per ACK (§4.4 read literally; with delayed ACKs the window lags the cubic function)."""
+    hystart: Flag = False
+    """HyStart++ (RFC 9406) in the initial slow start: a round whose minimum RTT rises by
+    clamp(RTT/8, 4 ms, 16 ms) starts Conservative Slow Start (a quarter of the growth), five CSS
+    rounds end slow start. Off by default, as tcpsim's other controllers have none; RFC 9438
+    §4.10 recommends it (Linux and ns-3.44 run their older HyStart, on by default)."""
 
 
 CcSpec = Annotated[

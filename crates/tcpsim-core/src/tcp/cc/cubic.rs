@@ -30,8 +30,18 @@
 //!   is recognised by the window having shrunk without a reduction being asked for, and gets
 //!   the same restart, as Linux's `CA_EVENT_LOSS` resets CUBIC's state on every timeout.
 //! - ECN (§4.6): an ECN-Echo gets the loss answer (the trait's default `on_ecn`).
-//! - Slow start: RFC 5681's ([`super::aimd`]), as the engine's other controllers. HyStart++
-//!   (RFC 9406; §4.10 allows it) is not implemented.
+//! - Slow start: RFC 5681's ([`super::aimd`]), as the engine's other controllers; optionally
+//!   with HyStart++ (RFC 9406, which §4.10 recommends; `hystart`, off by default as the
+//!   engine's other controllers have none — Linux runs its older HyStart, ns-3.44 too, both on
+//!   by default). HyStart++ as RFC 9406 §4.2 in the initial slow start only (§4.3: "SHOULD be
+//!   used only in the initial slow start"): per round (an ACK at or beyond the `snd_nxt` of the
+//!   round's start) the minimum of the ACKs' RTT samples; once a round has N_RTT_SAMPLE = 8
+//!   samples and its minimum exceeds the previous round's by RttThresh = clamp(lastRoundMinRTT/8,
+//!   4 ms, 16 ms), Conservative Slow Start (CSS): growth divided by CSS_GROWTH_DIVISOR = 4; back
+//!   to slow start if a CSS round's minimum (8 samples) falls below the baseline; after
+//!   CSS_ROUNDS = 5 rounds, congestion avoidance with ssthresh = cwnd. A loss ends it. L is
+//!   infinite (no pacing), so the slow-start step is the engine's min(N, SMSS) per ACK and CSS
+//!   adds a quarter of it, fractions carried.
 //!
 //! Not modelled: §4.9 spurious-congestion undo (the engine has no undo), the application-
 //! limited and idle-restart rules (Linux's `CA_EVENT_TX_START`). The cube root and the
@@ -40,7 +50,8 @@
 //! which rounds differently by a fraction of a segment.
 //!
 //! State: `w_max`, `cwnd_prior`, `cwnd_epoch` and `w_est` (segments, f64), `k_s` (seconds),
-//! `epoch_start_ns`, `srtt_ns` and `min_rtt_ns` (ns), `last_ack_ns` (ns).
+//! `epoch_start_ns`, `srtt_ns` and `min_rtt_ns` (ns), `last_ack_ns` (ns); HyStart++'s round
+//! end (bytes), round minima (ns), sample and round counts.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,6 +77,9 @@ pub struct CubicConfig {
     pub target_rtt: CubicRtt,
     /// What one ACK's growth counts (§4.3, §4.4).
     pub count: CubicCount,
+    /// HyStart++ (RFC 9406) in the initial slow start. Off by default (tcpsim's slow start is
+    /// RFC 5681's for every controller); RFC 9438 §4.10 recommends it.
+    pub hystart: bool,
 }
 
 /// The RTT of the target W_cubic(t + RTT) (`CubicConfig::target_rtt`).
@@ -104,6 +118,90 @@ impl CubicConfig {
     }
 }
 
+/// RFC 9406 §4.3's constants.
+const MIN_RTT_THRESH_NS: u64 = 4_000_000;
+const MAX_RTT_THRESH_NS: u64 = 16_000_000;
+const MIN_RTT_DIVISOR: u64 = 8;
+const N_RTT_SAMPLE: u32 = 8;
+const CSS_GROWTH_DIVISOR: u64 = 4;
+const CSS_ROUNDS: u32 = 5;
+
+/// HyStart++ (RFC 9406 §4.2) state.
+#[derive(Default)]
+struct HyStart {
+    /// The initial slow start has ended (loss, CSS_ROUNDS, or ssthresh reached).
+    done: bool,
+    /// windowEnd: the round ends with the ACK that covers it.
+    window_end: Option<u64>,
+    last_round_min_rtt_ns: Option<u64>,
+    current_round_min_rtt_ns: Option<u64>,
+    rtt_sample_count: u32,
+    /// In CSS since the round whose minimum was this (cssBaselineMinRtt).
+    css_baseline_min_rtt_ns: Option<u64>,
+    css_rounds: u32,
+    /// CSS_ROUNDS rounds done: the next growth sets ssthresh = cwnd.
+    enter_ca: bool,
+    /// Fraction of CSS growth carried, in bytes·CSS_GROWTH_DIVISOR.
+    css_credit: u64,
+}
+
+impl HyStart {
+    /// One ACK's bookkeeping and the RFC 9406 §4.2 decisions (while the initial slow start runs).
+    fn on_ack(&mut self, ack: &AckSample) {
+        if ack.duplicate {
+            return;
+        }
+        if self.window_end.is_none_or(|end| ack.ack >= end) {
+            // A new round.
+            self.last_round_min_rtt_ns = self.current_round_min_rtt_ns;
+            self.current_round_min_rtt_ns = None;
+            self.rtt_sample_count = 0;
+            self.window_end = Some(ack.snd_nxt);
+            if self.css_baseline_min_rtt_ns.is_some() {
+                self.css_rounds += 1;
+                if self.css_rounds >= CSS_ROUNDS {
+                    self.enter_ca = true;
+                }
+            }
+        }
+        let Some(rtt) = ack.rtt_ns else { return };
+        let current = self.current_round_min_rtt_ns.map_or(rtt, |m| m.min(rtt));
+        self.current_round_min_rtt_ns = Some(current);
+        self.rtt_sample_count += 1;
+        if self.rtt_sample_count < N_RTT_SAMPLE {
+            return;
+        }
+        match self.css_baseline_min_rtt_ns {
+            None => {
+                let Some(last) = self.last_round_min_rtt_ns else { return };
+                let thresh = (last / MIN_RTT_DIVISOR).clamp(MIN_RTT_THRESH_NS, MAX_RTT_THRESH_NS);
+                if current >= last + thresh {
+                    self.css_baseline_min_rtt_ns = Some(current);
+                    self.css_rounds = 0;
+                }
+            }
+            Some(baseline) if current < baseline => {
+                // The delay increase was spurious: back to slow start.
+                self.css_baseline_min_rtt_ns = None;
+                self.css_rounds = 0;
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Slow-start growth for an ACK of `acked_bytes`: RFC 5681's, a quarter of it in CSS.
+    fn increase_window(&mut self, w: &mut Window, acked_bytes: u64) {
+        if self.css_baseline_min_rtt_ns.is_none() {
+            aimd::increase_window(w, acked_bytes);
+            return;
+        }
+        self.css_credit += acked_bytes.min(w.mss_bytes);
+        let inc = self.css_credit / CSS_GROWTH_DIVISOR;
+        self.css_credit -= inc * CSS_GROWTH_DIVISOR;
+        w.cwnd_bytes += inc;
+    }
+}
+
 pub struct Cubic {
     c: f64,
     beta: f64,
@@ -111,6 +209,8 @@ pub struct Cubic {
     reno_friendly: bool,
     target_rtt: CubicRtt,
     count: CubicCount,
+    /// HyStart++ state; None when disabled.
+    hystart: Option<HyStart>,
     mss_bytes: u64,
     /// W_max, segments; None: undefined (before the first loss, after a timeout).
     w_max: Option<f64>,
@@ -143,6 +243,7 @@ impl Cubic {
             reno_friendly: cfg.reno_friendly,
             target_rtt: cfg.target_rtt,
             count: cfg.count,
+            hystart: cfg.hystart.then(HyStart::default),
             mss_bytes,
             w_max: None,
             cwnd_prior: 0.0,
@@ -238,6 +339,9 @@ impl Cubic {
 impl CongestionOps for Cubic {
     fn on_ack(&mut self, ack: &AckSample) {
         self.last_ack_ns = ack.now_ns;
+        if let Some(hs) = self.hystart.as_mut().filter(|hs| !hs.done) {
+            hs.on_ack(ack);
+        }
         if let Some(r) = ack.rtt_ns {
             self.min_rtt_ns = Some(self.min_rtt_ns.map_or(r, |m| m.min(r)));
             // RFC 6298 §2.2–2.3: SRTT = 7/8·SRTT + 1/8·R, the first sample taken as it is.
@@ -252,6 +356,18 @@ impl CongestionOps for Cubic {
             self.epoch_start_ns = None;
         }
         self.reduced_since_growth = false;
+        if let Some(hs) = self.hystart.as_mut().filter(|hs| !hs.done) {
+            if hs.enter_ca {
+                // RFC 9406 §4.2: CSS_ROUNDS rounds of CSS, then congestion avoidance.
+                w.ssthresh_bytes = w.cwnd_bytes;
+            }
+            if w.cwnd_bytes < w.ssthresh_bytes {
+                hs.increase_window(w, acked_bytes);
+                self.last_cwnd_bytes = w.cwnd_bytes;
+                return;
+            }
+            hs.done = true;
+        }
         if w.cwnd_bytes < w.ssthresh_bytes {
             aimd::increase_window(w, acked_bytes);
         } else {
@@ -265,6 +381,9 @@ impl CongestionOps for Cubic {
         let mss = self.mss_bytes as f64;
         let cwnd = w.cwnd_bytes as f64 / mss;
         self.reduced_since_growth = true;
+        if let Some(hs) = self.hystart.as_mut() {
+            hs.done = true; // RFC 9406 §4.2: a loss ends slow start and CSS for good.
+        }
         self.epoch_start_ns = None;
         self.cwnd_prior = cwnd;
         self.w_max = match signal {
@@ -302,6 +421,7 @@ mod tests {
             reno_friendly: true,
             target_rtt: CubicRtt::Min,
             count: CubicCount::Segments,
+            hystart: false,
         }
     }
 
@@ -509,5 +629,98 @@ mod tests {
             c.increase_window(&mut w, 2 * MSS);
             assert_eq!(w.cwnd_bytes, 70_000 + grown, "{count:?}");
         }
+    }
+
+    /// One new ACK as the sender delivers it: `on_ack`, then `increase_window`.
+    fn step(c: &mut Cubic, w: &mut Window, now_ns: u64, ack: u64, snd_nxt: u64, rtt_ms: u64) {
+        c.on_ack(&AckSample { now_ns, ack, snd_nxt, acked_bytes: MSS, duplicate: false, rtt_ns: Some(rtt_ms * MS) });
+        c.increase_window(w, MSS);
+    }
+
+    /// HyStart++ (RFC 9406): a round of 8 samples at 100 ms, then a round whose minimum is
+    /// 113 ms ≥ 100 + clamp(100/8, 4, 16) = 112.5 ms: CSS from its 8th sample on.
+    fn into_css() -> (Cubic, Window) {
+        let mut c = Cubic::new(&CubicConfig { hystart: true, ..rfc() }, MSS);
+        let mut w = window(10_000, 1 << 30);
+        // Round 1 (window end 20 000): 8 ACKs, +1 segment each (slow start).
+        for i in 0..8 {
+            step(&mut c, &mut w, i * MS, 11_000 + i * 1000, 20_000, 100);
+        }
+        assert_eq!(w.cwnd_bytes, 18_000);
+        // Round 2 starts with the ACK that covers 20 000 (window end 40 000).
+        for i in 0..7 {
+            step(&mut c, &mut w, 100 * MS + i * MS, 20_000 + i * 1000, 40_000, 113 + i);
+        }
+        assert!(c.hystart.as_ref().unwrap().css_baseline_min_rtt_ns.is_none(), "7 samples decide nothing");
+        assert_eq!(w.cwnd_bytes, 25_000);
+        step(&mut c, &mut w, 107 * MS, 27_000, 40_000, 120);
+        assert_eq!(c.hystart.as_ref().unwrap().css_baseline_min_rtt_ns, Some(113 * MS));
+        // The 8th ACK itself already grows by a quarter segment.
+        assert_eq!(w.cwnd_bytes, 25_250);
+        (c, w)
+    }
+
+    #[test]
+    fn hystart_enters_css_on_a_delay_increase_and_grows_by_a_quarter() {
+        let (mut c, mut w) = into_css();
+        step(&mut c, &mut w, 108 * MS, 28_000, 40_000, 120);
+        assert_eq!(w.cwnd_bytes, 25_500);
+        // 112 ms < 100 + 12.5: no CSS (same set-up, round 2 at 112 ms).
+        let mut c = Cubic::new(&CubicConfig { hystart: true, ..rfc() }, MSS);
+        let mut w = window(10_000, 1 << 30);
+        for i in 0..8 {
+            step(&mut c, &mut w, i * MS, 11_000 + i * 1000, 20_000, 100);
+        }
+        for i in 0..8 {
+            step(&mut c, &mut w, 100 * MS + i * MS, 20_000 + i * 1000, 40_000, 112);
+        }
+        assert!(c.hystart.as_ref().unwrap().css_baseline_min_rtt_ns.is_none());
+        assert_eq!(w.cwnd_bytes, 26_000);
+    }
+
+    #[test]
+    fn hystart_leaves_css_for_congestion_avoidance_after_five_rounds() {
+        let (mut c, mut w) = into_css();
+        // Rounds 3..7 (each started by the ACK covering the previous window end), RTT steady
+        // at the baseline: the 5th CSS round start sets ssthresh = cwnd on its growth.
+        let mut end = 40_000;
+        for round in 0..5u64 {
+            let before = w.cwnd_bytes;
+            step(&mut c, &mut w, (200 + round * 100) * MS, end, end + 20_000, 113);
+            end += 20_000;
+            if round < 4 {
+                assert_eq!(w.cwnd_bytes, before + 250, "CSS round {round}");
+            } else {
+                assert_eq!(w.ssthresh_bytes, before, "ssthresh = cwnd after CSS_ROUNDS");
+            }
+        }
+        assert!(c.hystart.as_ref().unwrap().done);
+        // §4.10: no loss yet, so the stage starts with K = 0, W_max = cwnd_epoch.
+        assert_eq!(c.k_s, 0.0);
+        assert_eq!(c.epoch_w_max, w.ssthresh_bytes as f64 / 1000.0);
+    }
+
+    #[test]
+    fn hystart_returns_to_slow_start_when_the_delay_falls_back() {
+        let (mut c, mut w) = into_css();
+        // Round 3: 8 samples at 105 ms < baseline 113 ms: slow start again.
+        for i in 0..8 {
+            step(&mut c, &mut w, 200 * MS + i * MS, 40_000 + i * 1000, 60_000, 105);
+        }
+        assert!(c.hystart.as_ref().unwrap().css_baseline_min_rtt_ns.is_none());
+        let before = w.cwnd_bytes;
+        step(&mut c, &mut w, 210 * MS, 48_000, 60_000, 105);
+        assert_eq!(w.cwnd_bytes, before + 1000);
+    }
+
+    #[test]
+    fn a_loss_ends_hystart_for_good() {
+        let (mut c, mut w) = into_css();
+        c.on_loss(&w, w.cwnd_bytes, LossSignal::DuplicateAcks, 0);
+        assert!(c.hystart.as_ref().unwrap().done);
+        w.ssthresh_bytes = 1 << 30; // as after a timeout with a high ssthresh: plain slow start
+        let before = w.cwnd_bytes;
+        step(&mut c, &mut w, 300 * MS, 60_000, 80_000, 113);
+        assert_eq!(w.cwnd_bytes, before + 1000);
     }
 }
