@@ -1,6 +1,6 @@
 """CUBIC (RFC 9438) end to end: alone on a drop-tail, one-BDP path it fills the link and every
 loss cuts ssthresh to β = 0.7 of the window (RFC 5681 AIMD halves it); the run is
-deterministic; its parameters are validated by path."""
+deterministic; HyStart++ tames the start-up overshoot; its parameters are validated by path."""
 
 from pathlib import Path
 
