@@ -306,7 +306,7 @@ impl Cubic {
             self.start_epoch(now, w.cwnd_bytes as f64 / mss);
         }
         let cwnd = w.cwnd_bytes as f64 / mss;
-        let t = (now - self.epoch_start_ns.unwrap_or(now)) as f64 * 1e-9;
+        let t = now.saturating_sub(self.epoch_start_ns.unwrap_or(now)) as f64 * 1e-9;
         // Units of growth this ACK counts: segments acknowledged, or one ACK.
         let (units_seg, units_bytes) = match self.count {
             CubicCount::Segments => (acked_bytes as f64 / mss, acked_bytes),
@@ -328,11 +328,12 @@ impl Cubic {
         // §4.4: target = W_cubic(t + RTT) bounded to [cwnd, 1.5·cwnd].
         let target = self.w_cubic(t + self.rtt_s()).clamp(cwnd, 1.5 * cwnd);
         let target_bytes = ((target * mss) as u64).max(w.cwnd_bytes);
-        // cwnd += (target − cwnd)/cwnd per unit, in bytes with the fraction carried.
-        w.ca_credit += (target_bytes - w.cwnd_bytes) * units_bytes;
-        let inc = w.ca_credit / w.cwnd_bytes;
-        w.ca_credit -= inc * w.cwnd_bytes;
-        w.cwnd_bytes += inc;
+        // cwnd += (target − cwnd)/cwnd per unit, in bytes with the fraction carried (u128: a
+        // product of two byte counts).
+        let credit = (target_bytes - w.cwnd_bytes) as u128 * units_bytes as u128 + w.ca_credit as u128;
+        let cwnd = w.cwnd_bytes as u128;
+        w.ca_credit = (credit % cwnd) as u64;
+        w.cwnd_bytes = w.cwnd_bytes.saturating_add(u64::try_from(credit / cwnd).unwrap_or(u64::MAX));
     }
 }
 
