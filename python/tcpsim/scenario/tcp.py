@@ -454,7 +454,7 @@ class CubicCc(Model):
 
     kind: Literal["cubic"]
     c: Annotated[float, PlainValidator(_cubic_c), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = 0.4
-    """C, segments/s³ (RFC 9438 §5.1: 0.4; Linux and ns-3.44 the same)."""
+    """C, segments/s³ (RFC 9438: 0.4; Linux and ns-3.44 the same)."""
     beta: Annotated[
         float,
         PlainValidator(_cubic_beta),

@@ -63,7 +63,8 @@ use super::{aimd, AckSample, CongestionOps, LossSignal, Reduction, Window};
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CubicConfig {
-    /// C, segments/s³: the aggressiveness of the cubic function, > 0. RFC 9438 §5.1: 0.4.
+    /// C, segments/s³: the aggressiveness of the cubic function, > 0. RFC 9438: 0.4 (Linux
+    /// and ns-3.44 the same).
     pub c: f64,
     /// β_cubic: multiplicative decrease factor, in (0, 1). RFC 9438 §4.6: 0.7 (Linux
     /// 717/1024).
