@@ -7,7 +7,7 @@
 //   /tmp/ns3-twins/bin/cubic [--duration=60] [--hystart=0|1] [--recovery=prr|classic] [--cwnd=<file>]
 //
 // Prints `RESULT cubic <metric> <value>` lines: payload throughput (Mb/s over the run), the
-// router's drops, and from the sender's ssthresh/cwnd traces the reductions after 2 s (the
+// router's drops (all, and after 2 s), and from the sender's ssthresh/cwnd traces the reductions after 2 s (the
 // start-up excluded, as the tcpsim side), their mean spacing, the mean window before a
 // reduction (W_max as reached, bytes) and the mean ssthresh after it. --cwnd writes every cwnd
 // and ssthresh change as `time_s cwnd_bytes ssthresh_bytes`.
@@ -38,6 +38,7 @@ struct Cut
 };
 std::vector<Cut> g_cuts;
 uint64_t g_routerDrops = 0;
+uint64_t g_routerDropsAfter2s = 0;
 
 void Record()
 {
@@ -134,6 +135,10 @@ int main(int argc, char** argv)
         "TcDrop",
         MakeCallback(+[](Ptr<const Packet>) {
             ++g_routerDrops;
+            if (Simulator::Now() > Seconds(2))
+            {
+                ++g_routerDropsAfter2s;
+            }
             if (g_trace)
             {
                 std::fprintf(g_trace, "# %.6f drop\n", Simulator::Now().GetSeconds());
@@ -198,6 +203,7 @@ int main(int argc, char** argv)
         steady.size() >= 2 ? (steady.back().t - steady.front().t) / double(steady.size() - 1) : 0.0;
     std::printf("RESULT cubic throughput_mbps %.6f\n", rx * 8.0 / duration / 1e6);
     std::printf("RESULT cubic router_drops %lu\n", (unsigned long)(routerDrops + g_routerDrops));
+    std::printf("RESULT cubic router_drops_after_2s %lu\n", (unsigned long)g_routerDropsAfter2s);
     std::printf("RESULT cubic reductions_total %zu\n", g_cuts.size());
     std::printf("RESULT cubic reductions_after_2s %zu\n", steady.size());
     std::printf("RESULT cubic mean_spacing_s %.4f\n", spacing);
