@@ -69,6 +69,13 @@ def rd_and_channels() -> dict[str, Any]:
             {"name": "vegas", "src": "s", "dst": "d", "variant": "vegas"},
             {"name": "sack", "src": "s", "dst": "d", "variant": "newreno", "tcp": {"recovery": "sack"}},
             {"name": "westwood", "src": "d", "dst": "s", "variant": "westwood", "bytes": "200KB"},
+            {
+                "name": "cubic",
+                "src": "s",
+                "dst": "d",
+                "variant": "cubic",
+                "tcp": {"cc": {"kind": "cubic", "hystart": True}},
+            },
         ],
         "udp": [{"name": "cbr", "src": "s", "dst": "d", "rate": "1Mbps"}],
     }

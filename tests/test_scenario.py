@@ -302,7 +302,7 @@ def test_unknown_variant_lists_the_allowed():
     scenario = minimal()
     scenario["flows"].append({"src": "x", "dst": "y", "variant": "renoo"})
     assert only_line(errors_of(scenario)) == (
-        "flows[1].variant: 'renoo' is not a variant; allowed: newreno, reno, sack, tahoe, vegas, westwood, westwood_plus"
+        "flows[1].variant: 'renoo' is not a variant; allowed: cubic, newreno, reno, sack, tahoe, vegas, westwood, westwood_plus"
     )
 
 
@@ -384,7 +384,7 @@ def test_whole_scenario_errors_are_collected():
             "must not exceed max_rto (60s)",
         ),
         (lambda s: s.update(tcp={"rwnd": "1KB"}), "tcp.rwnd", "less than one segment"),
-        (lambda s: s.update(tcp={"cc": "cubic"}), "tcp.cc.kind", "'cubic' is not a cc kind; allowed: aimd"),
+        (lambda s: s.update(tcp={"cc": "cubik"}), "tcp.cc.kind", "'cubik' is not a cc kind; allowed: aimd"),
         (lambda s: s.update(duration="0s"), "duration", "must be greater than zero"),
         (lambda s: s.update(duration=10), "duration", "10 has no unit"),
         (lambda s: s.update(warmup="20s"), "warmup", "must be less than duration (10s)"),

@@ -401,6 +401,55 @@ class VegasCc(CcModel):
         return self
 
 
+def _cubic_c(value: object) -> float:
+    """CUBIC's C, > 0 (segments/s³)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        raise ValueError(f"{value!r} is not CUBIC's C; use a number > 0 in segments/s³, e.g. 0.4")
+    return float(value)
+
+
+def _cubic_beta(value: object) -> float:
+    """β_cubic in (0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{value!r} is not a decrease factor; use a number in (0, 1), e.g. 0.7")
+    return float(value)
+
+
+class CubicCc(CcModel):
+    """CUBIC (RFC 9438): W_cubic(t) = C·(t − K)³ + W_max after a loss, grown per ACK toward
+    W_cubic(t + RTT), never below the Reno-friendly estimate; ssthresh = β·W on a loss. Slow start
+    is RFC 5681's unless `hystart` (RFC 9406). Defaults are the RFC's."""
+
+    # RFC 9438 changes only the window; Linux, whose default it is, recovers with SACK
+    # (tcp_sack = 1; its PRR, RFC 6937, is not modelled): RFC 6675 here.
+    variants: ClassVar[Mapping[str, str]] = {"cubic": "sack"}
+    kind: Literal["cubic"]
+    c: Annotated[float, PlainValidator(_cubic_c), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = 0.4
+    """C, segments/s³ (RFC 9438: 0.4; Linux and ns-3.44 the same)."""
+    beta: Annotated[
+        float,
+        PlainValidator(_cubic_beta),
+        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+    ] = 0.7
+    """β_cubic, the multiplicative decrease factor (RFC 9438 §4.6: 0.7; Linux 717/1024)."""
+    fast_convergence: Flag = True
+    """RFC 9438 §4.7: a flow whose window peaks below its previous W_max lowers W_max to
+    cwnd·(1 + β)/2 (on in the RFC, Linux and ns-3.44)."""
+    reno_friendly: Flag = True
+    """RFC 9438 §4.3: never grow slower than the Reno estimate W_est (Linux `tcp_friendliness`)."""
+    target_rtt: Literal["smoothed", "min"] = "smoothed"
+    """The RTT of the target W_cubic(t + RTT): the smoothed RTT (RFC 9438 §4.4) or the smallest
+    sample (Linux and ns-3.44 `delay_min`)."""
+    count: Literal["segments", "ack"] = "segments"
+    """Growth per segment acknowledged (RFC 9438 §4.3 `segments_acked`; Linux, ns-3.44) or once
+    per ACK (§4.4 read literally; with delayed ACKs the window lags the cubic function)."""
+    hystart: Flag = False
+    """HyStart++ (RFC 9406) in the initial slow start: a round whose minimum RTT rises by
+    clamp(RTT/8, 4 ms, 16 ms) starts Conservative Slow Start (a quarter of the growth), five CSS
+    rounds end slow start. Off by default, as tcpsim's other controllers have none; RFC 9438
+    §4.10 recommends it (Linux and ns-3.44 run their older HyStart, on by default)."""
+
+
 _ANY_CC = functools.reduce(operator.or_, CC_MODELS)
 CcSpec = Annotated[
     _ANY_CC,

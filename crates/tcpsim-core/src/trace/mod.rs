@@ -178,6 +178,16 @@ impl Trace {
                     (bins as u128) * (series as u128) * 8
                 )
             };
+            // The bins are written at once (zeroed): a hostile bin width must meet the rows budget
+            // before any allocation, or an overcommitting OS grants the memory and the process is
+            // killed while zeroing it.
+            if bins as u128 * series as u128 > cfg.max_rows as u128 {
+                return Err(format!(
+                    "trace.throughput_bin_ns: {bins} bins for each of {series} flows and web generators are more than \
+                     trace.max_rows ({}); widen the bins or raise the cap",
+                    cfg.max_rows
+                ));
+            }
             let per_flow = usize::try_from(bins).map_err(|_| too_big())?;
             delivered_bins.try_reserve_exact(series).map_err(|_| too_big())?;
             for _ in 0..series {
@@ -277,6 +287,16 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn throughput_bins_beyond_the_rows_budget_are_refused_before_any_allocation() {
+        // 1 ns bins over 3 s for 3 flows: 9·10^9 bins, 72 GB if zeroed.
+        let cfg = TraceConfig { throughput_bin_ns: 1, max_rows: 1_000_000, ..TraceConfig::default() };
+        let err = Trace::new(&cfg, 3, 0, 3_000_000_000).err().expect("refused");
+        assert!(err.starts_with("trace.throughput_bin_ns: 3000000000 bins for each of 3 flows"), "{err}");
+        let fits = TraceConfig { throughput_bin_ns: 1_000_000_000, max_rows: 9, ..TraceConfig::default() };
+        assert!(Trace::new(&fits, 3, 0, 3_000_000_000).is_ok(), "3 bins × 3 series = 9 rows fit");
+    }
 
     fn trace(max_rows: u64) -> Trace {
         let cfg = TraceConfig { cwnd: true, rtt: true, queue: true, max_rows, ..TraceConfig::default() };

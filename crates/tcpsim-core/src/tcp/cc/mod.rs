@@ -19,6 +19,7 @@
 
 mod aimd;
 mod bandwidth_filter;
+mod cubic;
 mod round;
 mod vegas;
 mod westwood;
@@ -26,6 +27,7 @@ mod westwood_plus;
 
 pub use aimd::{Aimd, AimdConfig};
 pub use bandwidth_filter::{WestwoodFilter, WestwoodPlusFilter};
+pub use cubic::{Cubic, CubicConfig, CubicCount, CubicRtt};
 pub use round::RoundCounter;
 pub use vegas::*;
 pub use westwood::{Westwood, WestwoodConfig};
@@ -233,6 +235,9 @@ congestion_controls!(
     /// per RTT, diff = (cwnd/BaseRTT − cwnd/RTT)·BaseRTT segments; +1 segment below α, −1
     /// above β; slow start leaves when diff > γ. See `tcp::cc::vegas` for the flavours.
     Vegas(VegasConfig),
+    /// CUBIC (RFC 9438): the window follows W(t) = C·(t − K)³ + W_max after a loss, never below
+    /// the Reno-friendly estimate; β = 0.7; HyStart++ (RFC 9406) as an option. See `tcp::cc::cubic`.
+    Cubic(CubicConfig),
 );
 
 #[cfg(test)]
