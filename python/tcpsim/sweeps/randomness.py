@@ -1,7 +1,7 @@
 """Which parts of a scenario draw from the run seed, read from its engine form.
 
 The engine's random streams (crates/tcpsim-core: `rng.rs`, `build_context.rs`) feed exactly
-these components: random loss models (`loss/`), RED and RD queues (`queue/`), a bulk flow's
+these components: random loss models (`loss/`), RED, RD and PIE queues (`queue/`), a bulk flow's
 start jitter (`sim.rs`) and web-like traffic generators (`app/web.rs`). Everything else is
 deterministic, so a scenario with none of them gives bit-identical results for every seed, and
 replicating it over seeds only yields confidence intervals of zero width.
@@ -43,7 +43,7 @@ def random_components(canonical: Mapping[str, Any]) -> list[str]:
     for link in canonical["links"]:
         for direction in ("ab", "ba"):
             side = link[direction]
-            if side["queue"]["kind"] in ("red", "rd"):
+            if side["queue"]["kind"] in ("red", "rd", "pie"):
                 found.append(f"link {link['name']!r} ({direction}): {side['queue']['kind']} queue")
             found += [
                 f"link {link['name']!r} ({direction}): {loss['kind']} loss"
