@@ -257,14 +257,15 @@ impl Pie {
     /// Apply every update boundary up to and including `now_ns` (the module comment's lazy
     /// timer).
     fn catch_up(&mut self, now_ns: u64) {
-        while self.next_update_ns <= now_ns {
+        // (A boundary saturated at u64::MAX is never reached: the engine's times are bounded.)
+        while self.next_update_ns <= now_ns && self.next_update_ns != u64::MAX {
             let before = (self.p, self.qdelay_old_ns, self.burst_allowance_ns);
             self.update(self.current_qdelay_ns());
-            self.next_update_ns += self.t_update_ns;
+            self.next_update_ns = self.next_update_ns.saturating_add(self.t_update_ns);
             if (self.p, self.qdelay_old_ns, self.burst_allowance_ns) == before && self.next_update_ns <= now_ns {
                 // A fixed point of the update with inputs that stay constant until `now_ns`.
                 let skipped = (now_ns - self.next_update_ns) / self.t_update_ns + 1;
-                self.next_update_ns += skipped * self.t_update_ns;
+                self.next_update_ns = self.next_update_ns.saturating_add(skipped.saturating_mul(self.t_update_ns));
             }
         }
     }
