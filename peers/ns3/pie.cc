@@ -9,7 +9,8 @@
 // queues hold 1 packet, so the backlog waits in the queue disc; other devices have 10000-packet
 // device queues and no queue disc. TCP is set to tcpsim's defaults: 1460-byte segments, no SACK,
 // no timestamps (40 header bytes), initial window 2, delayed ACKs every 2 segments or 200 ms,
-// minimum RTO 1 s, limited transmit, classic (NewReno) recovery, 1 GiB-class buffers.
+// minimum RTO 1 s, limited transmit, classic (NewReno) recovery, 64 MiB socket buffers (tcpsim:
+// a 1 GiB receive window; neither limits here). SACK on: --set=ns3::TcpSocketBase::Sack=true.
 //
 // Usage: pie <queue> <k> [--duration=S] [--warmup=S] [--estimator=timestamp|dequeue_rate]
 //            [--set=ns3::Type::Attribute=value ...]   (any default, after the ones below)
