@@ -602,6 +602,43 @@ mod tests {
         assert_eq!(lazy.next_update_ns, 60 * MS);
     }
 
+    /// The lazy catch-up, fixed-point skips included, against a timer that fires at every
+    /// boundary: 20 000 events (bursts of arrivals, dequeues, idle gaps up to 2 s) from a fixed
+    /// pseudo-random sequence give the same verdicts and the same p after every event, for both
+    /// estimators.
+    #[test]
+    fn lazy_catch_up_equals_a_periodic_timer_on_a_random_event_sequence() {
+        for estimator in [PieDelayEstimator::Timestamp, PieDelayEstimator::DequeueRate] {
+            let cfg = PieConfig { delay_estimator: estimator, limit_packets: Some(60), ..config() };
+            let (mut lazy, mut timed) = (pie(&cfg), pie(&cfg));
+            let mut state = 12345u64;
+            let mut draw = |n: u64| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 33) % n
+            };
+            let (mut now, mut id): (u64, PacketId) = (0, 0);
+            for _ in 0..20_000 {
+                now += match draw(100) {
+                    0 => draw(2000) * MS, // an idle gap
+                    _ => draw(2_000_000), // within 2 ms
+                };
+                // The timer: every boundary up to now, one by one, before the event.
+                while timed.next_update_ns <= now {
+                    timed.update(timed.current_qdelay_ns());
+                    timed.next_update_ns += timed.t_update_ns;
+                }
+                if draw(100) < 55 {
+                    id += 1;
+                    assert_eq!(lazy.enqueue(packet(id, false), now), timed.enqueue(packet(id, false), now));
+                } else {
+                    assert_eq!(lazy.dequeue(now), timed.dequeue(now));
+                }
+                assert_eq!((lazy.p, lazy.qdelay_old_ns), (timed.p, timed.qdelay_old_ns), "at {now}");
+            }
+            assert!(lazy.signals.drops_early > 0, "the sequence exercises early drops");
+        }
+    }
+
     /// After a long idle period the catch-up stops walking at the fixed point (p = 0, delays 0,
     /// full allowance) and lands on the next boundary after `now`.
     #[test]
