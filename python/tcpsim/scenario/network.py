@@ -351,7 +351,7 @@ class RdQueue(Model):
 class PieQueue(Model):
     """PIE, Proportional Integral controller Enhanced (RFC 8033; Pan et al., HPSR 2013): each
     arrival is dropped — or, with `ecn`, an ECN-capable one marked CE while the probability is
-    below `mark_ecn_th` — with a probability p that a PI controller on the queueing delay
+    at most `mark_ecn_th` — with a probability p that a PI controller on the queueing delay
     updates every `t_update`: p += α·(delay − target) + β·(delay − previous delay), the step
     scaled down while p is small (§4.2). No early drop during the burst allowance, while the
     previous delay is under target/2 and p < 0.2, or while at most two `mean_packet`s wait
@@ -380,8 +380,8 @@ class PieQueue(Model):
     )
     """β in Hz: weight of the delay's change since the previous update. Default 1.25 (§4.2)."""
     max_burst_ns: DurationNs = Field("150ms", alias="max_burst", validate_default=True)
-    """MAX_BURST: no early drop for this long at the start and after each quiet period (p = 0,
-    delays under target/2). Default 150ms (RFC 8033 §4.4, ns-3.44 MaxBurstAllowance)."""
+    """MAX_BURST: no early drop for this long at the start and after each quiet period (an arrival
+    while p = 0 and the delays are under target/2 re-arms it). Default 150ms (RFC 8033 §4.4, ns-3.44 MaxBurstAllowance)."""
     mean_packet_bytes: PacketSizeBytes = Field(1500, alias="mean_packet", validate_default=True)
     """MEAN_PKTSIZE of §4.1's safeguard: no early drop while at most two such packets wait.
     Default 1500B (an Ethernet MTU, Linux's test `backlog < 2·mtu`; with full-sized packets
@@ -397,10 +397,11 @@ class PieQueue(Model):
     dq_threshold_bytes: PositiveSizeBytes = Field(16384, alias="dq_threshold", validate_default=True)
     """DQ_THRESHOLD of the dequeue-rate estimator. Default 16384B (RFC 8033 §5.2)."""
     ecn: Flag = False
-    """Mark ECN-capable packets CE instead of dropping them early while p < mark_ecn_th (RFC 8033
-    §5.1); a full buffer still drops. Flows opt in with [tcp] ecn = true."""
+    """Mark ECN-capable packets CE instead of dropping them early while p <= mark_ecn_th (RFC 8033
+    §5.1, Linux; ns-3 marks only below it); a full buffer still drops. Flows opt in with [tcp]
+    ecn = true."""
     mark_ecn_th: Probability = 0.1
-    """With `ecn`: from this drop probability on, ECN-capable packets are dropped too. Default 0.1
+    """With `ecn`: above this drop probability ECN-capable packets are dropped too. Default 0.1
     (RFC 8033 §5.1, ns-3 MarkEcnThreshold)."""
     cap_drop_adjustment: Flag = True
     """An update raises p by at most 0.02 while p >= 0.1 (RFC 8033 §5.5; ns-3 default, Linux)."""

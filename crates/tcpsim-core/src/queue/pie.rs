@@ -33,14 +33,14 @@
 //!      avg_dq_time ← 0.75·avg_dq_time + 0.25·t (weight DQ_THRESHOLD/2¹⁶ = 1/4; the first cycle
 //!      sets it). At an update, qdelay = queued bytes · avg_dq_time / DQ_THRESHOLD, 0 before
 //!      the first estimate.
-//! 4. Burst allowance (§4.4): it starts at `max_burst_ns`; each update takes T_UPDATE off it
-//!    (floor 0), then re-arms it to `max_burst_ns` when p = 0 and qdelay and qdelay_old are
-//!    both below target/2. While it is above 0 no arrival is dropped early; p is still
-//!    updated (the RFC's order; ns-3 holds p at 0 meanwhile and re-arms only after 1.5 s of
-//!    low delay, `docs/ns3-comparison/pie.md`).
+//! 4. Burst allowance (§4.4, placed as in Appendix A's pseudocode): it starts at
+//!    `max_burst_ns`; each update takes T_UPDATE off it (floor 0); an arrival re-arms it to
+//!    `max_burst_ns` when p = 0 and the current delay estimate and qdelay_old are both below
+//!    target/2. While it is above 0 no arrival is dropped early; p is still updated (ns-3 holds
+//!    p at 0 meanwhile and re-arms only after 1.5 s of low delay, `docs/ns3-comparison/pie.md`).
 //! 5. ECN (§5.1): with `ecn`, an early decision on an ECN-capable packet marks it CE
-//!    (`Verdict::Marked`) while p < `mark_ecn_th` (10 %), and drops it above, as ns-3's
-//!    `MarkEcnThreshold`. A full buffer always drops.
+//!    (`Verdict::Marked`) while p <= `mark_ecn_th` (10 %; Linux's test too; ns-3's
+//!    `MarkEcnThreshold` marks only below it), and drops it above. A full buffer always drops.
 //!
 //! Not implemented: §5.3 (PIE active/inactive), §5.4 de-randomization (ns-3's
 //! `UseDerandomization`, off by default), Linux's byte mode and its extra 2 % for delays over
@@ -91,7 +91,7 @@ pub struct PieConfig {
     pub delay_estimator: PieDelayEstimator,
     /// DQ_THRESHOLD (bytes) of the dequeue-rate estimator's measurement cycle (§5.2: 16 KB), > 0.
     pub dq_threshold_bytes: u64,
-    /// Mark ECN-capable packets CE instead of dropping them early while p < `mark_ecn_th` (§5.1).
+    /// Mark ECN-capable packets CE instead of dropping them early while p <= `mark_ecn_th` (§5.1).
     pub ecn: bool,
     /// With `ecn`: the drop probability from which ECN-capable packets are dropped rather than
     /// marked, in [0, 1]. §5.1: 0.1.
@@ -247,11 +247,17 @@ impl Pie {
         }
         self.p = p.clamp(0.0, 1.0);
         self.burst_allowance_ns = self.burst_allowance_ns.saturating_sub(self.t_update_ns);
+        self.qdelay_old_ns = qdelay_ns;
+    }
+
+    /// §4.4 at an arrival: a quiet queue (p = 0, both delays under target/2) re-arms the burst
+    /// allowance.
+    fn rearm_burst_allowance(&mut self) {
         let half_target = self.target_ns as f64 / 2.0;
-        if self.p == 0.0 && (qdelay_ns as f64) < half_target && (self.qdelay_old_ns as f64) < half_target {
+        if self.p == 0.0 && (self.current_qdelay_ns() as f64) < half_target && (self.qdelay_old_ns as f64) < half_target
+        {
             self.burst_allowance_ns = self.max_burst_ns;
         }
-        self.qdelay_old_ns = qdelay_ns;
     }
 
     /// Apply every update boundary up to and including `now_ns` (the module comment's lazy
@@ -317,13 +323,14 @@ impl QueueDiscipline for Pie {
     #[inline(never)]
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
         self.catch_up(now_ns);
+        self.rearm_burst_allowance();
         let o = &self.occupancy;
         if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
             return Verdict::Dropped;
         }
         let verdict = if !self.drop_early(o.bytes) {
             Verdict::Enqueued
-        } else if self.ecn && a.ect && self.p < self.mark_ecn_th {
+        } else if self.ecn && a.ect && self.p <= self.mark_ecn_th {
             self.signals.marks_ecn += 1;
             Verdict::Marked
         } else {
@@ -335,10 +342,12 @@ impl QueueDiscipline for Pie {
         verdict
     }
 
-    /// The queue is empty, so the packet is never dropped; only the updates due move.
+    /// The queue is empty, so the packet is never dropped; only the updates due and the burst
+    /// allowance move.
     #[inline(never)]
     fn arrive_at_idle_link(&mut self, _a: Arrival, now_ns: u64) {
         self.catch_up(now_ns);
+        self.rearm_burst_allowance();
     }
 
     #[inline(never)]
@@ -488,9 +497,10 @@ mod tests {
     }
 
     /// The allowance starts at 150 ms and loses 15 ms per update: ten updates at a high delay
-    /// use it up; after that a p of 0 with two low delays re-arms it (§4.4).
+    /// use it up. After that an arrival re-arms it only when p = 0 and both the current delay
+    /// and qdelay_old are below target/2 = 7.5 ms (§4.4, Appendix A's enqueue).
     #[test]
-    fn burst_allowance_counts_down_by_t_update_and_rearms_when_p_is_zero_and_delays_low() {
+    fn burst_allowance_counts_down_by_t_update_and_an_arrival_rearms_it_when_quiet() {
         let mut q = pie(&config());
         assert_eq!(q.burst_allowance_ns, 150 * MS);
         for k in 1..=10 {
@@ -500,12 +510,17 @@ mod tests {
         assert!(q.p > 0.0, "p rises during the allowance");
         q.update(40 * MS);
         assert_eq!(q.burst_allowance_ns, 0, "floor at 0");
+        q.enqueue(packet(0, false), 0);
+        assert_eq!(q.burst_allowance_ns, 0, "p > 0");
         q.p = 1e-9;
-        q.update(5 * MS); // p → 0, but qdelay_old = 40 ms ≥ 7.5: not yet
-        assert_eq!(q.p, 0.0);
-        assert_eq!(q.burst_allowance_ns, 0);
-        q.update(5 * MS); // 5 ms and 5 ms < 7.5 ms with p = 0
-        assert_eq!(q.burst_allowance_ns, 150 * MS);
+        q.update(5 * MS); // p → 0, qdelay_old 5 ms
+        assert_eq!((q.p, q.burst_allowance_ns), (0.0, 0));
+        q.estimate = DelayEstimate::Timestamp { qdelay_ns: 10 * MS };
+        q.enqueue(packet(1, false), 0);
+        assert_eq!(q.burst_allowance_ns, 0, "the current delay 10 ms ≥ 7.5 ms");
+        q.estimate = DelayEstimate::Timestamp { qdelay_ns: 5 * MS };
+        q.enqueue(packet(2, false), 0);
+        assert_eq!(q.burst_allowance_ns, 150 * MS, "5 ms and 5 ms with p = 0");
     }
 
     #[test]
@@ -544,15 +559,15 @@ mod tests {
     fn ecn_capable_packets_are_marked_below_the_mark_threshold_and_dropped_above() {
         let cfg = PieConfig { ecn: true, ..config() };
         let mut q = pie(&cfg);
-        (q.p, q.qdelay_old_ns, q.burst_allowance_ns) = (0.099999, 20 * MS, 0);
+        (q.p, q.qdelay_old_ns, q.burst_allowance_ns) = (0.1, 20 * MS, 0);
         for id in 0..3 {
             q.enqueue(packet(id, true), 0);
         }
         let verdicts: Vec<_> = (3..200).map(|id| q.enqueue(packet(id, true), 0)).collect();
         assert!(verdicts.contains(&Verdict::Marked));
-        assert!(!verdicts.contains(&Verdict::DroppedEarly));
+        assert!(!verdicts.contains(&Verdict::DroppedEarly), "p = mark_ecn_th still marks");
         q.p = 1.0;
-        assert_eq!(q.enqueue(packet(500, true), 0), Verdict::DroppedEarly, "p ≥ mark_ecn_th");
+        assert_eq!(q.enqueue(packet(500, true), 0), Verdict::DroppedEarly, "p > mark_ecn_th");
         q.p = 0.05;
         let not_ect: Vec<_> = (600..800).map(|id| q.enqueue(packet(id, false), 0)).collect();
         assert!(!not_ect.contains(&Verdict::Marked) && not_ect.contains(&Verdict::DroppedEarly));
@@ -640,7 +655,8 @@ mod tests {
     }
 
     /// After a long idle period the catch-up stops walking at the fixed point (p = 0, delays 0,
-    /// full allowance) and lands on the next boundary after `now`.
+    /// no allowance left) and lands on the next boundary after `now`; the arrival then re-arms
+    /// the allowance.
     #[test]
     fn a_long_idle_period_skips_to_the_boundary_after_now() {
         let mut q = pie(&config());
