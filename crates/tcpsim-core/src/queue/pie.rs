@@ -22,7 +22,7 @@
 //!    decay of an empty queue); p is bounded to [0, 1]; qdelay_old ← qdelay.
 //! 3. Queueing delay (§4.3), `delay_estimator`:
 //!    - `timestamp` (the default, as ns-3.44's `PieQueueDisc`, `UseDequeueRateEstimator`
-//!      false, and Linux's `sch_pie` since 5.2, `dq_rate_estimator` off): at each dequeue,
+//!      false, and Linux's `sch_pie` with its default `dq_rate_estimator` off): at each dequeue,
 //!      qdelay = now − the departing packet's enqueue time, or 0 if the queue is then empty;
 //!      the update uses the latest value.
 //!    - `dequeue_rate` (§4.3 with §5.2's departure-rate estimation, Little's law): a
@@ -47,8 +47,8 @@
 //! 250 ms.
 //!
 //! The periodic update without a timer: the engine has no queue timer events, so updates are
-//! applied lazily at exact boundary times k·T_UPDATE (k = 1, 2, …; ns-3's first update at t = 0
-//! changes nothing but its burst state). Before an enqueue, an arrival at the idle link or a
+//! applied lazily at exact boundary times k·T_UPDATE (k = 1, 2, …; ns-3 also updates at t = 0,
+//! which leaves the initial state as it is). Before an enqueue, an arrival at the idle link or a
 //! dequeue at time t, every boundary ≤ t not yet applied is applied in order. Every input of an
 //! update (the timestamp qdelay, the queued bytes, avg_dq_time) changes only at those events,
 //! so its value at each boundary in between is the one it had after the previous event, and
