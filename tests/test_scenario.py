@@ -360,7 +360,7 @@ def test_whole_scenario_errors_are_collected():
         (
             lambda s: s["links"][0].update(queue={"kind": "codel"}),
             "links[0].queue.kind",
-            "'codel' is not a queue kind; allowed: drop_tail, rd, red",
+            "'codel' is not a queue kind; allowed: drop_tail, pie, rd, red",
         ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),

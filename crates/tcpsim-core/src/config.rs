@@ -9,6 +9,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::queue::{PieConfig, PieDelayEstimator};
 pub use crate::tcp::cc::CcConfig;
 
 /// Largest segment payload and header, and largest UDP datagram. With them a packet's wire
@@ -219,6 +220,9 @@ pub enum QueueConfig {
     /// RD Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R and a D FIFO served in
     /// the ratio k·n_R : n_D of their active flows; see `queue::rd`.
     Rd(RdConfig),
+    /// PIE (RFC 8033): random early drop with a probability a PI controller on the queueing
+    /// delay updates every T_UPDATE; see `queue::pie`.
+    Pie(PieConfig),
 }
 
 /// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
@@ -304,12 +308,16 @@ impl QueueConfig {
             QueueConfig::DropTail { limit_packets, limit_bytes } => (limit_packets, limit_bytes),
             QueueConfig::Red(red) => (&red.limit_packets, &red.limit_bytes),
             QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
+            QueueConfig::Pie(pie) => (&pie.limit_packets, &pie.limit_bytes),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));
         }
         if let QueueConfig::Rd(rd) = self {
             return rd.validate(at);
+        }
+        if let QueueConfig::Pie(pie) = self {
+            return pie.validate().map_err(|e| format!("{at}.{e}"));
         }
         let QueueConfig::Red(red) = self else { return Ok(()) };
         let in_unit_interval = |field: &str, value: f64, zero_allowed: bool| {

@@ -398,6 +398,93 @@ class RdQueue(QueueDisciplineModel):
         }
 
 
+class PieQueue(QueueDisciplineModel):
+    """PIE, Proportional Integral controller Enhanced (RFC 8033; Pan et al., HPSR 2013): each
+    arrival is dropped — or, with `ecn`, an ECN-capable one marked CE while the probability is
+    at most `mark_ecn_th` — with a probability p that a PI controller on the queueing delay
+    updates every `t_update`: p += α·(delay − target) + β·(delay − previous delay), the step
+    scaled down while p is small (§4.2). No early drop during the burst allowance, while the
+    previous delay is under target/2 and p < 0.2, or while at most two `mean_packet`s wait
+    (§4.1, §4.4); a full buffer drops as drop-tail.
+
+    Defaults are RFC 8033's (target 15 ms, T_UPDATE 15 ms, α 0.125, β 1.25, MAX_BURST 150 ms,
+    DQ_THRESHOLD 16 KB, mark_ecnth 0.1, §5.5's cap on, de-randomization off), which are also
+    ns-3.44's `PieQueueDisc` attribute defaults; the delay is measured by timestamps, as ns-3.44
+    (`UseDequeueRateEstimator` false) and Linux's `sch_pie` do by default. See
+    `crates/tcpsim-core/src/queue/pie.rs` for the rules and `docs/ns3-comparison/pie.md` for
+    where ns-3 differs."""
+
+    random: ClassVar[bool] = True  # the early drops draw from the run seed
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        return bool(engine["ecn"])
+
+    kind: Literal["pie"]
+    limit: QueueLimitValue
+    """The buffer: "100pkt", "64KB" or "1BDP"; an arrival that does not fit is dropped."""
+    target_ns: PositiveDurationNs = Field("15ms", alias="target", validate_default=True)
+    """QDELAY_REF, the queueing delay PIE steers to. Default 15ms (RFC 8033 §4.2, ns-3, Linux)."""
+    t_update_ns: PositiveDurationNs = Field("15ms", alias="t_update", validate_default=True)
+    """T_UPDATE, the period of the drop-probability update. Default 15ms (RFC 8033 §4.2)."""
+    alpha: Annotated[float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})] = (
+        0.125
+    )
+    """α in Hz: weight of the delay's distance from the target. Default 0.125 (RFC 8033 §4.2)."""
+    beta: Annotated[float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})] = (
+        1.25
+    )
+    """β in Hz: weight of the delay's change since the previous update. Default 1.25 (§4.2)."""
+    max_burst_ns: DurationNs = Field("150ms", alias="max_burst", validate_default=True)
+    """MAX_BURST: no early drop for this long at the start and after each quiet period (an arrival
+    while p = 0 and the delays are under target/2 re-arms it). Default 150ms (RFC 8033 §4.4, ns-3.44 MaxBurstAllowance)."""
+    mean_packet_bytes: PacketSizeBytes = Field(1500, alias="mean_packet", validate_default=True)
+    """MEAN_PKTSIZE of §4.1's safeguard: no early drop while at most two such packets wait.
+    Default 1500B (an Ethernet MTU, Linux's test `backlog < 2·mtu`; with full-sized packets
+    ns-3's packet-mode `qSize <= 2`)."""
+    delay_estimator: Annotated[
+        str,
+        PlainValidator(choice("a PIE delay estimator", ("timestamp", "dequeue_rate"))),
+        WithJsonSchema({"enum": ["timestamp", "dequeue_rate"]}),
+    ] = "timestamp"
+    """ "timestamp": the sojourn time of the packet last dequeued (ns-3.44 and Linux default);
+    "dequeue_rate": queued bytes over the departure rate measured in cycles of `dq_threshold`
+    bytes (RFC 8033 §4.3, §5.2)."""
+    dq_threshold_bytes: PositiveSizeBytes = Field(16384, alias="dq_threshold", validate_default=True)
+    """DQ_THRESHOLD of the dequeue-rate estimator. Default 16384B (RFC 8033 §5.2)."""
+    ecn: Flag = False
+    """Mark ECN-capable packets CE instead of dropping them early while p <= mark_ecn_th (RFC 8033
+    §5.1, Linux; ns-3 marks only below it); a full buffer still drops. Flows opt in with [tcp]
+    ecn = true."""
+    mark_ecn_th: Probability = 0.1
+    """With `ecn`: above this drop probability ECN-capable packets are dropped too. Default 0.1
+    (RFC 8033 §5.1, ns-3 MarkEcnThreshold)."""
+    cap_drop_adjustment: Flag = True
+    """An update raises p by at most 0.02 while p >= 0.1 (RFC 8033 §5.5; ns-3 default, Linux)."""
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        in_packets = self.limit.unit == "packets"
+        return {
+            "kind": "pie",
+            "limit_packets": self.limit.amount if in_packets else None,
+            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            "target_ns": self.target_ns,
+            "t_update_ns": self.t_update_ns,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "max_burst_ns": self.max_burst_ns,
+            "mean_packet_bytes": self.mean_packet_bytes,
+            "delay_estimator": self.delay_estimator,
+            "dq_threshold_bytes": self.dq_threshold_bytes,
+            "ecn": self.ecn,
+            "mark_ecn_th": self.mark_ecn_th,
+            "cap_drop_adjustment": self.cap_drop_adjustment,
+        }
+
+
 QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
 """Every queue discipline's model."""
 

@@ -1,2 +1,3 @@
-"""Validation experiments of the algorithms added without a paper of their own to reproduce
-(issue 25): each checks a claim of the algorithm's RFC or defining paper (`validation.<name>`)."""
+"""Validation experiments of the algorithms added beyond the five papers (issue 25): each checks
+one behaviour its RFC or paper states, in a set-up and with a tolerance chosen from that
+literature before running."""
