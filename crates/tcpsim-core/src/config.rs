@@ -9,6 +9,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::queue::StepConfig;
+pub use crate::tcp::cc::DctcpConfig;
+
 /// Largest segment payload and header, and largest UDP datagram. With them a packet's wire
 /// size (payload + header + at most 36 bytes of SACK option) stays below 2^31, so it fits the
 /// engine's `u32` sizes and `bytes · 8 · 10^9` fits a `u64`.
@@ -217,6 +220,9 @@ pub enum QueueConfig {
     /// RD Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R and a D FIFO served in
     /// the ratio k·n_R : n_D of their active flows; see `queue::rd`.
     Rd(RdConfig),
+    /// Step marking (DCTCP's switch, RFC 8257 §3.1): a FIFO that marks CE on ECN-capable
+    /// arrivals finding more than K waiting; see `queue::step`.
+    Step(StepConfig),
 }
 
 /// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
@@ -302,12 +308,16 @@ impl QueueConfig {
             QueueConfig::DropTail { limit_packets, limit_bytes } => (limit_packets, limit_bytes),
             QueueConfig::Red(red) => (&red.limit_packets, &red.limit_bytes),
             QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
+            QueueConfig::Step(step) => (&step.limit_packets, &step.limit_bytes),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));
         }
         if let QueueConfig::Rd(rd) = self {
             return rd.validate(at);
+        }
+        if let QueueConfig::Step(step) = self {
+            return step.validate().map_err(|e| format!("{at}.{e}"));
         }
         let QueueConfig::Red(red) = self else { return Ok(()) };
         let in_unit_interval = |field: &str, value: f64, zero_allowed: bool| {
@@ -685,6 +695,19 @@ pub enum EcnSender {
     Ns2,
 }
 
+/// What an ECN receiver (`TcpConfig::ecn`) echoes.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnReceiver {
+    /// RFC 3168 §6.1.3: ECE on every ACK from a CE segment until a segment with CWR arrives.
+    #[default]
+    Rfc3168,
+    /// DCTCP (RFC 8257 §3.2, Fig. 1): ECE = CE of the last segment received, CWR ignored; a
+    /// change of that state acknowledges at once, first the withheld segments with the old
+    /// value (Linux `dctcp_ece_ack_update`); see `tcp::receiver`.
+    Dctcp,
+}
+
 /// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -705,6 +728,9 @@ pub enum CcConfig {
     /// RFC 5681 slow start and congestion avoidance, ssthresh = max(W/2, 2·SMSS), W cwnd or
     /// FlightSize (`TcpConfig::ssthresh_from`).
     Aimd {},
+    /// DCTCP (RFC 8257 §3.3–3.4, `alizadeh` Sec. 3): α, the EWMA of the marked fraction per
+    /// window of data, and cwnd·(1 − α/2) once per window on ECN-Echo; see `tcp::cc::dctcp`.
+    Dctcp(DctcpConfig),
     /// TCP Westwood (`casetti` Sec. 2–3): per-ACK bandwidth estimate (BWE) and faster
     /// recovery, ssthresh = BWE·RTTmin after a loss.
     Westwood {
@@ -1064,6 +1090,9 @@ pub struct TcpConfig {
     /// With `ecn`: which segments are ECN-capable and which carry CWR (`EcnSender`).
     #[serde(default)]
     pub ecn_sender: EcnSender,
+    /// With `ecn`: what the receiver's ECN-Echo says (`EcnReceiver`).
+    #[serde(default)]
+    pub ecn_receiver: EcnReceiver,
     /// The RD service class the flow marks its packets with, data and ACKs alike
     /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
     /// (Vegas) → D, loss-based → R (Sec. III).
@@ -1234,6 +1263,7 @@ impl CcConfig {
         }
         match self {
             CcConfig::Aimd {} => Ok(()),
+            CcConfig::Dctcp(dctcp) => dctcp.validate(),
             CcConfig::Westwood { tau_ns, null_sample_divisor, filter, .. } => {
                 if *tau_ns == 0 {
                     return Err("tau_ns: must be > 0".into());

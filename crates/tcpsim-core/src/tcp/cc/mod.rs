@@ -16,12 +16,14 @@
 
 mod aimd;
 mod bandwidth_filter;
+mod dctcp;
 mod round;
 mod vegas;
 mod westwood;
 mod westwood_plus;
 
 pub use aimd::Aimd;
+pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
 pub use round::RoundCounter;
 pub use vegas::{Vegas, VegasParams};
 pub use westwood::Westwood;
@@ -43,6 +45,9 @@ pub struct AckSample {
     pub duplicate: bool,
     /// RTT measured from this ACK (Karn-valid), if any.
     pub rtt_ns: Option<u64>,
+    /// The ACK carries ECN-Echo (RFC 3168 §6.1.2; every such ACK, whether or not the sender
+    /// reduces for it: DCTCP counts the bytes it acknowledges, RFC 8257 §3.3).
+    pub ece: bool,
 }
 
 /// Why the window is being reduced.
@@ -138,6 +143,12 @@ pub trait CongestionOps {
     fn rtt_estimate_ns(&self) -> Option<u64> {
         None
     }
+
+    /// The estimated fraction of marked bytes (DCTCP's α, RFC 8257 §3.3), for algorithms that
+    /// keep one.
+    fn ecn_alpha(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Declares [`CongestionControl`], one variant per algorithm (the variant is named after
@@ -168,13 +179,14 @@ macro_rules! congestion_controls {
     };
 }
 
-congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas);
+congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas, Dctcp);
 
 impl CongestionControl {
     /// `mss_bytes` is the sender's SMSS (Westwood's seg_size).
     pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
         match cfg {
             CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
+            CcConfig::Dctcp(dctcp) => CongestionControl::Dctcp(Dctcp::new(dctcp, mss_bytes)),
             CcConfig::Westwood { tau_ns, null_sample_divisor, filter, ns3_fast_recovery, sample_tick_ns } => {
                 CongestionControl::Westwood(Westwood::new(
                     *tau_ns,
