@@ -44,6 +44,7 @@ from tcpsim.scenario.network import (
     RdQueue,
     RedQueue,
     ScriptedLoss,
+    StepQueue,
     TwoStateLoss,
 )
 from tcpsim.scenario.overrides import apply_overrides
@@ -55,6 +56,7 @@ from tcpsim.scenario.tcp import (
     RECOVERY_KINDS,
     VARIANTS,
     AimdCc,
+    DctcpCc,
     TcpOptions,
     Variant,
     VegasCc,
@@ -88,6 +90,7 @@ __all__ = [
     "U32_MAX",
     "VARIANTS",
     "AimdCc",
+    "DctcpCc",
     "BernoulliLoss",
     "BitErrorLoss",
     "DirectionSpec",
@@ -103,6 +106,7 @@ __all__ = [
     "Problem",
     "RdQueue",
     "RedQueue",
+    "StepQueue",
     "Scenario",
     "ScenarioError",
     "ScriptedLoss",

@@ -18,6 +18,8 @@ from tcpsim.scenario.fields import (
     PacketSizeBytes,
     PositiveDurationNs,
     PositiveSizeBytes,
+    Probability,
+    UnitFraction,
     choice,
     whole_number,
 )
@@ -28,6 +30,9 @@ class Variant(NamedTuple):
 
     recovery: str
     cc: Mapping[str, Any]
+    tcp: Mapping[str, Any] = {}
+    """Other [tcp] settings the variant presets where neither the flow's [flows.tcp] nor [tcp]
+    writes them (DCTCP turns ECN on with its receiver)."""
 
 
 _WESTWOOD = {
@@ -67,6 +72,8 @@ _VEGAS = {
     "reno_increase": "ack",
 }
 
+_DCTCP = {"kind": "dctcp", "g": 0.0625, "alpha_init": 1.0, "loss_decrease": "halve"}
+
 VARIANTS: dict[str, Variant] = {
     "tahoe": Variant(recovery="tahoe", cc={"kind": "aimd"}),
     "reno": Variant(recovery="reno", cc={"kind": "aimd"}),
@@ -79,6 +86,8 @@ VARIANTS: dict[str, Variant] = {
     "westwood_plus": Variant(recovery="newreno", cc=_WESTWOOD_PLUS),
     # podlesny Sec. II-B.3: "the loss signals for TCP Vegas are similar to those for TCP NewReno".
     "vegas": Variant(recovery="newreno", cc=_VEGAS),
+    # RFC 8257 §3.4: losses as conventional TCP (NewReno here); ECN with DCTCP's echo (§3.2).
+    "dctcp": Variant(recovery="newreno", cc=_DCTCP, tcp={"ecn": True, "ecn_receiver": "dctcp"}),
 }
 """Preset name → (recovery, congestion control). A new variant is one line here."""
 
@@ -420,10 +429,30 @@ class VegasCc(Model):
         return self
 
 
+class DctcpCc(Model):
+    """DCTCP (RFC 8257 §3.3–3.4; Alizadeh et al., SIGCOMM 2010, Sec. 3.1): α, the moving average
+    of the fraction of bytes acknowledged with ECN-Echo per window of data, and
+    cwnd ← cwnd·(1 − α/2) at most once per window when ECN-Echo arrives. Needs ecn = true and,
+    for the paper's receiver, ecn_receiver = "dctcp" (the "dctcp" variant sets both) and step
+    marking queues."""
+
+    kind: Literal["dctcp"]
+    g: UnitFraction = 0.0625
+    """Weight of the newest window's marked fraction in α, in (0, 1]: 1/16 (RFC 8257 §4.2,
+    DCTCP Sec. 3.4; Linux dctcp_shift_g = 4, ns-3 DctcpShiftG 0.0625)."""
+    alpha_init: Probability = 1.0
+    """α at the start, in [0, 1]: 1 (Linux dctcp_alpha_on_init 1024/1024, ns-3 DctcpAlphaOnInit)."""
+    loss_decrease: Literal["halve", "alpha"] = "halve"
+    """After a loss: "halve" as Reno (RFC 8257 §3.4, Linux dctcp_react_to_loss) or "alpha",
+    cwnd·(1 − α/2) as for ECN-Echo (ns-3.44's TcpDctcp::GetSsThresh)."""
+
+
 CcSpec = Annotated[
-    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc,
+    AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc | DctcpCc,
     Field(discriminator="kind"),
-    BeforeValidator(_kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc),
+    BeforeValidator(
+        _kind_shorthand, json_schema_input_type=str | AimdCc | WestwoodCc | WestwoodPlusCc | VegasCc | DctcpCc
+    ),
 ]
 
 
@@ -507,6 +536,11 @@ class TcpOptions(Model):
     (tcp/tcp.cc `output`, `slowdown`): every data segment ECT, retransmissions included, and CWR
     on the next segment sent after any reduction (ECN-Echo, fast retransmit, timeout), so a
     timeout's retransmission ends the receiver's echo."""
+    ecn_receiver: Literal["rfc3168", "dctcp"] = "rfc3168"
+    """With ecn: what the receiver's ECN-Echo says. "rfc3168": every ACK from a CE segment
+    until the sender's CWR (§6.1.3); "dctcp": the CE state of the last segment, CWR ignored, and
+    a change of state acknowledged at once, the withheld segments first with the old state (RFC
+    8257 §3.2 Fig. 1, Linux dctcp_ece_ack_update). The "dctcp" variant sets it."""
     rd_class: Literal["r", "d"] | None = None
     """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
     ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default
