@@ -3,13 +3,19 @@
 
 Set-up (chosen from the paper before running): the paper's Fig. 1/13 experiment — two long
 flows from two hosts, each on its own port, into one common port — scaled from 1 Gb/s to
-100 Mb/s with the round-trip propagation time scaled up 10× (100 µs → 1 ms), so the
+100 Mb/s at the common port with the round-trip propagation time scaled up 10× (100 µs → 1 ms),
+so the
 bandwidth-delay product stays C·RTT ≈ 8.3 packets of 1500 bytes and the paper's K for 1 Gb/s,
 20 packets, applies unchanged (its guideline K > C·RTT/7, eq. (13), holds). The common port has
 the 700 KB the Triumph switch let the two flows take (Sec. 1, Fig. 1): step marking at K for
 DCTCP (g = 1/16), drop-tail for NewReno, the same buffer. Linux-like hosts as the paper's:
 1460-byte segments, initial window 10, delayed ACKs (2 segments, 40 ms), minimum RTO 200 ms.
-The second flow starts 100 ms after the first, each start jittered in [0, 10 ms] per seed.
+The hosts' links run at 1 Gb/s, so that only the common port queues: a first full run had them
+at 100 Mb/s, like the port, and the NewReno flow that got ahead kept most of its window in its
+own host's 700 KB buffer (a host queue Linux's TCP small queues would not build), never losing
+a packet while the other starved; that was a set-up error, and correcting it changed no claim
+or tolerance. The second flow starts 100 ms after the first, each start jittered in [0, 10 ms]
+per seed.
 Quick: 10 s with the first 2 s excluded, 2 seeds; full: 60 s with the first 5 s excluded, 5 seeds.
 
 Claims (tolerances fixed before running):
@@ -83,13 +89,13 @@ def shorter_queue(dctcp_means: list[float], newreno_means: list[float]) -> bool:
 
 
 def dctcp_scenario(variant: str, duration: str, warmup: str) -> dict[str, Any]:
-    """The scaled Fig. 1 set-up: s1, s2 —100 Mb/s, 200 µs— sw —100 Mb/s, 300 µs— receiver."""
+    """The scaled Fig. 1 set-up: s1, s2 —1 Gb/s, 200 µs— sw —100 Mb/s, 300 µs— receiver."""
     port_queue: Any = (
         {"kind": "step", "limit": BUFFER, "threshold": f"{K_PACKETS}pkt"} if variant == "dctcp" else BUFFER
     )
 
     def access(host: str) -> dict[str, Any]:
-        return {"name": host, "a": host, "b": "sw", "rate": "100Mbps", "delay": "200us", "queue": BUFFER}
+        return {"name": host, "a": host, "b": "sw", "rate": "1Gbps", "delay": "200us", "queue": BUFFER}
 
     return {
         "name": f"{variant}, 2 long flows into one 100 Mb/s port",
@@ -122,8 +128,8 @@ class Dctcp(Experiment):
     paper = "validation"
     title = "DCTCP with step marking holds the queue near K at full utilization (Alizadeh et al. 2010)"
     setup = (
-        "Two long flows from two hosts into one common port (DCTCP Fig. 1/13) scaled to 100 Mb/s with a 1 ms "
-        "round trip (C·RTT ≈ 8.3 packets, as 1 Gb/s and 100 µs), 700 KB buffer; DCTCP (g = 1/16) with step "
+        "Two long flows from two hosts (1 Gb/s links) into one common port (DCTCP Fig. 1/13) scaled to 100 Mb/s "
+        "with a 1 ms round trip (C·RTT ≈ 8.3 packets, as 1 Gb/s and 100 µs), 700 KB buffer; DCTCP (g = 1/16) with step "
         "marking at K = 20 packets against NewReno with drop-tail; 1460-byte segments, IW 10, delayed ACKs, "
         "min RTO 200 ms; 10 s (2 s excluded) quick, 60 s (5 s excluded) full. Checked: DCTCP utilization ≥ "
         "0.95; DCTCP's mean queue within the paper's predicted oscillation band [K + N − A, K + N] ± 1 packet "
