@@ -8,8 +8,9 @@
 // Usage: dctcp <dctcp|newreno> [--duration=10] [--warmup=2] [--run=1]
 // Prints RESULT <variant> <metric> <value> lines: the port's time-average queue (packets waiting:
 // queue disc + device queue) and its maximum, utilization, CE marks and drops of the port, the
-// flows' throughputs over [warmup, duration], and DCTCP's mean α over the window (samples at each
-// of the senders' α updates).
+// flows' throughputs over [warmup, duration], the data segments sent again in the window (a
+// sequence number below one already sent), and DCTCP's mean α over the window (samples at each
+// of the senders' α updates). TWIN_SET="<attribute>=<value>;..." overrides attribute defaults.
 //
 // Step marking from RED: with QW = 1 the average is the queue disc's length on arrival; with
 // MinTh = MaxTh = K and Gentle = false every arrival that finds ≥ K in the queue disc is a
@@ -80,9 +81,32 @@ Alpha(uint32_t, uint32_t, double alpha)
     }
 }
 
+uint64_t g_resent = 0;
+std::map<std::string, uint32_t> g_highest;
+
+void
+SegmentSent(std::string ctx, Ptr<const Packet> pkt, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (pkt->GetSize() == 0)
+    {
+        return;
+    }
+    uint32_t seq = h.GetSequenceNumber().GetValue();
+    auto [it, fresh] = g_highest.emplace(ctx, seq);
+    if (!fresh && seq < it->second)
+    {
+        g_resent += Simulator::Now().GetSeconds() >= g_warmup;
+    }
+    else
+    {
+        it->second = seq;
+    }
+}
+
 void
 ConnectAlpha()
 {
+    Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/Tx", MakeCallback(&SegmentSent));
     Config::ConnectWithoutContextFailSafe(
         "/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongestionOps/$ns3::TcpDctcp/CongestionEstimate",
         MakeCallback(&Alpha));
@@ -117,6 +141,22 @@ main(int argc, char** argv)
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false)); // 40-byte headers
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    // Sensitivity: TWIN_SET="ns3::TcpSocket::DelAckCount=1;..." overrides any attribute default.
+    if (const char* set = std::getenv("TWIN_SET"))
+    {
+        std::string all = set;
+        for (size_t at = 0; at < all.size();)
+        {
+            size_t end = all.find(';', at);
+            std::string item = all.substr(at, end == std::string::npos ? std::string::npos : end - at);
+            size_t eq = item.find('=');
+            if (eq != std::string::npos)
+            {
+                Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
+            }
+            at = end == std::string::npos ? all.size() : end + 1;
+        }
+    }
 
     NodeContainer hosts;
     hosts.Create(2);
@@ -223,6 +263,7 @@ main(int argc, char** argv)
     QueueDisc::Stats st = q->GetStats();
     std::cout << r << "marks_window " << st.nTotalMarkedPackets - marksAtWarmup << "\n";
     std::cout << r << "drops_window " << st.nTotalDroppedPackets - dropsAtWarmup << "\n";
+    std::cout << r << "resent_segments " << g_resent << "\n";
     std::cout << r << "tx_packets_window " << (txPackets - txAtWarmup) << "\n";
     if (g_alphaCount > 0)
     {
