@@ -184,6 +184,7 @@ def test_defaults_fill_every_engine_field():
         "ecn": False,
         "ecn_immediate_ack": True,
         "ecn_sender": "rfc3168",
+        "ecn_receiver": "rfc3168",
         "rtt_sampling": "every_ack",
         "rd_class": None,
     }
@@ -302,7 +303,7 @@ def test_unknown_variant_lists_the_allowed():
     scenario = minimal()
     scenario["flows"].append({"src": "x", "dst": "y", "variant": "renoo"})
     assert only_line(errors_of(scenario)) == (
-        "flows[1].variant: 'renoo' is not a variant; allowed: cubic, newreno, reno, sack, tahoe, vegas, westwood, westwood_plus"
+        "flows[1].variant: 'renoo' is not a variant; allowed: cubic, dctcp, newreno, reno, sack, tahoe, vegas, westwood, westwood_plus"
     )
 
 

@@ -9,6 +9,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::queue::StepConfig;
 pub use crate::queue::{PieConfig, PieDelayEstimator};
 pub use crate::tcp::cc::CcConfig;
 
@@ -223,6 +224,9 @@ pub enum QueueConfig {
     /// PIE (RFC 8033): random early drop with a probability a PI controller on the queueing
     /// delay updates every T_UPDATE; see `queue::pie`.
     Pie(PieConfig),
+    /// Step marking (DCTCP's switch, RFC 8257 §3.1): a FIFO that marks CE on ECN-capable
+    /// arrivals finding more than K waiting; see `queue::step`.
+    Step(StepConfig),
 }
 
 /// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
@@ -309,6 +313,7 @@ impl QueueConfig {
             QueueConfig::Red(red) => (&red.limit_packets, &red.limit_bytes),
             QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
             QueueConfig::Pie(pie) => (&pie.limit_packets, &pie.limit_bytes),
+            QueueConfig::Step(step) => (&step.limit_packets, &step.limit_bytes),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));
@@ -318,6 +323,9 @@ impl QueueConfig {
         }
         if let QueueConfig::Pie(pie) = self {
             return pie.validate().map_err(|e| format!("{at}.{e}"));
+        }
+        if let QueueConfig::Step(step) = self {
+            return step.validate().map_err(|e| format!("{at}.{e}"));
         }
         let QueueConfig::Red(red) = self else { return Ok(()) };
         let in_unit_interval = |field: &str, value: f64, zero_allowed: bool| {
@@ -695,6 +703,19 @@ pub enum EcnSender {
     Ns2,
 }
 
+/// What an ECN receiver (`TcpConfig::ecn`) echoes.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnReceiver {
+    /// RFC 3168 §6.1.3: ECE on every ACK from a CE segment until a segment with CWR arrives.
+    #[default]
+    Rfc3168,
+    /// DCTCP (RFC 8257 §3.2, Fig. 1): ECE = CE of the last segment received, CWR ignored; a
+    /// change of that state acknowledges at once, first the withheld segments with the old
+    /// value (Linux `dctcp_ece_ack_update`); see `tcp::receiver`.
+    Dctcp,
+}
+
 /// Rounding of the congestion-avoidance increment SMSS·SMSS/cwnd.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -784,6 +805,9 @@ pub struct TcpConfig {
     /// With `ecn`: which segments are ECN-capable and which carry CWR (`EcnSender`).
     #[serde(default)]
     pub ecn_sender: EcnSender,
+    /// With `ecn`: what the receiver's ECN-Echo says (`EcnReceiver`).
+    #[serde(default)]
+    pub ecn_receiver: EcnReceiver,
     /// The RD service class the flow marks its packets with, data and ACKs alike
     /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
     /// (Vegas) → D, loss-based → R (Sec. III).

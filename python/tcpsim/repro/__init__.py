@@ -21,7 +21,17 @@ from tcpsim.repro.framework import EXPERIMENT_KINDS, PAPERS, Experiment, MissCau
 
 __all__ = ["Experiment", "UnknownExperiment", "all_experiments", "execute", "register", "select"]
 
-_MODULES = ["validation", "moller", "gangadhar", "macura", "podlesny", "casetti", "baselines.cubic", "baselines.pie"]
+_MODULES = [
+    "validation",
+    "moller",
+    "gangadhar",
+    "macura",
+    "podlesny",
+    "casetti",
+    "baselines.cubic",
+    "baselines.pie",
+    "baselines.dctcp",
+]
 
 ENTRY_POINT_GROUP = "tcpsim.experiments"
 """Entry points of installed packages: name = the paper they add, value = the module registering it."""

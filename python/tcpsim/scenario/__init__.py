@@ -45,6 +45,7 @@ from tcpsim.scenario.network import (
     RdQueue,
     RedQueue,
     ScriptedLoss,
+    StepQueue,
     TwoStateLoss,
 )
 from tcpsim.scenario.overrides import apply_overrides
@@ -57,6 +58,7 @@ from tcpsim.scenario.tcp import (
     VARIANTS,
     AimdCc,
     CubicCc,
+    DctcpCc,
     TcpOptions,
     Variant,
     VegasCc,
@@ -90,6 +92,7 @@ __all__ = [
     "U32_MAX",
     "VARIANTS",
     "AimdCc",
+    "DctcpCc",
     "BernoulliLoss",
     "BitErrorLoss",
     "CubicCc",
@@ -107,6 +110,7 @@ __all__ = [
     "Problem",
     "RdQueue",
     "RedQueue",
+    "StepQueue",
     "Scenario",
     "ScenarioError",
     "ScriptedLoss",

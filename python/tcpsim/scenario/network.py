@@ -485,6 +485,52 @@ class PieQueue(QueueDisciplineModel):
         }
 
 
+class StepQueue(QueueDisciplineModel):
+    """Step marking, the switch of DCTCP (Alizadeh et al., SIGCOMM 2010, Sec. 3.1; RFC 8257
+    §3.1): a FIFO that marks CE on an ECN-capable arrival that finds more than `threshold`
+    (K) waiting — the instantaneous queue, no average. A packet that is not ECN-capable finding
+    more than K is dropped (`non_ect = "drop"`, as Linux `red … ecn` and ns-3's RedQueueDisc);
+    a full buffer drops as drop-tail. DCTCP Sec. 3.4: K > C·RTT/7 (C in packets/s); the paper
+    uses 20 packets at 1 Gb/s, 65 at 10 Gb/s."""
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        return True
+
+    kind: Literal["step"]
+    limit: QueueLimitValue
+    """The buffer: "100pkt", "64KB" or "1BDP"; an arrival that does not fit is dropped."""
+    threshold: QueueThresholdValue
+    """K, in packets ("20pkt", the paper's unit) or bytes ("30KB", Linux's); an arrival that
+    finds more than K waiting is marked. Whole packets or bytes."""
+    non_ect: Literal["drop", "enqueue"] = "drop"
+    """A packet that is not ECN-capable and finds more than K: "drop" (Linux, ns-3) or
+    "enqueue" (unmarked; only the buffer limit drops it)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        amount = self.threshold.amount
+        if amount.denominator != 1:
+            raise Problems([(("threshold",), f"{self.threshold.text!r}: K counts whole packets or bytes")])
+        if self.limit.unit == "packets" and self.threshold.unit == "packets" and amount >= self.limit.amount:
+            raise Problems([(("threshold",), f"{self.threshold.text!r} must be below the limit, else it never marks")])
+        return self
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        in_packets = self.limit.unit == "packets"
+        return {
+            "kind": "step",
+            "limit_packets": self.limit.amount if in_packets else None,
+            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            "threshold": int(self.threshold.amount),
+            "unit": self.threshold.unit,
+            "non_ect": self.non_ect,
+        }
+
+
 QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
 """Every queue discipline's model."""
 

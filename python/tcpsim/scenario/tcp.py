@@ -19,6 +19,8 @@ from tcpsim.scenario.fields import (
     PacketSizeBytes,
     PositiveDurationNs,
     PositiveSizeBytes,
+    Probability,
+    UnitFraction,
     choice,
     whole_number,
 )
@@ -29,6 +31,9 @@ class Variant(NamedTuple):
 
     recovery: str
     cc: Mapping[str, Any]
+    tcp: Mapping[str, Any] = {}
+    """Other [tcp] settings the variant presets where neither the flow's [flows.tcp] nor [tcp]
+    writes them (DCTCP turns ECN on with its receiver)."""
 
 
 RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack", "vegas_ns2")
@@ -52,6 +57,8 @@ class CcModel(Model):
     variants: ClassVar[Mapping[str, str]] = {}
     """Variant presets that pair this algorithm, with its defaults, with a loss recovery:
     variant name → recovery kind."""
+    variant_tcp: ClassVar[Mapping[str, Any]] = {}
+    """Other [tcp] settings its variants preset (`Variant.tcp`), e.g. DCTCP's ECN."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -450,6 +457,27 @@ class CubicCc(CcModel):
     §4.10 recommends it (Linux and ns-3.44 run their older HyStart, on by default)."""
 
 
+class DctcpCc(CcModel):
+    """DCTCP (RFC 8257 §3.3–3.4; Alizadeh et al., SIGCOMM 2010, Sec. 3.1): α, the moving average
+    of the fraction of bytes acknowledged with ECN-Echo per window of data, and
+    cwnd ← cwnd·(1 − α/2) at most once per window when ECN-Echo arrives. Needs ecn = true and,
+    for the paper's receiver, ecn_receiver = "dctcp" (the "dctcp" variant sets both) and step
+    marking queues."""
+
+    # RFC 8257 §3.4: losses as conventional TCP (NewReno here); ECN with DCTCP's echo (§3.2).
+    variants: ClassVar[Mapping[str, str]] = {"dctcp": "newreno"}
+    variant_tcp: ClassVar[Mapping[str, Any]] = {"ecn": True, "ecn_receiver": "dctcp"}
+    kind: Literal["dctcp"]
+    g: UnitFraction = 0.0625
+    """Weight of the newest window's marked fraction in α, in (0, 1]: 1/16 (RFC 8257 §4.2,
+    DCTCP Sec. 3.4; Linux dctcp_shift_g = 4, ns-3 DctcpShiftG 0.0625)."""
+    alpha_init: Probability = 1.0
+    """α at the start, in [0, 1]: 1 (Linux dctcp_alpha_on_init 1024/1024, ns-3 DctcpAlphaOnInit)."""
+    loss_decrease: Literal["halve", "alpha"] = "halve"
+    """After a loss: "halve" as Reno (RFC 8257 §3.4, Linux dctcp_react_to_loss) or "alpha",
+    cwnd·(1 − α/2) as for ECN-Echo (ns-3.44's TcpDctcp::GetSsThresh)."""
+
+
 _ANY_CC = functools.reduce(operator.or_, CC_MODELS)
 CcSpec = Annotated[
     _ANY_CC,
@@ -458,7 +486,7 @@ CcSpec = Annotated[
 ]
 
 VARIANTS: dict[str, Variant] = {
-    name: Variant(recovery=recovery, cc=model.defaults())
+    name: Variant(recovery=recovery, cc=model.defaults(), tcp=model.variant_tcp)
     for model in CC_MODELS
     for name, recovery in model.variants.items()
 }
@@ -549,6 +577,11 @@ class TcpOptions(Model):
     (tcp/tcp.cc `output`, `slowdown`): every data segment ECT, retransmissions included, and CWR
     on the next segment sent after any reduction (ECN-Echo, fast retransmit, timeout), so a
     timeout's retransmission ends the receiver's echo."""
+    ecn_receiver: Literal["rfc3168", "dctcp"] = "rfc3168"
+    """With ecn: what the receiver's ECN-Echo says. "rfc3168": every ACK from a CE segment
+    until the sender's CWR (§6.1.3); "dctcp": the CE state of the last segment, CWR ignored, and
+    a change of state acknowledged at once, the withheld segments first with the old state (RFC
+    8257 §3.2 Fig. 1, Linux dctcp_ece_ack_update). The "dctcp" variant sets it."""
     rd_class: Literal["r", "d"] | None = None
     """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
     ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default

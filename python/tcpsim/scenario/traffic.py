@@ -208,6 +208,9 @@ def effective_tcp(defaults: TcpOptions, flow: "FlowSpec | WebSpec") -> dict[str,
     own = flow.tcp.model_fields_set
     settings = {name: getattr(flow.tcp if name in own else defaults, name) for name in TcpOptions.model_fields}
     variant = VARIANTS[flow.variant]
+    for name, value in variant.tcp.items():
+        if name not in own and name not in defaults.model_fields_set:
+            settings[name] = value
     settings["recovery"] = settings["recovery"] or variant.recovery
     settings["cc"] = settings["cc"].model_dump() if settings["cc"] else dict(variant.cc)
     return settings

@@ -16,6 +16,7 @@ mod flow_counter;
 mod pie;
 mod rd;
 mod red;
+mod step;
 
 pub use drop_tail::DropTail;
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
@@ -23,6 +24,7 @@ pub use rd::{ClassQueueStats, Rd};
 #[cfg(test)]
 pub use red::ns2_classic as ns2_classic_red;
 pub use red::Red;
+pub use step::{NonEct, Step, StepConfig, StepUnit};
 
 use crate::build_context::BuildContext;
 use crate::config::{QueueConfig, RdMark};
@@ -283,7 +285,7 @@ macro_rules! queue_disciplines {
 
 // Disciplines larger than drop-tail are boxed: the enum, and the channel holding it, stay as
 // small as drop-tail needs, which keeps a many-link run's channels in cache.
-queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>), Pie(Box<Pie>));
+queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>), Pie(Box<Pie>), Step(Box<Step>));
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -297,6 +299,7 @@ impl Queue {
                 Queue::Rd(Box::new(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))))
             }
             QueueConfig::Pie(pie) => Queue::Pie(Box::new(Pie::new(pie, ctx.stream()))),
+            QueueConfig::Step(step) => Queue::Step(Box::new(Step::new(step))),
         }
     }
 

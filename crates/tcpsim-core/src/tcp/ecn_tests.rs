@@ -368,3 +368,113 @@ fn timed_segment_sampling_takes_one_rtt_sample_per_timed_segment_as_ns2() {
         assert_eq!(s.rto_ns(), backed_off, "the timing was cancelled: no sample, the back-off stays");
     }
 }
+
+/// DCTCP's ends (RFC 8257 §3.2–3.3): the receiver's echo of the last CE state, the sender's
+/// α-scaled cut.
+mod dctcp {
+    use super::*;
+    use crate::config::{CcConfig, EcnReceiver};
+    use crate::tcp::cc::{DctcpConfig, DctcpLossDecrease};
+
+    fn dctcp_tcp() -> TcpConfig {
+        let mut cfg = ecn_tcp();
+        cfg.ecn_receiver = EcnReceiver::Dctcp;
+        cfg.cc =
+            CcConfig::Dctcp(DctcpConfig { g: 1.0 / 16.0, alpha_init: 1.0, loss_decrease: DctcpLossDecrease::Halve });
+        cfg
+    }
+
+    fn acks(w: &World) -> Vec<(u64, bool)> {
+        w.sent_of(PacketKind::Ack).iter().map(|a| (a.ack, a.ece)).collect()
+    }
+
+    #[test]
+    fn the_receiver_echoes_the_last_ce_state_and_acks_each_change_at_once() {
+        let mut w = World::new();
+        let mut cfg = dctcp_tcp();
+        cfg.delack_count = 2;
+        let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+        let mut expected = vec![];
+        r.on_data(&data(0, Ecn::Ect0, false), &mut w.ctx()); // withheld, state 0
+        assert_eq!(acks(&w), expected);
+        // CE: state 0 → 1. The withheld segment is acknowledged with the old state (ECE 0),
+        // then this one at once with the new (ECE 1).
+        r.on_data(&data(1000, Ecn::Ce, false), &mut w.ctx());
+        expected.extend([(1000, false), (2000, true)]);
+        assert_eq!(acks(&w), expected);
+        r.on_data(&data(2000, Ecn::Ce, false), &mut w.ctx()); // no change: withheld
+        r.on_data(&data(3000, Ecn::Ce, false), &mut w.ctx()); // the pair's ACK, ECE 1
+        expected.push((4000, true));
+        assert_eq!(acks(&w), expected);
+        // Not CE: 1 → 0 with nothing withheld: one ACK at once, ECE 0. Its CWR changes nothing.
+        r.on_data(&data(4000, Ecn::Ect0, true), &mut w.ctx());
+        expected.push((5000, false));
+        assert_eq!(acks(&w), expected);
+        r.on_data(&data(5000, Ecn::Ect0, false), &mut w.ctx()); // withheld
+        r.on_data(&data(6000, Ecn::Ce, false), &mut w.ctx()); // 0 → 1 with one withheld
+        expected.extend([(6000, false), (7000, true)]);
+        assert_eq!(acks(&w), expected);
+        // CE, then a segment that is not ECN-capable: no change; the pair is acknowledged ECE 1
+        // (RFC 3168's CWR would not stop DCTCP's echo either).
+        r.on_data(&data(7000, Ecn::Ce, false), &mut w.ctx());
+        r.on_data(&data(8000, Ecn::NotEct, true), &mut w.ctx());
+        expected.push((9000, true));
+        assert_eq!(acks(&w), expected);
+        // An old duplicate, not CE: acknowledged at once (RFC 5681), the state stays 1.
+        r.on_data(&data(0, Ecn::Ect0, false), &mut w.ctx());
+        expected.push((9000, true));
+        assert_eq!(acks(&w), expected);
+        assert_eq!(r.counters.ce_received, 5);
+    }
+
+    #[test]
+    fn without_delayed_acks_each_ack_carries_its_segment_s_ce() {
+        let mut w = World::new();
+        let mut r = TcpReceiver::new(0, 1, 0, &dctcp_tcp()); // delack_count 1
+        for (i, ecn) in [Ecn::Ce, Ecn::Ect0, Ecn::Ect0, Ecn::Ce, Ecn::Ce].into_iter().enumerate() {
+            r.on_data(&data(i as u64 * MSS, ecn, false), &mut w.ctx());
+        }
+        let expected: Vec<(u64, bool)> = [true, false, false, true, true]
+            .into_iter()
+            .enumerate()
+            .map(|(i, ece)| ((i as u64 + 1) * MSS, ece))
+            .collect();
+        assert_eq!(acks(&w), expected, "one ACK per segment, no extra ACK at a change");
+    }
+
+    #[test]
+    fn the_sender_cuts_by_alpha_over_two_once_per_window() {
+        let mut w = World::new();
+        let mut s = TcpSender::new(0, 0, 1, &dctcp_tcp(), u64::MAX);
+        s.start(&mut w.ctx());
+        // 10 segments out. ACK 1000 without ECE ends the empty first window: α = 15/16; slow
+        // start: cwnd 11 000.
+        ack(&mut s, &mut w, 1000, false);
+        assert_eq!(s.cwnd(), 11 * MSS);
+        // ACK 2000 with ECE: cwnd = ssthresh = ⌊11 000·(1 − 15/32)⌋ = ⌊5843.75⌋; no growth.
+        ack(&mut s, &mut w, 2000, true);
+        assert_eq!((s.cwnd(), s.ssthresh(), s.counters().ecn_reductions), (5843, 5843, 1));
+        // More ECE in the same window of data: no second cut (RFC 8257 §3.3), no growth.
+        ack(&mut s, &mut w, 3000, true);
+        assert_eq!((s.cwnd(), s.counters().ecn_reductions), (5843, 1));
+        // ACKs to 10 000 end the window that began at ACK 1000 (snd_nxt then 10 000): 9000
+        // bytes acknowledged, 2000 with ECE: α = 15/16·15/16 + 1/16·2/9.
+        for a in (4000..=10_000).step_by(1000) {
+            ack(&mut s, &mut w, a, false);
+        }
+        let alpha1 = 15.0 / 16.0 * (15.0 / 16.0) + 1.0 / 16.0 * (2.0 / 9.0);
+        // The cut at ACK 2000 covered the data sent until then (up to 12 000): ACK 11 000 with
+        // ECE is still that window, no cut, no growth.
+        let cwnd = s.cwnd();
+        ack(&mut s, &mut w, 11_000, true);
+        assert_eq!((s.cwnd(), s.counters().ecn_reductions), (cwnd, 1));
+        // ACK 12 000 grows cwnd (no ECE); the window that began at ACK 10 000 ends only when
+        // the data sent by then (beyond 12 000: cwnd grew meanwhile) is acknowledged.
+        ack(&mut s, &mut w, 12_000, false);
+        let cwnd = s.cwnd();
+        // ACK 13 000 with ECE passes 12 000: a new cut, cwnd·(1 − α1/2).
+        ack(&mut s, &mut w, 13_000, true);
+        let target = (cwnd as f64 * (1.0 - alpha1 / 2.0)) as u64;
+        assert_eq!((s.cwnd(), s.counters().ecn_reductions), (target, 2));
+    }
+}

@@ -86,6 +86,7 @@ pub(crate) mod tests {
             ecn: false,
             ecn_immediate_ack: true,
             ecn_sender: Default::default(),
+            ecn_receiver: Default::default(),
             rtt_sampling: Default::default(),
             rd_class: None,
         }

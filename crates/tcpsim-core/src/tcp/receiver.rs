@@ -12,6 +12,16 @@
 //! segment is acknowledged at once (Linux); otherwise by the delayed-ACK rules, the withheld ACK
 //! echoing the mark (ns-2's `DelAckSink`; §6.1.3 allows both).
 //!
+//! DCTCP (`EcnReceiver::Dctcp`, RFC 8257 §3.2 and Fig. 1): ECE = the CE state of the last
+//! ECN-capable segment received in the window, on every ACK; CWR is ignored. When a segment
+//! changes that state, the segments withheld by delayed ACKs are acknowledged at once with the
+//! old state ("the ECE flag of the ACK reflects the old state" of Fig. 1: an ACK of `rcv_nxt`
+//! as it was before the segment), and the segment itself is acknowledged at once with the new
+//! state — Linux's `dctcp_ece_ack_update`, which sends the delayed ACK for `prior_rcv_nxt` and
+//! then sets `ICSK_ACK_NOW`. A segment that is not ECN-capable (a retransmission, RFC 3168
+//! §6.1.5) and one wholly below `rcv_nxt` leave the state alone (Linux reports CE events only for
+//! ECT and CE segments that are not old duplicates). `ecn_immediate_ack` plays no part.
+//!
 //! With SACK (RFC 2018), each ACK carries up to three blocks: first the block holding the
 //! most recently received out-of-order segment, then the other blocks most recently changed
 //! (§4: "the most recently reported blocks"). `sack_recency` keeps the blocks' start bytes in
@@ -20,7 +30,7 @@
 
 use super::timer::Timer;
 use crate::config::TcpConfig;
-use crate::config::{RdMark, RecoveryKind};
+use crate::config::{EcnReceiver, RdMark, RecoveryKind};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::{Ecn, Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
@@ -66,10 +76,12 @@ pub struct TcpReceiver {
     ecn: bool,
     /// Acknowledge a CE-marked segment at once.
     ecn_immediate_ack: bool,
+    /// DCTCP's echo (`EcnReceiver::Dctcp`): ECE = CE of the last segment.
+    dctcp_echo: bool,
     /// The RD class mark of the flow, carried by its ACKs too (the paper marks flows, not
     /// directions: an ACK of a Vegas flow is served as D).
     rd_class: RdMark,
-    /// A CE mark awaits the sender's CWR: ACKs carry ECN-Echo.
+    /// A CE mark awaits the sender's CWR (DCTCP: the last segment was CE): ACKs carry ECN-Echo.
     echo_ce: bool,
     /// The cumulative ACK number last sent on this connection.
     last_ack: Option<u64>,
@@ -95,6 +107,7 @@ impl TcpReceiver {
             delack_timer: Timer::default(),
             ecn: cfg.ecn,
             ecn_immediate_ack: cfg.ecn_immediate_ack,
+            dctcp_echo: cfg.ecn_receiver == EcnReceiver::Dctcp,
             echo_ce: false,
             rd_class: cfg.rd_mark(),
             last_ack: None,
@@ -123,7 +136,7 @@ impl TcpReceiver {
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
         let (start, end) = (p.seq, p.end_seq());
         // Only an ECN flow's packets are ECN-capable, so only they can arrive marked.
-        let ce_in_window = self.ecn && self.note_ecn(p);
+        let ack_now_for_ecn = self.ecn && self.note_ecn(p, ctx);
         if end <= self.rcv_nxt || self.holds(start, end) {
             self.counters.duplicate_segments += 1;
             if p.retransmission == Retransmission::Fast {
@@ -158,8 +171,7 @@ impl TcpReceiver {
         self.counters.bytes_delivered += delivered;
         ctx.trace.record_delivery(ctx.now(), self.series, delivered);
         self.unacked_segments += 1;
-        let ack_ce_now = ce_in_window && self.ecn_immediate_ack;
-        if filled_gap || ack_ce_now || self.unacked_segments >= self.delack_count {
+        if filled_gap || ack_now_for_ecn || self.unacked_segments >= self.delack_count {
             self.send_ack(ctx);
         } else if !self.delack_timer.is_armed() {
             if let Some((at, generation)) = self.delack_timer.arm(ctx.now() + self.delack_timeout_ns) {
@@ -168,14 +180,27 @@ impl TcpReceiver {
         }
     }
 
-    /// RFC 3168 §6.1.3 for a segment of an ECN flow: CWR stops the echo, CE (re)starts it.
-    /// Returns whether the segment is CE-marked inside the window (echoed; else ignored).
-    fn note_ecn(&mut self, p: &Packet) -> bool {
+    /// The echo state after a segment of an ECN flow, before it is acknowledged. RFC 3168
+    /// §6.1.3: CWR stops the echo, CE inside the window (re)starts it. DCTCP (RFC 8257 §3.2):
+    /// the echo follows the segment's CE, and a change first acknowledges the withheld segments
+    /// with the old state. Returns whether the segment is to be acknowledged at once.
+    fn note_ecn(&mut self, p: &Packet, ctx: &mut Ctx) -> bool {
         let ce = p.ecn == Ecn::Ce;
         self.counters.ce_received += ce as u64;
-        let ce_in_window = ce && p.end_seq() > self.rcv_nxt;
-        self.echo_ce = (self.echo_ce && !p.cwr) || ce_in_window;
-        ce_in_window
+        let in_window = p.end_seq() > self.rcv_nxt;
+        if !self.dctcp_echo {
+            let ce_in_window = ce && in_window;
+            self.echo_ce = (self.echo_ce && !p.cwr) || ce_in_window;
+            return ce_in_window && self.ecn_immediate_ack;
+        }
+        if !in_window || p.ecn == Ecn::NotEct || ce == self.echo_ce {
+            return false;
+        }
+        if self.unacked_segments > 0 {
+            self.send_ack(ctx); // rcv_nxt before this segment, the old ECE
+        }
+        self.echo_ce = ce;
+        true
     }
 
     /// Whether one out-of-order block holds all of [start, end). The blocks are sorted and

@@ -211,6 +211,7 @@ impl TcpSender {
                 acked_bytes: 0,
                 duplicate: true,
                 rtt_ns: None,
+                ece,
             };
             self.cc.ops_mut().on_ack(&sample);
             self.on_duplicate_ack(ctx);
@@ -313,7 +314,8 @@ impl TcpSender {
         s.snd_una = ack;
         s.snd_nxt = s.snd_nxt.max(ack);
         s.limited_transmit_bytes = 0;
-        let sample = AckSample { now_ns: now, ack, snd_nxt: s.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns };
+        let sample =
+            AckSample { now_ns: now, ack, snd_nxt: s.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns, ece };
         let cc = self.cc.ops_mut();
         cc.on_ack(&sample);
         if self.rounds.on_ack(ack, s.snd_nxt) {

@@ -438,7 +438,7 @@ mod tests {
     }
 
     fn ack(c: &mut Cubic, now_ns: u64, rtt_ns: Option<u64>) {
-        c.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: MSS, duplicate: false, rtt_ns });
+        c.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: MSS, duplicate: false, rtt_ns, ece: false });
     }
 
     /// Loss at cwnd = 100 segments: ssthresh = 70 segments, W_max = 100, cwnd_prior = 100.
@@ -635,7 +635,15 @@ mod tests {
 
     /// One new ACK as the sender delivers it: `on_ack`, then `increase_window`.
     fn step(c: &mut Cubic, w: &mut Window, now_ns: u64, ack: u64, snd_nxt: u64, rtt_ms: u64) {
-        c.on_ack(&AckSample { now_ns, ack, snd_nxt, acked_bytes: MSS, duplicate: false, rtt_ns: Some(rtt_ms * MS) });
+        c.on_ack(&AckSample {
+            now_ns,
+            ack,
+            snd_nxt,
+            acked_bytes: MSS,
+            duplicate: false,
+            rtt_ns: Some(rtt_ms * MS),
+            ece: false,
+        });
         c.increase_window(w, MSS);
     }
 

@@ -20,6 +20,7 @@
 mod aimd;
 mod bandwidth_filter;
 mod cubic;
+mod dctcp;
 mod round;
 mod vegas;
 mod westwood;
@@ -28,6 +29,7 @@ mod westwood_plus;
 pub use aimd::{Aimd, AimdConfig};
 pub use bandwidth_filter::{WestwoodFilter, WestwoodPlusFilter};
 pub use cubic::{Cubic, CubicConfig, CubicCount, CubicRtt};
+pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
 pub use round::RoundCounter;
 pub use vegas::*;
 pub use westwood::{Westwood, WestwoodConfig};
@@ -52,6 +54,9 @@ pub struct AckSample {
     pub duplicate: bool,
     /// RTT measured from this ACK (Karn-valid), if any.
     pub rtt_ns: Option<u64>,
+    /// The ACK carries ECN-Echo (RFC 3168 §6.1.2; every such ACK, whether or not the sender
+    /// reduces for it: DCTCP counts the bytes it acknowledges, RFC 8257 §3.3).
+    pub ece: bool,
 }
 
 /// Why the window is being reduced.
@@ -147,6 +152,12 @@ pub trait CongestionOps {
     fn rtt_estimate_ns(&self) -> Option<u64> {
         None
     }
+
+    /// The estimated fraction of marked bytes (DCTCP's α, RFC 8257 §3.3), for algorithms that
+    /// keep one.
+    fn ecn_alpha(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// What an algorithm's configuration tells the engine besides the algorithm's own rules.
@@ -238,6 +249,9 @@ congestion_controls!(
     /// CUBIC (RFC 9438): the window follows W(t) = C·(t − K)³ + W_max after a loss, never below
     /// the Reno-friendly estimate; β = 0.7; HyStart++ (RFC 9406) as an option. See `tcp::cc::cubic`.
     Cubic(CubicConfig),
+    /// DCTCP (RFC 8257 §3.3–3.4, Alizadeh et al. 2010): α, the EWMA of the marked fraction per
+    /// window of data, and cwnd·(1 − α/2) once per window on ECN-Echo; see `tcp::cc::dctcp`.
+    Dctcp(DctcpConfig),
 );
 
 #[cfg(test)]

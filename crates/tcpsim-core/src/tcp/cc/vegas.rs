@@ -487,7 +487,15 @@ mod tests {
 
     fn sample(rtt_ms: f64) -> AckSample {
         let rtt_ns = (rtt_ms * MS as f64) as u64;
-        AckSample { now_ns: 0, ack: 1, snd_nxt: 1, acked_bytes: MSS, duplicate: false, rtt_ns: Some(rtt_ns) }
+        AckSample {
+            now_ns: 0,
+            ack: 1,
+            snd_nxt: 1,
+            acked_bytes: MSS,
+            duplicate: false,
+            rtt_ns: Some(rtt_ns),
+            ece: false,
+        }
     }
 
     /// One round of ACKs of one segment each, with these RTTs (ms), the window kept full; the
@@ -737,6 +745,7 @@ mod tests {
             acked_bytes: MSS,
             duplicate: false,
             rtt_ns: Some((rtt_ms * MS as f64) as u64),
+            ece: false,
         }
     }
 

@@ -243,11 +243,19 @@ mod tests {
     }
 
     fn ack(w: &mut Westwood, now_ns: u64, acked_bytes: u64) {
-        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes, duplicate: false, rtt_ns: Some(105 * MS) });
+        w.on_ack(&AckSample {
+            now_ns,
+            ack: 0,
+            snd_nxt: 0,
+            acked_bytes,
+            duplicate: false,
+            rtt_ns: Some(105 * MS),
+            ece: false,
+        });
     }
 
     fn dupack(w: &mut Westwood, now_ns: u64) {
-        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: 0, duplicate: true, rtt_ns: None });
+        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: 0, duplicate: true, rtt_ns: None, ece: false });
     }
 
     /// One 1250-byte segment acknowledged every 10 ms: B = 125 000 bytes/s (1 Mb/s).

@@ -178,7 +178,15 @@ mod tests {
     }
 
     fn ack(w: &mut WestwoodPlus, now_ns: u64, acked_bytes: u64, rtt_ns: u64) {
-        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes, duplicate: false, rtt_ns: Some(rtt_ns) });
+        w.on_ack(&AckSample {
+            now_ns,
+            ack: 0,
+            snd_nxt: 0,
+            acked_bytes,
+            duplicate: false,
+            rtt_ns: Some(rtt_ns),
+            ece: false,
+        });
     }
 
     fn window(cwnd_segments: u64) -> Window {
@@ -246,6 +254,7 @@ mod tests {
                 acked_bytes: 0,
                 duplicate: true,
                 rtt_ns: None,
+                ece: false,
             });
         }
         // The cumulative ACK of 4 segments counts 1000 (3000 were counted by the duplicates).
