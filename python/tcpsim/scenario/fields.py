@@ -5,7 +5,7 @@ and :class:`Model`, the base of every scenario table."""
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
 
@@ -290,3 +290,8 @@ class Model(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def literal_kind(model: type[BaseModel]) -> str:
+    """The `kind` users write for a registered model: the value of its `kind: Literal[...]`."""
+    return get_args(model.model_fields["kind"].annotation)[0]

@@ -4,7 +4,7 @@ import functools
 import operator
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated, Any, ClassVar, Literal, Self, get_args
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
 
@@ -30,6 +30,7 @@ from tcpsim.scenario.fields import (
     SegmentNumber,
     UnitFraction,
     choice,
+    literal_kind,
     whole_number,
 )
 from tcpsim.units import NS_PER_S, QueueLimit, QueueThreshold, bdp_bytes, format_duration, parse_queue_limit
@@ -56,8 +57,7 @@ class QueueDisciplineModel(Model):
 
     @classmethod
     def kind_name(cls) -> str:
-        """The `kind` users write for it (its `Literal`)."""
-        return get_args(cls.model_fields["kind"].annotation)[0]
+        return literal_kind(cls)
 
     @staticmethod
     def marks_ecn(engine: Mapping[str, Any]) -> bool:
@@ -383,11 +383,9 @@ class RdQueue(QueueDisciplineModel):
         return [self.limit]
 
     def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
-        in_packets = self.limit.unit == "packets"
         return {
             "kind": "rd",
-            "limit_packets": self.limit.amount if in_packets else None,
-            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            **one_limit(self.limit, rate_bps, bdp_rtt_ns),
             "k": self.k,
             "d_share": 0.1 if self.d_share is None and self.d_delay_bound_ns is None else self.d_share,
             "d_delay_bound_ns": self.d_delay_bound_ns,
@@ -466,11 +464,9 @@ class PieQueue(QueueDisciplineModel):
         return [self.limit]
 
     def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
-        in_packets = self.limit.unit == "packets"
         return {
             "kind": "pie",
-            "limit_packets": self.limit.amount if in_packets else None,
-            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            **one_limit(self.limit, rate_bps, bdp_rtt_ns),
             "target_ns": self.target_ns,
             "t_update_ns": self.t_update_ns,
             "alpha": self.alpha,
@@ -520,11 +516,9 @@ class StepQueue(QueueDisciplineModel):
         return [self.limit]
 
     def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
-        in_packets = self.limit.unit == "packets"
         return {
             "kind": "step",
-            "limit_packets": self.limit.amount if in_packets else None,
-            "limit_bytes": None if in_packets else limit_bytes(self.limit, rate_bps, bdp_rtt_ns),
+            **one_limit(self.limit, rate_bps, bdp_rtt_ns),
             "threshold": int(self.threshold.amount),
             "unit": self.threshold.unit,
             "non_ect": self.non_ect,
@@ -533,6 +527,15 @@ class StepQueue(QueueDisciplineModel):
 
 QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
 """Every queue discipline's model."""
+
+
+def one_limit(limit: QueueLimit, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, int | None]:
+    """The engine's `limit_packets`/`limit_bytes` pair of a buffer given as one limit."""
+    in_packets = limit.unit == "packets"
+    return {
+        "limit_packets": limit.amount if in_packets else None,
+        "limit_bytes": None if in_packets else limit_bytes(limit, rate_bps, bdp_rtt_ns),
+    }
 
 
 def limit_bytes(limit: QueueLimit, rate_bps: int, bdp_rtt_ns: int | None) -> int:

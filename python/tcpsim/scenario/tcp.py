@@ -4,7 +4,7 @@ congestion-control models with their bandwidth filters, and the [tcp] table."""
 import functools
 import operator
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self, get_args
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self
 
 from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
 
@@ -22,6 +22,7 @@ from tcpsim.scenario.fields import (
     Probability,
     UnitFraction,
     choice,
+    literal_kind,
     whole_number,
 )
 
@@ -66,8 +67,7 @@ class CcModel(Model):
 
     @classmethod
     def kind_name(cls) -> str:
-        """The `kind` users write for it (its `Literal`)."""
-        return get_args(cls.model_fields["kind"].annotation)[0]
+        return literal_kind(cls)
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
