@@ -22,6 +22,8 @@ pub use rd::{ClassQueueStats, Rd};
 pub use red::ns2_classic as ns2_classic_red;
 pub use red::Red;
 
+use std::borrow::{Borrow, BorrowMut};
+
 use crate::build_context::BuildContext;
 use crate::config::{QueueConfig, RdMark};
 use crate::packet::{Ecn, Packet, PacketId, PacketKind};
@@ -137,6 +139,24 @@ impl Occupancy {
     }
 }
 
+/// What a discipline did at dequeue besides returning a packet: the channel's reusable buffer
+/// (cleared before each `dequeue`, so no allocation per packet once it has grown).
+#[derive(Debug, Default)]
+pub struct DequeueSink {
+    /// Packets dropped from the head (each counted by the discipline in its `Signals`).
+    pub dropped: Vec<PacketId>,
+    /// The returned packet is to be marked CE (counted in the discipline's `Signals`).
+    pub mark: bool,
+}
+
+impl DequeueSink {
+    #[inline]
+    pub fn clear(&mut self) {
+        self.dropped.clear();
+        self.mark = false;
+    }
+}
+
 /// The hooks of a queue discipline.
 pub trait QueueDiscipline {
     /// Offer a packet arriving while the link is busy.
@@ -149,8 +169,10 @@ pub trait QueueDiscipline {
     fn arrive_at_idle_link(&mut self, _a: Arrival, _now_ns: u64) {}
 
     /// Take the next packet for the serializer (`None`: the queue is empty and the link
-    /// goes idle at `now_ns`).
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)>;
+    /// goes idle at `now_ns`). A discipline that acts at dequeue (CoDel) reports the packets
+    /// it dropped from the head, and whether the returned packet is to be marked CE, in
+    /// `sink`; the channel applies them as it applies enqueue verdicts.
+    fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)>;
 
     /// The packets the next `dequeue` chooses among (each FIFO's head; `NO_PACKET` for
     /// none), for the channel to prefetch.
@@ -169,47 +191,9 @@ pub trait QueueDiscipline {
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
 
-/// A boxed discipline is one too, with every hook forwarded.
-impl<D: QueueDiscipline> QueueDiscipline for Box<D> {
-    #[inline]
-    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
-        (**self).enqueue(a, now_ns)
-    }
-
-    #[inline]
-    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
-        (**self).arrive_at_idle_link(a, now_ns)
-    }
-
-    #[inline]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
-        (**self).dequeue(now_ns)
-    }
-
-    #[inline]
-    fn next_out(&self) -> [PacketId; 2] {
-        (**self).next_out()
-    }
-
-    fn occupancy(&self) -> &Occupancy {
-        (**self).occupancy()
-    }
-
-    fn occupancy_mut(&mut self) -> &mut Occupancy {
-        (**self).occupancy_mut()
-    }
-
-    fn signals(&self) -> Signals {
-        (**self).signals()
-    }
-
-    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        (**self).waiting()
-    }
-}
-
 /// Declares [`Queue`], one variant per discipline (named after its type, holding it or a box of
-/// it), and the matches
+/// it), and the matches (each arm reaches the concrete type through `Borrow`, which a box and
+/// the type itself both implement, so no forwarding impl for `Box` can miss a hook)
 /// that dispatch to it: the per-packet hooks call the concrete type in each arm (static,
 /// inlined), the rest go through `ops`/`ops_mut`.
 macro_rules! queue_disciplines {
@@ -223,14 +207,14 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn ops(&self) -> &dyn QueueDiscipline {
                 match self {
-                    $(Queue::$discipline(q) => q),+
+                    $(Queue::$discipline(q) => Borrow::<$discipline>::borrow(q)),+
                 }
             }
 
             #[inline]
             pub fn ops_mut(&mut self) -> &mut dyn QueueDiscipline {
                 match self {
-                    $(Queue::$discipline(q) => q),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q)),+
                 }
             }
 
@@ -239,7 +223,7 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn enqueue(&mut self, id: PacketId, p: &Packet, now_ns: u64) -> Verdict {
                 match self {
-                    $(Queue::$discipline(q) => q.enqueue(Arrival::of(id, p), now_ns)),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q).enqueue(Arrival::of(id, p), now_ns)),+
                 }
             }
 
@@ -248,15 +232,15 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn arrive_at_idle_link(&mut self, id: PacketId, p: &Packet, now_ns: u64) {
                 match self {
-                    $(Queue::$discipline(q) => q.arrive_at_idle_link(Arrival::of(id, p), now_ns)),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q).arrive_at_idle_link(Arrival::of(id, p), now_ns)),+
                 }
             }
 
             /// Take the next packet for the serializer.
             #[inline]
-            pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+            pub fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
                 match self {
-                    $(Queue::$discipline(q) => q.dequeue(now_ns)),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q).dequeue(now_ns, sink)),+
                 }
             }
 
@@ -264,7 +248,7 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn next_out(&self) -> [PacketId; 2] {
                 match self {
-                    $(Queue::$discipline(q) => q.next_out()),+
+                    $(Queue::$discipline(q) => Borrow::<$discipline>::borrow(q).next_out()),+
                 }
             }
 
@@ -272,7 +256,7 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn is_empty(&self) -> bool {
                 match self {
-                    $(Queue::$discipline(q) => q.occupancy().packets == 0),+
+                    $(Queue::$discipline(q) => Borrow::<$discipline>::borrow(q).occupancy().packets == 0),+
                 }
             }
         }
