@@ -217,6 +217,9 @@ pub enum QueueConfig {
     /// RD Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R and a D FIFO served in
     /// the ratio k·n_R : n_D of their active flows; see `queue::rd`.
     Rd(RdConfig),
+    /// CoDel (RFC 8289): head drops (or CE marks) when the sojourn time stays above target
+    /// for an interval; see `queue::codel`.
+    Codel(crate::queue::CodelConfig),
 }
 
 /// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
@@ -302,6 +305,7 @@ impl QueueConfig {
             QueueConfig::DropTail { limit_packets, limit_bytes } => (limit_packets, limit_bytes),
             QueueConfig::Red(red) => (&red.limit_packets, &red.limit_bytes),
             QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
+            QueueConfig::Codel(codel) => return codel.validate().map_err(|e| format!("{at}.{e}")),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));

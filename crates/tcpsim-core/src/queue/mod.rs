@@ -11,11 +11,13 @@
 //! [`Queue::from_config`] that builds it from the config and the [`BuildContext`] (its random
 //! stream, the link rate).
 
+mod codel;
 mod drop_tail;
 mod flow_counter;
 mod rd;
 mod red;
 
+pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
 pub use rd::{ClassQueueStats, Rd};
 #[cfg(test)]
@@ -265,7 +267,7 @@ macro_rules! queue_disciplines {
 
 // Disciplines larger than drop-tail are boxed: the enum, and the channel holding it, stay as
 // small as drop-tail needs, which keeps a many-link run's channels in cache.
-queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>));
+queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>), Codel(Box<Codel>));
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -275,6 +277,7 @@ impl Queue {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
             }
             QueueConfig::Red(red) => Queue::Red(Box::new(Red::new(red, ctx.rate_bps, ctx.stream()))),
+            QueueConfig::Codel(codel) => Queue::Codel(Box::new(Codel::new(codel))),
             QueueConfig::Rd(rd) => {
                 Queue::Rd(Box::new(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))))
             }
