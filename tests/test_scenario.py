@@ -358,9 +358,9 @@ def test_whole_scenario_errors_are_collected():
             "less than one packet (the largest is 1500 bytes",
         ),
         (
-            lambda s: s["links"][0].update(queue={"kind": "codel"}),
+            lambda s: s["links"][0].update(queue={"kind": "sfq"}),
             "links[0].queue.kind",
-            "'codel' is not a queue kind; allowed: drop_tail, rd, red",
+            "'sfq' is not a queue kind; allowed: codel, drop_tail, rd, red",
         ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),

@@ -35,6 +35,7 @@ from tcpsim.scenario.fields import (
 from tcpsim.scenario.network import (
     BernoulliLoss,
     BitErrorLoss,
+    CodelQueue,
     DirectionSpec,
     DropTailQueue,
     GilbertElliottLoss,
@@ -101,6 +102,7 @@ __all__ = [
     "OutageLoss",
     "PacketMarkovLoss",
     "Problem",
+    "CodelQueue",
     "RdQueue",
     "RedQueue",
     "Scenario",
