@@ -201,7 +201,9 @@ impl QueueDiscipline for Codel {
             s.dropping = true;
             // §5.6: re-entering soon after the last dropping state resumes its rate.
             let delta = s.count.wrapping_sub(s.lastcount);
-            s.count = if delta > 1 && now_ns.wrapping_sub(s.drop_next_ns) < 16 * interval { delta } else { 1 };
+            // Signed, as Linux's `codel_time_before`: a drop_next still ahead counts as recent.
+            let recent = (now_ns as i128 - s.drop_next_ns as i128) < 16 * interval as i128;
+            s.count = if delta > 1 && recent { delta } else { 1 };
             s.lastcount = s.count;
             s.drop_next_ns = control_law(now_ns, interval, s.count);
             if head.0 == NO_PACKET {
