@@ -48,3 +48,12 @@ def test_codel_keeps_the_queue_short_where_drop_tail_fills_the_same_buffer(seed)
     assert codel["queue_mean_pkts"] < 30, codel["queue_mean_pkts"]
     assert drop_tail["queue_mean_pkts"] > 5 * codel["queue_mean_pkts"], drop_tail["queue_mean_pkts"]
     assert codel["utilization"] > 0.9
+
+
+def test_with_ecn_codel_marks_ect_packets_instead_of_dropping_them():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScenarioWarning)
+        r = tcpsim.run(SCENARIO, seed=1, duration="30s", **{"tcp.ecn": True, "links[1].queue.ecn": True})
+    codel = bottleneck(r)
+    assert codel["marks_ecn"] > 20 and codel["drops_queue"] == 0
+    assert (r.flows["ce_received"] > 0).all() and (r.flows["bytes_retransmitted"] == 0).all()

@@ -521,7 +521,7 @@ def run_warnings(scenario: Scenario, engine: Mapping[str, Any]) -> list[tuple[st
 def _ecn_without_marking_queue(
     scenario: Scenario, engine: Mapping[str, Any], tcp: Sequence[_Flow]
 ) -> list[tuple[str, str]]:
-    """A flow with ECN whose data path has no queue that marks (RED with ecn = true): it runs,
+    """A flow with ECN whose data path has no queue that marks (RED or CoDel with ecn = true): it runs,
     but its ECN never acts. One warning per place `ecn` was written."""
     found: dict[str, str] = {}
     instances = None
@@ -529,7 +529,7 @@ def _ecn_without_marking_queue(
         if not engine_flow["tcp"]["ecn"]:
             continue
         queues = [engine["links"][c // 2]["ab" if c % 2 == 0 else "ba"]["queue"] for c in flow.path]
-        if any(queue["kind"] == "red" and queue["ecn"] for queue in queues):
+        if any(queue["kind"] in ("red", "codel") and queue["ecn"] for queue in queues):
             continue
         instances = instances or flow_instances(scenario)
         instance = instances[index]
@@ -537,6 +537,6 @@ def _ecn_without_marking_queue(
         found.setdefault(
             where,
             f"flow {instance.name!r} uses ECN but no queue on its path marks packets (none is "
-            f'{{kind = "red", ecn = true}}); its congestion signals stay losses, as without ECN',
+            f'{{kind = "red" or "codel", ecn = true}}); its congestion signals stay losses, as without ECN',
         )
     return list(found.items())
