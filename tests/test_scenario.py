@@ -359,9 +359,9 @@ def test_whole_scenario_errors_are_collected():
             "less than one packet (the largest is 1500 bytes",
         ),
         (
-            lambda s: s["links"][0].update(queue={"kind": "codel"}),
+            lambda s: s["links"][0].update(queue={"kind": "sfq"}),
             "links[0].queue.kind",
-            "'codel' is not a queue kind; allowed: drop_tail, pie, rd, red",
+            "'sfq' is not a queue kind; allowed: codel, drop_tail, pie, rd, red, step",
         ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),

@@ -398,7 +398,7 @@ def _bytes_held(engine: Mapping[str, Any], channel: int, packet_bytes: int) -> f
     and what propagates (rate · delay)."""
     link = engine["links"][channel // 2]
     queue = link["ab" if channel % 2 == 0 else "ba"]["queue"]
-    packets, queued = queue["limit_packets"], queue["limit_bytes"]  # at least one is set
+    packets, queued = queue["limit_packets"], queue.get("limit_bytes")  # at least one is set (CoDel: packets only)
     if packets is not None:
         queued = packets * packet_bytes if queued is None else min(packets * packet_bytes, queued)
     return queued + packet_bytes + link["rate_bps"] * link["delay_ns"] / (8 * NS_PER_S)

@@ -227,6 +227,9 @@ pub enum QueueConfig {
     /// Step marking (DCTCP's switch, RFC 8257 §3.1): a FIFO that marks CE on ECN-capable
     /// arrivals finding more than K waiting; see `queue::step`.
     Step(StepConfig),
+    /// CoDel (RFC 8289): head drops (or CE marks) when the sojourn time stays above target
+    /// for an interval; see `queue::codel`.
+    Codel(crate::queue::CodelConfig),
 }
 
 /// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
@@ -314,6 +317,7 @@ impl QueueConfig {
             QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
             QueueConfig::Pie(pie) => (&pie.limit_packets, &pie.limit_bytes),
             QueueConfig::Step(step) => (&step.limit_packets, &step.limit_bytes),
+            QueueConfig::Codel(codel) => return codel.validate().map_err(|e| format!("{at}.{e}")),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));

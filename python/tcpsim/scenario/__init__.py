@@ -35,6 +35,7 @@ from tcpsim.scenario.fields import (
 from tcpsim.scenario.network import (
     BernoulliLoss,
     BitErrorLoss,
+    CodelQueue,
     DirectionSpec,
     DropTailQueue,
     GilbertElliottLoss,
@@ -108,6 +109,7 @@ __all__ = [
     "PacketMarkovLoss",
     "PieQueue",
     "Problem",
+    "CodelQueue",
     "RdQueue",
     "RedQueue",
     "StepQueue",

@@ -525,6 +525,54 @@ class StepQueue(QueueDisciplineModel):
         }
 
 
+class CodelQueue(QueueDisciplineModel):
+    """CoDel, Controlled Delay (RFC 8289; Nichols & Jacobson 2012): once every packet leaving
+    has waited longer than `target` for a whole `interval`, the head is dropped (or, with
+    `ecn`, an ECN-capable one marked CE) at intervals shrinking as interval/sqrt(count), until
+    a packet leaves having waited less than target. Defaults: target 5ms and interval 100ms
+    (RFC 8289 §4.2, §4.3), limit 1000 packets and mtu 1514 bytes (Linux `sch_codel`)."""
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        return bool(engine["ecn"])
+
+    kind: Literal["codel"]
+    packet_limit: PacketLimitValue = Field(1000, alias="packets", validate_default=True)
+    """Buffer in packets: arrivals beyond it are dropped (Linux `limit`, 1000)."""
+    target_ns: PositiveDurationNs = Field("5ms", alias="target", validate_default=True)
+    """Acceptable standing queue delay (RFC 8289 §4.2: 5ms)."""
+    interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
+    """Window over which the sojourn must stay above target before dropping (§4.3: 100ms)."""
+    ecn: Flag = False
+    """Mark ECN-capable packets CE instead of dropping them (Linux `ecn`; default off)."""
+    mtu_bytes: Annotated[
+        int,
+        PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
+        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
+    ] = Field(1514, alias="mtu")
+    """A departure leaving at most this many bytes queued is never above target (RFC 8289
+    §4.2 "maxpacket"; Linux `mtu` 1514)."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.interval_ns <= self.target_ns:
+            raise Problems([(("interval",), "must be longer than target")])
+        return self
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.packet_limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        return {
+            "kind": "codel",
+            "limit_packets": self.packet_limit.amount,
+            "target_ns": self.target_ns,
+            "interval_ns": self.interval_ns,
+            "ecn": self.ecn,
+            "mtu_bytes": self.mtu_bytes,
+        }
+
+
 QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
 """Every queue discipline's model."""
 

@@ -11,7 +11,7 @@ pub use routing::Routes;
 use crate::engine::{Event, Scheduler};
 use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool, NO_PACKET};
 use crate::prefetch::prefetch;
-use crate::queue::Verdict;
+use crate::queue::{DequeueSink, Verdict};
 use crate::trace::Trace;
 
 /// All channels and the routing table. A link `l` owns channels `2l` (a→b) and `2l+1` (b→a).
@@ -46,12 +46,22 @@ pub struct Network {
     sole_feeder: Vec<u32>,
     /// Packets arriving before this time are handed over (0: none are).
     handover_until_ns: u64,
+    /// What the queue being dequeued did besides returning a packet (reused by every channel).
+    sink: DequeueSink,
 }
 
 impl Network {
     pub fn new(channels: Vec<Channel>, routes: Routes, tcp_flows: usize, eager: bool) -> Self {
         let sole_feeder = vec![handover::UNUSED; channels.len()];
-        Network { channels, routes, data_drops: vec![0; tcp_flows], eager, sole_feeder, handover_until_ns: 0 }
+        Network {
+            channels,
+            routes,
+            data_drops: vec![0; tcp_flows],
+            eager,
+            sole_feeder,
+            handover_until_ns: 0,
+            sink: DequeueSink::default(),
+        }
     }
 
     /// Hand nothing over (before a run starts: to check that results do not depend on it).
@@ -267,7 +277,12 @@ impl Network {
                 None => self.channels[c as usize].enter_pipe(id, now, pool),
             }
         }
-        if let Some((next, wire)) = self.channels[c as usize].queue.dequeue(now) {
+        self.sink.clear();
+        let next = self.channels[c as usize].queue.dequeue(now, &mut self.sink);
+        if !self.sink.dropped.is_empty() || self.sink.mark {
+            self.apply_dequeue_sink(c, next, pool);
+        }
+        if let Some((next, wire)) = next {
             self.start_transmission(c, next, wire, now, pool, sched, trace);
             if trace.records_queue_changes() {
                 let o = self.channels[c as usize].queue.occupancy();
@@ -276,6 +291,21 @@ impl Network {
         }
         if let Some((next, arrival)) = handover {
             self.hand_over(next, id, arrival, pool, sched, trace);
+        }
+    }
+
+    /// Apply what channel `c`'s queue did at dequeue (`sink`): its head drops count and free
+    /// as an enqueue drop does; a mark sets CE on the packet `next` it returned.
+    #[inline(never)]
+    fn apply_dequeue_sink(&mut self, c: u32, next: Option<(PacketId, u32)>, pool: &mut PacketPool) {
+        let ch = &mut self.channels[c as usize];
+        for &id in &self.sink.dropped {
+            ch.counters.drops_queue += 1;
+            Self::count_drop(&mut self.data_drops, pool.get(id));
+            pool.free(id);
+        }
+        if let (true, Some((id, _))) = (self.sink.mark, next) {
+            pool.get_mut(id).ecn = Ecn::Ce;
         }
     }
 

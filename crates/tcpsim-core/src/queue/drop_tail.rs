@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
+use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Verdict};
 use crate::packet::{PacketId, NO_PACKET};
 
 pub struct DropTail {
@@ -40,7 +40,7 @@ impl QueueDiscipline for DropTail {
     }
 
     #[inline]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+    fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
         let (id, bytes) = self.fifo.pop_front()?;
         self.occupancy.remove(bytes, now_ns);
         Some((id, bytes))
@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(offer(&mut q, 1, 100, 0), Verdict::Enqueued);
         assert_eq!(offer(&mut q, 2, 100, 0), Verdict::Enqueued);
         assert_eq!(offer(&mut q, 3, 100, 0), Verdict::Dropped);
-        assert_eq!(q.dequeue(0), Some((1, 100)));
+        assert_eq!(q.dequeue(0, &mut DequeueSink::default()), Some((1, 100)));
         assert_eq!(offer(&mut q, 4, 100, 0), Verdict::Enqueued);
     }
 
@@ -99,7 +99,7 @@ mod tests {
         let mut q = DropTail::new(Some(10), None);
         offer(&mut q, 1, 100, 0);
         offer(&mut q, 2, 100, 10);
-        q.dequeue(30);
+        q.dequeue(30, &mut DequeueSink::default());
         let o = q.occupancy.at(40);
         // 1 packet for 10 ns, 2 for 20 ns, 1 for 10 ns = 60 packet·ns
         assert_eq!(o.packet_ns, 60);

@@ -11,6 +11,7 @@
 //! [`Queue::from_config`] that builds it from the config and the [`BuildContext`] (its random
 //! stream, the link rate).
 
+mod codel;
 mod drop_tail;
 mod flow_counter;
 mod pie;
@@ -18,6 +19,7 @@ mod rd;
 mod red;
 mod step;
 
+pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
 pub use rd::{ClassQueueStats, Rd};
@@ -25,6 +27,8 @@ pub use rd::{ClassQueueStats, Rd};
 pub use red::ns2_classic as ns2_classic_red;
 pub use red::Red;
 pub use step::{NonEct, Step, StepConfig, StepUnit};
+
+use std::borrow::{Borrow, BorrowMut};
 
 use crate::build_context::BuildContext;
 use crate::config::{QueueConfig, RdMark};
@@ -141,6 +145,24 @@ impl Occupancy {
     }
 }
 
+/// What a discipline did at dequeue besides returning a packet: the channel's reusable buffer
+/// (cleared before each `dequeue`, so no allocation per packet once it has grown).
+#[derive(Debug, Default)]
+pub struct DequeueSink {
+    /// Packets dropped from the head (each counted by the discipline in its `Signals`).
+    pub dropped: Vec<PacketId>,
+    /// The returned packet is to be marked CE (counted in the discipline's `Signals`).
+    pub mark: bool,
+}
+
+impl DequeueSink {
+    #[inline]
+    pub fn clear(&mut self) {
+        self.dropped.clear();
+        self.mark = false;
+    }
+}
+
 /// The hooks of a queue discipline.
 pub trait QueueDiscipline {
     /// Offer a packet arriving while the link is busy.
@@ -153,8 +175,10 @@ pub trait QueueDiscipline {
     fn arrive_at_idle_link(&mut self, _a: Arrival, _now_ns: u64) {}
 
     /// Take the next packet for the serializer (`None`: the queue is empty and the link
-    /// goes idle at `now_ns`).
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)>;
+    /// goes idle at `now_ns`). A discipline that acts at dequeue (CoDel) reports the packets
+    /// it dropped from the head, and whether the returned packet is to be marked CE, in
+    /// `sink`; the channel applies them as it applies enqueue verdicts.
+    fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)>;
 
     /// The packets the next `dequeue` chooses among (each FIFO's head; `NO_PACKET` for
     /// none), for the channel to prefetch.
@@ -173,47 +197,9 @@ pub trait QueueDiscipline {
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_>;
 }
 
-/// A boxed discipline is one too, with every hook forwarded.
-impl<D: QueueDiscipline> QueueDiscipline for Box<D> {
-    #[inline]
-    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
-        (**self).enqueue(a, now_ns)
-    }
-
-    #[inline]
-    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
-        (**self).arrive_at_idle_link(a, now_ns)
-    }
-
-    #[inline]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
-        (**self).dequeue(now_ns)
-    }
-
-    #[inline]
-    fn next_out(&self) -> [PacketId; 2] {
-        (**self).next_out()
-    }
-
-    fn occupancy(&self) -> &Occupancy {
-        (**self).occupancy()
-    }
-
-    fn occupancy_mut(&mut self) -> &mut Occupancy {
-        (**self).occupancy_mut()
-    }
-
-    fn signals(&self) -> Signals {
-        (**self).signals()
-    }
-
-    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        (**self).waiting()
-    }
-}
-
 /// Declares [`Queue`], one variant per discipline (named after its type, holding it or a box of
-/// it), and the matches
+/// it), and the matches (each arm reaches the concrete type through `Borrow`, which a box and
+/// the type itself both implement, so no forwarding impl for `Box` can miss a hook)
 /// that dispatch to it: the per-packet hooks call the concrete type in each arm (static,
 /// inlined), the rest go through `ops`/`ops_mut`.
 macro_rules! queue_disciplines {
@@ -227,14 +213,14 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn ops(&self) -> &dyn QueueDiscipline {
                 match self {
-                    $(Queue::$discipline(q) => q),+
+                    $(Queue::$discipline(q) => Borrow::<$discipline>::borrow(q)),+
                 }
             }
 
             #[inline]
             pub fn ops_mut(&mut self) -> &mut dyn QueueDiscipline {
                 match self {
-                    $(Queue::$discipline(q) => q),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q)),+
                 }
             }
 
@@ -243,7 +229,7 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn enqueue(&mut self, id: PacketId, p: &Packet, now_ns: u64) -> Verdict {
                 match self {
-                    $(Queue::$discipline(q) => q.enqueue(Arrival::of(id, p), now_ns)),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q).enqueue(Arrival::of(id, p), now_ns)),+
                 }
             }
 
@@ -252,15 +238,15 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn arrive_at_idle_link(&mut self, id: PacketId, p: &Packet, now_ns: u64) {
                 match self {
-                    $(Queue::$discipline(q) => q.arrive_at_idle_link(Arrival::of(id, p), now_ns)),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q).arrive_at_idle_link(Arrival::of(id, p), now_ns)),+
                 }
             }
 
             /// Take the next packet for the serializer.
             #[inline]
-            pub fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+            pub fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
                 match self {
-                    $(Queue::$discipline(q) => q.dequeue(now_ns)),+
+                    $(Queue::$discipline(q) => BorrowMut::<$discipline>::borrow_mut(q).dequeue(now_ns, sink)),+
                 }
             }
 
@@ -268,7 +254,7 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn next_out(&self) -> [PacketId; 2] {
                 match self {
-                    $(Queue::$discipline(q) => q.next_out()),+
+                    $(Queue::$discipline(q) => Borrow::<$discipline>::borrow(q).next_out()),+
                 }
             }
 
@@ -276,7 +262,7 @@ macro_rules! queue_disciplines {
             #[inline]
             pub fn is_empty(&self) -> bool {
                 match self {
-                    $(Queue::$discipline(q) => q.occupancy().packets == 0),+
+                    $(Queue::$discipline(q) => Borrow::<$discipline>::borrow(q).occupancy().packets == 0),+
                 }
             }
         }
@@ -285,7 +271,7 @@ macro_rules! queue_disciplines {
 
 // Disciplines larger than drop-tail are boxed: the enum, and the channel holding it, stay as
 // small as drop-tail needs, which keeps a many-link run's channels in cache.
-queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>), Pie(Box<Pie>), Step(Box<Step>));
+queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>), Pie(Box<Pie>), Step(Box<Step>), Codel(Box<Codel>));
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -295,6 +281,7 @@ impl Queue {
                 Queue::DropTail(DropTail::new(*limit_packets, *limit_bytes))
             }
             QueueConfig::Red(red) => Queue::Red(Box::new(Red::new(red, ctx.rate_bps, ctx.stream()))),
+            QueueConfig::Codel(codel) => Queue::Codel(Box::new(Codel::new(codel))),
             QueueConfig::Rd(rd) => {
                 Queue::Rd(Box::new(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))))
             }

@@ -62,7 +62,7 @@ use std::collections::VecDeque;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Arrival, Occupancy, QueueDiscipline, Signals, Verdict};
+use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::packet::{PacketId, NO_PACKET};
 use crate::rng::RandomStream;
 
@@ -351,7 +351,7 @@ impl QueueDiscipline for Pie {
     }
 
     #[inline(never)]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+    fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
         self.catch_up(now_ns);
         let (id, bytes, enqueued_ns) = self.fifo.pop_front()?;
         self.occupancy.remove(bytes, now_ns);
@@ -548,7 +548,7 @@ mod tests {
             if q.enqueue(packet(id, false), 0) == Verdict::DroppedEarly {
                 dropped += 1;
             } else {
-                q.dequeue(0);
+                q.dequeue(0, &mut DequeueSink::default());
             }
         }
         assert!((300..500).contains(&dropped), "about 20 % of 2000: {dropped}");
@@ -586,9 +586,9 @@ mod tests {
         let mut q = pie(&config());
         q.enqueue(packet(0, false), 0);
         q.enqueue(packet(1, false), 5 * MS);
-        q.dequeue(12 * MS);
+        q.dequeue(12 * MS, &mut DequeueSink::default());
         assert_eq!(q.current_qdelay_ns(), 12 * MS);
-        q.dequeue(20 * MS);
+        q.dequeue(20 * MS, &mut DequeueSink::default());
         assert_eq!(q.current_qdelay_ns(), 0);
     }
 
@@ -602,9 +602,9 @@ mod tests {
         let mut lazy = pie(&cfg);
         lazy.enqueue(packet(0, false), 0);
         lazy.enqueue(packet(1, false), 0);
-        lazy.dequeue(14 * MS);
+        lazy.dequeue(14 * MS, &mut DequeueSink::default());
         assert_eq!((lazy.p, lazy.next_update_ns), (0.0, 15 * MS));
-        lazy.dequeue(31 * MS);
+        lazy.dequeue(31 * MS, &mut DequeueSink::default());
         let mut periodic = pie(&cfg);
         periodic.update(14 * MS);
         periodic.update(14 * MS);
@@ -646,7 +646,10 @@ mod tests {
                     id += 1;
                     assert_eq!(lazy.enqueue(packet(id, false), now), timed.enqueue(packet(id, false), now));
                 } else {
-                    assert_eq!(lazy.dequeue(now), timed.dequeue(now));
+                    assert_eq!(
+                        lazy.dequeue(now, &mut DequeueSink::default()),
+                        timed.dequeue(now, &mut DequeueSink::default())
+                    );
                 }
                 assert_eq!((lazy.p, lazy.qdelay_old_ns), (timed.p, timed.qdelay_old_ns), "at {now}");
             }
@@ -679,13 +682,13 @@ mod tests {
             q.enqueue(packet(id, false), 0);
         }
         for k in 0..12 {
-            q.dequeue(k * 1_200_000);
+            q.dequeue(k * 1_200_000, &mut DequeueSink::default());
         }
         let DelayEstimate::DequeueRate { measuring_since_ns, avg_dq_time_ns, .. } = q.estimate else { unreachable!() };
         assert_eq!(measuring_since_ns, None);
         assert!(close(avg_dq_time_ns, 13_200_000.0 * 16_384.0 / 16_500.0), "{avg_dq_time_ns}");
         assert_eq!(q.current_qdelay_ns(), 9_600_000);
-        q.dequeue(15 * MS);
+        q.dequeue(15 * MS, &mut DequeueSink::default());
         assert_eq!(q.qdelay_old_ns, 9_600_000, "the 15 ms update used 8 packets' worth");
     }
 

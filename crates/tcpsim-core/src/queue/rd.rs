@@ -41,7 +41,7 @@
 use std::collections::VecDeque;
 
 use super::flow_counter::FlowCounter;
-use super::{Arrival, Occupancy, QueueDiscipline, Verdict};
+use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Verdict};
 use crate::config::RdConfig;
 use crate::packet::{PacketId, NO_PACKET};
 
@@ -295,7 +295,7 @@ impl QueueDiscipline for Rd {
     /// The next packet for the link: Fig. 2, "RD router operation when link is idle, and
     /// buffer is non-empty".
     #[inline]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+    fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
         self.recalculate_if_due(now_ns);
         let (r_busy, d_busy) = (!self.fifo[0].is_empty(), !self.fifo[1].is_empty());
         let x = match (r_busy, d_busy) {
@@ -381,7 +381,9 @@ mod tests {
 
     /// Serve every packet at `now_ns` (not before the queue's last event: time never runs back).
     fn drain_at(rd: &mut Rd, now_ns: u64) -> String {
-        std::iter::from_fn(|| rd.dequeue(now_ns)).map(|(id, _)| if id % 2 == 0 { 'R' } else { 'D' }).collect()
+        std::iter::from_fn(|| rd.dequeue(now_ns, &mut DequeueSink::default()))
+            .map(|(id, _)| if id % 2 == 0 { 'R' } else { 'D' })
+            .collect()
     }
 
     /// Queue `count` packets of `class`: ids even for R, odd for D, all distinct.
@@ -420,15 +422,15 @@ mod tests {
         fill(&mut rd, RdMark::R, 1, 1000);
         fill(&mut rd, RdMark::D, 4, 100);
         // Both busy: D first; L_D = 100, δL = max(0 − 100, 0) = 0.
-        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(100));
+        assert_eq!(rd.dequeue(0, &mut DequeueSink::default()).map(|p| p.1), Some(100));
         assert_eq!((rd.served, rd.debt), ([0.0, 100.0], 0.0));
         // Both busy: 100 > 0 → R; L_R = 1000, δL = 1000 − 100 = 900.
-        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(1000));
+        assert_eq!(rd.dequeue(0, &mut DequeueSink::default()).map(|p| p.1), Some(1000));
         assert_eq!((rd.served, rd.debt), ([1000.0, 100.0], 900.0));
         // Only R empty: δL = 900 − 100 = 800 > 0, so L_D = −800 (L_R unchanged).
-        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(100));
+        assert_eq!(rd.dequeue(0, &mut DequeueSink::default()).map(|p| p.1), Some(100));
         assert_eq!((rd.served, rd.debt), ([1000.0, -800.0], 800.0));
-        assert_eq!(rd.dequeue(0).map(|p| p.1), Some(100));
+        assert_eq!(rd.dequeue(0, &mut DequeueSink::default()).map(|p| p.1), Some(100));
         assert_eq!((rd.served, rd.debt), ([1000.0, -700.0], 700.0));
     }
 
@@ -438,9 +440,9 @@ mod tests {
         rd.served = [500.0, 0.0];
         rd.debt = 150.0;
         fill(&mut rd, RdMark::D, 2, 100);
-        rd.dequeue(0); // δL 50 > 0: L_D = −50
+        rd.dequeue(0, &mut DequeueSink::default()); // δL 50 > 0: L_D = −50
         assert_eq!((rd.served, rd.debt), ([500.0, -50.0], 50.0));
-        rd.dequeue(0); // δL −50 ≤ 0: both reset
+        rd.dequeue(0, &mut DequeueSink::default()); // δL −50 ≤ 0: both reset
         assert_eq!(rd.served, [0.0, 0.0]);
     }
 
@@ -449,7 +451,7 @@ mod tests {
         let mut rd = with_counts(1.0, 1.0);
         rd.served = [4000.0, 7000.0];
         fill(&mut rd, RdMark::R, 1, 1000);
-        rd.dequeue(0);
+        rd.dequeue(0, &mut DequeueSink::default());
         assert_eq!(rd.served, [0.0, 0.0]);
     }
 
@@ -477,7 +479,7 @@ mod tests {
         }
         rd.enqueue(arrival(7, 100, RdMark::D, 7), 10);
         assert_eq!(rd.flow_counts(), [0.0, 0.0], "not before the first interval ends");
-        rd.dequeue(1_000);
+        rd.dequeue(1_000, &mut DequeueSink::default());
         let [n_r, n_d] = rd.flow_counts();
         assert!((n_r - 3.0).abs() < 0.01 && (n_d - 1.0).abs() < 0.01, "{n_r} {n_d}");
         // S_D = n_D/(n_D + n_R) · 8 Mb/s ≈ 2 Mb/s; 10 ms of it is about 2 500 bytes.
@@ -500,7 +502,7 @@ mod tests {
         rd.enqueue(arrival(1, 1000, RdMark::D, 7), 0);
         rd.served = [9e6, 3e6];
         rd.debt = 0.0;
-        let first = rd.dequeue(1_000).map(|(id, _)| id % 2); // the first interval ends at 1 µs
+        let first = rd.dequeue(1_000, &mut DequeueSink::default()).map(|(id, _)| id % 2); // the first interval ends at 1 µs
         let [n_r, n_d] = rd.flow_counts();
         assert!((n_r - 5.0).abs() < 0.05 && (n_d - 1.0).abs() < 0.01, "{n_r} {n_d}");
         assert_eq!(first, Some(1), "L = (0, 0) in the new interval: D goes first");
@@ -532,8 +534,8 @@ mod tests {
     /// recalculation (1600 ns) sees that wait.
     fn one_packet_waiting_1500_ns(rd: &mut Rd) {
         assert_eq!(rd.enqueue(arrival(0, 1000, RdMark::R, 1), 0), Verdict::Enqueued);
-        assert_eq!(rd.dequeue(1_500).map(|p| p.0), Some(0));
-        assert_eq!(rd.dequeue(1_600), None);
+        assert_eq!(rd.dequeue(1_500, &mut DequeueSink::default()).map(|p| p.0), Some(0));
+        assert_eq!(rd.dequeue(1_600, &mut DequeueSink::default()), None);
     }
 
     #[test]
@@ -544,10 +546,10 @@ mod tests {
         one_packet_waiting_1500_ns(&mut rd);
         assert_eq!(rd.counting_windows(), [4_000, 1_000], "D served nothing: its window is the base");
         assert!((rd.flow_counts()[0] - 1.0).abs() < 0.01, "silent 1600 ns: counted");
-        rd.dequeue(3_900);
+        rd.dequeue(3_900, &mut DequeueSink::default());
         assert_eq!(rd.counting_windows()[0], 4_000, "the 1500 ns wait (interval ending at 1600) is inside the window");
         assert!((rd.flow_counts()[0] - 1.0).abs() < 0.01, "silent 3900 ns ≤ 4000: counted");
-        rd.dequeue(4_100);
+        rd.dequeue(4_100, &mut DequeueSink::default());
         assert_eq!(rd.flow_counts()[0], 0.0, "silent 4100 ns > 4000: no longer counted");
     }
 
@@ -565,8 +567,8 @@ mod tests {
         let mut rd = counting(2.0);
         one_packet_waiting_1500_ns(&mut rd);
         rd.enqueue(arrival(2, 1000, RdMark::R, 2), 5_550);
-        rd.dequeue(5_550); // served at once: waited 0
-        rd.dequeue(5_600); // the interval with the 1500 ns wait ended 4000 ns ago: out of the window
+        rd.dequeue(5_550, &mut DequeueSink::default()); // served at once: waited 0
+        rd.dequeue(5_600, &mut DequeueSink::default()); // the interval with the 1500 ns wait ended 4000 ns ago: out of the window
         assert_eq!(rd.counting_windows()[0], 1_000);
         assert!((rd.flow_counts()[0] - 1.0).abs() < 0.01, "flow 2 only");
     }
@@ -576,7 +578,7 @@ mod tests {
         // n_R = 1 from 1600 to 4100 ns (set at the 1600 recalculation, replaced by 0 at 4100), then 0.
         let mut rd = counting(2.0);
         one_packet_waiting_1500_ns(&mut rd);
-        rd.dequeue(4_100);
+        rd.dequeue(4_100, &mut DequeueSink::default());
         let [r, _] = rd.class_stats_at(5_000);
         let n = 1024.0 * (1024.0f64 / 1023.0).ln();
         assert!((r.flow_count_ns - n * 2_500.0).abs() < 1e-6, "{}", r.flow_count_ns);
@@ -588,7 +590,8 @@ mod tests {
         for id in 0..10 {
             rd.enqueue(arrival(2 * id, 100 + id, RdMark::R, id), id as u64);
         }
-        let order: Vec<u32> = std::iter::from_fn(|| rd.dequeue(50)).map(|(id, _)| id).collect();
+        let order: Vec<u32> =
+            std::iter::from_fn(|| rd.dequeue(50, &mut DequeueSink::default())).map(|(id, _)| id).collect();
         assert_eq!(order, (0..10).map(|i| 2 * i).collect::<Vec<_>>());
     }
 }

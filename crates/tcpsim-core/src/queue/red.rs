@@ -46,7 +46,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Arrival, Occupancy, QueueDiscipline, Signals, Verdict};
+use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::config::{RedConfig, RedMode};
 use crate::packet::{PacketId, NO_PACKET};
 use crate::rng::RandomStream;
@@ -238,7 +238,7 @@ impl QueueDiscipline for Red {
     }
 
     #[inline(never)]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+    fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
         let Some((id, bytes)) = self.fifo.pop_front() else {
             self.idle_since_ns = Some(now_ns);
             return None;
@@ -338,7 +338,7 @@ mod tests {
         let mut q = red(&cfg);
         q.avg = 10.0;
         q.idle_since_ns = None;
-        assert_eq!(q.dequeue(2 * MS), None, "the link goes idle at 2 ms");
+        assert_eq!(q.dequeue(2 * MS, &mut DequeueSink::default()), None, "the link goes idle at 2 ms");
         // 5.2 ms idle at 8 Mb/s with 500-byte mean packets: m = ⌊5.2/0.5⌋ = 10 decays, then the
         // arrival's own update with q = 0: avg = 10·0.9^11.
         q.arrive_at_idle_link(packet(0, false), 7 * MS + MS / 5);

@@ -32,7 +32,7 @@ use std::collections::VecDeque;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Arrival, Occupancy, QueueDiscipline, Signals, Verdict};
+use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::packet::{PacketId, NO_PACKET};
 
 /// The step-marking queue's parameters (`queue::step` cites each). Defaults users get are set
@@ -146,7 +146,7 @@ impl QueueDiscipline for Step {
 
     /// A plain FIFO.
     #[inline(never)]
-    fn dequeue(&mut self, now_ns: u64) -> Option<(PacketId, u32)> {
+    fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
         let (id, bytes) = self.fifo.pop_front()?;
         self.occupancy.remove(bytes, now_ns);
         Some((id, bytes))
@@ -198,13 +198,13 @@ mod tests {
         assert_eq!(verdicts, vec![Enqueued, Enqueued, Enqueued, Marked, Marked, Dropped]);
         assert_eq!(q.signals().marks_ecn, 2);
         // Two leave: the queue is 3 > K, so the next is still marked; two more leave: 2, not.
-        q.dequeue(0);
-        q.dequeue(0);
+        q.dequeue(0, &mut DequeueSink::default());
+        q.dequeue(0, &mut DequeueSink::default());
         assert_eq!(offer(&mut q, 10, 1000, true), Marked);
-        q.dequeue(0);
-        q.dequeue(0);
+        q.dequeue(0, &mut DequeueSink::default());
+        q.dequeue(0, &mut DequeueSink::default());
         assert_eq!(offer(&mut q, 11, 1000, true), Enqueued);
-        assert_eq!(q.dequeue(0), Some((4, 1000)), "FIFO order");
+        assert_eq!(q.dequeue(0, &mut DequeueSink::default()), Some((4, 1000)), "FIFO order");
     }
 
     #[test]

@@ -1,0 +1,317 @@
+//! CoDel, Controlled Delay (RFC 8289; Nichols & Jacobson, "Controlling Queue Delay", 2012),
+//! with the choices of Linux `include/net/codel_impl.h` where the RFC leaves one.
+//!
+//! Each packet's enqueue time is kept in its FIFO entry; at dequeue its sojourn time is
+//! compared with `target` (RFC 8289 §4.2). Once the sojourn has stayed above target for a
+//! whole `interval` (§4.3; "first_above_time"), CoDel enters the dropping state, drops the
+//! head (or marks it CE when `ecn` and the packet is ECT, §4.1 / RFC 3168) and schedules the
+//! next drop by the control law `drop_next = t + interval/√count` (§4.4, §5.5). It leaves
+//! the dropping state as soon as a dequeued packet's sojourn is below target (§5.4). On
+//! re-entering within 16·interval of the last drop schedule, count restarts from
+//! `count − lastcount` rather than 1 (§5.6; the Linux/ns-3 heuristic). A packet whose
+//! departure leaves at most `mtu_bytes` (Linux `mtu`, ns-3 `MinBytes`) queued never counts
+//! as above target (§4.2's "maxpacket"). Arrivals beyond `limit_packets` are tail-dropped.
+//!
+//! Difference from Linux: `interval/√count` is computed exactly in f64, where Linux keeps a
+//! 16.16 reciprocal square root updated by Newton steps (within 0.5 % for count ≥ 2).
+
+use std::collections::VecDeque;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
+use crate::packet::{PacketId, NO_PACKET};
+
+/// CoDel's parameters (RFC 8289 §4, §5). Defaults users get are set in the scenario layer
+/// (`CodelQueue` in `tcpsim.scenario.network`): target 5 ms, interval 100 ms (RFC 8289 §4.2,
+/// §4.3), limit 1000 packets and mtu 1514 bytes (Linux `codel` defaults).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CodelConfig {
+    /// Buffer size, packets: arrivals beyond it are dropped (Linux `limit`), > 0.
+    pub limit_packets: u64,
+    /// Acceptable standing queue delay, ns (RFC 8289 §4.2: 5 ms), > 0.
+    pub target_ns: u64,
+    /// Sliding window over which the minimum sojourn must exceed target, ns (RFC 8289
+    /// §4.3: 100 ms), > target.
+    pub interval_ns: u64,
+    /// Mark ECN-capable packets CE instead of dropping them (Linux `ecn`).
+    pub ecn: bool,
+    /// A queue holding at most this many bytes after a departure is never above target
+    /// (RFC 8289 §4.2 "maxpacket"; Linux `mtu`, ns-3 `MinBytes`).
+    pub mtu_bytes: u32,
+}
+
+impl CodelConfig {
+    /// Check the parameters; errors are `<field>: message`.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.limit_packets == 0 {
+            return Err("limit_packets: must be > 0".into());
+        }
+        if self.target_ns == 0 {
+            return Err("target_ns: must be > 0".into());
+        }
+        if self.interval_ns <= self.target_ns || self.interval_ns > u64::MAX / 32 {
+            return Err(format!(
+                "interval_ns: {} must be > target_ns ({}) and at most {}",
+                self.interval_ns,
+                self.target_ns,
+                u64::MAX / 32
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// CoDel's control state (RFC 8289 §5.1's variables) for one FIFO; shared with FQ-CoDel.
+#[derive(Clone, Debug, Default)]
+pub struct CodelState {
+    /// Sojourn first seen above target + interval (0: not above target), ns.
+    first_above_ns: u64,
+    /// When the next drop is due in the dropping state, ns.
+    drop_next_ns: u64,
+    /// Drops (or marks) since entering the dropping state.
+    count: u32,
+    /// `count` when the dropping state was last entered.
+    lastcount: u32,
+    dropping: bool,
+}
+
+/// `t + interval/√count` (RFC 8289 §5.5).
+#[inline]
+fn control_law(t: u64, interval_ns: u64, count: u32) -> u64 {
+    t + (interval_ns as f64 / (count.max(1) as f64).sqrt()) as u64
+}
+
+pub struct Codel {
+    /// (packet, wire bytes, enqueue time ns, ECN-capable).
+    fifo: VecDeque<(PacketId, u32, u64, bool)>,
+    cfg: CodelConfig,
+    state: CodelState,
+    occupancy: Occupancy,
+    signals: Signals,
+    /// Whether the packet last popped is ECN-capable.
+    head_ect: bool,
+}
+
+impl Codel {
+    pub fn new(cfg: &CodelConfig) -> Self {
+        Codel {
+            fifo: VecDeque::new(),
+            cfg: cfg.clone(),
+            state: CodelState::default(),
+            occupancy: Occupancy::default(),
+            signals: Signals::default(),
+            head_ect: false,
+        }
+    }
+
+    /// Pop the head, returning it and whether its sojourn is above target (RFC 8289 §5.3
+    /// `dodeque`/`should_drop`; Linux `codel_should_drop`).
+    #[inline]
+    fn pop(&mut self, now_ns: u64) -> Option<((PacketId, u32), bool)> {
+        let Some((id, bytes, enq, ect)) = self.fifo.pop_front() else {
+            self.state.first_above_ns = 0;
+            return None;
+        };
+        self.occupancy.remove(bytes, now_ns);
+        self.head_ect = ect;
+        let s = &mut self.state;
+        let sojourn = now_ns - enq;
+        if sojourn < self.cfg.target_ns || self.occupancy.bytes <= self.cfg.mtu_bytes as u64 {
+            s.first_above_ns = 0;
+            return Some(((id, bytes), false));
+        }
+        if s.first_above_ns == 0 {
+            s.first_above_ns = now_ns + self.cfg.interval_ns;
+            return Some(((id, bytes), false));
+        }
+        Some(((id, bytes), now_ns >= s.first_above_ns))
+    }
+}
+
+impl QueueDiscipline for Codel {
+    #[inline]
+    fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
+        if self.occupancy.packets >= self.cfg.limit_packets {
+            return Verdict::Dropped;
+        }
+        self.fifo.push_back((a.id, a.wire_bytes, now_ns, a.ect));
+        self.occupancy.add(a.wire_bytes, now_ns);
+        Verdict::Enqueued
+    }
+
+    /// RFC 8289 §5.4 (Linux `codel_dequeue`): head drops go to `sink.dropped`, a CE mark of
+    /// the returned packet to `sink.mark`.
+    #[inline(never)]
+    fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
+        let interval = self.cfg.interval_ns;
+        let Some((mut head, mut drop)) = self.pop(now_ns) else {
+            self.state.dropping = false;
+            return None;
+        };
+        if self.state.dropping {
+            if !drop {
+                self.state.dropping = false; // §5.4: sojourn below target, leave
+            } else {
+                while self.state.dropping && now_ns >= self.state.drop_next_ns {
+                    self.state.count += 1;
+                    if self.cfg.ecn && self.head_ect {
+                        sink.mark = true;
+                        self.signals.marks_ecn += 1;
+                        self.state.drop_next_ns = control_law(self.state.drop_next_ns, interval, self.state.count);
+                        return Some(head);
+                    }
+                    sink.dropped.push(head.0);
+                    self.signals.drops_early += 1;
+                    match self.pop(now_ns) {
+                        Some((h, d)) if d => {
+                            head = h;
+                            self.state.drop_next_ns = control_law(self.state.drop_next_ns, interval, self.state.count);
+                        }
+                        Some((h, _)) => {
+                            head = h;
+                            self.state.dropping = false;
+                        }
+                        None => {
+                            self.state.dropping = false;
+                            return None;
+                        }
+                    }
+                }
+            }
+        } else if drop {
+            if self.cfg.ecn && self.head_ect {
+                sink.mark = true;
+                self.signals.marks_ecn += 1;
+            } else {
+                sink.dropped.push(head.0);
+                self.signals.drops_early += 1;
+                match self.pop(now_ns) {
+                    Some((h, d)) => (head, drop) = (h, d),
+                    None => {
+                        head = (NO_PACKET, 0);
+                        drop = false;
+                    }
+                }
+            }
+            let _ = drop;
+            let s = &mut self.state;
+            s.dropping = true;
+            // §5.6: re-entering soon after the last dropping state resumes its rate.
+            let delta = s.count.wrapping_sub(s.lastcount);
+            // Signed, as Linux's `codel_time_before`: a drop_next still ahead counts as recent.
+            let recent = (now_ns as i128 - s.drop_next_ns as i128) < 16 * interval as i128;
+            s.count = if delta > 1 && recent { delta } else { 1 };
+            s.lastcount = s.count;
+            s.drop_next_ns = control_law(now_ns, interval, s.count);
+            if head.0 == NO_PACKET {
+                return None;
+            }
+        }
+        Some(head)
+    }
+
+    fn occupancy(&self) -> &Occupancy {
+        &self.occupancy
+    }
+
+    fn occupancy_mut(&mut self) -> &mut Occupancy {
+        &mut self.occupancy
+    }
+
+    fn signals(&self) -> Signals {
+        self.signals
+    }
+
+    #[inline]
+    fn next_out(&self) -> [PacketId; 2] {
+        [self.fifo.front().map_or(NO_PACKET, |&(id, _, _, _)| id), NO_PACKET]
+    }
+
+    fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        Box::new(self.fifo.iter().map(|(id, _, _, _)| *id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RdMark;
+    use crate::packet::PacketKind;
+
+    const MS: u64 = 1_000_000;
+
+    fn codel(ecn: bool) -> Codel {
+        Codel::new(&CodelConfig { limit_packets: 100, target_ns: 5 * MS, interval_ns: 100 * MS, ecn, mtu_bytes: 0 })
+    }
+
+    fn offer(q: &mut Codel, id: PacketId, ect: bool, now_ns: u64) -> Verdict {
+        q.enqueue(Arrival { id, wire_bytes: 1000, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, now_ns)
+    }
+
+    /// Dequeue at `now_ns`: (the packet returned, the head drops, whether it is to be marked).
+    fn take(q: &mut Codel, now_ns: u64) -> (Option<PacketId>, Vec<PacketId>, bool) {
+        let mut sink = DequeueSink::default();
+        let out = q.dequeue(now_ns, &mut sink).map(|(id, _)| id);
+        (out, sink.dropped, sink.mark)
+    }
+
+    #[test]
+    fn drops_after_an_interval_above_target_then_at_interval_over_sqrt_count() {
+        // Ten packets at 0. 10 ms: sojourn 10 ms > 5 ms, first_above = 110 ms (§5.3).
+        let mut q = codel(false);
+        (1..=10).for_each(|id| assert_eq!(offer(&mut q, id, false, 0), Verdict::Enqueued));
+        assert_eq!(take(&mut q, 10 * MS), (Some(1), vec![], false));
+        assert_eq!(take(&mut q, 50 * MS), (Some(2), vec![], false));
+        // 110 ms: above target for an interval: drop 3, count = 1, drop_next = 210 ms.
+        assert_eq!(take(&mut q, 110 * MS), (Some(4), vec![3], false));
+        assert_eq!(take(&mut q, 150 * MS), (Some(5), vec![], false));
+        // 210 ms: count 2, drop 6; drop_next = 210 + 100/√2 = 280.710678 ms.
+        assert_eq!(take(&mut q, 210 * MS), (Some(7), vec![6], false));
+        assert_eq!(q.state.drop_next_ns, 280_710_678);
+        assert_eq!((q.state.count, q.signals.drops_early), (2, 2));
+        assert_eq!(offer(&mut q, 11, false, 215 * MS), Verdict::Enqueued);
+        assert_eq!(take(&mut q, 216 * MS), (Some(8), vec![], false));
+        assert_eq!(take(&mut q, 217 * MS), (Some(9), vec![], false));
+        assert_eq!(take(&mut q, 218 * MS), (Some(10), vec![], false));
+        // 11 waited 6 ms, but leaves the queue empty (≤ mtu): not above target, leave (§5.4).
+        assert_eq!(take(&mut q, 221 * MS), (Some(11), vec![], false));
+        assert!(!q.state.dropping);
+        assert_eq!(take(&mut q, 222 * MS), (None, vec![], false));
+        assert_eq!(q.occupancy.packets, 0);
+    }
+
+    #[test]
+    fn ect_packets_are_marked_instead_of_dropped_and_re_entry_resumes_the_count() {
+        let mut q = codel(true);
+        (1..=10).for_each(|id| assert_eq!(offer(&mut q, id, true, 0), Verdict::Enqueued));
+        assert_eq!(take(&mut q, 10 * MS), (Some(1), vec![], false));
+        assert_eq!(take(&mut q, 110 * MS), (Some(2), vec![], true));
+        assert_eq!(take(&mut q, 210 * MS), (Some(3), vec![], true));
+        assert_eq!(take(&mut q, 281 * MS), (Some(4), vec![], true));
+        // count 3, lastcount 1; drop_next = 280.710678 + 100/√3 = 338.445704 ms (truncated to ns).
+        assert_eq!((q.state.count, q.state.drop_next_ns), (3, 338_445_704));
+        assert_eq!(q.signals.marks_ecn, 3);
+        // Leave (sojourn below target), then re-enter within 16 intervals: count = 3 − 1 = 2.
+        assert_eq!(offer(&mut q, 20, true, 300 * MS), Verdict::Enqueued);
+        (5..=10).for_each(|id| assert_eq!(take(&mut q, 300 * MS).0, Some(id)));
+        assert_eq!(take(&mut q, 301 * MS), (Some(20), vec![], false));
+        assert!(!q.state.dropping);
+        (21..=23).for_each(|id| assert_eq!(offer(&mut q, id, true, 400 * MS), Verdict::Enqueued));
+        assert_eq!(take(&mut q, 410 * MS), (Some(21), vec![], false)); // first_above = 510 ms
+        assert_eq!(take(&mut q, 510 * MS), (Some(22), vec![], true));
+        assert_eq!((q.state.count, q.state.lastcount), (2, 2));
+        assert_eq!(q.state.drop_next_ns, 510 * MS + 70_710_678);
+    }
+
+    #[test]
+    fn arrivals_beyond_the_limit_are_dropped_and_validation_names_the_field() {
+        let mut q = Codel::new(&CodelConfig { limit_packets: 1, ..codel(false).cfg });
+        assert_eq!(offer(&mut q, 1, false, 0), Verdict::Enqueued);
+        assert_eq!(offer(&mut q, 2, false, 0), Verdict::Dropped);
+        let bad = CodelConfig { interval_ns: 5 * MS, ..codel(false).cfg };
+        assert!(bad.validate().unwrap_err().starts_with("interval_ns:"));
+    }
+}
