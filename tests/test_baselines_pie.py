@@ -34,5 +34,18 @@ def test_the_experiment_is_registered_as_a_validation_and_quick_is_one_seed_per_
     [experiment] = select(["validation.pie"])
     assert (experiment.kind, experiment.paper) == ("validation", "validation")
     runs = experiment.runs(quick=True, seeds=None)
-    assert sorted(spec.key["queue"] for spec in runs) == ["drop_tail", "pie"]
+    assert sorted(spec.key["queue"] for spec in runs) == ["aqm", "drop_tail"]
     assert all(("duration", "30s") in spec.overrides for spec in runs)
+
+
+def test_codel_is_checked_as_pie_against_its_own_5_ms_target():
+    from tcpsim.repro.baselines.codel import CodelDelay
+    from tcpsim.repro.baselines.pie import delay_near_target, standing_queue
+
+    codel = CodelDelay()
+    runs = codel.runs(quick=False, seeds=2)
+    assert {spec.scenario["name"] for spec in runs} == {"codel"}
+    assert all(("duration", "60s") in spec.overrides for spec in runs)
+    assert delay_near_target([0.0047], codel.target_s)
+    assert not delay_near_target([0.0047, 0.009], codel.target_s)  # PIE's 15 ms would accept 9 ms
+    assert standing_queue([0.030], codel.target_s) and not standing_queue([0.020], codel.target_s)

@@ -31,6 +31,7 @@ _MODULES = [
     "baselines.cubic",
     "baselines.pie",
     "baselines.dctcp",
+    "baselines.codel",
 ]
 
 ENTRY_POINT_GROUP = "tcpsim.experiments"

@@ -43,8 +43,8 @@ UTILIZATION_FLOOR = 0.9
 STANDING_FACTOR = 5.0
 """Drop-tail's average delay is at least this many targets: a standing queue."""
 LINK_BPS = 10e6
-QUEUES = {"pie": None, "drop_tail": "1000pkt"}
-"""The bottleneck queue of each run: the scenario's PIE, or drop-tail of the same size."""
+QUEUES = {"aqm": None, "drop_tail": "1000pkt"}
+"""The bottleneck queue of each run: the scenario's AQM, or drop-tail of the same size."""
 
 
 # --- the claims' decisions, as pure functions of measured numbers (unit-tested on their own) -------
@@ -69,9 +69,9 @@ def _bottleneck(r: RunResult):
     return r.links[(r.links["name"] == "bottleneck") & (r.links["direction"] == "ab")].iloc[0]
 
 
-def mean_delay_s(r: RunResult) -> float:
+def mean_delay_s(r: RunResult, link_bps: float = LINK_BPS) -> float:
     """Little's law: the time-averaged queued bytes drain in this long at the link rate."""
-    return float(_bottleneck(r)["queue_mean_bytes"]) * 8 / LINK_BPS
+    return float(_bottleneck(r)["queue_mean_bytes"]) * 8 / link_bps
 
 
 @register
@@ -91,9 +91,16 @@ class PieDelay(Experiment):
     )
     xlabel = "time (s)"
     ylabel = "queueing delay (ms), seed 1"
+    scenario = "pie"
+    """The bundled scenario: its bottleneck (`links[1]`, 10 Mb/s) runs the discipline."""
+    discipline = "PIE"
+    target_s = TARGET_S
+    timing_full = (("duration", "100s"), ("warmup", "20s"))
+    timing_quick = (("duration", "30s"), ("warmup", "10s"))
+    set_up_notes = ("RFC 8033 defaults; the set-up and the tolerances were fixed before the first run",)
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
-        timing = (("duration", "30s"), ("warmup", "10s")) if quick else (("duration", "100s"), ("warmup", "20s"))
+        timing = self.timing_quick if quick else self.timing_full
         trace = (("trace.queue", True), ("trace.interval", "100ms"))
         specs = []
         for queue, drop_tail in QUEUES.items():
@@ -101,7 +108,7 @@ class PieDelay(Experiment):
             specs += [
                 RunSpec(
                     key=RunKey(queue=queue, seed=seed),
-                    scenario=builtin_scenario("pie"),
+                    scenario=builtin_scenario(self.scenario),
                     seed=seed,
                     overrides=timing + trace + replace,
                 )
@@ -111,7 +118,8 @@ class PieDelay(Experiment):
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
         by_queue = {q: {k["seed"]: r for k, r in results.items() if k["queue"] == q} for q in QUEUES}
-        pie, drop_tail = by_queue["pie"], by_queue["drop_tail"]
+        pie, drop_tail = by_queue["aqm"], by_queue["drop_tail"]
+        target = self.target_s
         pie_delays = [mean_delay_s(r) for r in pie.values()]
         pie_util = [float(_bottleneck(r)["utilization"]) for r in pie.values()]
         dt_delays = [mean_delay_s(r) for r in drop_tail.values()]
@@ -119,7 +127,7 @@ class PieDelay(Experiment):
         ms = lambda values: ", ".join(f"{v * 1e3:.2f}" for v in values)  # noqa: E731
         fractions = lambda values: ", ".join(f"{v:.3f}" for v in values)  # noqa: E731
         series = []
-        for queue, label in (("pie", "PIE"), ("drop_tail", "drop-tail, 1000 packets")):
+        for queue, label in (("aqm", self.discipline), ("drop_tail", "drop-tail, 1000 packets")):
             first = by_queue[queue][min(by_queue[queue])]
             q = first.trace("queue")
             q = q[(q["link"] == "bottleneck") & (q["direction"] == "ab")]
@@ -131,10 +139,11 @@ class PieDelay(Experiment):
             series=series,
             claims=[
                 Claim(
-                    "PIE holds the average queueing delay within ±50 % of its 15 ms target",
-                    delay_near_target(pie_delays),
-                    f"test: every run's mean delay in [{(1 - DELAY_BAND) * TARGET_S * 1e3:g}, "
-                    f"{(1 + DELAY_BAND) * TARGET_S * 1e3:g}] ms; per seed {ms(pie_delays)} ms",
+                    f"{self.discipline} holds the average queueing delay within ±50 % of its "
+                    f"{target * 1e3:g} ms target",
+                    delay_near_target(pie_delays, target),
+                    f"test: every run's mean delay in [{(1 - DELAY_BAND) * target * 1e3:g}, "
+                    f"{(1 + DELAY_BAND) * target * 1e3:g}] ms; per seed {ms(pie_delays)} ms",
                 ),
                 Claim(
                     "with the bottleneck at least 90 % utilized",
@@ -142,16 +151,17 @@ class PieDelay(Experiment):
                     f"test: every run's utilization ≥ {UTILIZATION_FLOOR}; per seed {fractions(pie_util)}",
                 ),
                 Claim(
-                    "a drop-tail buffer of the same size keeps a standing queue (≥ 5 targets, 75 ms)",
-                    standing_queue(dt_delays),
-                    f"test: every drop-tail run's mean delay ≥ {STANDING_FACTOR * TARGET_S * 1e3:g} ms; per seed "
+                    f"a drop-tail buffer of the same size keeps a standing queue (≥ 5 targets, "
+                    f"{STANDING_FACTOR * target * 1e3:g} ms)",
+                    standing_queue(dt_delays, target),
+                    f"test: every drop-tail run's mean delay ≥ {STANDING_FACTOR * target * 1e3:g} ms; per seed "
                     f"{ms(dt_delays)} ms (utilization {fractions(dt_util)})",
                 ),
             ],
             notes=[
                 "queueing delay = time-averaged queued bytes × 8 / 10 Mb/s (Little's law for a busy link); the "
                 "packet on the wire is not counted",
-                f"PIE drops in the window (early of all) per seed: {'; '.join(drops)}",
-                "RFC 8033 defaults; the set-up and the tolerances were fixed before the first run",
+                f"{self.discipline} drops in the window (early of all) per seed: {'; '.join(drops)}",
+                *self.set_up_notes,
             ],
         )
