@@ -292,6 +292,7 @@ impl Sim {
             Event::DelayedAck { flow, generation } => {
                 self.flows[flow as usize].receiver.on_delack_event(generation, &mut ctx)
             }
+            Event::Pace { flow, generation } => self.flows[flow as usize].sender.on_pace_event(generation, &mut ctx),
             Event::AppStart { flow } => {
                 self.flows[flow as usize].sender.start(&mut ctx);
                 if let Some(end) = self.schedules[flow as usize].current_end().filter(|t| *t < self.duration_ns) {

@@ -28,6 +28,20 @@ pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
 use crate::config::{CaIncrement, CcConfig};
+pub use crate::tcp::delivery_rate::RateSample;
+
+/// The sender's loss-recovery state as a congestion control that sets the window itself sees
+/// it (Linux `icsk_ca_state`, without Disorder and CWR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    /// No loss being recovered.
+    Open,
+    /// Fast recovery (`TCP_CA_Recovery`), from fast retransmit until `recover` is acknowledged.
+    Recovery,
+    /// After a retransmission timeout until everything outstanding at the timeout is
+    /// acknowledged (`TCP_CA_Loss`).
+    Loss,
+}
 
 /// What the sender learned from one ACK.
 #[derive(Clone, Copy, Debug)]
@@ -138,6 +152,26 @@ pub trait CongestionOps {
     fn rtt_estimate_ns(&self) -> Option<u64> {
         None
     }
+
+    /// The pacing rate, bits of payload per second (Linux `sk_pacing_rate`): the sender then
+    /// spaces its segments by it (`super::transmitter`). None (the default): no pacing, every
+    /// segment the window allows leaves at once. Read before each round of sending.
+    fn pacing_rate_bps(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether the sender is to estimate the delivery rate (`super::delivery_rate`) and call
+    /// [`Self::cong_control`] on every ACK. Asked once, when the sender is built; by default
+    /// no, and the sender then keeps no per-segment rate state.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+
+    /// Linux `tcp_congestion_ops::cong_control`, for algorithms that set the window
+    /// themselves from the delivery rate (BBR): called on every ACK, duplicate or not, after
+    /// loss recovery has acted on it and before anything is sent, with the ACK's rate sample
+    /// and the recovery state. Only if [`Self::wants_rate_samples`].
+    fn cong_control(&mut self, _w: &mut Window, _rs: &RateSample, _state: CaState) {}
 }
 
 /// Declares [`CongestionControl`], one variant per algorithm (the variant is named after
