@@ -7,6 +7,8 @@
 //! ([`SimConfig::validate`]) so that a malformed canonical file is an error, never a panic.
 
 use schemars::JsonSchema;
+
+pub use crate::tcp::cc::BbrConfig;
 use serde::{Deserialize, Serialize};
 
 /// Largest segment payload and header, and largest UDP datagram. With them a packet's wire
@@ -818,6 +820,9 @@ pub enum CcConfig {
         #[serde(default)]
         reno_increase: VegasRenoIncrease,
     },
+    /// BBR v1 (Cardwell et al. 2016, Linux `tcp_bbr.c`): paces at the bottleneck bandwidth it
+    /// measures and keeps about twice the bandwidth-delay product in flight; see `tcp::cc::bbr`.
+    Bbr(BbrConfig),
 }
 
 /// Which RTT of a round Vegas compares with BaseRTT.
@@ -1234,6 +1239,7 @@ impl CcConfig {
         }
         match self {
             CcConfig::Aimd {} => Ok(()),
+            CcConfig::Bbr(bbr) => bbr.validate(),
             CcConfig::Westwood { tau_ns, null_sample_divisor, filter, .. } => {
                 if *tau_ns == 0 {
                     return Err("tau_ns: must be > 0".into());

@@ -142,7 +142,9 @@ impl Sim {
                     bytes
                 }
             };
-            flows.push(TcpFlow::new(flow, f, bytes.unwrap_or(u64::MAX)));
+            let mut connection = TcpFlow::new(flow, f, bytes.unwrap_or(u64::MAX));
+            connection.sender.seed_cc(RandomStream::new(seed, &format!("flow:{}:cc", f.name)));
+            flows.push(connection);
         }
         let udp: Vec<CbrSource> = cfg.udp_flows.iter().enumerate().map(|(i, u)| CbrSource::new(i as u32, u)).collect();
         for (i, source) in udp.iter().enumerate() {

@@ -16,7 +16,7 @@ from tcpsim.repro.framework import EXPERIMENT_KINDS, PAPERS, Experiment, MissCau
 
 __all__ = ["Experiment", "UnknownExperiment", "all_experiments", "execute", "register", "select"]
 
-_MODULES = ["validation", "moller", "gangadhar", "macura", "podlesny", "casetti"]
+_MODULES = ["validation", "moller", "gangadhar", "macura", "podlesny", "casetti", "baselines.bbr"]
 
 _registry: dict[str, Experiment] = {}
 _loaded = False

@@ -60,6 +60,14 @@ pub struct RateSample {
     /// RTT of the most recently sent segment this ACK delivers, if it was never retransmitted
     /// (Linux `rs->rtt_us`, from the last (S)ACKed segment).
     pub rtt_ns: Option<u64>,
+    /// Bytes newly deemed lost by this ACK (Linux `rs->losses`), estimated as the fall of the
+    /// bytes in flight that delivery does not explain: prior_in_flight − in_flight −
+    /// acked_sacked, at least 0 (set by the sender).
+    pub lost_bytes: u64,
+    /// The time of the ACK.
+    pub now_ns: u64,
+    /// C.delivered_time after this ACK: when `total_delivered_bytes` last grew.
+    pub delivered_ns: u64,
 }
 
 /// The connection's delivery-rate state (draft §3.1; Linux `tcp_sock` delivered,
@@ -149,6 +157,8 @@ impl DeliveryRate {
             self.delivered_ns = now_ns;
         }
         let mut rs = RateSample {
+            now_ns,
+            delivered_ns: self.delivered_ns,
             acked_sacked_bytes: std::mem::take(&mut self.acked_sacked),
             total_delivered_bytes: self.delivered,
             rtt_ns: self.newest_clean_sent_ns.take().map(|t| now_ns - t),

@@ -21,6 +21,7 @@ use crate::config::{EcnSender, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsth
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
+use crate::rng::RandomStream;
 
 pub use super::transmitter::SenderCounters;
 
@@ -273,7 +274,15 @@ impl TcpSender {
         let mut rs = self.state.rate.take_sample(now_ns, self.rtt.min_rtt_ns);
         rs.prior_in_flight_bytes = prior_in_flight;
         rs.in_flight_bytes = self.recovery.ops().pipe_bytes(&self.state);
-        self.cc.ops_mut().cong_control(&mut self.state.window, &rs, state);
+        rs.lost_bytes = prior_in_flight.saturating_sub(rs.in_flight_bytes + rs.acked_sacked_bytes);
+        if self.cc.ops_mut().cong_control(&mut self.state.window, &rs, state) {
+            self.state.rate.mark_app_limited(rs.in_flight_bytes);
+        }
+    }
+
+    /// Give the congestion control its own random stream (`CongestionOps::set_random_stream`).
+    pub fn seed_cc(&mut self, stream: RandomStream) {
+        self.cc.ops_mut().set_random_stream(stream);
     }
 
     /// A duplicate ACK (already counted): recovery's, or perhaps the start of fast

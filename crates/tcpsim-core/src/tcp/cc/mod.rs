@@ -16,18 +16,21 @@
 
 mod aimd;
 mod bandwidth_filter;
+mod bbr;
 mod round;
 mod vegas;
 mod westwood;
 mod westwood_plus;
 
 pub use aimd::Aimd;
+pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use round::RoundCounter;
 pub use vegas::{Vegas, VegasParams};
 pub use westwood::Westwood;
 pub use westwood_plus::WestwoodPlus;
 
 use crate::config::{CaIncrement, CcConfig};
+use crate::rng::RandomStream;
 pub use crate::tcp::delivery_rate::RateSample;
 
 /// The sender's loss-recovery state as a congestion control that sets the window itself sees
@@ -170,8 +173,16 @@ pub trait CongestionOps {
     /// Linux `tcp_congestion_ops::cong_control`, for algorithms that set the window
     /// themselves from the delivery rate (BBR): called on every ACK, duplicate or not, after
     /// loss recovery has acted on it and before anything is sent, with the ACK's rate sample
-    /// and the recovery state. Only if [`Self::wants_rate_samples`].
-    fn cong_control(&mut self, _w: &mut Window, _rs: &RateSample, _state: CaState) {}
+    /// and the recovery state. Only if [`Self::wants_rate_samples`]. Returns whether the
+    /// connection is to be marked application-limited from now on (BBR's PROBE_RTT sets Linux's
+    /// `tp->app_limited` so that its low-rate samples do not lower the bandwidth estimate).
+    fn cong_control(&mut self, _w: &mut Window, _rs: &RateSample, _state: CaState) -> bool {
+        false
+    }
+
+    /// The algorithm's own random stream, named after its flow (`flow:<name>:cc`), given once
+    /// before the flow starts; by default unused.
+    fn set_random_stream(&mut self, _stream: RandomStream) {}
 }
 
 /// Declares [`CongestionControl`], one variant per algorithm (the variant is named after
@@ -202,13 +213,14 @@ macro_rules! congestion_controls {
     };
 }
 
-congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas);
+congestion_controls!(Aimd, Westwood, WestwoodPlus, Vegas, Bbr);
 
 impl CongestionControl {
     /// `mss_bytes` is the sender's SMSS (Westwood's seg_size).
     pub fn from_config(cfg: &CcConfig, mss_bytes: u64) -> Self {
         match cfg {
             CcConfig::Aimd {} => CongestionControl::Aimd(Aimd),
+            CcConfig::Bbr(cfg) => CongestionControl::Bbr(Bbr::new(cfg, mss_bytes)),
             CcConfig::Westwood { tau_ns, null_sample_divisor, filter, ns3_fast_recovery, sample_tick_ns } => {
                 CongestionControl::Westwood(Westwood::new(
                     *tau_ns,
