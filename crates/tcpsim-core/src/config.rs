@@ -7,6 +7,7 @@
 //! ([`SimConfig::validate`]) so that a malformed canonical file is an error, never a panic.
 
 use schemars::JsonSchema;
+
 use serde::{Deserialize, Serialize};
 
 pub use crate::queue::StepConfig;

@@ -10,7 +10,7 @@
 //! have run by now. The links do so for their transmission ends (`net`).
 //!
 //! Components keep at most one pending wake-up each (a propagation pipe its head, a flow its
-//! retransmission and delayed-ACK timers), so the heap stays as small as the number of
+//! retransmission, delayed-ACK and pacing timers), so the heap stays as small as the number of
 //! components, not the number of packets in flight.
 
 /// Everything that can happen. Small and `Copy`; the payload is only component indices.
@@ -25,6 +25,9 @@ pub enum Event {
     Rto { flow: u32, generation: u32 },
     /// A flow's delayed-ACK timer (RFC 5681 §4.2); stale if `generation` moved on.
     DelayedAck { flow: u32, generation: u32 },
+    /// A flow's pacing timer: its next segment may leave (Linux `tcp_internal_pacing`);
+    /// stale if `generation` moved on.
+    Pace { flow: u32, generation: u32 },
     /// A flow's application starts sending, or resumes at the start of an ON interval.
     AppStart { flow: u32 },
     /// A flow's application stops producing new data (its stop time, an ON interval's end).
@@ -44,7 +47,7 @@ impl Event {
     /// the event's place in the order: the kind's number is its rank among events of the same
     /// nanosecond. Transmission ends come first (a wire freed at t takes a packet arriving at
     /// t), then arrivals, then timers (an ACK arriving at a retransmission timer's deadline is
-    /// taken first), then the applications, and last the trace samples and the warm-up's
+    /// taken first; the pacing timer after the other two), then the applications, and last the trace samples and the warm-up's
     /// snapshot, which so see everything of their instant.
     #[inline]
     fn pack(self) -> u64 {
@@ -53,12 +56,13 @@ impl Event {
             Event::PipeHead { channel, packet } => (1, channel, packet),
             Event::Rto { flow, generation } => (2, flow, generation),
             Event::DelayedAck { flow, generation } => (3, flow, generation),
-            Event::AppStart { flow } => (4, flow, 0),
-            Event::AppStop { flow } => (5, flow, 0),
-            Event::UdpSend { flow } => (6, flow, 0),
-            Event::WebArrival { generator } => (7, generator, 0),
-            Event::TraceSample => (8, 0, 0),
-            Event::WarmupEnd => (9, 0, 0),
+            Event::Pace { flow, generation } => (4, flow, generation),
+            Event::AppStart { flow } => (5, flow, 0),
+            Event::AppStop { flow } => (6, flow, 0),
+            Event::UdpSend { flow } => (7, flow, 0),
+            Event::WebArrival { generator } => (8, generator, 0),
+            Event::TraceSample => (9, 0, 0),
+            Event::WarmupEnd => (10, 0, 0),
         };
         debug_assert!(id < 1 << 24, "component index {id} exceeds 2^24");
         (kind << 56) | ((id as u64) << 32) | generation as u64
@@ -73,11 +77,12 @@ impl Event {
             1 => Event::PipeHead { channel: id, packet: generation },
             2 => Event::Rto { flow: id, generation },
             3 => Event::DelayedAck { flow: id, generation },
-            4 => Event::AppStart { flow: id },
-            5 => Event::AppStop { flow: id },
-            6 => Event::UdpSend { flow: id },
-            7 => Event::WebArrival { generator: id },
-            8 => Event::TraceSample,
+            4 => Event::Pace { flow: id, generation },
+            5 => Event::AppStart { flow: id },
+            6 => Event::AppStop { flow: id },
+            7 => Event::UdpSend { flow: id },
+            8 => Event::WebArrival { generator: id },
+            9 => Event::TraceSample,
             _ => Event::WarmupEnd,
         }
     }

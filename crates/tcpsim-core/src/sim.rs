@@ -142,7 +142,9 @@ impl Sim {
                     bytes
                 }
             };
-            flows.push(TcpFlow::new(flow, f, bytes.unwrap_or(u64::MAX)));
+            let mut connection = TcpFlow::new(flow, f, bytes.unwrap_or(u64::MAX));
+            connection.sender.seed_cc(RandomStream::new(seed, &format!("flow:{}:cc", f.name)));
+            flows.push(connection);
         }
         let udp: Vec<CbrSource> = cfg.udp_flows.iter().enumerate().map(|(i, u)| CbrSource::new(i as u32, u)).collect();
         for (i, source) in udp.iter().enumerate() {
@@ -292,6 +294,7 @@ impl Sim {
             Event::DelayedAck { flow, generation } => {
                 self.flows[flow as usize].receiver.on_delack_event(generation, &mut ctx)
             }
+            Event::Pace { flow, generation } => self.flows[flow as usize].sender.on_pace_event(generation, &mut ctx),
             Event::AppStart { flow } => {
                 self.flows[flow as usize].sender.start(&mut ctx);
                 if let Some(end) = self.schedules[flow as usize].current_end().filter(|t| *t < self.duration_ns) {

@@ -32,6 +32,7 @@ _MODULES = [
     "baselines.pie",
     "baselines.dctcp",
     "baselines.codel",
+    "baselines.bbr",
 ]
 
 ENTRY_POINT_GROUP = "tcpsim.experiments"

@@ -2,6 +2,7 @@
 congestion-control models with their bandwidth filters, and the [tcp] table."""
 
 import functools
+import math
 import operator
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self
@@ -476,6 +477,82 @@ class DctcpCc(CcModel):
     loss_decrease: Literal["halve", "alpha"] = "halve"
     """After a loss: "halve" as Reno (RFC 8257 §3.4, Linux dctcp_react_to_loss) or "alpha",
     cwnd·(1 − α/2) as for ECN-Echo (ns-3.44's TcpDctcp::GetSsThresh)."""
+
+
+def _gain(minimum: float, maximum: float = float("inf"), *, open_below: bool) -> Any:
+    """A gain (a finite number) above `minimum` (at least it unless `open_below`), at most
+    `maximum`."""
+
+    def validate(value: object) -> float:
+        below = value <= minimum if open_below else value < minimum  # type: ignore[operator]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or below:
+            bound = f"> {minimum:g}" if open_below else f">= {minimum:g}"
+            raise ValueError(f"{value!r} is not a gain; use a number {bound}, e.g. {max(minimum, 1) * 1.25:g}")
+        if value > maximum:
+            raise ValueError(f"{value!r} is too large; at most {maximum:g} is allowed here")
+        return float(value)
+
+    schema: dict[str, Any] = {"type": "number", ("exclusiveMinimum" if open_below else "minimum"): minimum}
+    if maximum != float("inf"):
+        schema["maximum"] = maximum
+    return Annotated[float, PlainValidator(validate), WithJsonSchema(schema)]
+
+
+class BbrCc(CcModel):
+    """BBR v1 (Cardwell et al., ACM Queue 2016; Linux `tcp_bbr.c`): paces at the bottleneck
+    bandwidth it measures (windowed max of delivery-rate samples over 10 rounds) times a gain,
+    and keeps cwnd = 2·BDP (with RTprop the windowed min RTT over 10 s) in flight. Defaults are
+    Linux's constants; ns-3.44's `TcpBbr` has `pacing_margin_percent = 0`."""
+
+    # Linux runs BBR with SACK (and RACK) loss recovery; RFC 6675 is the nearest here.
+    variants: ClassVar[Mapping[str, str]] = {"bbr": "sack"}
+    kind: Literal["bbr"]
+    high_gain: _gain(1, open_below=True) = 2.885  # type: ignore[valid-type]
+    """STARTUP pacing and cwnd gain: 2/ln 2 ≈ 2.885 (Linux `bbr_high_gain`)."""
+    drain_gain: _gain(0, 1, open_below=True) = 1 / 2.885  # type: ignore[valid-type]
+    """DRAIN pacing gain, in (0, 1]: 1/2.885 (Linux `bbr_drain_gain`)."""
+    cwnd_gain: _gain(1, open_below=False) = 2.0  # type: ignore[valid-type]
+    """PROBE_BW cwnd gain, >= 1: 2 (Linux `bbr_cwnd_gain`)."""
+    pacing_gain_cycle: Annotated[list[_gain(0, open_below=True)], Field(min_length=2, max_length=64)] = Field(  # type: ignore[valid-type]
+        default_factory=lambda: [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    )
+    """PROBE_BW pacing gains, one per phase: [1.25, 0.75, 1, 1, 1, 1, 1, 1] (Linux `bbr_pacing_gain`)."""
+    cycle_rand: Count = 7
+    """The cycle starts at a random phase among the last `cycle_rand` but one (Linux
+    `bbr_cycle_rand` 7: never the 0.75 phase); at most the cycle's length."""
+    bw_window_rounds: Count = 10
+    """BtlBw max-filter window, round trips: 10 (Linux `bbr_bw_rtts`)."""
+    min_rtt_window_ns: PositiveDurationNs = Field("10s", alias="min_rtt_window", validate_default=True)
+    """RTprop min-filter window: 10 s (Linux `bbr_min_rtt_win_sec`)."""
+    probe_rtt_duration_ns: DurationNs = Field("200ms", alias="probe_rtt_duration", validate_default=True)
+    """Time at the minimum window in PROBE_RTT: 200 ms (Linux `bbr_probe_rtt_mode_ms`); 0: no PROBE_RTT."""
+    min_cwnd_segments: Count = Field(4, alias="min_cwnd", validate_default=True)
+    """Minimum cwnd and PROBE_RTT's window, segments: 4 (Linux `bbr_cwnd_min_target`)."""
+    full_bw_threshold: _gain(1, open_below=True) = 1.25  # type: ignore[valid-type]
+    """STARTUP continues while BtlBw grows by this factor per round: 1.25 (Linux `bbr_full_bw_thresh`)."""
+    full_bw_rounds: Count = 3
+    """Rounds without that growth that end STARTUP: 3 (Linux `bbr_full_bw_cnt`)."""
+    pacing_margin_percent: Annotated[
+        int,
+        PlainValidator(whole_number("a percentage", minimum=0, maximum=99, example=1)),
+        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 99}),
+    ] = 1
+    """Pace this many percent below pacing_gain·BtlBw: 1 (Linux >= 4.20); 0 (ns-3.44 `TcpBbr`)."""
+    tso_quanta: Flag = True
+    """Add 3 × Linux's TSO segment goal (2 segments above 1.2 Mb/s) to the cwnd target."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.cycle_rand > len(self.pacing_gain_cycle):
+            raise_if_any(
+                [
+                    (
+                        ("cycle_rand",),
+                        f"{self.cycle_rand} must be at most the cycle's length ({len(self.pacing_gain_cycle)})",
+                    )
+                ]
+            )
+        return self
 
 
 _ANY_CC = functools.reduce(operator.or_, CC_MODELS)

@@ -2,6 +2,7 @@
 //! separate axes (docs/architecture.md, "TCP: two axes").
 
 pub mod cc;
+pub mod delivery_rate;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;
@@ -52,6 +53,8 @@ impl TcpFlow {
 
 #[cfg(test)]
 mod ecn_tests;
+#[cfg(test)]
+mod pacing_tests;
 
 #[cfg(test)]
 pub(crate) mod tests {

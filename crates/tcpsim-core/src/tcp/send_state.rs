@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 
 use super::cc::Window;
+use super::delivery_rate::DeliveryRate;
 use super::sacked_counts::SackedCounts;
 use crate::packet::SackBlock;
 
@@ -49,6 +50,8 @@ pub struct SendState {
     /// Bytes sent by limited transmit since the last ACK of new data (RFC 3042), which
     /// FlightSize leaves out when fast retransmit sets ssthresh (RFC 5681 §3.2 step 2).
     pub limited_transmit_bytes: u64,
+    /// Delivery-rate estimation, kept only when the congestion control wants rate samples.
+    pub rate: DeliveryRate,
 }
 
 impl SendState {
@@ -68,6 +71,7 @@ impl SendState {
             sacked: SackedCounts::default(),
             high_sacked: 0,
             limited_transmit_bytes: 0,
+            rate: DeliveryRate::default(),
         }
     }
 
@@ -108,6 +112,9 @@ impl SendState {
     /// Record that the segment starting at `seq` was put on the wire at `now_ns`.
     pub(crate) fn record_sent(&mut self, seq: u64, retransmitted: bool, now_ns: u64) {
         let index = self.segment_index(seq);
+        if self.rate.enabled() {
+            self.rate.on_sent(index, self.segments.is_empty(), now_ns);
+        }
         if index < self.segments.len() {
             let s = &mut self.segments[index];
             s.sent_ns = now_ns;
@@ -182,6 +189,10 @@ impl SendState {
                 }
                 self.segments[i].sacked = true;
                 self.sacked.add(self.first_segment() + i as u64, 1);
+                if self.rate.enabled() {
+                    let g = self.segments[i];
+                    self.rate.on_delivered(i, self.segment_len(seq), g.sent_ns, g.retransmitted);
+                }
                 i = self.first_unsacked_from(i + 1);
             }
             self.high_sacked = self.high_sacked.max(end);
@@ -205,6 +216,13 @@ impl SendState {
                     newest_sent = Some(s.sent_ns);
                     if s.sacked {
                         self.sacked.add(abs, -1);
+                    }
+                    if self.rate.enabled() {
+                        if !s.sacked {
+                            let len = (self.data_end.max(self.snd_max) - abs * self.mss).min(self.mss);
+                            self.rate.on_delivered(0, len, s.sent_ns, s.retransmitted);
+                        }
+                        self.rate.pop_front();
                     }
                 }
                 None => break,

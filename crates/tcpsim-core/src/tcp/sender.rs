@@ -11,7 +11,8 @@
 //! segments are always full-sized except the last of a finite transfer, the receiver's
 //! window is a constant.
 
-use super::cc::{AckSample, CongestionControl, LossSignal, Reduction, RoundCounter, Window};
+use super::cc::{AckSample, CaState, CongestionControl, LossSignal, Reduction, RoundCounter, Window};
+use super::delivery_rate::DeliveryRate;
 use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
@@ -20,6 +21,7 @@ use crate::config::{EcnSender, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsth
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
+use crate::rng::RandomStream;
 
 pub use super::transmitter::SenderCounters;
 
@@ -50,6 +52,9 @@ pub struct TcpSender {
     /// (Linux's `high_seq` of the CWR state): until an ACK passes it, that window of data has
     /// had its reduction (RFC 3168 §6.1.2).
     ecn_reduced_until: Option<u64>,
+    /// One past the highest byte sent at the last retransmission timeout: until an ACK passes
+    /// it the sender is in Linux's `TCP_CA_Loss` state (`CaState::Loss`).
+    loss_until: Option<u64>,
 }
 
 impl TcpSender {
@@ -62,8 +67,11 @@ impl TcpSender {
             ca_credit: 0,
             ca_increment: cfg.ca_increment,
         };
+        let cc = CongestionControl::from_config(&cfg.cc, mss);
+        let mut state = SendState::new(mss, cfg.rwnd_bytes, cfg.dupack_threshold, window, data_end);
+        state.rate = DeliveryRate::new(cc.ops().wants_rate_samples());
         TcpSender {
-            state: SendState::new(mss, cfg.rwnd_bytes, cfg.dupack_threshold, window, data_end),
+            state,
             wire: Wire {
                 flow,
                 epoch: 0,
@@ -78,8 +86,11 @@ impl TcpSender {
                 counters: SenderCounters::default(),
                 time_one_segment: cfg.rtt_sampling == RttSampling::TimedSegment,
                 timed: None,
+                pacing_rate_bps: None,
+                next_send_ns: 0,
+                pace_timer: Default::default(),
             },
-            cc: CongestionControl::from_config(&cfg.cc, mss),
+            cc,
             recovery: LossRecovery::from_kind(cfg.recovery),
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
@@ -92,6 +103,7 @@ impl TcpSender {
             window_min_rtt_ns: None,
             rtt_tick_ns: cfg.rtt_tick_ns,
             ecn_reduced_until: None,
+            loss_until: None,
         }
     }
 
@@ -143,6 +155,7 @@ impl TcpSender {
         self.wire.epoch = old.wire.epoch;
         self.wire.counters = old.wire.counters;
         self.wire.rto_timer = old.wire.rto_timer.successor();
+        self.wire.pace_timer = old.wire.pace_timer.successor();
     }
 
     /// The connection is over: packets of it still in flight are stale from now on.
@@ -186,8 +199,27 @@ impl TcpSender {
         if !self.started {
             return;
         }
+        self.wire.pacing_rate_bps = self.cc.ops().pacing_rate_bps();
         let mut tx = Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx);
         self.recovery.ops_mut().send(&mut self.state, &mut tx);
+        if self.state.rate.enabled() && self.state.snd_nxt >= self.state.data_end {
+            // Less than a segment of new data left (delivery_rate: application-limited).
+            let pipe = self.recovery.ops().pipe_bytes(&self.state);
+            if pipe < self.state.window.cwnd_bytes {
+                self.state.rate.mark_app_limited(pipe);
+            }
+        }
+    }
+
+    /// The pacing timer event fired: send what pacing held back.
+    pub fn on_pace_event(&mut self, generation: u32, ctx: &mut Ctx) {
+        match self.wire.pace_timer.fire(generation, ctx.now()) {
+            Ok(true) => self.output(ctx),
+            Ok(false) => {}
+            Err(at) => {
+                ctx.sched.at(at, Event::Pace { flow: self.wire.flow, generation: self.wire.pace_timer.generation() })
+            }
+        }
     }
 
     /// Process a cumulative ACK, its SACK blocks and its ECN-Echo flag (RFC 5681 §3.2,
@@ -199,6 +231,7 @@ impl TcpSender {
             return; // acknowledges data never sent
         }
         let before = (self.cwnd(), self.ssthresh());
+        let prior_in_flight = if self.state.rate.enabled() { self.recovery.ops().pipe_bytes(&self.state) } else { 0 };
         self.state.update_scoreboard(sack);
         if ack > self.state.snd_una {
             self.on_new_ack(ack, ece, ctx);
@@ -216,6 +249,9 @@ impl TcpSender {
             self.cc.ops_mut().on_ack(&sample);
             self.on_duplicate_ack(ctx);
         }
+        if self.state.rate.enabled() {
+            self.cong_control(prior_in_flight, ctx.now());
+        }
         if ece {
             self.on_ecn_echo(ctx.now());
         }
@@ -223,6 +259,31 @@ impl TcpSender {
         if ctx.trace.cwnd_on && ctx.trace.on_change && before != (self.cwnd(), self.ssthresh()) {
             self.record_cwnd(ctx);
         }
+    }
+
+    /// The ACK has been taken: its delivery-rate sample to the congestion control's
+    /// `cong_control` (Linux `tcp_cong_control` after `tcp_rate_gen`).
+    fn cong_control(&mut self, prior_in_flight: u64, now_ns: u64) {
+        let s = &self.state;
+        let state = if self.recovery.ops().in_recovery() {
+            CaState::Recovery
+        } else if self.loss_until.is_some_and(|until| s.snd_una < until) {
+            CaState::Loss
+        } else {
+            CaState::Open
+        };
+        let mut rs = self.state.rate.take_sample(now_ns, self.rtt.min_rtt_ns);
+        rs.prior_in_flight_bytes = prior_in_flight;
+        rs.in_flight_bytes = self.recovery.ops().pipe_bytes(&self.state);
+        rs.lost_bytes = prior_in_flight.saturating_sub(rs.in_flight_bytes + rs.acked_sacked_bytes);
+        if self.cc.ops_mut().cong_control(&mut self.state.window, &rs, state) {
+            self.state.rate.mark_app_limited(rs.in_flight_bytes);
+        }
+    }
+
+    /// Give the congestion control its own random stream (`CongestionOps::set_random_stream`).
+    pub fn seed_cc(&mut self, stream: RandomStream) {
+        self.cc.ops_mut().set_random_stream(stream);
     }
 
     /// A duplicate ACK (already counted): recovery's, or perhaps the start of fast
@@ -427,6 +488,7 @@ impl TcpSender {
         s.dupacks = 0;
         s.limited_transmit_bytes = 0;
         s.recover = Some(s.snd_max);
+        self.loss_until = Some(s.snd_max);
         s.snd_nxt = s.snd_una;
         self.wire.note_reduction_ns2();
         self.wire.timed = None;

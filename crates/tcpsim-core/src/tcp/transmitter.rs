@@ -1,6 +1,16 @@
 //! How a TCP sender's segments reach the wire: packet construction, the send counters and
-//! the retransmission timer (RFC 6298 §5). Loss recovery sends through a [`Transmitter`],
-//! so it never touches the packet pool, the scheduler or the counters itself.
+//! the retransmission timer (RFC 6298 §5) and pacing. Loss recovery sends through a
+//! [`Transmitter`], so it never touches the packet pool, the scheduler or the counters itself.
+//!
+//! Pacing, when the congestion control asks for it (`CongestionOps::pacing_rate_bps`), is
+//! Linux's `tcp_internal_pacing` (4.13–4.19, `net/ipv4/tcp_output.c`): after a segment of L
+//! payload bytes leaves at t, the next may leave at t + L·8/rate, and the send loops of loss
+//! recovery ask [`Transmitter::paced`] before each segment they choose (`tcp_pacing_check` in
+//! `tcp_write_xmit` and `tcp_xmit_retransmit_queue`); a segment that must wait arms the pacing
+//! timer, whose expiry sends again. The retransmissions that start recovery or answer a partial
+//! ACK are not held back (Linux's RTO retransmission is not either), but they too move the
+//! next send time. The length is the payload, as Linux's internal pacing and ns-3's
+//! `TcpSocketBase` count it (not the wire length that `sch_fq` counts).
 
 use super::send_state::SendState;
 use super::timer::Timer;
@@ -54,6 +64,13 @@ pub(crate) struct Wire {
     pub(crate) time_one_segment: bool,
     /// The timed segment: (one past its last byte, when it was sent).
     pub(crate) timed: Option<(u64, u64)>,
+    /// The pacing rate, bits of payload per second, as the congestion control last gave it
+    /// (None: no pacing, every segment may leave at once).
+    pub(crate) pacing_rate_bps: Option<u64>,
+    /// With pacing: the earliest time the next segment may leave.
+    pub(crate) next_send_ns: u64,
+    /// With pacing: wakes the sender at `next_send_ns` when a segment had to wait.
+    pub(crate) pace_timer: Timer,
 }
 
 impl Wire {
@@ -71,6 +88,17 @@ impl Wire {
         let deadline = ctx.now() + rto_ns;
         if let Some((at, generation)) = self.rto_timer.arm(deadline) {
             ctx.sched.at(at, Event::Rto { flow: self.flow, generation });
+        }
+    }
+
+    /// After a segment of `len` payload bytes left at `now_ns`: with pacing, the next may
+    /// leave `len`·8/rate later (Linux `tcp_internal_pacing`: `len_ns = len·NSEC_PER_SEC /
+    /// sk_pacing_rate`, rounded down).
+    #[inline]
+    fn pace_after_send(&mut self, len: u64, now_ns: u64) {
+        if let Some(rate) = self.pacing_rate_bps {
+            let len_ns = (len as u128 * 8 * 1_000_000_000 / rate.max(1) as u128) as u64;
+            self.next_send_ns = now_ns.saturating_add(len_ns);
         }
     }
 }
@@ -120,9 +148,24 @@ impl<'a, 'c> Transmitter<'a, 'c> {
             p.cwr = std::mem::take(&mut self.wire.cwr_pending);
         }
         self.ctx.transmit(self.wire.node, p);
+        self.wire.pace_after_send(len as u64, now);
         if !self.wire.rto_timer.is_armed() {
             self.restart_rto_timer();
         }
+    }
+
+    /// Whether pacing holds the next segment back (Linux `tcp_pacing_check`): it may not
+    /// leave before the next send time; the pacing timer is then armed for that time. Always
+    /// false without pacing.
+    #[inline]
+    pub fn paced(&mut self) -> bool {
+        if self.wire.pacing_rate_bps.is_none() || self.ctx.now() >= self.wire.next_send_ns {
+            return false;
+        }
+        if let Some((at, generation)) = self.wire.pace_timer.arm(self.wire.next_send_ns) {
+            self.ctx.sched.at(at, Event::Pace { flow: self.wire.flow, generation });
+        }
+        true
     }
 
     /// Retransmit the first unacknowledged segment (fast retransmit, NewReno's partial ACK),

@@ -19,6 +19,7 @@
 
 mod aimd;
 mod bandwidth_filter;
+mod bbr;
 mod cubic;
 mod dctcp;
 mod round;
@@ -28,6 +29,7 @@ mod westwood_plus;
 
 pub use aimd::{Aimd, AimdConfig};
 pub use bandwidth_filter::{WestwoodFilter, WestwoodPlusFilter};
+pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig, CubicCount, CubicRtt};
 pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
 pub use round::RoundCounter;
@@ -39,6 +41,21 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::config::CaIncrement;
+use crate::rng::RandomStream;
+pub use crate::tcp::delivery_rate::RateSample;
+
+/// The sender's loss-recovery state as a congestion control that sets the window itself sees
+/// it (Linux `icsk_ca_state`, without Disorder and CWR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    /// No loss being recovered.
+    Open,
+    /// Fast recovery (`TCP_CA_Recovery`), from fast retransmit until `recover` is acknowledged.
+    Recovery,
+    /// After a retransmission timeout until everything outstanding at the timeout is
+    /// acknowledged (`TCP_CA_Loss`).
+    Loss,
+}
 
 /// What the sender learned from one ACK.
 #[derive(Clone, Copy, Debug)]
@@ -158,6 +175,34 @@ pub trait CongestionOps {
     fn ecn_alpha(&self) -> Option<f64> {
         None
     }
+
+    /// The pacing rate, bits of payload per second (Linux `sk_pacing_rate`): the sender then
+    /// spaces its segments by it (`super::transmitter`). None (the default): no pacing, every
+    /// segment the window allows leaves at once. Read before each round of sending.
+    fn pacing_rate_bps(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether the sender is to estimate the delivery rate (`super::delivery_rate`) and call
+    /// [`Self::cong_control`] on every ACK. Asked once, when the sender is built; by default
+    /// no, and the sender then keeps no per-segment rate state.
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+
+    /// Linux `tcp_congestion_ops::cong_control`, for algorithms that set the window
+    /// themselves from the delivery rate (BBR): called on every ACK, duplicate or not, after
+    /// loss recovery has acted on it and before anything is sent, with the ACK's rate sample
+    /// and the recovery state. Only if [`Self::wants_rate_samples`]. Returns whether the
+    /// connection is to be marked application-limited from now on (BBR's PROBE_RTT sets Linux's
+    /// `tp->app_limited` so that its low-rate samples do not lower the bandwidth estimate).
+    fn cong_control(&mut self, _w: &mut Window, _rs: &RateSample, _state: CaState) -> bool {
+        false
+    }
+
+    /// The algorithm's own random stream, named after its flow (`flow:<name>:cc`), given once
+    /// before the flow starts; by default unused.
+    fn set_random_stream(&mut self, _stream: RandomStream) {}
 }
 
 /// What an algorithm's configuration tells the engine besides the algorithm's own rules.
@@ -252,6 +297,9 @@ congestion_controls!(
     /// DCTCP (RFC 8257 §3.3–3.4, Alizadeh et al. 2010): α, the EWMA of the marked fraction per
     /// window of data, and cwnd·(1 − α/2) once per window on ECN-Echo; see `tcp::cc::dctcp`.
     Dctcp(DctcpConfig),
+    /// BBR v1 (Cardwell et al. 2016, Linux `tcp_bbr.c`): paces at the bottleneck bandwidth it
+    /// measures and keeps about twice the bandwidth-delay product in flight; see `tcp::cc::bbr`.
+    Bbr(BbrConfig),
 );
 
 #[cfg(test)]

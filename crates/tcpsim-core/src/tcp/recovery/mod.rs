@@ -140,6 +140,13 @@ pub trait RecoveryOps {
         self.on_timeout(s);
     }
 
+    /// Bytes in flight (Linux `tcp_packets_in_flight`): sent, neither SACKed nor cumulatively
+    /// acknowledged, nor deemed lost without having been retransmitted. By default (no loss
+    /// marked) FlightSize less the SACKed bytes.
+    fn pipe_bytes(&self, s: &SendState) -> u64 {
+        s.flight_size().saturating_sub(s.sacked_count() * s.mss)
+    }
+
     /// The window as it would be without fast-recovery inflation (the window ns-2 halves on
     /// a timeout, `TimeoutSsthresh::Every`).
     fn uninflated_cwnd(&self, s: &SendState) -> u64 {
@@ -148,7 +155,7 @@ pub trait RecoveryOps {
 }
 
 /// Send new (or go-back-N) segments while the window allows (RFC 5681 §3.1: at most
-/// min(cwnd, rwnd) bytes outstanding). Go-back-N skips SACKed segments: our receiver never
+/// min(cwnd, rwnd) bytes outstanding) and pacing does not hold the next back. Go-back-N skips SACKed segments: our receiver never
 /// reneges, so they need no resending (as Linux does after a timeout).
 pub fn send_by_window(s: &mut SendState, tx: &mut Transmitter) {
     let wnd = s.window.cwnd_bytes.min(s.rwnd_bytes);
@@ -159,6 +166,9 @@ pub fn send_by_window(s: &mut SendState, tx: &mut Transmitter) {
         }
         let resend = s.snd_nxt < s.snd_max;
         if !(resend && s.segment_at(s.snd_nxt).sacked) {
+            if tx.paced() {
+                break;
+            }
             let kind = if resend { Retransmission::GoBackN } else { Retransmission::No };
             tx.send(s, s.snd_nxt, kind);
         }
@@ -174,7 +184,7 @@ fn send_new_segment(s: &mut SendState, limit: u64, tx: &mut Transmitter) -> Opti
         return None; // going back after a timeout, or nothing new to send
     }
     let len = s.segment_len(s.snd_max);
-    if s.snd_max + len > s.snd_una + limit.min(s.rwnd_bytes) {
+    if s.snd_max + len > s.snd_una + limit.min(s.rwnd_bytes) || tx.paced() {
         return None;
     }
     tx.send(s, s.snd_max, Retransmission::No);

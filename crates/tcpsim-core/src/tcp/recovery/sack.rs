@@ -81,13 +81,14 @@ impl RecoveryOps for Sack {
         self.in_recovery = false;
     }
 
-    /// Step C in recovery: while cwnd − pipe ≥ 1 SMSS, send what NextSeg() chooses.
+    /// Step C in recovery: while cwnd − pipe ≥ 1 SMSS (and pacing allows), send what
+    /// NextSeg() chooses.
     fn send(&mut self, s: &mut SendState, tx: &mut Transmitter) {
         if !self.in_recovery {
             return send_by_window(s, tx);
         }
         let mut pipe = self.set_pipe(s);
-        while pipe + s.mss <= s.window.cwnd_bytes {
+        while pipe + s.mss <= s.window.cwnd_bytes && !tx.paced() {
             match self.next_seg(s) {
                 Some((seq, true)) => {
                     self.retransmit(s, seq, tx);
@@ -108,6 +109,15 @@ impl RecoveryOps for Sack {
     fn on_timeout(&mut self, s: &SendState) {
         self.in_recovery = false;
         self.high_rxt = s.snd_una;
+    }
+
+    /// In recovery, SetPipe(); outside it the default.
+    fn pipe_bytes(&self, s: &SendState) -> u64 {
+        if self.in_recovery {
+            self.set_pipe(s)
+        } else {
+            s.flight_size().saturating_sub(s.sacked_count() * s.mss)
+        }
     }
 
     fn uninflated_cwnd(&self, s: &SendState) -> u64 {
