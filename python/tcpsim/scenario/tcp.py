@@ -502,7 +502,8 @@ class BbrCc(CcModel):
     """BBR v1 (Cardwell et al., ACM Queue 2016; Linux `tcp_bbr.c`): paces at the bottleneck
     bandwidth it measures (windowed max of delivery-rate samples over 10 rounds) times a gain,
     and keeps cwnd = 2·BDP (with RTprop the windowed min RTT over 10 s) in flight. Defaults are
-    Linux's constants; ns-3.44's `TcpBbr` has `pacing_margin_percent = 0`."""
+    Linux's constants (ns-3.44's `TcpBbr` has the same but for a high gain of 2.89 and 3
+    segments of cwnd quanta)."""
 
     # Linux runs BBR with SACK (and RACK) loss recovery; RFC 6675 is the nearest here.
     variants: ClassVar[Mapping[str, str]] = {"bbr": "sack"}
@@ -537,9 +538,10 @@ class BbrCc(CcModel):
         PlainValidator(whole_number("a percentage", minimum=0, maximum=99, example=1)),
         WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 99}),
     ] = 1
-    """Pace this many percent below pacing_gain·BtlBw: 1 (Linux >= 4.20); 0 (ns-3.44 `TcpBbr`)."""
+    """Pace this many percent below pacing_gain·BtlBw: 1 (Linux >= 4.20, ns-3.44 `TcpBbr`)."""
     tso_quanta: Flag = True
-    """Add 3 × Linux's TSO segment goal (2 segments above 1.2 Mb/s) to the cwnd target."""
+    """Add 3 × Linux's TSO segment goal (2 segments above 1.2 Mb/s) to the cwnd target and round it
+    up to even; false: neither."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:

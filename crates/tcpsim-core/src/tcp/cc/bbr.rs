@@ -61,9 +61,10 @@
 //! no idle-restart handling (`CA_EVENT_TX_START`: the flows here restart only after an OFF
 //! period); the newly-lost count is the sender's estimate (`RateSample::lost_bytes`); the
 //! retransmission that starts recovery has already left when packet conservation is applied,
-//! so the first cwnd of recovery counts it in flight. ns-3.44 `TcpBbr` differs from Linux in
-//! its send quantum (1 or 2 segments: `tso_quanta`) and has no pacing margin
-//! (`pacing_margin_percent` = 0).
+//! so the first cwnd of recovery counts it in flight; no ACK-aggregation allowance
+//! (`bbr_extra_acked`, Linux 5.1+). ns-3.44 `TcpBbr` (which has that allowance) differs from
+//! Linux in its cwnd quanta (3 × one segment, not rounded to even), a high gain of 2.89, and
+//! gain-cycle phases timed by the clock rather than by delivered time.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -104,10 +105,10 @@ pub struct BbrConfig {
     /// Rounds without that growth that end STARTUP, ≥ 1: 3 (Linux `bbr_full_bw_cnt`).
     pub full_bw_rounds: u32,
     /// Pacing below the estimate, percent, 0 to 99: 1 (Linux ≥ 4.20
-    /// `bbr_pacing_margin_percent`; ns-3.44 `TcpBbr`: 0).
+    /// `bbr_pacing_margin_percent`; ns-3.44 `TcpBbr` `m_pacingMargin` 0.01).
     pub pacing_margin_percent: u32,
-    /// Add 3 × Linux's TSO segment goal to the cwnd target (`bbr_target_cwnd`); ns-3.44's
-    /// send quantum is the same 1 or 2 segments at the rates simulated here.
+    /// Add 3 × Linux's TSO segment goal (2 segments at ≥ 1.2 Mb/s) to the cwnd target and round
+    /// it up to even (`bbr_target_cwnd`); false: neither (ns-3.44 adds 3 segments, unrounded).
     pub tso_quanta: bool,
 }
 
