@@ -828,6 +828,9 @@ def test_westwood_presets_pair_their_estimators_with_reno_and_newreno_recovery()
             "filter": {"kind": "tustin"},
             "ns3_fast_recovery": False,
             "sample_tick_ns": 0,
+            "acked_count": "paper",
+            "silence": "whole_silence",
+            "timeout_divisor": False,
         },
     )
     assert (wp["recovery"], wp["cc"]["kind"], wp["cc"]["min_window_ns"]) == ("newreno", "westwood_plus", 50_000_000)
@@ -851,9 +854,28 @@ def test_a_cc_override_takes_human_units_and_named_filters():
         "filter": {"kind": "tustin_fixed", "alpha": 0.9},
         "ns3_fast_recovery": False,
         "sample_tick_ns": 0,
+        "acked_count": "paper",
+        "silence": "whole_silence",
+        "timeout_divisor": False,
     }
     scenario["flows"][0]["tcp"]["cc"]["sample_tick"] = "10ms"
     assert load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]["sample_tick_ns"] == 10_000_000
+
+
+def test_the_ns2_agent_rules_are_named_choices():
+    scenario = minimal()
+    cc = {"kind": "westwood", "acked_count": "ns2_agent", "silence": "ns2_agent", "timeout_divisor": True}
+    scenario["flows"] = [{"src": "x", "dst": "y", "variant": "westwood", "tcp": {"recovery": "westwood_ns2", "cc": cc}}]
+    tcp = load_scenario(scenario).to_engine()["flows"][0]["tcp"]
+    assert tcp["recovery"] == "westwood_ns2"
+    assert (tcp["cc"]["acked_count"], tcp["cc"]["silence"], tcp["cc"]["timeout_divisor"]) == (
+        "ns2_agent",
+        "ns2_agent",
+        True,
+    )
+    scenario["flows"][0]["tcp"]["cc"]["silence"] = "remainder"
+    assert "flows[0].tcp.cc.silence" in str(errors_of(scenario))
+    assert "whole_silence" in str(errors_of(scenario))
 
 
 def test_the_latest_sample_ablation_filter_needs_null_samples_like_tustin():

@@ -636,6 +636,10 @@ pub enum RecoveryKind {
     /// (≤ 3 → 2, resent → ½, else −¼; only if the window is unchanged since the segment left),
     /// Reno-style inflation and deflation.
     VegasNs2,
+    /// The ns-2 TCP Westwood agent's (`Agent/TCP/Westwood`, `tcp/tcp-westwood.cc`): on the n-th
+    /// duplicate ACK the congestion controller's cut and one retransmission, no window
+    /// inflation; the next ACK of new data ends it with cwnd left where the cut put it.
+    WestwoodNs2,
 }
 
 /// Which retransmission timeouts reduce ssthresh.

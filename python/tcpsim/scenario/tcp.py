@@ -38,7 +38,7 @@ class Variant(NamedTuple):
     writes them (DCTCP turns ECN on with its receiver)."""
 
 
-RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack", "vegas_ns2")
+RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack", "vegas_ns2", "westwood_ns2")
 """The engine's `RecoveryKind` values."""
 
 RecoveryName = Annotated[
@@ -169,6 +169,27 @@ class WestwoodCc(CcModel):
     """Tick of the clock that times the ACKs of the bandwidth samples: 0 (exact, a simulator's
     clock) or e.g. "10ms" (Linux 2.2 `jiffies`, the `casetti` Sec. 4.3 testbed); ACKs within
     one tick join one sample."""
+    acked_count: Annotated[
+        str,
+        PlainValidator(choice("an AckedCount rule", ["paper", "ns2_agent"])),
+        WithJsonSchema({"enum": ["ns2_agent", "paper"]}),
+    ] = "paper"
+    """"paper" (casetti Sec. 2.3: a cumulative ACK the duplicates already counted debits all it
+    covers) or "ns2_agent" (ns-2's TCPW agent, `tcp-westwood.cc`: it debits one segment less, and
+    no ACK counts more than two segments)."""
+    silence: Annotated[
+        str,
+        PlainValidator(choice("a silence rule", ["whole_silence", "ns2_agent"])),
+        WithJsonSchema({"enum": ["ns2_agent", "whole_silence"]}),
+    ] = "whole_silence"
+    """"whole_silence": null samples every tau/m, then the real sample over the whole silence, and a
+    loss folds in the silence before it reads the estimate; "ns2_agent" (ns-2's TCPW agent, filter
+    type 3): the real sample over the remainder after the null samples (a remainder under 10 ms
+    becomes tau/m), the clock from time 0, and a loss reads the last ACK's estimate."""
+    timeout_divisor: Flag = False
+    """ns-2's TCPW agent's `fr_a_`: a timeout's ssthresh is BWE·RTTmin/a with a = 1 after a loss in
+    congestion avoidance, growing by 1 per timeout (1/4 per fast retransmit) in slow start, up to 4;
+    false: a = 1 (casetti Sec. 3.2)."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:

@@ -61,6 +61,16 @@ ns-2's TCPW agent takes RTTmin from the tick count), for the estimator and TCPW'
 
 PAPER_WESTWOOD_TCP: dict[str, Any] = {"avoid_repeated_fast_retransmit": False}
 """Per-flow TCP settings of TCPW: faster recovery on every n duplicate ACKs (see the docstring)."""
+NS2_AGENT_TCP: dict[str, Any] = {
+    **PAPER_WESTWOOD_TCP,
+    **NS2_RTT_TICK,
+    "recovery": "westwood_ns2",
+    "cc": {"kind": "westwood", "acked_count": "ns2_agent", "silence": "ns2_agent", "timeout_divisor": True},
+}
+"""Per-flow TCP settings of ns-2's `Agent/TCP/Westwood` (`tcp-westwood.cc` v1.3, the authors' agent, Reno-based):
+fast retransmit without fast recovery's inflation, the agent's AckedCount (debit one segment less, at most
+two per ACK), its null samples (real sample over the remainder, 10 ms patch, clock from 0, none on a loss),
+its timeout divisor `fr_a_`, and RTTmin from 100 ms ticks. Field by field: peers/ns2/westwood/README.md."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +92,7 @@ CONFIGS: dict[str, Config] = {
     "westwood[preset]": Config("westwood", "TCPW, preset as is (recover guard on)", {}, {}),
     "westwood[newreno]": Config("westwood", "TCPW over NewReno recovery", {"recovery": "newreno"}, {}),
     "westwood[rto1s]": Config("westwood", "TCPW, RTO floor 1 s", PAPER_WESTWOOD_TCP, RFC_RTO),
+    "westwood[ns2_agent]": Config("westwood", "TCPW as ns-2's Agent/TCP/Westwood", NS2_AGENT_TCP, {}),
     "reno[rto1s]": Config("reno", "Reno, RTO floor 1 s", {}, RFC_RTO),
     "sack[rto1s]": Config("sack", "SACK, RTO floor 1 s", {}, RFC_RTO),
     "westwood[fixed]": Config(
@@ -96,6 +107,7 @@ CONFIGS: dict[str, Config] = {
 }
 MAIN = ("westwood", "reno", "sack")
 SENSITIVITY = (
+    "westwood[ns2_agent]",
     "westwood[preset]",
     "westwood[newreno]",
     "westwood[fixed]",
@@ -361,7 +373,7 @@ class ThroughputSweep(Experiment):
 
         reno, sack = first("reno"), first("sack")
         lines = []
-        for config in ("westwood", "westwood[preset]", "westwood[newreno]", "westwood[fixed]"):
+        for config in ("westwood", "westwood[ns2_agent]", "westwood[preset]", "westwood[newreno]", "westwood[fixed]"):
             values = first(config)
             lines.append(
                 f"{CONFIGS[config].label}: {fmt_ci(values)} Mb/s, gain over Reno {fmt_pct(paired_gains(values, reno))}"

@@ -83,18 +83,46 @@ pub fn bwe_window_bytes(bwe_bytes_per_s: f64, min_rtt_ns: Option<u64>, mss_bytes
     segments * mss_bytes
 }
 
+/// How [`AckedCount`] debits a cumulative ACK and caps what one ACK counts
+/// (`WestwoodConfig::acked_count`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AckedCountRule {
+    /// `casetti` Sec. 2.3's pseudocode: a cumulative ACK that the duplicates already counted
+    /// counts one segment and debits all it covers (`accounted_for -= cumul_ack`); no cap.
+    #[default]
+    Paper,
+    /// The ns-2 TCPW agent (`tcp/tcp-westwood.cc` `recv`): such an ACK counts one segment and
+    /// debits one less than it covers (`unaccounted_ − cumul_ack + 1`), and no ACK counts more
+    /// than two segments ("safety check").
+    Ns2Agent,
+}
+
 /// `casetti` Sec. 2.3 AckedCount, in bytes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AckedCount {
     /// Bytes already counted by duplicate ACKs and not yet covered by a cumulative ACK
     /// (`accounted_for` of the paper, times SMSS).
     pub accounted_bytes: u64,
+    pub rule: AckedCountRule,
 }
 
 impl AckedCount {
+    pub fn new(rule: AckedCountRule) -> Self {
+        AckedCount { accounted_bytes: 0, rule }
+    }
+
     /// The bytes an ACK counts toward the bandwidth estimate (`acked` of the pseudocode).
     /// `acked_bytes` is the cumulative advance of `snd_una` (0 for a duplicate ACK).
     pub fn count(&mut self, acked_bytes: u64, duplicate: bool, mss_bytes: u64) -> u64 {
+        let counted = self.uncapped(acked_bytes, duplicate, mss_bytes);
+        match self.rule {
+            AckedCountRule::Paper => counted,
+            AckedCountRule::Ns2Agent => counted.min(2 * mss_bytes),
+        }
+    }
+
+    fn uncapped(&mut self, acked_bytes: u64, duplicate: bool, mss_bytes: u64) -> u64 {
         if duplicate || acked_bytes == 0 {
             // "if (cumul_ack = 0) accounted_for += 1; cumul_ack = 1"
             self.accounted_bytes += mss_bytes;
@@ -104,7 +132,10 @@ impl AckedCount {
             // A delayed ACK, or the cumulative ACK that ends a loss episode.
             if self.accounted_bytes >= acked_bytes {
                 // Everything it covers was counted by duplicate ACKs: count one segment.
-                self.accounted_bytes -= acked_bytes;
+                self.accounted_bytes -= match self.rule {
+                    AckedCountRule::Paper => acked_bytes,
+                    AckedCountRule::Ns2Agent => acked_bytes - mss_bytes,
+                };
                 return mss_bytes;
             }
             // Count only what the duplicate ACKs did not (a delayed ACK: all of it).
@@ -312,6 +343,26 @@ mod tests {
         f.update(200_000.0, 100_000_000);
         // stage 1: (7·100000 + 200000)/8 = 112500; stage 2: (7·100000 + 112500)/8
         assert_eq!(f.estimate(), 101_562.5);
+    }
+
+    #[test]
+    fn the_ns2_agent_debits_one_segment_less_and_caps_an_ack_at_two_segments() {
+        // Four duplicate ACKs (4 segments accounted for), then a cumulative ACK of 3: the paper
+        // leaves 4 − 3 = 1 accounted, the agent 4 − 3 + 1 = 2; both count one segment.
+        let (mut paper, mut agent) =
+            (AckedCount::new(AckedCountRule::Paper), AckedCount::new(AckedCountRule::Ns2Agent));
+        for c in [&mut paper, &mut agent] {
+            for _ in 0..4 {
+                c.count(0, true, MSS);
+            }
+            assert_eq!(c.count(3 * MSS, false, MSS), MSS);
+        }
+        assert_eq!((paper.accounted_bytes, agent.accounted_bytes), (MSS, 2 * MSS));
+        // An ACK of 5 segments beyond what was accounted for: the paper counts 5 − 1 = 4 (paper)
+        // and 5 − 2 = 3 capped to 2 (agent).
+        assert_eq!(paper.count(5 * MSS, false, MSS), 4 * MSS);
+        assert_eq!(agent.count(5 * MSS, false, MSS), 2 * MSS);
+        assert_eq!((paper.accounted_bytes, agent.accounted_bytes), (0, 0));
     }
 
     #[test]

@@ -28,13 +28,13 @@ mod westwood;
 mod westwood_plus;
 
 pub use aimd::{Aimd, AimdConfig};
-pub use bandwidth_filter::{WestwoodFilter, WestwoodPlusFilter};
+pub use bandwidth_filter::{AckedCountRule, WestwoodFilter, WestwoodPlusFilter};
 pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig, CubicCount, CubicRtt};
 pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
 pub use round::RoundCounter;
 pub use vegas::*;
-pub use westwood::{Westwood, WestwoodConfig};
+pub use westwood::{SilenceRule, Westwood, WestwoodConfig};
 pub use westwood_plus::{WestwoodPlus, WestwoodPlusConfig};
 
 use schemars::JsonSchema;

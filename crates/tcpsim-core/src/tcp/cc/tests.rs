@@ -10,7 +10,9 @@
 
 use crate::config::*;
 use crate::sim::Sim;
-use crate::tcp::cc::{AimdConfig, WestwoodConfig, WestwoodFilter, WestwoodPlusConfig, WestwoodPlusFilter};
+use crate::tcp::cc::{
+    AckedCountRule, AimdConfig, SilenceRule, WestwoodConfig, WestwoodFilter, WestwoodPlusConfig, WestwoodPlusFilter,
+};
 use crate::tcp::tests::tcp_config;
 
 const MS: u64 = 1_000_000;
@@ -26,6 +28,9 @@ fn westwood() -> CcConfig {
         filter: WestwoodFilter::Tustin {},
         ns3_fast_recovery: false,
         sample_tick_ns: 0,
+        acked_count: AckedCountRule::Paper,
+        silence: SilenceRule::WholeSilence,
+        timeout_divisor: false,
     })
 }
 
@@ -269,7 +274,10 @@ fn the_canonical_form_parses_and_is_checked() {
             null_sample_divisor: 2,
             filter: WestwoodFilter::Tustin {},
             ns3_fast_recovery: false,
-            sample_tick_ns: 0
+            sample_tick_ns: 0,
+            acked_count: AckedCountRule::Paper,
+            silence: SilenceRule::WholeSilence,
+            timeout_divisor: false,
         })
     ));
     let json = r#"{"kind": "westwood_plus", "filter": {"kind": "tustin_fixed", "alpha": 0.9}, "min_window_ns": 0,
@@ -298,7 +306,10 @@ fn the_canonical_form_parses_and_is_checked() {
                 null_sample_divisor: 2,
                 filter: tustin,
                 ns3_fast_recovery: false,
-                sample_tick_ns: 0
+                sample_tick_ns: 0,
+                acked_count: AckedCountRule::Paper,
+                silence: SilenceRule::WholeSilence,
+                timeout_divisor: false,
             })
         ),
         "flows[0].tcp.cc.tau_ns: must be > 0"
@@ -311,7 +322,10 @@ fn the_canonical_form_parses_and_is_checked() {
                 null_sample_divisor: 1,
                 filter: tustin,
                 ns3_fast_recovery: false,
-                sample_tick_ns: 0
+                sample_tick_ns: 0,
+                acked_count: AckedCountRule::Paper,
+                silence: SilenceRule::WholeSilence,
+                timeout_divisor: false,
             })
         ),
         "flows[0].tcp.cc.null_sample_divisor: 1 must be 0 (no virtual samples) or >= 2"
@@ -324,7 +338,10 @@ fn the_canonical_form_parses_and_is_checked() {
                 null_sample_divisor: 0,
                 filter: tustin,
                 ns3_fast_recovery: false,
-                sample_tick_ns: 0
+                sample_tick_ns: 0,
+                acked_count: AckedCountRule::Paper,
+                silence: SilenceRule::WholeSilence,
+                timeout_divisor: false,
             })
         ),
         "flows[0].tcp.cc.null_sample_divisor: 0 must be >= 2 with the tustin filters"
@@ -337,7 +354,10 @@ fn the_canonical_form_parses_and_is_checked() {
                 null_sample_divisor: 0,
                 filter: WestwoodFilter::Ewma { alpha: 1.0 },
                 ns3_fast_recovery: false,
-                sample_tick_ns: 0
+                sample_tick_ns: 0,
+                acked_count: AckedCountRule::Paper,
+                silence: SilenceRule::WholeSilence,
+                timeout_divisor: false,
             })
         ),
         "flows[0].tcp.cc.filter.alpha: 1 must be in [0, 1)"

@@ -45,7 +45,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::bandwidth_filter::{alpha_ok, bwe_window_bytes, AckedCount, Filter, FilterKind, WestwoodFilter};
+use super::bandwidth_filter::{
+    alpha_ok, bwe_window_bytes, AckedCount, AckedCountRule, Filter, FilterKind, WestwoodFilter,
+};
 use super::{AckSample, CcParameters, CongestionOps, LossSignal, Reduction, Window};
 
 /// Westwood's parameters (`cc = {kind = "westwood", …}`).
@@ -75,7 +77,40 @@ pub struct WestwoodConfig {
     /// ACKs within one tick count together: their AckedCounts join the next sample.
     #[serde(default)]
     pub sample_tick_ns: u64,
+    /// How AckedCount debits and caps: `paper` (the default, `casetti` Sec. 2.3) or
+    /// `ns2_agent` (the ns-2 TCPW agent: debit one segment less, at most two per ACK).
+    #[serde(default)]
+    pub acked_count: AckedCountRule,
+    /// How silence enters the estimate: `whole_silence` (the default, see the module's
+    /// deviations) or `ns2_agent`, the ns-2 TCPW agent's filter type 3 (see [`SilenceRule`]).
+    #[serde(default)]
+    pub silence: SilenceRule,
+    /// The ns-2 TCPW agent's adaptive timeout divisor `fr_a_` (`tcp/tcp-westwood.cc`
+    /// `slowdown(CLOSE_FASTER)`): a timeout sets ssthresh = ⌊BWE·RTTmin/seg_size/a⌋ (at least
+    /// 2), where a = 1 after a loss in congestion avoidance and grows by one per timeout (by
+    /// 1/4 per fast retransmit) in slow start, up to 4. Default false (`casetti` Sec. 3.2:
+    /// a = 1).
+    #[serde(default)]
+    pub timeout_divisor: bool,
 }
+
+/// How [`Westwood`] folds a silence between ACKs into the estimate.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SilenceRule {
+    /// A virtual null sample every τ/m, then the real sample d over the whole silence; a
+    /// loss signal folds in the silence before it reads the estimate.
+    #[default]
+    WholeSilence,
+    /// ns-2's TCPW agent (`tcp/tcp-westwood.cc`, filter type 3): on each ACK, ⌊Δ/(τ/m)⌋ null
+    /// samples and the real sample d over the remainder, a remainder under 10 ms becoming
+    /// τ/m (one null sample fewer); the clock starts at time 0 (`lastackrx_` = 0), and a
+    /// loss reads the estimate of the last ACK (only ACKs fold in silence).
+    Ns2Agent,
+}
+
+/// ns-2's TCPW agent: "the remainder is too small (less than 10ms)".
+const NS2_MIN_REMAINDER_NS: u64 = 10_000_000;
 
 impl CcParameters for WestwoodConfig {
     fn validate(&self) -> Result<(), String> {
@@ -120,23 +155,29 @@ pub struct Westwood {
     ns3_fast_recovery: bool,
     /// Tick of the clock the samples are timed with (ns; 0: exact), see `WestwoodConfig`.
     sample_tick_ns: u64,
+    silence: SilenceRule,
+    /// `fr_a_` of the ns-2 agent; None: no divisor (see `WestwoodConfig::timeout_divisor`).
+    timeout_divisor: Option<f64>,
 }
 
 impl Westwood {
     /// `mss_bytes` is seg_size.
     pub fn new(cfg: &WestwoodConfig, mss_bytes: u64) -> Self {
         let (tau_ns, m) = (cfg.tau_ns, cfg.null_sample_divisor);
+        let ns2 = cfg.silence == SilenceRule::Ns2Agent;
         Westwood {
             mss_bytes,
             null_period_ns: (m > 0).then(|| (tau_ns / m as u64).max(1)),
-            acked: AckedCount::default(),
+            acked: AckedCount::new(cfg.acked_count),
             filter: Filter::new(FilterKind::for_westwood(&cfg.filter, tau_ns)),
-            last_ack_ns: None,
+            last_ack_ns: ns2.then_some(0),
             last_step_ns: 0,
             pending_bytes: 0,
             min_rtt_ns: None,
             ns3_fast_recovery: cfg.ns3_fast_recovery,
             sample_tick_ns: cfg.sample_tick_ns,
+            silence: cfg.silence,
+            timeout_divisor: cfg.timeout_divisor.then_some(1.0),
         }
     }
 
@@ -167,6 +208,30 @@ impl Westwood {
             self.last_step_ns += n * period;
         }
     }
+
+    /// The ns-2 agent's null samples for an interval Δ since the last ACK (filter type 3):
+    /// ⌊Δ/(τ/m)⌋ of them, one fewer if the remainder is under 10 ms, which then becomes τ/m.
+    /// Returns the remainder the real sample is taken over (ns).
+    fn ns2_null_samples(&mut self, interval_ns: u64) -> u64 {
+        let Some(period) = self.null_period_ns else { return interval_ns };
+        let mut idle = interval_ns / period;
+        let mut remainder = interval_ns - idle * period;
+        if remainder < NS2_MIN_REMAINDER_NS && idle > 0 {
+            remainder = period;
+            idle -= 1;
+        }
+        self.filter.null_samples(idle, period);
+        remainder
+    }
+
+    /// The divisor of a timeout's ssthresh, updated for this loss (`fr_a_`: +1/4 per fast
+    /// retransmit and +1 per timeout in slow start, at most 4; 1 in congestion avoidance).
+    fn timeout_divisor(&mut self, w: &Window, signal: LossSignal) -> f64 {
+        let Some(a) = self.timeout_divisor.as_mut() else { return 1.0 };
+        let step = if signal == LossSignal::Timeout { 1.0 } else { 0.25 };
+        *a = if w.ssthresh_bytes > w.cwnd_bytes { (*a + step).min(4.0) } else { 1.0 };
+        *a
+    }
 }
 
 /// Window growth is RFC 5681's, unchanged (Sec. 3): the default `increase_window`.
@@ -186,10 +251,18 @@ impl CongestionOps for Westwood {
             self.pending_bytes = d;
             return;
         }
-        self.fold_in_silence(now);
-        // b_k = d_k/Δ_k (Sec. 2.2), Δ_k measured from the last real ACK.
-        let sample = d as f64 * 1e9 / (now - prev) as f64;
-        self.filter.update(sample, now - self.last_step_ns);
+        let (sample, interval) = match self.silence {
+            SilenceRule::WholeSilence => {
+                self.fold_in_silence(now);
+                // b_k = d_k/Δ_k (Sec. 2.2), Δ_k measured from the last real ACK.
+                (d as f64 * 1e9 / (now - prev) as f64, now - self.last_step_ns)
+            }
+            SilenceRule::Ns2Agent => {
+                let remainder = self.ns2_null_samples(now - prev);
+                (d as f64 * 1e9 / remainder as f64, remainder)
+            }
+        };
+        self.filter.update(sample, interval);
         self.last_ack_ns = Some(now);
         self.last_step_ns = now;
         self.pending_bytes = 0;
@@ -197,7 +270,10 @@ impl CongestionOps for Westwood {
 
     /// Faster recovery, Sec. 3.1 (n duplicate ACKs) and Sec. 3.2 (coarse timeout).
     fn on_loss(&mut self, w: &Window, _flight_bytes: u64, signal: LossSignal, now_ns: u64) -> Reduction {
-        self.fold_in_silence(self.clock(now_ns));
+        if self.silence == SilenceRule::WholeSilence {
+            self.fold_in_silence(self.clock(now_ns));
+        }
+        let divisor = self.timeout_divisor(w, signal);
         let ssthresh = bwe_window_bytes(self.filter.estimate(), self.min_rtt_ns, self.mss_bytes);
         let clamped = w.cwnd_bytes.min(ssthresh);
         match signal {
@@ -211,8 +287,12 @@ impl CongestionOps for Westwood {
             LossSignal::DuplicateAcks => {
                 Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: Some(clamped), entry_cwnd_bytes: None }
             }
-            // "cwin = 1": the sender's default after a timeout.
-            LossSignal::Timeout => Reduction { ssthresh_bytes: ssthresh, cwnd_bytes: None, entry_cwnd_bytes: None },
+            // "cwin = 1": the sender's default after a timeout; the ns-2 agent divides by fr_a_.
+            LossSignal::Timeout => Reduction {
+                ssthresh_bytes: bwe_window_bytes(self.filter.estimate() / divisor, self.min_rtt_ns, self.mss_bytes),
+                cwnd_bytes: None,
+                entry_cwnd_bytes: None,
+            },
         }
     }
 
@@ -233,7 +313,16 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn westwood(tau_ns: u64, m: u32, filter: WestwoodFilter, sample_tick_ns: u64) -> Westwood {
-        let cfg = WestwoodConfig { tau_ns, null_sample_divisor: m, filter, ns3_fast_recovery: false, sample_tick_ns };
+        let cfg = WestwoodConfig {
+            tau_ns,
+            null_sample_divisor: m,
+            filter,
+            ns3_fast_recovery: false,
+            sample_tick_ns,
+            acked_count: AckedCountRule::Paper,
+            silence: SilenceRule::WholeSilence,
+            timeout_divisor: false,
+        };
         Westwood::new(&cfg, 1250)
     }
 
@@ -451,6 +540,73 @@ mod tests {
             ack(&mut carried, k * 10 * MS, if k == 6 { 2000 } else { 1250 });
         }
         assert_eq!(same_instant.bwe_bytes_per_s(), carried.bwe_bytes_per_s());
+    }
+
+    fn ns2_agent(timeout_divisor: bool) -> Westwood {
+        let cfg = WestwoodConfig {
+            tau_ns: 500 * MS,
+            null_sample_divisor: 2,
+            filter: WestwoodFilter::Tustin {},
+            ns3_fast_recovery: false,
+            sample_tick_ns: 0,
+            acked_count: AckedCountRule::Ns2Agent,
+            silence: SilenceRule::Ns2Agent,
+            timeout_divisor,
+        };
+        Westwood::new(&cfg, 1250)
+    }
+
+    #[test]
+    fn the_ns2_agent_samples_over_the_remainder_and_patches_short_ones() {
+        // τ = 500 ms, null samples every 250 ms, 1250-byte segments, the clock from time 0.
+        let mut w = ns2_agent(false);
+        // t = 40 ms: Δ = 40 ms from time 0, no null sample; b = 1250/0.04 = 31 250 B/s and
+        // α = (1000 − 40)/(1000 + 40) = 12/13, so b̂ = (1/26)·(31 250 + 0).
+        ack(&mut w, 40 * MS, 1250);
+        let mut expected = 31_250.0 / 26.0;
+        assert!(close(w.bwe_bytes_per_s(), expected, 1e-12));
+        // t = 560 ms: Δ = 520 ms = 2·250 + 20: two null samples (the first averages with the
+        // last sample, 31 250), then b = 1250/0.02 = 62 500 over the 20 ms remainder, α = 49/51.
+        ack(&mut w, 560 * MS, 1250);
+        expected = (0.6 * expected + 31_250.0 / 5.0) * 0.6;
+        expected = 49.0 / 51.0 * expected + (62_500.0 + 0.0) / 51.0;
+        assert!(close(w.bwe_bytes_per_s(), expected, 1e-12));
+        // t = 815 ms: Δ = 255 ms, a 5 ms remainder: no null sample, b = 1250/0.25 = 5000 over
+        // τ/2, α = 3/5.
+        ack(&mut w, 815 * MS, 1250);
+        expected = 0.6 * expected + (5000.0 + 62_500.0) / 5.0;
+        assert!(close(w.bwe_bytes_per_s(), expected, 1e-12));
+    }
+
+    #[test]
+    fn the_ns2_agent_divides_a_timeouts_ssthresh_in_slow_start_and_keeps_a_stale_estimate() {
+        let mut w = ns2_agent(true);
+        for k in 0..=1000u64 {
+            ack(&mut w, k * 10 * MS, 1250);
+        }
+        let b = w.bwe_bytes_per_s();
+        assert!(close(b, B, 1e-3));
+        // BWE·RTTmin = 125 000·0.105/1250 = 10.5 segments. A timeout 0.6 s after the last ACK
+        // reads the estimate of that ACK (no null samples on a loss).
+        let slow_start = Window {
+            cwnd_bytes: 4 * 1250,
+            ssthresh_bytes: 1 << 30,
+            mss_bytes: 1250,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
+        let ssthresh = |r: Reduction| r.ssthresh_bytes / 1250;
+        // In slow start a = 1 + 1 = 2: ⌊10.5/2⌋ = 5; again: a = 3, ⌊3.5⌋ = 3.
+        assert_eq!(ssthresh(w.on_loss(&slow_start, 0, LossSignal::Timeout, 10_600 * MS)), 5);
+        assert_eq!(w.bwe_bytes_per_s(), b);
+        assert_eq!(ssthresh(w.on_loss(&slow_start, 0, LossSignal::Timeout, 11_600 * MS)), 3);
+        // A fast retransmit in slow start adds 1/4 (its own ssthresh is not divided): a = 3.25,
+        // then a timeout: a = 4 (the cap), ⌊10.5/4⌋ = 2.
+        assert_eq!(ssthresh(w.on_loss(&slow_start, 0, LossSignal::DuplicateAcks, 11_700 * MS)), 10);
+        assert_eq!(ssthresh(w.on_loss(&slow_start, 0, LossSignal::Timeout, 12_600 * MS)), 2);
+        // In congestion avoidance a = 1.
+        let avoidance = Window { ssthresh_bytes: 4 * 1250, ..slow_start };
+        assert_eq!(ssthresh(w.on_loss(&avoidance, 0, LossSignal::Timeout, 13_600 * MS)), 10);
     }
 
     #[test]

@@ -18,7 +18,8 @@
 //! - [`Sack`]: RFC 6675, which also enters when the scoreboard shows the first unacknowledged
 //!   segment lost, and then sends by pipe and NextSeg rather than by window inflation;
 //! - [`VegasNs2`]: ns-2.35's `Agent/TCP/Vegas` (`tcp/tcp-vegas.cc`): a fine-grained timeout
-//!   that may retransmit on the first duplicate ACK, its own window cut, Reno-like inflation.
+//!   that may retransmit on the first duplicate ACK, its own window cut, Reno-like inflation;
+//! - [`WestwoodNs2`]: the ns-2 TCP Westwood agent's fast retransmit with no fast recovery.
 //!
 //! The reduction target comes from congestion control ([`super::cc::Reduction`]): ssthresh,
 //! and optionally the window Reno/NewReno recovery inflates from and deflates back to
@@ -33,12 +34,14 @@ mod reno;
 mod sack;
 mod tahoe;
 mod vegas_ns2;
+mod westwood_ns2;
 
 pub use newreno::NewReno;
 pub use reno::Reno;
 pub use sack::Sack;
 pub use tahoe::Tahoe;
 pub use vegas_ns2::VegasNs2;
+pub use westwood_ns2::WestwoodNs2;
 
 use super::cc::Reduction;
 use super::send_state::SendState;
@@ -221,7 +224,7 @@ macro_rules! loss_recoveries {
     };
 }
 
-loss_recoveries!(Tahoe, Reno, NewReno, Sack, VegasNs2);
+loss_recoveries!(Tahoe, Reno, NewReno, Sack, VegasNs2, WestwoodNs2);
 
 impl LossRecovery {
     pub fn from_kind(kind: RecoveryKind) -> Self {
@@ -231,6 +234,7 @@ impl LossRecovery {
             RecoveryKind::Newreno => LossRecovery::NewReno(NewReno::default()),
             RecoveryKind::Sack => LossRecovery::Sack(Sack::default()),
             RecoveryKind::VegasNs2 => LossRecovery::VegasNs2(VegasNs2::default()),
+            RecoveryKind::WestwoodNs2 => LossRecovery::WestwoodNs2(WestwoodNs2::default()),
         }
     }
 }

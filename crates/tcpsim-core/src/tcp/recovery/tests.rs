@@ -13,7 +13,7 @@
 
 use crate::config::*;
 use crate::sim::Sim;
-use crate::tcp::cc::{WestwoodConfig, WestwoodFilter};
+use crate::tcp::cc::{AckedCountRule, SilenceRule, WestwoodConfig, WestwoodFilter};
 use crate::tcp::tests::tcp_config;
 
 const MS: u64 = 1_000_000;
@@ -297,6 +297,9 @@ fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
             filter: WestwoodFilter::TustinFixed { alpha: 0.9 },
             ns3_fast_recovery: ns3,
             sample_tick_ns: 0,
+            acked_count: AckedCountRule::Paper,
+            silence: SilenceRule::WholeSilence,
+            timeout_divisor: false,
         });
         let mut sim = Sim::new(&cfg, 1).unwrap();
         sim.run();
@@ -309,6 +312,22 @@ fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
         assert_eq!(&cwnd[14..35], &inflated[..], "ns3 = {ns3}, ssthresh {s}");
         assert_eq!(cwnd[35], if ns3 { s } else { clamped }, "ns3 = {ns3}: the window after recovery");
     }
+}
+
+/// ns-2's `Agent/TCP/Westwood` recovery (`westwood_ns2`), AIMD's cut, segment 15 lost: the
+/// third duplicate ACK (segment 18) sets cwnd = ssthresh = 12 000 with no inflation, so the
+/// 20 further duplicate ACKs (segments 19..38) change nothing and release nothing (24
+/// segments are out); the ACK 38 000 of the retransmission ends the episode with
+/// cwnd still 12 000, which then grows by congestion avoidance (12 000 + 1000²/12 000).
+#[test]
+fn westwood_ns2_recovery_cuts_once_and_never_inflates() {
+    let o = run(RecoveryKind::WestwoodNs2, &[15], false);
+    let mut expected = kb(&(11..=24).collect::<Vec<_>>());
+    expected.extend([12_000, 12_083]);
+    assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!(o.ssthresh[14], 12_000);
+    assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
+    assert_eq!(o.delivered, 200_000);
 }
 
 /// RFC 3042 set-up: a window of 3 segments in congestion avoidance (ssthresh = cwnd), 10
