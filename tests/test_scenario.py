@@ -186,6 +186,7 @@ def test_defaults_fill_every_engine_field():
         "ecn_sender": "rfc3168",
         "ecn_receiver": "rfc3168",
         "rtt_sampling": "every_ack",
+        "partial_ack_timer": "impatient",
         "rd_class": None,
     }
 

@@ -695,6 +695,24 @@ pub enum RttSampling {
     TimedSegment,
 }
 
+/// Which partial ACKs restart the retransmission timer during fast recovery (RFC 6582 §4.1
+/// names both). With many losses in one window, NewReno resends one segment per round trip; the
+/// impatient timer then expires one RTO after the first partial ACK and the rest goes by
+/// slow start, while the slow-but-steady timer lets recovery run its course however long it
+/// takes (at data-centre round trips of 100 µs, a few ms for tens of losses).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckTimer {
+    /// The recovery algorithm's rule: NewReno restarts the timer on the first partial ACK only
+    /// ("Impatient", the variant RFC 6582 §4.1 recommends), SACK on each (RFC 6675 §5).
+    #[default]
+    Impatient,
+    /// Every partial ACK restarts the timer ("Slow-but-Steady", RFC 6582 §4.1), as an ACK of
+    /// new data does outside recovery (RFC 6298 §5.3): ns-3 (`TcpSocketBase::NewAck`) and
+    /// Linux (`tcp_rearm_rto` on every ACK that advances snd_una) behave so.
+    SlowButSteady,
+}
+
 /// How an ECN sender (`TcpConfig::ecn`) marks its segments ECN-capable and where it sets CWR.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -774,6 +792,9 @@ pub struct TcpConfig {
     /// Which ACKs feed the RTO estimator (`RttSampling`).
     #[serde(default)]
     pub rtt_sampling: RttSampling,
+    /// Which partial ACKs of a fast recovery restart the retransmission timer (`PartialAckTimer`).
+    #[serde(default)]
+    pub partial_ack_timer: PartialAckTimer,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     pub recovery: RecoveryKind,

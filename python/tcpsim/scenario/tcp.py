@@ -632,6 +632,11 @@ class TcpOptions(Model):
     "timed_segment", one timed never-sent segment at a time, about one sample per round trip,
     the timing cancelled by a timeout or fast retransmit (ns-2.35's TcpAgent without timestamps,
     tcp/tcp.cc `rtt_active_`/`rtt_seq_`). The congestion control sees every ACK's sample."""
+    partial_ack_timer: Literal["impatient", "slow_but_steady"] = "impatient"
+    """Which partial ACKs of a fast recovery restart the retransmission timer (RFC 6582 §4.1):
+    "impatient" (the recovery's own rule: NewReno only the first, the RFC's recommendation; SACK
+    each) or "slow_but_steady" (every one, as ns-3 and Linux do: a recovery of many losses one
+    round trip each then runs to its end instead of timing out)."""
     dupack_threshold: Count = 3
     """Duplicate ACKs that trigger fast retransmit (RFC 5681: 3)."""
     delack_count: Count = 2

@@ -91,6 +91,7 @@ pub(crate) mod tests {
             ecn_sender: Default::default(),
             ecn_receiver: Default::default(),
             rtt_sampling: Default::default(),
+            partial_ack_timer: Default::default(),
             rd_class: None,
         }
     }

@@ -17,7 +17,7 @@ use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
 use super::transmitter::{Transmitter, Wire};
-use crate::config::{EcnSender, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsthresh};
+use crate::config::{EcnSender, PartialAckTimer, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsthresh};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
@@ -34,6 +34,8 @@ pub struct TcpSender {
     /// Do not enter fast retransmit for duplicate ACKs that do not cover `recover`
     /// (`TcpConfig::avoid_repeated_fast_retransmit`).
     avoid_repeated_fast_retransmit: bool,
+    /// Whether every partial ACK restarts the timer (`TcpConfig::partial_ack_timer`).
+    partial_ack_timer: PartialAckTimer,
     /// RFC 3042 on the first duplicate ACKs (`TcpConfig::limited_transmit`).
     limited_transmit: bool,
     timeout_ssthresh: TimeoutSsthresh,
@@ -94,6 +96,7 @@ impl TcpSender {
             recovery: LossRecovery::from_kind(cfg.recovery),
             rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
+            partial_ack_timer: cfg.partial_ack_timer,
             limited_transmit: cfg.limited_transmit,
             timeout_ssthresh: cfg.timeout_ssthresh,
             ssthresh_from: cfg.ssthresh_from,
@@ -396,7 +399,9 @@ impl TcpSender {
             true
         } else {
             partial = true;
-            recovery.on_partial_ack(s, acked, &mut Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx))
+            let restart =
+                recovery.on_partial_ack(s, acked, &mut Transmitter::new(&mut self.wire, self.rtt.rto_ns, ctx));
+            restart || self.partial_ack_timer == PartialAckTimer::SlowButSteady
         };
         // `RttSampling::TimedSegment`: the ACK that covers the timed segment ends its timing,
         // with a sample unless it is a partial ACK (ns-2's `newack` / `partialnewack`).

@@ -330,6 +330,29 @@ fn westwood_ns2_recovery_cuts_once_and_never_inflates() {
     assert_eq!(o.delivered, 200_000);
 }
 
+/// RFC 6582 §4.1, the two timers: seven losses (15, 17, …, 27) in one window. NewReno resends
+/// one per round trip, so recovery takes seven RTTs (about 140 ms); the RTO is the 50 ms floor
+/// (srtt ≈ 21 ms, rttvar decayed by the slow-start samples). The impatient timer, restarted only
+/// at the first partial ACK, expires 50 ms later, two partial ACKs on: one timeout, and go-back-N
+/// resends the rest. Slow-but-steady restarts it on every partial ACK, 20 ms apart: no timeout,
+/// the seven segments resent one per partial ACK in a single recovery.
+#[test]
+fn the_impatient_timer_cuts_a_long_recovery_short_and_slow_but_steady_lets_it_finish() {
+    for timer in [PartialAckTimer::Impatient, PartialAckTimer::SlowButSteady] {
+        let mut cfg = scenario(RecoveryKind::Newreno, &[15, 17, 19, 21, 23, 25, 27], true);
+        cfg.flows[0].tcp.min_rto_ns = 50 * MS;
+        cfg.flows[0].tcp.partial_ack_timer = timer;
+        let o = run_config(&cfg);
+        assert_eq!(o.delivered, 200_000);
+        match timer {
+            PartialAckTimer::Impatient => assert_eq!((o.timeouts, o.fast_retransmits), (1, 1), "{timer:?}"),
+            PartialAckTimer::SlowButSteady => {
+                assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 7000), "{timer:?}")
+            }
+        }
+    }
+}
+
 /// RFC 3042 set-up: a window of 3 segments in congestion avoidance (ssthresh = cwnd), 10
 /// segments to send, the first lost. Only segments 2 and 3 can answer, so only two duplicate
 /// ACKs come back unless limited transmit sends more.
