@@ -1,19 +1,20 @@
 //! FQ-CoDel, Flow Queue CoDel (RFC 8290), with the choices of Linux `net/sched/sch_fq_codel.c`
 //! where the RFC leaves one.
 //!
-//! Arrivals are classified into `flows` sub-queues (§4.1.1): by a hash of the connection with
+//! Arrivals are classified into `flows` sub-queues (§4.1): by a hash of the connection with
 //! a per-queue perturbation drawn from the queue's own random stream (`FlowClassifier::Hash`,
 //! the RFC's and Linux's stochastic classifier, so two connections may share a sub-queue), or
 //! by the connection's index (`FlowClassifier::Exact`: connection i gets sub-queue i mod
-//! `flows`). Sub-queues are served by deficit round robin with `quantum` bytes (§4.2): a
-//! sub-queue that becomes active joins the tail of the *new* list with a full quantum, and
+//! `flows`; §4.1.1 allows other classifications). Sub-queues are served by deficit round
+//! robin with `quantum` bytes (§4.2): a sub-queue that becomes active joins the tail of the
+//! *new* list with a full quantum, and
 //! the new list is served before the *old* one (sparse-flow priority); a sub-queue whose
 //! deficit is spent gets another quantum and moves to the old list's tail; one found empty
 //! leaves its list, except that an empty new sub-queue moves to the old list while the old
 //! list is not empty (§4.2's guard against starving old flows). Each sub-queue is a CoDel
 //! FIFO with its own state (`codel::CodelState`, RFC 8289) and the discipline's `target`,
 //! `interval`, `ecn` and `mtu`; as in Linux the "maxpacket" test reads the whole queue's
-//! bytes. When an arrival takes the queue past `limit_packets` (§4.1, §5.1), packets are
+//! bytes. When an arrival takes the queue past `limit_packets` (§4.1), packets are
 //! dropped from the head of the sub-queue holding the most bytes — up to `drop_batch_size`
 //! of them, stopping once half its bytes are gone (Linux `fq_codel_drop`, which also raises
 //! that sub-queue's CoDel count by the number dropped).
@@ -37,13 +38,13 @@ use crate::packet::{PacketId, PacketKind, NO_PACKET};
 #[serde(rename_all = "snake_case")]
 pub enum FlowClassifier {
     /// A hash of the connection and a per-queue perturbation, scaled to `flows` (RFC 8290
-    /// §4.1.1; Linux `fq_codel_hash`): connections may collide.
+    /// §4.1; Linux `fq_codel_hash`): connections may collide.
     Hash,
     /// Connection i (TCP flows first, then UDP flows) in sub-queue i mod `flows`.
     Exact,
 }
 
-/// FQ-CoDel's parameters (RFC 8290 §4, §5.1). Defaults users get are set in the scenario
+/// FQ-CoDel's parameters (RFC 8290 §4, §4.3). Defaults users get are set in the scenario
 /// layer (`FqCodelQueue` in `tcpsim.scenario.network`): Linux `sch_fq_codel`'s limit 10240
 /// packets, 1024 flows, quantum 1514 bytes, drop batch 64, ECN on; RFC 8289's target 5 ms and
 /// interval 100 ms.
@@ -53,9 +54,9 @@ pub struct FqCodelConfig {
     /// Packets held by all sub-queues together; beyond it the fattest sub-queue is trimmed
     /// (RFC 8290 §4.1; Linux `limit`, 10240), in [1, 2^24].
     pub limit_packets: u64,
-    /// Number of sub-queues (RFC 8290 §5.1; Linux `flows`, 1024), in [1, 65536].
+    /// Number of sub-queues (RFC 8290 §4.3; Linux `flows`, 1024), in [1, 65536].
     pub flows: u32,
-    /// Bytes a sub-queue may send per round (RFC 8290 §4.2, §5.1: one MTU, Linux 1514), > 0.
+    /// Bytes a sub-queue may send per round (RFC 8290 §4.2, §4.3: one MTU, Linux 1514), > 0.
     pub quantum_bytes: u32,
     /// Most packets dropped from the fattest sub-queue per overflow (Linux `drop_batch_size`,
     /// 64), > 0.
@@ -64,7 +65,7 @@ pub struct FqCodelConfig {
     pub target_ns: u64,
     /// CoDel's interval, ns (RFC 8289 §4.3: 100 ms), > target.
     pub interval_ns: u64,
-    /// Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.1 `ecn`; Linux on).
+    /// Mark ECN-capable packets CE instead of dropping them (RFC 8290 §4.3 `ecn`; Linux on).
     pub ecn: bool,
     /// A departure leaving at most this many bytes in the whole queue is never above target
     /// (RFC 8289 §4.2 "maxpacket"; Linux `mtu`, 1514).
