@@ -46,6 +46,8 @@ def test_the_fq_codel_table_reaches_the_engine_with_linux_defaults_and_checks():
     assert result.exit_code == 2 and "allowed: exact, hash" in result.output, result.output
     result = runner.invoke(app, ["validate", SCENARIO, "--set", "links[0].queue.flows=0"])
     assert result.exit_code == 2 and "links[0].queue.flows" in result.output, result.output
+    result = runner.invoke(app, ["validate", SCENARIO, "--set", f"links[0].queue.packets={2**20 + 1}"])
+    assert result.exit_code == 2 and "links[0].queue.packets: 1048577 is more than" in result.output, result.output
 
 
 def test_fq_codel_serves_the_sparse_flow_first_and_repeats_per_seed():

@@ -573,7 +573,7 @@ class CodelQueue(QueueDisciplineModel):
         }
 
 
-FQ_CODEL_MAX_PACKETS = 2**24
+FQ_CODEL_MAX_PACKETS = 2**20
 """Bound on FQ-CoDel's buffer (the engine's `MAX_LIMIT_PACKETS`; its slots are allocated at build)."""
 
 

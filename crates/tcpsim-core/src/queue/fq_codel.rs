@@ -52,7 +52,7 @@ pub enum FlowClassifier {
 #[serde(deny_unknown_fields)]
 pub struct FqCodelConfig {
     /// Packets held by all sub-queues together; beyond it the fattest sub-queue is trimmed
-    /// (RFC 8290 §4.1; Linux `limit`, 10240), in [1, 2^24].
+    /// (RFC 8290 §4.1; Linux `limit`, 10240), in [1, 2^20].
     pub limit_packets: u64,
     /// Number of sub-queues (RFC 8290 §4.3; Linux `flows`, 1024), in [1, 65536].
     pub flows: u32,
@@ -74,9 +74,9 @@ pub struct FqCodelConfig {
     pub classifier: FlowClassifier,
 }
 
-/// Largest `limit_packets` (the slab's slots are addressed by `u32`; 2^24 packets is far beyond
-/// any buffer a scenario needs).
-const MAX_LIMIT_PACKETS: u64 = 1 << 24;
+/// Largest `limit_packets`: the slab of limit + 1 slots (24 bytes each) is allocated at build, so
+/// 2^20 packets (25 MB) bounds it, far beyond any buffer a scenario needs.
+const MAX_LIMIT_PACKETS: u64 = 1 << 20;
 /// Largest `flows` (Linux refuses more than 65536).
 const MAX_FLOWS: u32 = 65536;
 
