@@ -75,3 +75,13 @@ def test_the_claims_decide_on_every_run():
     assert sparse_isolated([0.0009, 0.0016]) and not sparse_isolated([0.0009, 0.0017]) and not sparse_isolated([])
     assert sparse_behind_queue([0.0025, 0.007]) and not sparse_behind_queue([0.0024, 0.007])
     assert shares_fairly([0.99, 0.995]) and not shares_fairly([0.999, 0.989]) and not shares_fairly([float("nan")])
+
+
+def test_with_ecn_flows_fq_codel_marks_instead_of_dropping():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScenarioWarning)
+        r = tcpsim.run(SCENARIO, seed=1, duration="20s", warmup="5s", **{"tcp.ecn": True})
+    neck = r.links[(r.links["name"] == "bottleneck") & (r.links["direction"] == "ab")].iloc[0]
+    assert neck["marks_ecn"] > 20 and neck["drops_queue"] == 0, neck
+    bulk = r.flows[r.flows["name"] != "sparse"]
+    assert (bulk["ce_received"] > 0).all() and (r.flows["bytes_retransmitted"] == 0).all()
