@@ -231,6 +231,9 @@ pub enum QueueConfig {
     /// CoDel (RFC 8289): head drops (or CE marks) when the sojourn time stays above target
     /// for an interval; see `queue::codel`.
     Codel(crate::queue::CodelConfig),
+    /// FQ-CoDel (RFC 8290): flows hashed into sub-queues served by deficit round robin, new
+    /// flows first, each sub-queue managed by CoDel; see `queue::fq_codel`.
+    FqCodel(crate::queue::FqCodelConfig),
 }
 
 /// The RD discipline's parameters (`queue::rd` cites each). Defaults users get are set in the
@@ -319,6 +322,7 @@ impl QueueConfig {
             QueueConfig::Pie(pie) => (&pie.limit_packets, &pie.limit_bytes),
             QueueConfig::Step(step) => (&step.limit_packets, &step.limit_bytes),
             QueueConfig::Codel(codel) => return codel.validate().map_err(|e| format!("{at}.{e}")),
+            QueueConfig::FqCodel(fq) => return fq.validate().map_err(|e| format!("{at}.{e}")),
         };
         if limit_packets.is_none() && limit_bytes.is_none() {
             return Err(format!("{at}: needs limit_packets or limit_bytes"));

@@ -739,6 +739,33 @@ mod tests {
     }
 
     #[test]
+    fn fq_codel_overflow_evictions_conserve_packets_and_repeat_whichever_way_ends_run() {
+        // A 30-packet FQ-CoDel on the mixed bottleneck: six TCP flows and the CBR overflow it,
+        // so packets are evicted from the fattest sub-queue at enqueue besides CoDel's drops.
+        let mut cfg = mixed();
+        cfg.links[1].ab.queue = QueueConfig::FqCodel(crate::queue::FqCodelConfig {
+            limit_packets: 30,
+            flows: 1024,
+            quantum_bytes: 1514,
+            drop_batch_size: 64,
+            target_ns: 5_000_000,
+            interval_ns: 100_000_000,
+            ecn: false,
+            mtu_bytes: 1514,
+            classifier: crate::queue::FlowClassifier::Hash,
+        });
+        let (lazy, _, lazy_rows) = run_summary(&cfg, 3, Ends::ByLinks);
+        let (eager, _, eager_rows) = run_summary(&cfg, 3, Ends::Events);
+        assert_eq!(lazy, eager);
+        assert_eq!(lazy_rows, eager_rows);
+        let neck = &lazy["channels"][2];
+        let (early, all) = (neck["drops_early"].as_u64().unwrap(), neck["drops_queue"].as_u64().unwrap());
+        assert!(early > 0 && all > early, "CoDel drops and evictions: {neck}");
+        assert!(neck["queue_max_pkts"].as_u64() <= Some(30), "{neck}");
+        assert_ne!(lazy, run_summary(&cfg, 4, Ends::ByLinks).0);
+    }
+
+    #[test]
     fn a_busy_mixed_run_conserves_packets_and_every_flow_makes_progress() {
         let mut sim = Sim::new(&mixed(), 7).unwrap();
         sim.run();

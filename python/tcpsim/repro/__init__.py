@@ -32,6 +32,7 @@ _MODULES = [
     "baselines.pie",
     "baselines.dctcp",
     "baselines.codel",
+    "baselines.fq_codel",
     "baselines.bbr",
 ]
 

@@ -573,6 +573,92 @@ class CodelQueue(QueueDisciplineModel):
         }
 
 
+FQ_CODEL_MAX_PACKETS = 2**20
+"""Bound on FQ-CoDel's buffer (the engine's `MAX_LIMIT_PACKETS`; its slots are allocated at build)."""
+
+
+class FqCodelQueue(QueueDisciplineModel):
+    """FQ-CoDel, Flow Queue CoDel (RFC 8290): arrivals are hashed by connection into `flows`
+    sub-queues, served by deficit round robin with `quantum` bytes a round; a sub-queue that
+    becomes active goes ahead of those with a standing backlog (new flows first, §4.2), and each
+    sub-queue is a CoDel queue (RFC 8289, as `codel`) with its own drop state. When the buffer
+    (`packets`) overflows, the sub-queue holding the most bytes loses up to `drop_batch` packets
+    from its head, stopping at half its bytes (§4.1, Linux `fq_codel_drop`). Defaults are Linux
+    `sch_fq_codel`'s (also ns-3.44 `FqCoDelQueueDisc`'s): 10240 packets, 1024 flows, quantum
+    1514B, drop batch 64, target 5ms, interval 100ms, ECN on (only flows with [tcp] ecn = true
+    are ECN-capable). See `crates/tcpsim-core/src/queue/fq_codel.rs`."""
+
+    random: ClassVar[bool] = True  # the hash classifier's perturbation is drawn from the run seed
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        return bool(engine["ecn"])
+
+    kind: Literal["fq_codel"]
+    packet_limit: PacketLimitValue = Field(10240, alias="packets", validate_default=True)
+    """Buffer of all sub-queues together, packets (RFC 8290 §4.1; Linux `limit`, 10240)."""
+    flows: Annotated[
+        int,
+        PlainValidator(whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024)),
+        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 65536}),
+    ] = 1024
+    """Number of sub-queues (RFC 8290 §4.3; Linux `flows`, 1024, at most 65536)."""
+    quantum_bytes: PositiveSizeBytes = Field(1514, alias="quantum", validate_default=True)
+    """Bytes a sub-queue sends per round-robin turn (RFC 8290 §4.2, §4.3: one MTU; Linux 1514B)."""
+    drop_batch: Annotated[
+        int,
+        PlainValidator(whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64)),
+        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2**32 - 1}),
+    ] = 64
+    """Most packets one overflow drops from the fattest sub-queue (Linux `drop_batch_size`, 64)."""
+    target_ns: PositiveDurationNs = Field("5ms", alias="target", validate_default=True)
+    """CoDel's acceptable standing delay of each sub-queue (RFC 8289 §4.2, RFC 8290 §4.3: 5ms)."""
+    interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
+    """CoDel's interval (RFC 8289 §4.3, RFC 8290 §4.3: 100ms)."""
+    ecn: Flag = True
+    """Mark ECN-capable packets CE instead of dropping them (RFC 8290 §4.3, Linux and ns-3: on by default)."""
+    mtu_bytes: Annotated[
+        int,
+        PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
+        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
+    ] = Field(1514, alias="mtu")
+    """A departure leaving at most this many bytes in the whole queue is never above target (RFC 8289
+    §4.2 "maxpacket"; Linux `mtu` 1514, compared with the whole qdisc's backlog)."""
+    classifier: Annotated[
+        str,
+        PlainValidator(choice("an FQ-CoDel classifier", ("hash", "exact"))),
+        WithJsonSchema({"enum": ["hash", "exact"]}),
+    ] = "hash"
+    """ "hash": a hash of the connection with a perturbation drawn from the run seed (RFC 8290
+    §4.1, Linux; two connections may share a sub-queue); "exact": connection i (TCP flows, then
+    UDP flows) in sub-queue i mod `flows`."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.interval_ns <= self.target_ns:
+            raise Problems([(("interval",), "must be longer than target")])
+        if self.packet_limit.amount > FQ_CODEL_MAX_PACKETS:
+            raise Problems([(("packets",), f"{self.packet_limit.amount} is more than {FQ_CODEL_MAX_PACKETS} packets")])
+        return self
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.packet_limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        return {
+            "kind": "fq_codel",
+            "limit_packets": self.packet_limit.amount,
+            "flows": self.flows,
+            "quantum_bytes": self.quantum_bytes,
+            "drop_batch_size": self.drop_batch,
+            "target_ns": self.target_ns,
+            "interval_ns": self.interval_ns,
+            "ecn": self.ecn,
+            "mtu_bytes": self.mtu_bytes,
+            "classifier": self.classifier,
+        }
+
+
 QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
 """Every queue discipline's model."""
 

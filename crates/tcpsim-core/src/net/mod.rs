@@ -179,7 +179,13 @@ impl Network {
                 pool.free(id);
                 return;
             }
+            Verdict::Evicted => {
+                self.sink.clear();
+                ch.queue.ops_mut().take_evicted(&mut self.sink);
+                self.apply_dequeue_sink(c, None, pool);
+            }
         }
+        let ch = &self.channels[c as usize];
         if trace.records_queue_changes() {
             let o = ch.queue.occupancy();
             trace.record_queue(now, c, o.packets, o.bytes);
@@ -294,8 +300,9 @@ impl Network {
         }
     }
 
-    /// Apply what channel `c`'s queue did at dequeue (`sink`): its head drops count and free
-    /// as an enqueue drop does; a mark sets CE on the packet `next` it returned.
+    /// Apply what channel `c`'s queue did at dequeue, or an enqueue's evictions (`sink`): its
+    /// drops count and free as an enqueue drop does; a mark sets CE on the packet `next` it
+    /// returned.
     #[inline(never)]
     fn apply_dequeue_sink(&mut self, c: u32, next: Option<(PacketId, u32)>, pool: &mut PacketPool) {
         let ch = &mut self.channels[c as usize];

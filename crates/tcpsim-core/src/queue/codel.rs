@@ -64,9 +64,37 @@ impl CodelConfig {
     }
 }
 
-/// CoDel's control state (RFC 8289 §5.1's variables) for one FIFO; shared with FQ-CoDel.
+/// The parameters CoDel's control law reads (`CodelConfig`'s, or FQ-CoDel's for each of its
+/// sub-queues).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CodelParams {
+    pub target_ns: u64,
+    pub interval_ns: u64,
+    pub ecn: bool,
+    pub mtu_bytes: u32,
+}
+
+/// A packet leaving a FIFO that CoDel manages.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Departure {
+    pub id: PacketId,
+    pub wire_bytes: u32,
+    pub enqueued_ns: u64,
+    /// ECN-capable: may be marked CE instead of dropped.
+    pub ect: bool,
+}
+
+/// A FIFO CoDel manages: the plain queue, or one FQ-CoDel sub-queue.
+pub(super) trait CodelFifo {
+    /// Remove the head at `now_ns` (updating the occupancy), with the bytes still queued that
+    /// §4.2's "maxpacket" test compares with `mtu_bytes`; `None` if the FIFO is empty.
+    fn pop_head(&mut self, now_ns: u64) -> Option<(Departure, u64)>;
+}
+
+/// CoDel's control state (RFC 8289 §5.1's variables) for one FIFO, and its dequeue (§5.3,
+/// §5.4); FQ-CoDel keeps one per sub-queue (RFC 8290 §4.2).
 #[derive(Clone, Debug, Default)]
-pub struct CodelState {
+pub(super) struct CodelState {
     /// Sojourn first seen above target + interval (0: not above target), ns.
     first_above_ns: u64,
     /// When the next drop is due in the dropping state, ns.
@@ -84,15 +112,142 @@ fn control_law(t: u64, interval_ns: u64, count: u32) -> u64 {
     t + (interval_ns as f64 / (count.max(1) as f64).sqrt()) as u64
 }
 
+impl CodelState {
+    /// Drops (or marks) since the dropping state was entered.
+    #[cfg(test)]
+    pub(super) fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// In the dropping state.
+    #[cfg(test)]
+    pub(super) fn dropping(&self) -> bool {
+        self.dropping
+    }
+
+    /// Raise the drop count by `n` (Linux `fq_codel_drop` does so for the packets its overflow
+    /// batch drops, so the next CoDel drops come faster).
+    #[inline]
+    pub(super) fn add_to_count(&mut self, n: u32) {
+        self.count = self.count.saturating_add(n);
+    }
+
+    /// Pop the head, returning it and whether its sojourn is above target (RFC 8289 §5.3
+    /// `dodeque`/`should_drop`; Linux `codel_should_drop`).
+    #[inline]
+    fn pop(&mut self, fifo: &mut impl CodelFifo, p: &CodelParams, now_ns: u64) -> Option<(Departure, bool)> {
+        let Some((head, backlog_bytes)) = fifo.pop_head(now_ns) else {
+            self.first_above_ns = 0;
+            return None;
+        };
+        let sojourn = now_ns - head.enqueued_ns;
+        if sojourn < p.target_ns || backlog_bytes <= p.mtu_bytes as u64 {
+            self.first_above_ns = 0;
+            return Some((head, false));
+        }
+        if self.first_above_ns == 0 {
+            self.first_above_ns = now_ns + p.interval_ns;
+            return Some((head, false));
+        }
+        Some((head, now_ns >= self.first_above_ns))
+    }
+
+    /// RFC 8289 §5.4 (Linux `codel_dequeue`): take the next packet of `fifo`; head drops go to
+    /// `sink.dropped`, a CE mark of the returned packet to `sink.mark`, and both are counted in
+    /// `signals`.
+    #[inline]
+    pub(super) fn dequeue(
+        &mut self,
+        fifo: &mut impl CodelFifo,
+        p: &CodelParams,
+        now_ns: u64,
+        sink: &mut DequeueSink,
+        signals: &mut Signals,
+    ) -> Option<Departure> {
+        let interval = p.interval_ns;
+        let Some((mut head, drop)) = self.pop(fifo, p, now_ns) else {
+            self.dropping = false;
+            return None;
+        };
+        if self.dropping {
+            if !drop {
+                self.dropping = false; // §5.4: sojourn below target, leave
+            } else {
+                while self.dropping && now_ns >= self.drop_next_ns {
+                    self.count += 1;
+                    if p.ecn && head.ect {
+                        sink.mark = true;
+                        signals.marks_ecn += 1;
+                        self.drop_next_ns = control_law(self.drop_next_ns, interval, self.count);
+                        return Some(head);
+                    }
+                    sink.dropped.push(head.id);
+                    signals.drops_early += 1;
+                    match self.pop(fifo, p, now_ns) {
+                        Some((h, true)) => {
+                            head = h;
+                            self.drop_next_ns = control_law(self.drop_next_ns, interval, self.count);
+                        }
+                        Some((h, false)) => {
+                            head = h;
+                            self.dropping = false;
+                        }
+                        None => {
+                            self.dropping = false;
+                            return None;
+                        }
+                    }
+                }
+            }
+            return Some(head);
+        }
+        if !drop {
+            return Some(head);
+        }
+        let mut out = Some(head);
+        if p.ecn && head.ect {
+            sink.mark = true;
+            signals.marks_ecn += 1;
+        } else {
+            sink.dropped.push(head.id);
+            signals.drops_early += 1;
+            out = self.pop(fifo, p, now_ns).map(|(h, _)| h);
+        }
+        self.dropping = true;
+        // §5.6: re-entering soon after the last dropping state resumes its rate.
+        let delta = self.count.wrapping_sub(self.lastcount);
+        // Signed, as Linux's `codel_time_before`: a drop_next still ahead counts as recent.
+        let recent = (now_ns as i128 - self.drop_next_ns as i128) < 16 * interval as i128;
+        self.count = if delta > 1 && recent { delta } else { 1 };
+        self.lastcount = self.count;
+        self.drop_next_ns = control_law(now_ns, interval, self.count);
+        out
+    }
+}
+
+/// The plain CoDel queue's FIFO: (packet, wire bytes, enqueue time ns, ECN-capable).
+struct Fifo<'a> {
+    entries: &'a mut VecDeque<(PacketId, u32, u64, bool)>,
+    occupancy: &'a mut Occupancy,
+}
+
+impl CodelFifo for Fifo<'_> {
+    #[inline]
+    fn pop_head(&mut self, now_ns: u64) -> Option<(Departure, u64)> {
+        let (id, wire_bytes, enqueued_ns, ect) = self.entries.pop_front()?;
+        self.occupancy.remove(wire_bytes, now_ns);
+        Some((Departure { id, wire_bytes, enqueued_ns, ect }, self.occupancy.bytes))
+    }
+}
+
 pub struct Codel {
     /// (packet, wire bytes, enqueue time ns, ECN-capable).
     fifo: VecDeque<(PacketId, u32, u64, bool)>,
     cfg: CodelConfig,
+    params: CodelParams,
     state: CodelState,
     occupancy: Occupancy,
     signals: Signals,
-    /// Whether the packet last popped is ECN-capable.
-    head_ect: bool,
 }
 
 impl Codel {
@@ -100,34 +255,16 @@ impl Codel {
         Codel {
             fifo: VecDeque::new(),
             cfg: cfg.clone(),
+            params: CodelParams {
+                target_ns: cfg.target_ns,
+                interval_ns: cfg.interval_ns,
+                ecn: cfg.ecn,
+                mtu_bytes: cfg.mtu_bytes,
+            },
             state: CodelState::default(),
             occupancy: Occupancy::default(),
             signals: Signals::default(),
-            head_ect: false,
         }
-    }
-
-    /// Pop the head, returning it and whether its sojourn is above target (RFC 8289 §5.3
-    /// `dodeque`/`should_drop`; Linux `codel_should_drop`).
-    #[inline]
-    fn pop(&mut self, now_ns: u64) -> Option<((PacketId, u32), bool)> {
-        let Some((id, bytes, enq, ect)) = self.fifo.pop_front() else {
-            self.state.first_above_ns = 0;
-            return None;
-        };
-        self.occupancy.remove(bytes, now_ns);
-        self.head_ect = ect;
-        let s = &mut self.state;
-        let sojourn = now_ns - enq;
-        if sojourn < self.cfg.target_ns || self.occupancy.bytes <= self.cfg.mtu_bytes as u64 {
-            s.first_above_ns = 0;
-            return Some(((id, bytes), false));
-        }
-        if s.first_above_ns == 0 {
-            s.first_above_ns = now_ns + self.cfg.interval_ns;
-            return Some(((id, bytes), false));
-        }
-        Some(((id, bytes), now_ns >= s.first_above_ns))
     }
 }
 
@@ -142,75 +279,13 @@ impl QueueDiscipline for Codel {
         Verdict::Enqueued
     }
 
-    /// RFC 8289 §5.4 (Linux `codel_dequeue`): head drops go to `sink.dropped`, a CE mark of
+    /// RFC 8289 §5.4 (`CodelState::dequeue`): head drops go to `sink.dropped`, a CE mark of
     /// the returned packet to `sink.mark`.
     #[inline(never)]
     fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
-        let interval = self.cfg.interval_ns;
-        let Some((mut head, mut drop)) = self.pop(now_ns) else {
-            self.state.dropping = false;
-            return None;
-        };
-        if self.state.dropping {
-            if !drop {
-                self.state.dropping = false; // §5.4: sojourn below target, leave
-            } else {
-                while self.state.dropping && now_ns >= self.state.drop_next_ns {
-                    self.state.count += 1;
-                    if self.cfg.ecn && self.head_ect {
-                        sink.mark = true;
-                        self.signals.marks_ecn += 1;
-                        self.state.drop_next_ns = control_law(self.state.drop_next_ns, interval, self.state.count);
-                        return Some(head);
-                    }
-                    sink.dropped.push(head.0);
-                    self.signals.drops_early += 1;
-                    match self.pop(now_ns) {
-                        Some((h, d)) if d => {
-                            head = h;
-                            self.state.drop_next_ns = control_law(self.state.drop_next_ns, interval, self.state.count);
-                        }
-                        Some((h, _)) => {
-                            head = h;
-                            self.state.dropping = false;
-                        }
-                        None => {
-                            self.state.dropping = false;
-                            return None;
-                        }
-                    }
-                }
-            }
-        } else if drop {
-            if self.cfg.ecn && self.head_ect {
-                sink.mark = true;
-                self.signals.marks_ecn += 1;
-            } else {
-                sink.dropped.push(head.0);
-                self.signals.drops_early += 1;
-                match self.pop(now_ns) {
-                    Some((h, d)) => (head, drop) = (h, d),
-                    None => {
-                        head = (NO_PACKET, 0);
-                        drop = false;
-                    }
-                }
-            }
-            let _ = drop;
-            let s = &mut self.state;
-            s.dropping = true;
-            // §5.6: re-entering soon after the last dropping state resumes its rate.
-            let delta = s.count.wrapping_sub(s.lastcount);
-            // Signed, as Linux's `codel_time_before`: a drop_next still ahead counts as recent.
-            let recent = (now_ns as i128 - s.drop_next_ns as i128) < 16 * interval as i128;
-            s.count = if delta > 1 && recent { delta } else { 1 };
-            s.lastcount = s.count;
-            s.drop_next_ns = control_law(now_ns, interval, s.count);
-            if head.0 == NO_PACKET {
-                return None;
-            }
-        }
-        Some(head)
+        let mut fifo = Fifo { entries: &mut self.fifo, occupancy: &mut self.occupancy };
+        let out = self.state.dequeue(&mut fifo, &self.params, now_ns, sink, &mut self.signals)?;
+        Some((out.id, out.wire_bytes))
     }
 
     fn occupancy(&self) -> &Occupancy {

@@ -14,6 +14,7 @@
 mod codel;
 mod drop_tail;
 mod flow_counter;
+mod fq_codel;
 mod pie;
 mod rd;
 mod red;
@@ -21,6 +22,7 @@ mod step;
 
 pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
+pub use fq_codel::{FlowClassifier, FqCodel, FqCodelConfig};
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
 pub use rd::{ClassQueueStats, Rd};
 #[cfg(test)]
@@ -82,6 +84,10 @@ pub enum Verdict {
     /// Dropped by the discipline's congestion signal, not for want of room (RED's drops
     /// decided by the average queue; counted in its `Signals`).
     DroppedEarly,
+    /// Enqueued, and the buffer went over its limit: the discipline dropped waiting packets
+    /// (possibly this one) to make room, which the caller collects with
+    /// `QueueDiscipline::take_evicted` (FQ-CoDel's drop from the fattest flow, RFC 8290 §4.1).
+    Evicted,
 }
 
 /// The congestion signals a discipline gave other than full-buffer drops (cumulative; the
@@ -145,8 +151,9 @@ impl Occupancy {
     }
 }
 
-/// What a discipline did at dequeue besides returning a packet: the channel's reusable buffer
-/// (cleared before each `dequeue`, so no allocation per packet once it has grown).
+/// What a discipline did at dequeue besides returning a packet (or, after `Verdict::Evicted`,
+/// which waiting packets an enqueue pushed out): the channel's reusable buffer (cleared before
+/// each use, so no allocation per packet once it has grown).
 #[derive(Debug, Default)]
 pub struct DequeueSink {
     /// Packets dropped from the head (each counted by the discipline in its `Signals`).
@@ -179,6 +186,11 @@ pub trait QueueDiscipline {
     /// it dropped from the head, and whether the returned packet is to be marked CE, in
     /// `sink`; the channel applies them as it applies enqueue verdicts.
     fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)>;
+
+    /// After an enqueue answered `Verdict::Evicted`: move the packets it dropped to make room
+    /// into `sink.dropped` (each counted by the channel as a full-buffer drop). By default
+    /// there are none.
+    fn take_evicted(&mut self, _sink: &mut DequeueSink) {}
 
     /// The packets the next `dequeue` chooses among (each FIFO's head; `NO_PACKET` for
     /// none), for the channel to prefetch.
@@ -271,7 +283,15 @@ macro_rules! queue_disciplines {
 
 // Disciplines larger than drop-tail are boxed: the enum, and the channel holding it, stay as
 // small as drop-tail needs, which keeps a many-link run's channels in cache.
-queue_disciplines!(DropTail(DropTail), Red(Box<Red>), Rd(Box<Rd>), Pie(Box<Pie>), Step(Box<Step>), Codel(Box<Codel>));
+queue_disciplines!(
+    DropTail(DropTail),
+    Red(Box<Red>),
+    Rd(Box<Rd>),
+    Pie(Box<Pie>),
+    Step(Box<Step>),
+    Codel(Box<Codel>),
+    FqCodel(Box<FqCodel>)
+);
 
 impl Queue {
     /// Build a discipline; a random one draws from the context's stream (DropTail has none).
@@ -282,6 +302,7 @@ impl Queue {
             }
             QueueConfig::Red(red) => Queue::Red(Box::new(Red::new(red, ctx.rate_bps, ctx.stream()))),
             QueueConfig::Codel(codel) => Queue::Codel(Box::new(Codel::new(codel))),
+            QueueConfig::FqCodel(fq) => Queue::FqCodel(Box::new(FqCodel::new(fq, ctx))),
             QueueConfig::Rd(rd) => {
                 Queue::Rd(Box::new(Rd::new(rd, ctx.rate_bps, ctx.stream().below_or_equal(u64::MAX))))
             }
