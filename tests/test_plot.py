@@ -79,7 +79,7 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
     # by the values as written: categories, in the sweep's order
     written = sweep_series(saved, sweep_axis(saved, DELAY), "goodput_bps")
     assert [s.label for s in written] == [f"{RATE}=1Mbps", f"{RATE}=2Mbps"]
-    assert sweep_series(saved, sweep_axis(saved, "links[0].delay_s"), "goodput_bps")[0].x == [0.01, 0.045]
+    assert sweep_series(saved, sweep_axis(saved, "links[0].delay_s"), "goodput_bps")[0].x == [10.0, 45.0]  # ms
 
 
 @pytest.mark.parametrize(
@@ -132,6 +132,7 @@ def test_a_run_plots_every_recorded_series_by_default(folders):
     from tcpsim.saved import open_folder
 
     saved = open_folder(folders[0] / "r")
+    assert saved.title == "single flow, seed 1"
     panels = run_panels(saved.result, None)
     assert panels == ["cwnd", "queue", "throughput"]
     fig = run_figure(saved.result, panels)

@@ -99,7 +99,7 @@ def plot(
         if isinstance(saved, SavedRun):
             if x is not None or y is not None or flow:
                 raise CliError(f"{saved.label} is a run: --x, --y and --flow are for sweeps; a run takes --what")
-            fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.label)
+            fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.title)
         else:
             if what is not None:
                 raise CliError(f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y and --flow")

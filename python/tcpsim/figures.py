@@ -139,10 +139,15 @@ def sweep_metric(sweep: SavedSweep, y: str | None) -> str:
     raise FigureError(f"--y {wanted!r}: not a per-flow metric of this sweep; allowed: {', '.join(metrics)}")
 
 
-def unit_of(column: str) -> tuple[float, str]:
-    """(scale, axis label) of a column: `goodput_bps` → (1e-6, "goodput (Mb/s)")."""
+def unit_of(column: str, values: Any = None) -> tuple[float, str]:
+    """(scale, axis label) of a column: `goodput_bps` → (1e-6, "goodput (Mb/s)"); seconds are
+    shown in ms when every value is below one second."""
+    import numpy as np
+
     for suffix, (scale, unit) in UNITS.items():
         if column.endswith(suffix):
+            if suffix == "_s" and values is not None and np.nanmax(np.abs(np.asarray(values, dtype=float))) < 1:
+                scale, unit = 1e3, "ms"
             return scale, f"{column.removesuffix(suffix).replace('_', ' ')} ({unit})"
     return 1.0, column.replace("_", " ") if "[" not in column else column
 
@@ -166,8 +171,9 @@ def sweep_series(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str
     others = [path for path in sweep.grid if path != axis.path]
     df = df.assign(**{p: df[p].map(lambda v: v if is_scalar(v) else str(v)) for p in others})
     keys = [*others, *(["name"] if len(names) > 1 else [])]
-    x_scale, _ = unit_of(axis.column) if axis.numeric else (1.0, "")
-    y_scale, _ = unit_of(metric)
+    # units chosen from the whole sweep, so that every choice of --flow draws in the same ones
+    x_scale = unit_of(axis.column, sweep.flows[axis.column])[0] if axis.numeric else 1.0
+    y_scale = unit_of(metric, sweep.flows[metric])[0]
     bounds = (0.0, None) if (df[metric].dropna() >= 0).all() else (None, None)
     summary = summarize(df, [*keys, axis.column], metric, sort=False, bounds=bounds)
     series = []
@@ -197,8 +203,8 @@ def sweep_figure(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str
 
     series = sweep_series(sweep, axis, metric, flows)
     fig = new_figure(DOUBLE_IN if len(series) > 4 else COLUMN_IN, HEIGHT_IN)
-    _, ylabel = unit_of(metric)
-    xlabel = unit_of(axis.column)[1] if axis.numeric else axis.path
+    _, ylabel = unit_of(metric, sweep.flows[metric])
+    xlabel = unit_of(axis.column, sweep.flows[axis.column])[1] if axis.numeric else axis.path
     seeds = sweep.flows["seed"].nunique() if "seed" in sweep.flows else 1
     title = f"mean over {seeds} seeds, 95 % CI" if seeds > 1 else "one seed"
     plot_lines(fig, series, title, xlabel, ylabel)

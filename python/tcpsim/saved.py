@@ -43,6 +43,13 @@ class SavedRun:
     scenario_toml: str | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def title(self) -> str:
+        """The scenario's name (else the label) and the run's seed, for a figure's title."""
+        name = scenario_field(self.scenario_toml, "name") or self.label
+        seed = self.result.meta.get("seed")
+        return name if seed is None else f"{name}, seed {seed}"
+
 
 @dataclass
 class SavedSweep:
@@ -56,6 +63,17 @@ class SavedSweep:
     grid: dict[str, list[Any]]
     scenario_toml: str | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def scenario_field(text: str | None, key: str) -> str:
+    """A top-level text field of a saved scenario (name, description), "" when absent or unreadable."""
+    from tcpsim.toml_input import TomlInputError, parse_toml
+
+    try:
+        value = parse_toml(text or "").get(key)
+    except TomlInputError:
+        return ""
+    return value.strip() if isinstance(value, str) else ""
 
 
 def is_sweep_folder(path: Path) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 
 from tcpsim.outpaths import write_text
 from tcpsim.result_tables import TableView, num
-from tcpsim.saved import SavedRun, SavedSweep
+from tcpsim.saved import SavedRun, SavedSweep, scenario_field
 
 MAX_SWEEP_FIGURES = 4
 """A sweep's page draws goodput against each of its first this many parameters."""
@@ -70,7 +70,10 @@ def _run_page(saved: SavedRun, site: Path) -> dict[str, Any]:
         figures.append((_figure(run_figure(result, panels), site, "run"), f"time series: {', '.join(panels)}"))
     meta = result.meta
     facts = [
-        ("simulated", f"{num(meta.get('sim_s'), digits=3)} s (measured over the last {num(meta.get('window_s'))} s)"),
+        (
+            "simulated",
+            f"{num(meta.get('sim_s'))} s (results over the measurement window, {num(meta.get('window_s'))} s)",
+        ),
         ("events", f"{meta.get('events', 0):,} in {num(meta.get('wall_s'))} s"),
         ("scenario hash", str(meta.get("scenario_hash"))),
     ]
@@ -156,7 +159,6 @@ def write_folder_report(saved: SavedRun | SavedSweep, folder: Path, site_dir: Pa
     ``index.html``; the figures it drew before are replaced, other files left alone."""
     from tcpsim.report.render import environment
     from tcpsim.repro.plotting import style
-    from tcpsim.toml_input import TomlInputError, parse_toml
 
     figures_dir = site_dir / "figures"
     figures_dir.mkdir(parents=True, exist_ok=True)
@@ -164,11 +166,7 @@ def write_folder_report(saved: SavedRun | SavedSweep, folder: Path, site_dir: Pa
         old.unlink()
     with style():
         page = _run_page(saved, site_dir) if isinstance(saved, SavedRun) else _sweep_page(saved, site_dir)
-    try:
-        scenario = parse_toml(saved.scenario_toml or "")
-    except TomlInputError:
-        scenario = {}
-    title = str(scenario.get("name") or folder.resolve().name)
+    title = scenario_field(saved.scenario_toml, "name") or folder.resolve().name
     index = site_dir / "index.html"
     write_text(
         index,
@@ -177,7 +175,7 @@ def write_folder_report(saved: SavedRun | SavedSweep, folder: Path, site_dir: Pa
         .render(
             page=page,
             title=title,
-            description=str(scenario.get("description") or "").strip(),
+            description=scenario_field(saved.scenario_toml, "description"),
             folder=str(folder),
             scenario_toml=saved.scenario_toml,
         ),
