@@ -127,6 +127,25 @@ def test_a_folder_of_neither_kind_is_named(folders):
     )
 
 
+def test_a_damaged_folder_is_named_not_a_traceback(folders, tmp_path):
+    import shutil
+
+    import pandas as pd
+
+    base, store = folders
+    shutil.copytree(base / "s", tmp_path / "s")
+    flows = pd.read_csv(tmp_path / "s" / "flows.csv")
+    flows.drop(columns=["seed"]).to_csv(tmp_path / "s" / "flows.csv", index=False)
+    done = tcpsim("plot", "s", "--x", RATE, cwd=tmp_path, store=store)
+    assert done.returncode == 2 and done.stderr.startswith("error: s/flows.csv: has no column 'seed'"), done.stderr
+    shutil.copytree(base / "r", tmp_path / "r")
+    (tmp_path / "r" / "trace_cwnd.parquet").write_bytes(b"garbage")
+    done = tcpsim("report", "r", cwd=tmp_path, store=store)
+    assert done.returncode == 2 and done.stderr.startswith("error: r/trace_cwnd: cannot be read as a table"), (
+        done.stderr
+    )
+
+
 def test_a_run_plots_every_recorded_series_by_default(folders):
     from tcpsim.figures import run_figure, run_panels
     from tcpsim.saved import open_folder

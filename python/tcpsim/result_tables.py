@@ -18,6 +18,18 @@ class TableView(NamedTuple):
     rows: Iterable[Iterable[Any]]
 
 
+FLOW_COLUMNS = (
+    *("id", "name", "variant", "class", "src", "dst", "goodput_bps", "throughput_bps", "bytes_retransmitted"),
+    *("bytes_sent", "packets_dropped", "packets_sent", "timeouts", "fast_retransmits", "rtt_min_s", "rtt_mean_s"),
+)
+"""The flows table's columns the views read (a saved table is checked to have them)."""
+LINK_COLUMNS = (
+    *("name", "src", "dst", "rate_bps", "utilization", "tx_packets", "drops_queue", "drops_error"),
+    *("queue_mean_pkts", "queue_max_pkts"),
+)
+"""The links table's columns the views read."""
+
+
 def num(value: Any, scale: float = 1.0, digits: int = 3) -> str:
     """A float for a table: scaled, fixed precision, blank when missing."""
     try:

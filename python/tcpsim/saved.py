@@ -122,15 +122,9 @@ def open_stored(key: str, store_dir: str | None) -> SavedRun:
         result = store.load(row["key"])
         if result is None:
             raise SavedError(f"store run {row['key'][:16]}: its files are damaged (see the warning above)")
-        scenario = store.catalog.scenario(row["scenario_hash"])
     finally:
         store.close()
-    return SavedRun(
-        f"store run {row['key'][:16]}",
-        result,
-        None,
-        {"key": row["key"], "seed": row["seed"], "git_commit": row["git_commit"], "scenario": scenario},
-    )
+    return SavedRun(f"store run {row['key'][:16]}", result, None, {"key": row["key"], "seed": row["seed"]})
 
 
 def find_key(store: Any, key: str) -> Any:
@@ -146,6 +140,25 @@ def find_key(store: Any, key: str) -> Any:
     if len(matches) > 1:
         raise SavedError(f"{key}: {len(matches)} stored runs have keys starting with {prefix}; give more characters")
     return matches[0]
+
+
+TRACE_COLUMNS = {
+    "cwnd": ("time_s", "flow_name", "cwnd_bytes"),
+    "rtt": ("time_s", "flow_name", "rtt_s"),
+    "queue": ("time_s", "link", "direction", "packets"),
+    "throughput": ("time_s", "flow_name", "throughput_bps"),
+}
+"""The columns of each trace that its figure reads (`tcpsim.result_plots`)."""
+
+
+def _has_columns(df: pd.DataFrame, columns: Any, path: Path) -> pd.DataFrame:
+    """``df`` read from ``path``, if it has every one of ``columns``; a damaged or hand-edited
+    file is named with the column it lacks rather than failing later in a plot."""
+    if missing := [column for column in columns if column not in df.columns]:
+        raise SavedError(
+            f"{path}: has no column {missing[0]!r}; it is not the table tcpsim wrote (re-run to rewrite it)"
+        )
+    return df
 
 
 def _json(path: Path) -> dict[str, Any]:
@@ -180,15 +193,18 @@ def _run(path: Path) -> SavedRun:
     import pandas as pd
 
     from tcpsim.result import TRACE_KINDS, RunResult
+    from tcpsim.result_tables import FLOW_COLUMNS, LINK_COLUMNS
 
     traces: dict[str, pd.DataFrame] = {}
     for kind in TRACE_KINDS:
         parquet, csv = path / f"trace_{kind}.parquet", path / f"trace_{kind}.csv"
         try:
             if parquet.is_file():
-                traces[kind] = pd.read_parquet(parquet)
+                traces[kind] = _has_columns(pd.read_parquet(parquet), TRACE_COLUMNS[kind], parquet)
             elif csv.is_file():
-                traces[kind] = pd.read_csv(csv)
+                traces[kind] = _has_columns(pd.read_csv(csv), TRACE_COLUMNS[kind], csv)
+        except SavedError:
+            raise
         except Exception as error:  # noqa: BLE001 - pyarrow's errors have no common base
             raise SavedError(
                 f"{path}/trace_{kind}: cannot be read as a table ({type(error).__name__}: {error})"
@@ -197,8 +213,8 @@ def _run(path: Path) -> SavedRun:
     if "clients" in web:  # saved as names joined by ";"
         web = web.assign(clients=[str(c).split(";") for c in web["clients"]])
     result = RunResult(
-        flows=_csv(path / "flows.csv"),
-        links=_csv(path / "links.csv"),
+        flows=_has_columns(_csv(path / "flows.csv"), FLOW_COLUMNS, path / "flows.csv"),
+        links=_has_columns(_csv(path / "links.csv"), LINK_COLUMNS, path / "links.csv"),
         meta=_json(path / "meta.json"),
         traces=traces,
         udp=_csv(path / "udp.csv", required=False),
@@ -219,12 +235,13 @@ def _sweep(path: Path) -> SavedSweep:
             grid = parse_toml((path / "sweep.toml").read_text()).get("grid", {})
         except (OSError, UnicodeDecodeError, TomlInputError) as error:
             raise SavedError(f"{path}/sweep.toml: cannot be read ({error})") from None
+    grid = {str(name): list(values) if isinstance(values, list) else [values] for name, values in grid.items()}
     return SavedSweep(
         str(path),
-        flows=_csv(path / "flows.csv"),
+        flows=_has_columns(_csv(path / "flows.csv"), ["name", "seed", "goodput_bps", *grid], path / "flows.csv"),
         links=_csv(path / "links.csv"),
-        runs=_csv(path / "runs.csv"),
-        grid={str(name): list(values) for name, values in grid.items()},
+        runs=_has_columns(_csv(path / "runs.csv"), ["status", "error", "seed", *grid], path / "runs.csv"),
+        grid=grid,
         scenario_toml=_text(path / "scenario.toml"),
         provenance=provenance,
     )
