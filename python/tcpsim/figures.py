@@ -146,7 +146,9 @@ def unit_of(column: str, values: Any = None) -> tuple[float, str]:
 
     for suffix, (scale, unit) in UNITS.items():
         if column.endswith(suffix):
-            if suffix == "_s" and values is not None and np.nanmax(np.abs(np.asarray(values, dtype=float))) < 1:
+            finite = np.asarray([] if values is None else values, dtype=float)
+            finite = finite[np.isfinite(finite)]
+            if suffix == "_s" and finite.size and np.abs(finite).max() < 1:
                 scale, unit = 1e3, "ms"
             return scale, f"{column.removesuffix(suffix).replace('_', ' ')} ({unit})"
     return 1.0, column.replace("_", " ") if "[" not in column else column
@@ -162,6 +164,8 @@ def sweep_series(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str
     from tcpsim.stats import summarize
 
     df = sweep.flows
+    if df.empty:
+        raise FigureError("this sweep has no finished runs to plot (runs.csv says why they failed)")
     names = list(dict.fromkeys(df["name"].astype(str)))
     if flows:
         if unknown := [f for f in flows if f not in names]:

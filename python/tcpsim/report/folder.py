@@ -91,7 +91,7 @@ def _sweep_page(saved: SavedSweep, site: Path) -> dict[str, Any]:
     from tcpsim.figures import sweep_axis, sweep_figure, sweep_metric
 
     figures = []
-    for path in list(saved.grid)[:MAX_SWEEP_FIGURES]:
+    for path in list(saved.grid)[:MAX_SWEEP_FIGURES] if not saved.flows.empty else []:
         axis, metric = sweep_axis(saved, path), sweep_metric(saved, None)
         name = f"sweep-{len(figures)}"
         figures.append((_figure(sweep_figure(saved, axis, metric), site, name), f"goodput against {path}"))
