@@ -57,7 +57,7 @@ def test_a_sweep_plots_to_each_format(folders, out, magic):
 
 
 def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(folders):
-    from tcpsim.figures import sweep_axis, sweep_metric, sweep_series
+    from tcpsim.figures import sweep_axis, sweep_figure, sweep_metric, sweep_series
     from tcpsim.saved import open_folder
     from tcpsim.stats import mean_ci
 
@@ -76,7 +76,8 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
             mean, ci_low, ci_high = mean_ci(rows["goodput_bps"])
             assert (y, low, high) == pytest.approx((mean / 1e6, max(ci_low, 0) / 1e6, ci_high / 1e6))
         assert s.y[1] > s.y[0]  # a faster link delivers more
-    # by the values as written: categories, in the sweep's order
+    assert sweep_figure(saved, axis, "goodput_bps", log_x=True).axes[0].get_xscale() == "log"
+    # one line per rate when the delay is on the x axis
     written = sweep_series(saved, sweep_axis(saved, DELAY), "goodput_bps")
     assert [s.label for s in written] == [f"{RATE}=1Mbps", f"{RATE}=2Mbps"]
     assert sweep_series(saved, sweep_axis(saved, "links[0].delay_s"), "goodput_bps")[0].x == [10.0, 45.0]  # ms
@@ -93,8 +94,11 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
         (["s"], "error: --x: this sweep has 2 parameters; choose one of links[1].rate_bps, links[1].rate, "),
         (["s", "--x", RATE, "--y", "speed"], "error: --y 'speed': not a per-flow metric of this sweep; allowed: "),
         (["s", "--x", RATE, "--flow", "nope"], "error: --flow 'nope': no such flow in this sweep; allowed: bulk\n"),
-        (["s", "--what", "cwnd"], "error: s is a sweep: --what is for runs; a sweep takes --x, --y and --flow\n"),
-        (["r", "--x", RATE], "error: r is a run: --x, --y and --flow are for sweeps; a run takes --what\n"),
+        (
+            ["s", "--what", "cwnd"],
+            "error: s is a sweep: --what is for runs; a sweep takes --x, --y, --log-x and --flow\n",
+        ),
+        (["r", "--x", RATE], "error: r is a run: --x, --y, --log-x and --flow are for sweeps; a run takes --what\n"),
         (
             ["r", "--what", "cwnd,rtt"],
             "error: --what 'rtt': this run did not record the rtt trace (recorded: cwnd, queue, throughput); "

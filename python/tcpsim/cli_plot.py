@@ -65,6 +65,7 @@ def plot(
             show_default="goodput",
         ),
     ] = None,
+    log_x: Annotated[bool, typer.Option("--log-x", help="A sweep's parameter on a log scale.")] = False,
     flow: Annotated[
         list[str] | None,
         typer.Option(metavar="NAME", help="Only this flow of a sweep (repeatable).", show_default="every flow"),
@@ -97,13 +98,17 @@ def plot(
     target = output_file(out if out is not None else str(default), "--out", PLOT_SUFFIXES)
     with style():
         if isinstance(saved, SavedRun):
-            if x is not None or y is not None or flow:
-                raise CliError(f"{saved.label} is a run: --x, --y and --flow are for sweeps; a run takes --what")
+            if x is not None or y is not None or flow or log_x:
+                raise CliError(
+                    f"{saved.label} is a run: --x, --y, --log-x and --flow are for sweeps; a run takes --what"
+                )
             fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.title)
         else:
             if what is not None:
-                raise CliError(f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y and --flow")
-            fig = sweep_figure(saved, sweep_axis(saved, x), sweep_metric(saved, y), flow)
+                raise CliError(
+                    f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y, --log-x and --flow"
+                )
+            fig = sweep_figure(saved, sweep_axis(saved, x), sweep_metric(saved, y), flow, log_x)
         target.parent.mkdir(parents=True, exist_ok=True)
         save_as(fig, target)
     typer.echo(f"figure: {target}")

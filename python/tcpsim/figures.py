@@ -89,8 +89,8 @@ class Axis(NamedTuple):
 
 
 def parameter_columns(sweep: SavedSweep) -> dict[str, list[str]]:
-    """Each grid path → the columns it may be plotted by: its SI column(s) (`links[1].rate_bps`)
-    first, then the values as written."""
+    """Each grid path → the names `--x` takes for it: its SI column(s) (`links[1].rate_bps`),
+    then the path itself, which means the first SI column when the values have units."""
     from tcpsim.sweeps.quantities import si_columns
 
     return {path: [*si_columns(path, values), path] for path, values in sweep.grid.items()}
@@ -200,9 +200,11 @@ def sweep_series(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str
     return series
 
 
-def sweep_figure(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str] | None = None) -> Figure:
+def sweep_figure(
+    sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str] | None = None, log_x: bool = False
+) -> Figure:
     """The metric against the parameter, one line per value of the others (one column wide,
-    two when the legend is long)."""
+    two when the legend is long); ``log_x`` draws a numeric parameter on a log scale."""
     from tcpsim.repro.plotting import COLUMN_IN, DOUBLE_IN, HEIGHT_IN, new_figure, plot_lines
 
     series = sweep_series(sweep, axis, metric, flows)
@@ -211,5 +213,7 @@ def sweep_figure(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str
     xlabel = unit_of(axis.column, sweep.flows[axis.column])[1] if axis.numeric else axis.path
     seeds = sweep.flows["seed"].nunique() if "seed" in sweep.flows else 1
     title = f"mean over {seeds} seeds, 95 % CI" if seeds > 1 else "one seed"
-    plot_lines(fig, series, title, xlabel, ylabel)
+    if log_x and not (axis.numeric and (sweep.flows[axis.column].dropna() > 0).all()):
+        raise FigureError(f"--log-x: {axis.path} has values that are not positive numbers; a log scale needs them")
+    plot_lines(fig, series, title, xlabel, ylabel, xscale="log" if log_x else None)
     return fig
