@@ -96,9 +96,9 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
         (["s", "--x", RATE, "--flow", "nope"], "error: --flow 'nope': no such flow in this sweep; allowed: bulk\n"),
         (
             ["s", "--what", "cwnd"],
-            "error: s is a sweep: --what is for runs; a sweep takes --x, --y, --log-x and --flow\n",
+            "error: s is a sweep: --what is for runs; a sweep takes --x, --y and --log-x\n",
         ),
-        (["r", "--x", RATE], "error: r is a run: --x, --y, --log-x and --flow are for sweeps; a run takes --what\n"),
+        (["r", "--x", RATE], "error: r is a run: --x, --y and --log-x are for sweeps; a run takes --what\n"),
         (
             ["r", "--what", "cwnd,rtt"],
             "error: --what 'rtt': this run did not record the rtt trace (recorded: cwnd, queue, throughput); "
@@ -107,6 +107,11 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
         (
             ["r", "--what", "window"],
             "error: --what 'window': unknown time series; allowed: cwnd, rtt, queue, throughput, class_throughput\n",
+        ),
+        (["r", "--flow", "nope"], "error: --flow 'nope': no such flow in this run's traces; allowed: newreno\n"),
+        (
+            ["r", "--what", "queue", "--flow", "newreno"],
+            "error: --flow: none of the panels (queue) has a line per flow\n",
         ),
         (["r", "-o", "fig.jpg"], "error: --out fig.jpg: extension '.jpg' is not supported; use a file name ending in"),
         (["r/flows.csv"], "error: r/flows.csv: not a directory; give a folder 'tcpsim run --out' or"),
@@ -161,7 +166,8 @@ def test_a_run_plots_every_recorded_series_by_default(folders):
     fig = run_figure(saved.result, panels)
     assert [ax.get_ylabel() for ax in fig.axes] == ["cwnd (kB)", "queue (packets)", "throughput (Mb/s)"]
     assert fig.axes[-1].get_xlabel() == "time (s)"
-    done = plot(folders, "r", "--what", "queue,cwnd", "-o", "figs/run.pdf")
+    assert [len(ax.lines) for ax in run_figure(saved.result, panels, flows=["newreno"]).axes] == [1, 2, 1]
+    done = plot(folders, "r", "--what", "queue,cwnd", "--flow", "newreno", "-o", "figs/run.pdf")
     assert done.returncode == 0, done.stderr
     assert (folders[0] / "figs" / "run.pdf").read_bytes().startswith(b"%PDF")
 

@@ -68,7 +68,11 @@ def plot(
     log_x: Annotated[bool, typer.Option("--log-x", help="A sweep's parameter on a log scale.")] = False,
     flow: Annotated[
         list[str] | None,
-        typer.Option(metavar="NAME", help="Only this flow of a sweep (repeatable).", show_default="every flow"),
+        typer.Option(
+            metavar="NAME",
+            help="Only this flow (repeatable): a sweep's lines, a run's per-flow panels (cwnd, rtt, throughput).",
+            show_default="every flow",
+        ),
     ] = None,
     store: Annotated[
         str | None,
@@ -98,16 +102,12 @@ def plot(
     target = output_file(out if out is not None else str(default), "--out", PLOT_SUFFIXES)
     with style():
         if isinstance(saved, SavedRun):
-            if x is not None or y is not None or flow or log_x:
-                raise CliError(
-                    f"{saved.label} is a run: --x, --y, --log-x and --flow are for sweeps; a run takes --what"
-                )
-            fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.title)
+            if x is not None or y is not None or log_x:
+                raise CliError(f"{saved.label} is a run: --x, --y and --log-x are for sweeps; a run takes --what")
+            fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.title, flow)
         else:
             if what is not None:
-                raise CliError(
-                    f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y, --log-x and --flow"
-                )
+                raise CliError(f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y and --log-x")
             fig = sweep_figure(saved, sweep_axis(saved, x), sweep_metric(saved, y), flow, log_x)
         target.parent.mkdir(parents=True, exist_ok=True)
         save_as(fig, target)

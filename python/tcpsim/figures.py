@@ -63,15 +63,28 @@ def run_panels(result: RunResult, what: Sequence[str] | None, option: str = "--w
     return list(dict.fromkeys(what))
 
 
-def run_figure(result: RunResult, panels: Sequence[str], title: str = "") -> Figure:
-    """One panel per time series in ``panels`` over a shared time axis, two columns wide."""
+FLOW_PANELS = ("cwnd", "rtt", "throughput")
+"""The panels with one line per flow, which ``flows`` narrows."""
+
+
+def run_figure(result: RunResult, panels: Sequence[str], title: str = "", flows: Sequence[str] | None = None) -> Figure:
+    """One panel per time series in ``panels`` over a shared time axis, two columns wide;
+    ``flows`` keeps only the named flows in the per-flow panels."""
     from tcpsim.repro.plotting import DOUBLE_IN, new_figure
     from tcpsim.result_plots import plot_trace
 
+    if flows:
+        traced = {str(n) for kind in panels if kind in FLOW_PANELS for n in result.trace(kind)["flow_name"]}
+        if not any(kind in FLOW_PANELS for kind in panels):
+            raise FigureError(f"--flow: none of the panels ({', '.join(panels)}) has a line per flow")
+        if unknown := [f for f in flows if f not in traced]:
+            raise FigureError(
+                f"--flow {unknown[0]!r}: no such flow in this run's traces; allowed: {', '.join(sorted(traced))}"
+            )
     fig = new_figure(DOUBLE_IN, 0.6 + 1.9 * len(panels))
     axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
     for ax, kind in zip(axes, panels):
-        plot_trace(result.trace(kind), kind, ax=ax)
+        plot_trace(result.trace(kind), kind, select=list(flows) if flows and kind in FLOW_PANELS else None, ax=ax)
         if ax is not axes[-1]:
             ax.set_xlabel("")
     if title:
