@@ -56,6 +56,13 @@ def test_a_sweep_plots_to_each_format(folders, out, magic):
     assert path.read_bytes().startswith(magic)
 
 
+def test_the_same_folder_gives_the_same_file(folders):
+    for name in ("same1.svg", "same2.svg", "same1.pdf", "same2.pdf"):
+        assert plot(folders, "s", "--x", RATE, "-o", name).returncode == 0
+    for suffix in ("svg", "pdf"):
+        assert (folders[0] / f"same1.{suffix}").read_bytes() == (folders[0] / f"same2.{suffix}").read_bytes()
+
+
 def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(folders):
     from tcpsim.figures import sweep_axis, sweep_figure, sweep_metric, sweep_series
     from tcpsim.saved import open_folder

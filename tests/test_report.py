@@ -288,3 +288,20 @@ def test_a_sweep_page_fits_a_phone_width(sweep_site, browser, tmp_path):
     dom = chromium(browser, tmp_path / "profile", page, "--dump-dom", "--window-size=420,900")
     overflow = re.search(r'data-overflow="(-?\d+)"', dom)
     assert overflow and int(overflow.group(1)) <= 0
+
+
+def test_a_run_page_shows_its_traces_and_tables(browser, tmp_path):
+    out = tmp_path / "r"
+    done = tcpsim(
+        *("run", "single_flow", "--set", "duration=5s", "--set", "trace.cwnd=true", "--set", "trace.queue=true"),
+        *("--out", str(out)),
+        cache=tmp_path / "cache",
+    )
+    assert done.returncode == 0, done.stderr
+    assert tcpsim("report", str(out), cache=tmp_path / "cache").returncode == 0
+    dom = chromium(browser, tmp_path / "profile", out / "report" / "index.html", "--dump-dom")
+    assert 'data-images="1/1"' in dom, "the run's figure did not load"
+    assert '<h1 id="title" data-kind="run">single flow</h1>' in dom
+    assert re.findall(r'<table class="results" data-table="([^"]+)">', dom) == ["flows", "links"]
+    provenance = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", dom))
+    assert provenance["seed"] == "1" and provenance["repeat a run with"].endswith("scenario.toml --seed 1")
