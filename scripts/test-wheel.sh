@@ -18,6 +18,9 @@ wheel = sys.argv[1]
 assert "-manylinux_" in wheel, f"not a manylinux wheel: {wheel}"
 z = zipfile.ZipFile(wheel)
 assert any(n.endswith(".dist-info/licenses/LICENSE") for n in z.namelist()), "LICENSE missing from the wheel"
+# Package data beside the code: the figure style (tcpsim.STYLE) and the report's templates.
+assert "tcpsim/tcpsim.mplstyle" in z.namelist(), "tcpsim.mplstyle missing from the wheel"
+assert "tcpsim/report/templates/folder.html" in z.namelist(), "report templates missing from the wheel"
 elf = z.read("tcpsim/_core.abi3.so")
 shoff, = struct.unpack_from("<Q", elf, 0x28)
 shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
@@ -52,4 +55,8 @@ PY
 test -s "$tmp/out/summary.json" && test -s "$tmp/out/validation.single_flow.png"
 # The report's templates are package data: the pages exist only if they were shipped.
 test -s "$tmp/out/report/index.html" && test -s "$tmp/out/report/validation.single_flow.html"
-echo "wheel test: tcpsim bench and repro validation.single_flow (with its HTML report) ran from a fresh install"
+# A sweep's folder plotted and reported from the installed package (style file and templates).
+"$tmp/venv/bin/tcpsim" -q sweep lossy_link --set duration=5s --grid 'links[1].rate=1Mbps,2Mbps' --out "$tmp/sweep" > /dev/null
+"$tmp/venv/bin/tcpsim" plot "$tmp/sweep" --x 'links[1].rate' > /dev/null && test -s "$tmp/sweep/plot.png"
+"$tmp/venv/bin/tcpsim" report "$tmp/sweep" > /dev/null && test -s "$tmp/sweep/report/index.html"
+echo "wheel test: tcpsim bench, repro validation.single_flow (with its HTML report), and plot and report of a sweep ran from a fresh install"

@@ -236,3 +236,72 @@ def test_a_phone_width_page_does_not_scroll_sideways(results, browser, tmp_path,
     overflow = re.search(r'data-overflow="(-?\d+)"', dom)
     assert overflow, "the probe did not run"
     assert int(overflow.group(1)) <= 0
+
+
+@pytest.fixture(scope="module")
+def sweep_site(tmp_path_factory) -> Path:
+    """The page of a fresh sweep's folder: 2 rates × 2 seeds of the lossy link, 5 s each."""
+    base = tmp_path_factory.mktemp("sweep")
+    out = base / "s"
+    done = tcpsim(
+        *("sweep", "lossy_link", "--set", "duration=5s", "--grid", "links[1].rate=1Mbps,2Mbps", "--seeds", "2"),
+        *("-j", "1", "--out", str(out)),
+        cache=base / "cache",
+    )
+    assert done.returncode == 0, done.stderr
+    done = tcpsim("report", str(out), cache=base / "cache")
+    assert done.returncode == 0 and done.stdout == f"HTML report: {out / 'report' / 'index.html'}\n", done.stderr
+    return out / "report"
+
+
+def test_a_sweep_page_shows_its_figure_table_provenance_and_scenario(sweep_site, browser, tmp_path):
+    dom = chromium(browser, tmp_path / "profile", sweep_site / "index.html", "--dump-dom")
+    assert 'data-images="1/1"' in dom, "the sweep's figure did not load"
+    assert '<h1 id="title" data-kind="sweep">lossy link</h1>' in dom
+    table = re.search(
+        r'<table class="results" data-table="goodput per flow \(mean over seeds\)">(.*?)</table>', dom, re.S
+    )
+    assert table, "no goodput table"
+    cells = [re.findall(r"<td>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)]
+    assert [(c[0], c[1], c[-1]) for c in cells if c] == [("1Mbps", "bulk", "2"), ("2Mbps", "bulk", "2")]
+    provenance = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", dom))
+    assert provenance["seeds"] == "1, 2" and provenance["tcpsim version"] != "unknown"
+    assert re.fullmatch(r"[0-9a-f]{64}", provenance["engine source digest"])
+    assert "links[1].rate=1Mbps" in provenance["command"]
+    assert (
+        html.unescape(re.search(r'<pre class="scenario" id="scenario">(.*?)</pre>', dom, re.S).group(1)).count(
+            "[[links]]"
+        )
+        == 2
+    )
+
+
+def test_a_sweep_page_fits_a_phone_width(sweep_site, browser, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(sweep_site, site)
+    page = site / "index.html"
+    probe = (
+        "<script>addEventListener('load', () => document.body.setAttribute('data-overflow', "
+        "String(document.documentElement.scrollWidth - document.documentElement.clientWidth)));</script>"
+    )
+    page.write_text(page.read_text().replace("</body>", probe + "</body>"))
+    dom = chromium(browser, tmp_path / "profile", page, "--dump-dom", "--window-size=420,900")
+    overflow = re.search(r'data-overflow="(-?\d+)"', dom)
+    assert overflow and int(overflow.group(1)) <= 0
+
+
+def test_a_run_page_shows_its_traces_and_tables(browser, tmp_path):
+    out = tmp_path / "r"
+    done = tcpsim(
+        *("run", "single_flow", "--set", "duration=5s", "--set", "trace.cwnd=true", "--set", "trace.queue=true"),
+        *("--out", str(out)),
+        cache=tmp_path / "cache",
+    )
+    assert done.returncode == 0, done.stderr
+    assert tcpsim("report", str(out), cache=tmp_path / "cache").returncode == 0
+    dom = chromium(browser, tmp_path / "profile", out / "report" / "index.html", "--dump-dom")
+    assert 'data-images="1/1"' in dom, "the run's figure did not load"
+    assert '<h1 id="title" data-kind="run">single flow</h1>' in dom
+    assert re.findall(r'<table class="results" data-table="([^"]+)">', dom) == ["flows", "links"]
+    provenance = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", dom))
+    assert provenance["seed"] == "1" and provenance["repeat a run with"].endswith("scenario.toml --seed 1")

@@ -1,4 +1,4 @@
-"""The ``tcpsim`` command: run, validate, sweep, repro, report, list, model, bench, store.
+"""The ``tcpsim`` command: run, validate, sweep, repro, report, plot, list, model, bench, store.
 
 Two audiences share every command: people get rich tables and progress on stderr (a bar on a
 terminal, plain lines in a pipe or log: ``tcpsim.progress``); scripts pass ``--json`` and get
@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
+
+from tcpsim import result_tables
+from tcpsim.result_tables import num as _num
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,6 +89,8 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.report.load", "ReportError"),
         _loaded_class("tcpsim.repro", "PluginError"),
         _loaded_class("tcpsim.store.query", "QueryError"),
+        _loaded_class("tcpsim.saved", "SavedError"),
+        _loaded_class("tcpsim.figures", "FigureError"),
     )
     if isinstance(error, user_errors):
         return [str(error)]
@@ -300,15 +305,6 @@ def _print_json(value: Any) -> None:
     typer.echo(json.dumps(jsonable(value), allow_nan=False))
 
 
-def _num(value: Any, scale: float = 1.0, digits: int = 3) -> str:
-    """A float for a table: scaled, fixed precision, blank when missing."""
-    try:
-        number = float(value) / scale
-    except (TypeError, ValueError):
-        return str(value)
-    return "" if number != number else f"{number:.{digits}f}"
-
-
 def _table(title: str | Text | None, columns: list[str], rows: Iterable[Iterable[Any]]) -> Table:
     """A rich table; cells are shown literally (a claim such as "[0,250] s" is not markup)."""
     from rich import box
@@ -345,123 +341,19 @@ _TEXT_COLUMNS = {
 
 
 def _flows_table(flows: pd.DataFrame) -> Table:
-    ecn = _any_nonzero(flows, "ecn_reductions")
-    return _table(
-        "flows",
-        [
-            "id",
-            "name",
-            "variant",
-            "path",
-            "goodput Mb/s",
-            "throughput Mb/s",
-            "retx %",
-            "loss %",
-            "RTOs",
-            "fast retx",
-            *(["ECN cuts"] if ecn else []),
-            "RTT min ms",
-            "RTT mean ms",
-        ],
-        (
-            (
-                f["id"],
-                f["name"],
-                f["variant"],
-                f"{f['src']}→{f['dst']}",
-                _num(f["goodput_bps"], 1e6),
-                _num(f["throughput_bps"], 1e6),
-                _num(100 * f["bytes_retransmitted"] / f["bytes_sent"] if f["bytes_sent"] else 0.0, digits=2),
-                _num(100 * f["packets_dropped"] / f["packets_sent"] if f.get("packets_sent") else 0.0, digits=2),
-                f["timeouts"],
-                f["fast_retransmits"],
-                *([f["ecn_reductions"]] if ecn else []),
-                _num(f["rtt_min_s"], 1e-3, 1),
-                _num(f["rtt_mean_s"], 1e-3, 1),
-            )
-            for f in flows.to_dict("records")
-        ),
-    )
+    return _table(*result_tables.flows_view(flows))
 
 
 def _web_table(web: pd.DataFrame) -> Table:
-    return _table(
-        "web",
-        ["name", "class", "variant", "transfers", "completed", "throughput Mb/s", "FCT mean/median/p95 ms", "loss %"],
-        (
-            (
-                w["name"],
-                w["class"],
-                w["variant"],
-                w["transfers_started"],
-                w["transfers_completed"],
-                _num(w["throughput_bps"], 1e6),
-                "/".join(_num(w[key], 1e-3, 1) for key in ("fct_mean_s", "fct_median_s", "fct_p95_s")),
-                _num(100 * w["packets_dropped"] / w["packets_sent"] if w["packets_sent"] else 0.0, digits=2),
-            )
-            for w in web.to_dict("records")
-        ),
-    )
+    return _table(*result_tables.web_view(web))
 
 
 def _links_table(links: pd.DataFrame) -> Table:
-    red = _any_nonzero(links, "drops_early") or _any_nonzero(links, "marks_ecn")
-    return _table(
-        "links",
-        [
-            "name",
-            "dir",
-            "rate Mb/s",
-            "util %",
-            "tx pkts",
-            "queue drops",
-            *(["early drops", "ECN marks"] if red else []),
-            "error drops",
-            "queue mean",
-            "queue max",
-        ],
-        (
-            (
-                link["name"],
-                f"{link['src']}→{link['dst']}",
-                _num(link["rate_bps"], 1e6),
-                _num(100 * link["utilization"], digits=1),
-                link["tx_packets"],
-                link["drops_queue"],
-                *([link["drops_early"], link["marks_ecn"]] if red else []),
-                link["drops_error"],
-                _num(link["queue_mean_pkts"], digits=1),
-                link["queue_max_pkts"],
-            )
-            for link in links.to_dict("records")
-        ),
-    )
+    return _table(*result_tables.links_view(links))
 
 
 def _classes_table(classes: pd.DataFrame) -> Table:
-    return _table(
-        "classes (utilization of the busiest link direction)",
-        ["class", "flows", "throughput Mb/s", "share %", "util %", "per flow Mb/s", "Jain", "loss %"],
-        (
-            (
-                c["class"],
-                c["flows"],
-                _num(c["throughput_bps"], 1e6),
-                _num(100 * c["share"], digits=1),
-                _num(100 * c["utilization"], digits=1),
-                _num(c["per_flow_bps"], 1e6),
-                _num(c["jain"]),
-                _num(100 * c["loss_rate"], digits=2),
-            )
-            for c in classes.to_dict("records")
-        ),
-    )
-
-
-def _any_nonzero(table: pd.DataFrame, column: str) -> bool:
-    """Whether `column` exists and is non-zero somewhere: RED's and ECN's columns are shown only
-    when a run used them."""
-    return column in table.columns and bool((table[column] != 0).any())
+    return _table(*result_tables.classes_view(classes))
 
 
 def _meta_line(meta: dict[str, Any]) -> str:
@@ -946,25 +838,38 @@ def report(
     results_dir: Annotated[
         Path,
         typer.Argument(
-            metavar="RESULTS_DIR",
-            help="The directory 'tcpsim repro --out DIR' wrote (repro's default: results).",
+            metavar="DIR",
+            help="The directory 'tcpsim repro --out DIR' wrote (repro's default: results), or a run's or "
+            "sweep's folder ('tcpsim run --out DIR', 'tcpsim sweep --out DIR').",
             show_default=False,
         ),
     ],
     out: Annotated[
         str | None,
-        typer.Option(metavar="DIR", help="Where to write the site.", show_default="RESULTS_DIR/report"),
+        typer.Option(metavar="DIR", help="Where to write the site.", show_default="DIR/report"),
     ] = None,
 ) -> None:
-    """Write a static HTML report of a reproduction's results: RESULTS_DIR/report/index.html.
+    """Write a static HTML report of a reproduction, a run or a sweep: DIR/report/index.html.
 
-    An index of papers and experiments with their status, claims held and numbers matched, and
-    one page per experiment: its figure, claims with evidence, numbers (paper vs measured vs
-    tolerance), alternative readings, notes and run metadata (version, git commit, seeds, wall
-    time). Open index.html from disk: no server, nothing fetched from the network. Every
-    experiment report in RESULTS_DIR is included, from however many 'repro' runs wrote there.
+    A reproduction's results: an index of papers and experiments with their status, claims held
+    and numbers matched, and one page per experiment: its figure, claims with evidence, numbers
+    (paper vs measured vs tolerance), alternative readings, notes and run metadata (version, git
+    commit, seeds, wall time); every experiment report in DIR is included, from however many
+    'repro' runs wrote there. A run's or sweep's folder: one page with its figures (a run's time
+    series; a sweep's goodput against each parameter, mean and 95 % CI over seeds), result
+    tables, provenance (versions, git commit, engine source digest, seeds, command) and
+    scenario. Open index.html from disk: no server, nothing fetched from the network.
     """
     from tcpsim.outpaths import output_dir
+    from tcpsim.saved import is_run_folder, is_sweep_folder, open_folder
+
+    if is_run_folder(results_dir) or is_sweep_folder(results_dir):
+        from tcpsim.report.folder import write_folder_report
+
+        saved = open_folder(results_dir)
+        site_dir = output_dir(out if out is not None else str(results_dir / "report"), "--out")
+        typer.echo(f"HTML report: {write_folder_report(saved, results_dir, site_dir)}")
+        return
     from tcpsim.report import write_report
     from tcpsim.report.load import load_reports
 
@@ -1275,8 +1180,9 @@ def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
         fig.savefig(temporary, dpi=150)
 
 
-# `tcpsim store` lives in a module of its own that uses this one's helpers, so it is imported
-# last; it registers itself on `app` (whichever of the two modules is imported first).
+# `tcpsim plot` and `tcpsim store` live in modules of their own that use this one's helpers, so
+# they are imported last; each registers itself on `app` (whichever module is imported first).
+import tcpsim.cli_plot  # noqa: E402, F401
 import tcpsim.cli_store  # noqa: E402, F401
 
 

@@ -24,6 +24,7 @@ from tcpsim.cli import (
     _whole_number,
     app,
 )
+from tcpsim.saved import MIN_KEY_PREFIX
 
 if TYPE_CHECKING:
     from tcpsim.store import Store
@@ -52,7 +53,6 @@ WhereOpt = Annotated[
         show_default=False,
     ),
 ]
-MIN_KEY_PREFIX = 4
 
 
 def _bare_bytes(text: str) -> int | str:
@@ -171,16 +171,13 @@ def show(
     json_: JsonOpt = False,
 ) -> None:
     """A run's record, its canonical scenario and (for a finished run) its flows and links."""
+    from tcpsim.saved import SavedError, find_key
+
     opened = _open(store)
-    prefix = key.strip().lower()
-    if len(prefix) < MIN_KEY_PREFIX or any(c not in "0123456789abcdef" for c in prefix):
-        raise CliError(f"store show {key!r}: give a run key (hex), at least its first {MIN_KEY_PREFIX} characters")
-    matches = opened.catalog.runs("WHERE key LIKE ?", (prefix + "%",))
-    if not matches:
-        raise CliError(f"store show {key}: no stored run has a key starting with {prefix}")
-    if len(matches) > 1:
-        raise CliError(f"store show {key}: {len(matches)} runs have keys starting with {prefix}; give more characters")
-    row = matches[0]
+    try:
+        row = find_key(opened, key)
+    except SavedError as error:
+        raise CliError(f"store show {error}") from None
     record = {name: row[name] for name in row.keys() if name not in ("meta", "files")}
     scenario = _scenario(opened.catalog.scenario(row["scenario_hash"]))
     result = opened.load(row["key"]) if row["status"] == "ok" else None

@@ -1,6 +1,7 @@
-"""Quick plots of a run's time series (`RunResult.plot`): one line per flow, link direction or
-class, in the units a researcher reads (kB, ms, packets, Mb/s), on matplotlib Axes the caller
-can restyle or save. Publication figures are the reproductions' job (`tcpsim.repro.plotting`)."""
+"""Quick plots of a run's time series (`RunResult.plot`, and the panels of `tcpsim plot`): one
+line per flow, link direction or class, in the units a researcher reads (kB, ms, packets, Mb/s),
+on matplotlib Axes the caller can restyle or save. A figure made here is drawn in tcpsim's style
+(`tcpsim.STYLE`); Axes passed in keep the caller's."""
 
 from __future__ import annotations
 
@@ -52,7 +53,18 @@ def plot_trace(df: pd.DataFrame, kind: str, select: Sequence[str] | str | None =
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+        from tcpsim.repro.plotting import style
+
+        with style():
+            _, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+            _draw(ax, df, panel, names)
+        return ax
+    _draw(ax, df, panel, names)
+    return ax
+
+
+def _draw(ax: Any, df: pd.DataFrame, panel: _Panel, names: Sequence[str]) -> None:
+    """One line per name of ``panel.series``, axis labels, and a legend or a title naming the line."""
     for name in names:
         rows = df[df[panel.series].astype(str) == name]
         ax.plot(
@@ -64,4 +76,3 @@ def plot_trace(df: pd.DataFrame, kind: str, select: Sequence[str] | str | None =
         ax.legend(fontsize="small")
     elif len(names) == 1:
         ax.set_title(names[0], fontsize="medium")
-    return ax

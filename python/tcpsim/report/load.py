@@ -56,7 +56,9 @@ def load_reports(results_dir: Path) -> list[dict[str, Any]]:
             reports.append(data)
     if not reports:
         raise ReportError(
-            f"{results_dir}: no experiment reports (<id>.json files written by 'tcpsim repro --out {results_dir}')"
+            f"{results_dir}: no experiment reports (<id>.json files written by 'tcpsim repro --out {results_dir}'), "
+            "and not a run's or sweep's folder (meta.json and flows.csv from 'tcpsim run --out', or runs.csv and "
+            "sweep.toml from 'tcpsim sweep --out')"
         )
     order = {paper: i for i, paper in enumerate(PAPERS)}
     return sorted(reports, key=lambda r: (order.get(r["paper"], len(order)), r["paper"], _natural(r["id"])))

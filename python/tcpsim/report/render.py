@@ -17,7 +17,7 @@ FIGURE_SUFFIXES = (".svg", ".png")
 """The figure a page shows: the SVG ``repro`` writes, else the PNG of an older results directory."""
 
 
-def _environment() -> Any:
+def environment() -> Any:
     import jinja2
 
     env = jinja2.Environment(
@@ -61,7 +61,7 @@ def write_report(results_dir: str | Path, site_dir: str | Path | None = None) ->
     reports = load_reports(results_dir)
     for sub in ("figures", "data"):
         (site / sub).mkdir(parents=True, exist_ok=True)
-    env = _environment()
+    env = environment()
     page = env.get_template("experiment.html")
     for report in reports:
         exp_id = report["id"]

@@ -1,5 +1,6 @@
 """One publication style for every reproduction's figure, and the line/error-bar plotter.
 
+- The style is the package's ``tcpsim.mplstyle`` (``tcpsim.STYLE``; ``style()`` applies it).
 - Sized for a paper: ``COLUMN_IN`` (3.5 in, one column) or ``DOUBLE_IN`` (7 in, both columns),
   8 pt text; written as PNG, SVG (text kept as text) and PDF (fonts embedded as TrueType).
 - The Okabe–Ito palette (``PALETTE``), distinguishable with every common colour-vision deficiency.
@@ -41,36 +42,24 @@ GREY = "0.55"
 """Reference curves and unjudged comparisons."""
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
-STYLE: dict[str, Any] = {
-    "font.size": 8,
-    "axes.titlesize": 8,
-    "axes.labelsize": 8,
-    "figure.titlesize": 8.5,
-    "legend.fontsize": 6.5,
-    "legend.framealpha": 0.85,
-    "xtick.labelsize": 7,
-    "ytick.labelsize": 7,
-    "lines.linewidth": 1.0,
-    "lines.markersize": 3.5,
-    "errorbar.capsize": 2,
-    "axes.grid": True,
-    "axes.grid.which": "both",
-    "grid.alpha": 0.25,
-    "grid.linewidth": 0.5,
-    "axes.linewidth": 0.6,
-    "pdf.fonttype": 42,
-    "svg.fonttype": "none",
-    "svg.hashsalt": "tcpsim",
+SAVE_OPTIONS: dict[str, dict[str, Any]] = {
+    ".png": {"dpi": 200},
+    ".svg": {"metadata": {"Date": None}},
+    ".pdf": {"metadata": {"CreationDate": None, "ModDate": None}},
 }
+"""``savefig`` options per format: PNG at 200 dpi; SVG and PDF without dates, so that the same
+figure gives the same file."""
 
 
 @contextmanager
 def style() -> Iterator[None]:
-    """The publication style for the figures made (and saved) inside the block."""
-    import matplotlib
-    from cycler import cycler
+    """The publication style (``tcpsim.STYLE``, the package's ``tcpsim.mplstyle``) for the
+    figures made (and saved) inside the block."""
+    import matplotlib.style
 
-    with matplotlib.rc_context({**STYLE, "axes.prop_cycle": cycler(color=PALETTE)}):
+    from tcpsim import STYLE
+
+    with matplotlib.style.context(STYLE):
         yield
 
 
@@ -106,15 +95,16 @@ def fit_titles(fig: Figure) -> None:
 def save(fig: Figure, out_dir: Path, name: str) -> Path:
     """``<name>.png`` (200 dpi), ``.svg`` and ``.pdf`` in ``out_dir``, reproducible (no dates);
     returns the PNG's path."""
-    png = out_dir / f"{name}.png"
-    for path, options in (
-        (png, {"dpi": 200}),
-        (out_dir / f"{name}.svg", {"metadata": {"Date": None}}),
-        (out_dir / f"{name}.pdf", {"metadata": {"CreationDate": None, "ModDate": None}}),
-    ):
-        with replacing(path) as temporary:
-            fig.savefig(temporary, **options)
-    return png
+    for suffix in SAVE_OPTIONS:
+        save_as(fig, out_dir / f"{name}{suffix}")
+    return out_dir / f"{name}.png"
+
+
+def save_as(fig: Figure, path: Path) -> None:
+    """``fig`` written whole or not at all to ``path``, in the format its suffix names (one of
+    ``SAVE_OPTIONS``) with that format's options."""
+    with replacing(path) as temporary:
+        fig.savefig(temporary, **SAVE_OPTIONS[path.suffix.lower()])
 
 
 def error_bars(series: Series) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

@@ -1,5 +1,6 @@
-"""Where a result came from: tcpsim's version, the engine's, the source commit when tcpsim runs
-from a git checkout of its own sources, the interpreter and the command line."""
+"""Where a result came from: tcpsim's version, the engine's and the digest of its sources, the
+source commit when tcpsim runs from a git checkout of its own sources, the interpreter and the
+command line."""
 
 from __future__ import annotations
 
@@ -40,6 +41,15 @@ def engine_version() -> str | None:
     return getattr(_core, "ENGINE_VERSION", None)
 
 
+def engine_source() -> str | None:
+    """sha256 of the engine sources the compiled core was built from (`tcpsim.store.key`)."""
+    try:
+        from tcpsim import _core
+    except ImportError:
+        return None
+    return _core.source_digest()
+
+
 def provenance(command_line: list[str] | None) -> dict[str, Any]:
     """What identifies the software that produced a result, and how it was asked for."""
     from tcpsim import __version__
@@ -47,6 +57,7 @@ def provenance(command_line: list[str] | None) -> dict[str, Any]:
     return {
         "tcpsim_version": __version__,
         "engine_version": engine_version(),
+        "engine_source": engine_source(),
         "git": git_state(),
         "python": sys.version.split()[0],
         "platform": platform.platform(),

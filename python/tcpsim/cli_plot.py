@@ -1,0 +1,114 @@
+"""``tcpsim plot``: a figure of a saved run or sweep (`tcpsim.saved`, drawn by `tcpsim.figures`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tcpsim.cli import PLOT_SUFFIXES, CliError, _reports_errors, app
+
+
+def _split(text: str | None) -> list[str] | None:
+    return None if text is None else [part.strip() for part in text.split(",") if part.strip()]
+
+
+@app.command()
+@_reports_errors
+def plot(
+    path: Annotated[
+        str,
+        typer.Argument(
+            metavar="PATH",
+            help="A folder 'tcpsim run --out' or 'tcpsim sweep --out' wrote, or a stored run's key "
+            "(see 'tcpsim store ls'; its first 4 or more characters).",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="The figure file: .png, .svg or .pdf.",
+            show_default="PATH/plot.png; plot-KEY.png for a stored run",
+        ),
+    ] = None,
+    what: Annotated[
+        str | None,
+        typer.Option(
+            metavar="KINDS",
+            help="A run's time series to draw, one panel each, comma-separated: cwnd, rtt, queue, throughput, "
+            "class_throughput.",
+            show_default="every series the run recorded",
+        ),
+    ] = None,
+    x: Annotated[
+        str | None,
+        typer.Option(
+            "--x",
+            metavar="PARAM",
+            help="A sweep's parameter on the x axis, as its grid names it (links[1].rate) or its SI column "
+            "(links[1].rate_bps).",
+            show_default="the sweep's only parameter",
+        ),
+    ] = None,
+    y: Annotated[
+        str | None,
+        typer.Option(
+            "--y",
+            metavar="METRIC",
+            help="A sweep's per-flow metric, a column of its flows.csv, its unit suffix optional "
+            "(goodput, rtt_mean_s, packets_dropped).",
+            show_default="goodput",
+        ),
+    ] = None,
+    log_x: Annotated[bool, typer.Option("--log-x", help="A sweep's parameter on a log scale.")] = False,
+    flow: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME",
+            help="Only this flow (repeatable): a sweep's lines, a run's per-flow panels (cwnd, rtt, throughput).",
+            show_default="every flow",
+        ),
+    ] = None,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            metavar="DIR",
+            help="The store a key is looked up in.",
+            show_default="$TCPSIM_STORE, else the per-user cache directory",
+        ),
+    ] = None,
+) -> None:
+    """Draw a figure of a run, a sweep or a stored run, in tcpsim's publication style.
+
+    A run: one panel per recorded time series over time (--what chooses). A sweep: a per-flow
+    metric (--y) against one parameter (--x), the mean over seeds with its 95 % confidence
+    interval as error bars, one line per value of the other parameters (and per flow). The
+    style is tcpsim.STYLE (see docs/plotting.md).
+    """
+    from tcpsim.figures import run_figure, run_panels, sweep_axis, sweep_figure, sweep_metric
+    from tcpsim.outpaths import output_file
+    from tcpsim.repro.plotting import save_as, style
+    from tcpsim.saved import SavedRun, open_folder, open_stored
+
+    folder = Path(path)
+    saved = open_folder(folder) if folder.exists() else open_stored(path, store)
+    default = folder / "plot.png" if folder.exists() else Path(f"plot-{path.strip().lower()[:16]}.png")
+    target = output_file(out if out is not None else str(default), "--out", PLOT_SUFFIXES)
+    with style():
+        if isinstance(saved, SavedRun):
+            if x is not None or y is not None or log_x:
+                raise CliError(f"{saved.label} is a run: --x, --y and --log-x are for sweeps; a run takes --what")
+            fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.title, flow)
+        else:
+            if what is not None:
+                raise CliError(f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y and --log-x")
+            fig = sweep_figure(saved, sweep_axis(saved, x), sweep_metric(saved, y), flow, log_x)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        save_as(fig, target)
+    typer.echo(f"figure: {target}")
