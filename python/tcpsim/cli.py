@@ -572,9 +572,9 @@ def _output_options(quiet: bool, verbose: bool) -> bool:
 
 def _show_version(value: bool) -> None:
     if value:
-        from tcpsim import __version__
+        from tcpsim import __commit__, __version__
 
-        typer.echo(f"tcpsim {__version__}")
+        typer.echo(f"tcpsim {__version__} (commit {__commit__})")
         raise typer.Exit()
 
 
