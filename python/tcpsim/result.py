@@ -251,6 +251,14 @@ class RunResult:
         or table it did not record); other files are left alone."""
         if trace_format not in TRACE_FORMATS:
             raise ValueError(f"trace_format {trace_format!r} is unknown; allowed: {', '.join(TRACE_FORMATS)}")
+        if trace_format == "parquet" and self.traces:
+            from tcpsim.extras import require
+
+            require(
+                "pyarrow",
+                purpose="saving traces as Parquet",
+                otherwise='or save them as CSV: --trace-format csv (trace_format="csv")',
+            )
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         for name in SAVED_FILES:
