@@ -85,3 +85,28 @@ def test_a_sweep_runs_without_the_store_when_pyarrow_is_missing(tmp_path):
     assert "pip install 'tcpsim[parquet]'" in done.stderr and "results are not kept" in done.stderr
     rows = json.loads(done.stdout)
     assert sorted(r["links[1].rate_bps"] for r in rows) == [1_000_000, 2_000_000]
+
+
+def test_the_python_api_names_the_extra_a_method_needs(tmp_path):
+    script = f"""
+import sys
+for name in {BLOCKED!r}:
+    sys.modules[name] = None
+import tcpsim
+r = tcpsim.run("lossy_link", duration="5s", **{{"trace.cwnd": True}})
+assert r.flows["goodput_bps"].iloc[0] > 0
+for call in (lambda: r.plot("cwnd"), lambda: r.save("out")):
+    try:
+        call()
+    except ImportError as error:
+        print(error)
+r.save("csv", trace_format="csv")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "RunResult.plot needs matplotlib, which a plain install leaves out: pip install 'tcpsim[plot]' (or 'tcpsim[all]')",
+        "saving traces as Parquet needs pyarrow, which a plain install leaves out: pip install 'tcpsim[parquet]' "
+        "(or 'tcpsim[all]'); or save them as CSV: --trace-format csv (trace_format=\"csv\")",
+    ]
+    assert (tmp_path / "csv" / "trace_cwnd.csv").is_file()

@@ -199,8 +199,10 @@ class RunResult:
         """Plot the time series `kind` (cwnd, rtt, queue, throughput or class_throughput) and
         return the matplotlib Axes; options: `select` (flow, link or class names to show) and
         `ax` (draw there). See :mod:`tcpsim.result_plots`."""
+        from tcpsim.extras import require
         from tcpsim.result_plots import plot_trace
 
+        require("matplotlib", purpose="RunResult.plot")
         return plot_trace(self.trace(kind), kind, **options)
 
     def trace(self, kind: str) -> pd.DataFrame:
