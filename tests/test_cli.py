@@ -480,9 +480,10 @@ def test_sweep_bad_input_is_exit_2(scenario_file, args, fragment):
 
 def test_version(monkeypatch):
     monkeypatch.setattr(tcpsim, "__version__", "9.9.9", raising=False)
+    monkeypatch.setattr(tcpsim, "__commit__", "abc123", raising=False)
     result = cli.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.stdout.strip() == "tcpsim 9.9.9"
+    assert result.stdout.strip() == "tcpsim 9.9.9 (commit abc123)"
 
 
 @pytest.mark.parametrize(

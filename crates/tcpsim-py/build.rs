@@ -6,10 +6,16 @@
 //! The digest is the sha256 of a `sha256sum`-style manifest: one line
 //! `<sha256 of the file> <two spaces> <path relative to the workspace root>` per source file,
 //! sorted by path, paths with `/`. tests/test_store_key.py recomputes it the same way.
+//!
+//! It also embeds `TCPSIM_BUILD_COMMIT`, the git commit the library was built from (`git
+//! rev-parse HEAD`, with `-dirty` when tracked files differed from it), so a wheel's runs record
+//! their commit (`tcpsim.__commit__`); `unknown` when the sources are not a git checkout of
+//! tcpsim (an sdist, a tarball) or git is missing.
 
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// What decides the engine's behaviour: the workspace manifest and lock file, and each
 /// crate's manifest and sources (this build script only computes a label, so it is not one).
@@ -31,6 +37,36 @@ fn files_under(path: &Path, out: &mut Vec<PathBuf>) {
     } else {
         out.push(path.to_path_buf());
     }
+}
+
+/// `git` run in `root`, its trimmed output; None if git is missing or fails.
+fn git(root: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git").arg("-C").arg(root).args(args).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The commit `root` is checked out at (`-dirty` if tracked files were changed), or None when
+/// `root` is not the top of a git checkout (an sdist unpacked inside some other repository
+/// must not report that repository's commit). Asks cargo to run this script again when HEAD
+/// moves: on a commit, a checkout, or a change of the branch's ref.
+fn build_commit(root: &Path) -> Option<String> {
+    let top = PathBuf::from(git(root, &["rev-parse", "--show-toplevel"])?);
+    if top.canonicalize().ok()? != root.canonicalize().ok()? {
+        return None;
+    }
+    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    watched.extend(git(root, &["symbolic-ref", "-q", "HEAD"]));
+    for name in watched {
+        if let Some(path) = git(root, &["rev-parse", "--git-path", &name]) {
+            let path = root.join(path);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+    }
+    let commit = git(root, &["rev-parse", "HEAD"])?;
+    let dirty = !git(root, &["status", "--porcelain", "--untracked-files=no"])?.is_empty();
+    Some(if dirty { format!("{commit}-dirty") } else { commit })
 }
 
 fn main() {
@@ -56,4 +92,6 @@ fn main() {
     lines.sort_by(|a, b| a[66..].cmp(&b[66..]));
     let digest = Sha256::digest(lines.concat().as_bytes());
     println!("cargo:rustc-env=TCPSIM_SOURCE_DIGEST={digest:x}");
+    let commit = build_commit(&root).unwrap_or_else(|| "unknown".to_string());
+    println!("cargo:rustc-env=TCPSIM_BUILD_COMMIT={commit}");
 }

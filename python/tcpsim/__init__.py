@@ -14,7 +14,9 @@ pay for pandas and the compiled core until they are used.
 from pathlib import Path
 from typing import Any
 
-# The one version source is the workspace Cargo.toml; the compiled core carries it.
+# The one version source is the workspace Cargo.toml; the compiled core carries it, and the git
+# commit it was built from ("unknown" when built outside a checkout).
+from tcpsim._core import BUILD_COMMIT as __commit__
 from tcpsim._core import ENGINE_VERSION as __version__
 
 STYLE = str(Path(__file__).with_name("tcpsim.mplstyle"))
@@ -32,7 +34,7 @@ _EXPORTS = {
     "ScenarioError": "tcpsim.scenario",
 }
 
-__all__ = ["__version__", "STYLE", *_EXPORTS]
+__all__ = ["__version__", "__commit__", "STYLE", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:

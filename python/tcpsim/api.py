@@ -80,6 +80,7 @@ def run(
         "seed": seed,
         "version": __version__,
         "engine_version": _core.ENGINE_VERSION,
+        "build_commit": _core.BUILD_COMMIT,
         "scenario_hash": sc.hash(engine_json),
         "events": summary["events"],
         "wall_s": wall_s,

@@ -94,6 +94,10 @@ def _user_error_lines(error: Exception) -> list[str] | None:
     )
     if isinstance(error, user_errors):
         return [str(error)]
+    from tcpsim.extras import missing_extra_message
+
+    if (missing := missing_extra_message(error)) is not None:
+        return [missing]
     if isinstance(error, OSError) and error.errno in _FILE_SYSTEM_ERRNOS:
         where = f"{error.filename}: " if error.filename is not None else ""
         return [f"{where}{error.strerror or error}"]
@@ -464,9 +468,9 @@ def _output_options(quiet: bool, verbose: bool) -> bool:
 
 def _show_version(value: bool) -> None:
     if value:
-        from tcpsim import __version__
+        from tcpsim import __commit__, __version__
 
-        typer.echo(f"tcpsim {__version__}")
+        typer.echo(f"tcpsim {__version__} (commit {__commit__})")
         raise typer.Exit()
 
 
@@ -977,6 +981,10 @@ def sweep(
         )
     except SweepDefinitionError as error:
         raise CliError(str(error)) from None
+    if not json_:
+        from tcpsim.extras import require
+
+        require("scipy", purpose="the sweep's summary (confidence intervals)", otherwise="or print the runs: --json")
     with warnings.catch_warnings():
         warnings.simplefilter("always", SweepWarning)
         warnings.showwarning = lambda message, *_: typer.echo(f"warning: {message}", err=True)

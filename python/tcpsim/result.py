@@ -199,8 +199,10 @@ class RunResult:
         """Plot the time series `kind` (cwnd, rtt, queue, throughput or class_throughput) and
         return the matplotlib Axes; options: `select` (flow, link or class names to show) and
         `ax` (draw there). See :mod:`tcpsim.result_plots`."""
+        from tcpsim.extras import require
         from tcpsim.result_plots import plot_trace
 
+        require("matplotlib", purpose="RunResult.plot")
         return plot_trace(self.trace(kind), kind, **options)
 
     def trace(self, kind: str) -> pd.DataFrame:
@@ -251,6 +253,14 @@ class RunResult:
         or table it did not record); other files are left alone."""
         if trace_format not in TRACE_FORMATS:
             raise ValueError(f"trace_format {trace_format!r} is unknown; allowed: {', '.join(TRACE_FORMATS)}")
+        if trace_format == "parquet" and self.traces:
+            from tcpsim.extras import require
+
+            require(
+                "pyarrow",
+                purpose="saving traces as Parquet",
+                otherwise='or save them as CSV: --trace-format csv (trace_format="csv")',
+            )
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         for name in SAVED_FILES:

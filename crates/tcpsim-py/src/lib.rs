@@ -170,5 +170,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(source_digest, m)?)?;
     m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
+    // The git commit this library was built from, "unknown" outside a checkout (build.rs).
+    m.add("BUILD_COMMIT", env!("TCPSIM_BUILD_COMMIT"))?;
     Ok(())
 }

@@ -45,8 +45,6 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy.integrate import solve_ivp
-from scipy.special import lambertw
 
 FloatArray = NDArray[np.float64]
 LossSelection = Literal["synchronized", "rate_proportional", "uniform"]
@@ -138,6 +136,8 @@ class HybridResult:
 def _lambertw_real(x: ArrayLike, branch: Literal[0, -1]) -> FloatArray:
     """Real branch W_0 or W_{-1} (Corless et al., the paper's ref. [9]); arguments at or just
     below -1/e, produced by rounding at the branch point, map to -1."""
+    from scipy.special import lambertw  # the `stats` extra, loaded when the model is used
+
     x = np.asarray(x, dtype=float)
     at_branch_point = x <= -_INV_E
     w = lambertw(np.where(at_branch_point, -0.1, x), branch).real
@@ -413,6 +413,8 @@ def simulate_hybrid(
     per flow and an empty queue; averages are taken from the `warmup_epochs`-th congestion
     event to `epochs` events later. Random choices use numpy's Generator seeded by `seed`.
     """
+    from scipy.integrate import solve_ivp  # the `stats` extra, loaded when the model is used
+
     params.validate()
     if epochs < 1:
         raise ValueError(f"epochs must be >= 1, got {epochs}")

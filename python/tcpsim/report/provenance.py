@@ -39,13 +39,15 @@ def git_state(package_dir: Path = PACKAGE_DIR) -> tuple[str | None, bool | None]
 
 
 def provenance() -> dict[str, Any]:
-    """The facts above as a JSON-ready dict (keys: tcpsim, git_commit, git_dirty,
+    """The facts above as a JSON-ready dict (keys: tcpsim, build_commit (the commit the
+    compiled core was built from, which a wheel records without a checkout), git_commit, git_dirty,
     python, platform, command, started_at)."""
-    from tcpsim import __version__
+    from tcpsim import __commit__, __version__
 
     commit, dirty = git_state()
     return {
         "tcpsim": __version__,
+        "build_commit": __commit__,
         "git_commit": commit,
         "git_dirty": dirty,
         "python": platform.python_version(),

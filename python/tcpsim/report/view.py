@@ -16,6 +16,7 @@ STATUS_CLASS = {"reproduced": "ok", "not reproduced": "bad", "broke down": "brok
 
 PROVENANCE_LABELS = {
     "tcpsim": "tcpsim version",
+    "build_commit": "built from commit",
     "git_commit": "git commit",
     "git_dirty": "uncommitted changes",
     "python": "Python",

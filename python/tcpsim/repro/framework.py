@@ -585,6 +585,9 @@ def execute(
     ``wall_s`` of a report is the simulation time of its runs (as recorded when each was first
     computed, so cached runs count too) plus its analysis and plotting time.
     """
+    from tcpsim.extras import require
+
+    require("pyarrow", "scipy", "matplotlib", purpose="a reproduction (its result store, statistics and figures)")
     from tcpsim.report.provenance import provenance
 
     experiments = list({e.id: e for e in experiments}.values())

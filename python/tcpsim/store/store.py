@@ -41,7 +41,14 @@ def warn(message: str) -> None:
 
 class Store:
     def __init__(self, root: Path):
-        """Open (creating if needed) the store at ``root``; raises :class:`StoreUnavailable`."""
+        """Open (creating if needed) the store at ``root``; raises :class:`StoreUnavailable`,
+        also when pyarrow (the ``parquet`` extra, in which runs are kept) is not installed."""
+        from tcpsim.extras import MissingExtra, require
+
+        try:
+            require("pyarrow", purpose="the result store")
+        except MissingExtra as error:
+            raise StoreUnavailable(str(error)) from None
         self.root = root
         try:
             root.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """Where a result came from: tcpsim's version, the engine's and the digest of its sources, the
-source commit when tcpsim runs from a git checkout of its own sources, the interpreter and the
-command line."""
+commit the core was built from, the source commit when tcpsim runs from a git checkout of its own
+sources, the interpreter and the command line."""
 
 from __future__ import annotations
 
@@ -50,6 +50,16 @@ def engine_source() -> str | None:
     return _core.source_digest()
 
 
+def build_commit() -> str | None:
+    """The git commit the compiled core was built from (``tcpsim.__commit__``): what an
+    installed wheel records where it has no checkout for :func:`git_state`."""
+    try:
+        from tcpsim import _core
+    except ImportError:
+        return None
+    return getattr(_core, "BUILD_COMMIT", None)
+
+
 def provenance(command_line: list[str] | None) -> dict[str, Any]:
     """What identifies the software that produced a result, and how it was asked for."""
     from tcpsim import __version__
@@ -58,6 +68,7 @@ def provenance(command_line: list[str] | None) -> dict[str, Any]:
         "tcpsim_version": __version__,
         "engine_version": engine_version(),
         "engine_source": engine_source(),
+        "build_commit": build_commit(),
         "git": git_state(),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
