@@ -2,7 +2,8 @@
 
 The numbers in docs/datacenter.md come from this script:
 
-    nice -n 5 .venv/bin/python scripts/dc_websearch.py [--load 0.6] [--hosts 8] [--duration 3s] [--seeds 1 2 3]
+    nice -n 5 .venv/bin/python scripts/dc_websearch.py --duration 4s --seeds 1 2 3 [--plot FILE]
+        [--load 0.6] [--hosts 8] [--non-ect enqueue|drop] [--variants newreno dctcp]
 
 Set-up (chosen before running, after DCTCP, Alizadeh et al., SIGCOMM 2010, Sec. 4.3's benchmark
 traffic on a rack and pFabric/HPCC's all-to-all web-search runs): `hosts` hosts on one 1 Gb/s
@@ -22,7 +23,7 @@ import argparse
 import time
 
 import tcpsim
-from tcpsim.fct import fct_table
+from tcpsim.fct import fct_table, plot_slowdown
 
 
 def scenario(variant: str, load: float, hosts: int, duration: str, non_ect: str = "enqueue") -> dict:
@@ -54,7 +55,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     parser.add_argument("--non-ect", choices=["enqueue", "drop"], default="enqueue")
     parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
+    parser.add_argument("--plot", help="write the slowdown-vs-size plot (first seed) to this file")
     args = parser.parse_args()
+    frames = {}
     for variant in args.variants:
         for seed in args.seeds:
             started = time.time()
@@ -69,6 +72,15 @@ def main() -> None:
                 f"wall {time.time() - started:.1f} s"
             )
             print(fct_table(counted).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+            frames.setdefault(variant, counted)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        ax = plot_slowdown(frames)
+        ax.set_title(f"web search, {args.load:.0%} load, {args.hosts} hosts at 1 Gb/s (seed {args.seeds[0]})")
+        ax.figure.tight_layout()
+        ax.figure.savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":

@@ -243,3 +243,42 @@ def test_incast_collapses_newreno_goodput_past_a_few_senders_but_not_dctcps():
     # DCTCP keeps the port near K = 20: no drop, the query in ~8.3 ms.
     dctcp, drops = qct(32, "dctcp")
     assert dctcp < 0.010 and drops == 0
+
+
+def web_search_star(variant, seed, load=0.6, hosts=8, duration="2s"):
+    """`scripts/dc_websearch.py`'s set-up (docs/datacenter.md): all-to-all web-search transfers
+    at `load` among `hosts` on one 1 Gb/s switch, every queue 100 packets, DCTCP's marking at
+    K = 20 packets with not-ECN-capable packets enqueued (Linux sends all of DCTCP's ECT)."""
+    names = [f"h{i}" for i in range(hosts)]
+    step = {"kind": "step", "limit": "100pkt", "threshold": "20pkt", "non_ect": "enqueue"}
+    queue = step if variant == "dctcp" else "100pkt"
+    spec = {
+        "duration": duration,
+        "tcp": {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"},
+        "links": [{"name": h, "a": h, "b": "sw", "rate": "1Gbps", "delay": "25us", "queue": queue} for h in names],
+        "web": [
+            {
+                "name": "ws",
+                "hosts": names,
+                "variant": variant,
+                "arrivals": {"process": "poisson", "load": load},
+                "sizes": {"dist": "web_search"},
+            }
+        ],
+    }
+    return tcpsim.run(spec, seed=seed)
+
+
+def test_at_60_percent_web_search_load_dctcp_cuts_the_short_transfers_p99_slowdown():
+    tables = {}
+    for variant in ("newreno", "dctcp"):
+        r = web_search_star(variant, seed=1)
+        frame = r.fct()
+        tables[variant] = fct_table(frame[frame["start_s"] < 1.6]).set_index("bucket")
+        if variant == "dctcp":
+            assert r.links["drops_queue"].sum() == 0, "DCTCP holds every queue near K"
+    short = {variant: table.loc["<100KB"] for variant, table in tables.items()}
+    assert short["newreno"]["transfers"] > 200 and short["dctcp"]["transfers"] > 200
+    # NewReno's drop-tail queues lose short transfers' tails, which wait for the 300 ms RTO.
+    assert short["dctcp"]["slowdown_p99"] < short["newreno"]["slowdown_p99"] / 5
+    assert short["dctcp"]["slowdown_median"] < short["newreno"]["slowdown_median"]
