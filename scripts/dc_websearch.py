@@ -3,21 +3,22 @@
 The numbers in docs/datacenter.md come from this script:
 
     nice -n 5 .venv/bin/python scripts/dc_websearch.py --duration 4s --seeds 1 2 3 [--plot FILE]
-        [--load 0.6] [--hosts 8] [--non-ect enqueue|drop] [--variants newreno dctcp]
+        [--load 0.6] [--hosts 8] [--ecn-sender linux_dctcp|rfc3168] [--non-ect drop|enqueue]
+        [--variants newreno dctcp]
 
 Set-up (chosen before running, after DCTCP, Alizadeh et al., SIGCOMM 2010, Sec. 4.3's benchmark
 traffic on a rack and pFabric/HPCC's all-to-all web-search runs): `hosts` hosts on one 1 Gb/s
 switch (25 us per link, base RTT 100 us), all-to-all transfers with web-search sizes at `load`
 of the host links (Poisson arrivals); every queue, switch ports and host NICs alike (as the
 pFabric and HPCC simulations configure them), 100 packets (150 KB, the paper's static per-port
-buffer); NewReno with drop-tail, DCTCP with step marking at K = 20 packets (the paper's K at
-1 Gb/s) and not-ECN-capable packets above K enqueued (`--non-ect enqueue`): Linux sends every
-packet of a DCTCP connection ECT, pure ACKs and retransmissions included (net/ipv4/tcp_output.c,
-`tcp_ecn_send`: they are cleared only when the congestion control does not need ECN), where
-tcpsim sends them not-ECT (RFC 3168 §6.1.4-5), and a step queue that drops them above K
-(`--non-ect drop`) drops the ACKs that share the hosts' queues with data; MSS 1460 B, initial window 3 (RFC 3390), min RTO 300 ms (the paper's incast
-runs), delayed ACKs of 2 segments with a 40 ms timeout. Transfers that start in the last
-20 % of the run are left out (they may not finish)."""
+buffer); NewReno with drop-tail; DCTCP with step marking at K = 20 packets (the paper's K at
+1 Gb/s), not-ECN-capable packets above K dropped (Linux `red ... ecn`), and senders that send
+every packet ECT as Linux's DCTCP does, pure ACKs and retransmissions included
+(`ecn_sender = "linux_dctcp"`; net/ipv4/tcp_output.c `tcp_ecn_send`). MSS 1460 B, initial
+window 3 (RFC 3390), min RTO 300 ms (the paper's incast runs), delayed ACKs of 2 segments with
+a 40 ms timeout. Transfers that start in the last 20 % of the run are left out (they may not
+finish). `--ecn-sender rfc3168` (ACKs and retransmissions not-ECT) shows what the step queue's
+drops of them cost; `--non-ect enqueue` spares them at the queue instead."""
 
 import argparse
 import time
@@ -26,7 +27,9 @@ import tcpsim
 from tcpsim.fct import fct_table, plot_slowdown
 
 
-def scenario(variant: str, load: float, hosts: int, duration: str, non_ect: str = "enqueue") -> dict:
+def scenario(
+    variant: str, load: float, hosts: int, duration: str, non_ect: str = "drop", ecn_sender: str = "linux_dctcp"
+) -> dict:
     names = [f"h{i}" for i in range(hosts)]
     step = {"kind": "step", "limit": "100pkt", "threshold": "20pkt", "non_ect": non_ect}
     port = step if variant == "dctcp" else "100pkt"
@@ -42,6 +45,7 @@ def scenario(variant: str, load: float, hosts: int, duration: str, non_ect: str 
                 "variant": variant,
                 "arrivals": {"process": "poisson", "load": load},
                 "sizes": {"dist": "web_search"},
+                "tcp": {"ecn_sender": ecn_sender} if variant == "dctcp" else {},
             }
         ],
     }
@@ -53,7 +57,8 @@ def main() -> None:
     parser.add_argument("--hosts", type=int, default=8)
     parser.add_argument("--duration", default="3s")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
-    parser.add_argument("--non-ect", choices=["enqueue", "drop"], default="enqueue")
+    parser.add_argument("--non-ect", choices=["drop", "enqueue"], default="drop")
+    parser.add_argument("--ecn-sender", choices=["linux_dctcp", "rfc3168"], default="linux_dctcp")
     parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
     parser.add_argument("--plot", help="write the slowdown-vs-size plot (first seed) to this file")
     args = parser.parse_args()
@@ -61,7 +66,9 @@ def main() -> None:
     for variant in args.variants:
         for seed in args.seeds:
             started = time.time()
-            r = tcpsim.run(scenario(variant, args.load, args.hosts, args.duration, args.non_ect), seed=seed)
+            r = tcpsim.run(
+                scenario(variant, args.load, args.hosts, args.duration, args.non_ect, args.ecn_sender), seed=seed
+            )
             frame = r.fct()
             cutoff = 0.8 * r.meta["sim_s"]
             counted = frame[frame["start_s"] < cutoff]

@@ -248,10 +248,9 @@ def test_incast_collapses_newreno_goodput_past_a_few_senders_but_not_dctcps():
 def web_search_star(variant, seed, load=0.6, hosts=8, duration="2s"):
     """`scripts/dc_websearch.py`'s set-up (docs/datacenter.md): all-to-all web-search transfers
     at `load` among `hosts` on one 1 Gb/s switch, every queue 100 packets, DCTCP's marking at
-    K = 20 packets with not-ECN-capable packets enqueued (Linux sends all of DCTCP's ECT)."""
+    K = 20 packets and its senders ECN-capable on every packet as Linux's."""
     names = [f"h{i}" for i in range(hosts)]
-    step = {"kind": "step", "limit": "100pkt", "threshold": "20pkt", "non_ect": "enqueue"}
-    queue = step if variant == "dctcp" else "100pkt"
+    queue = {"kind": "step", "limit": "100pkt", "threshold": "20pkt"} if variant == "dctcp" else "100pkt"
     spec = {
         "duration": duration,
         "tcp": {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"},
@@ -263,6 +262,7 @@ def web_search_star(variant, seed, load=0.6, hosts=8, duration="2s"):
                 "variant": variant,
                 "arrivals": {"process": "poisson", "load": load},
                 "sizes": {"dist": "web_search"},
+                "tcp": {"ecn_sender": "linux_dctcp"} if variant == "dctcp" else {},
             }
         ],
     }

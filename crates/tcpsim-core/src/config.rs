@@ -770,6 +770,13 @@ pub enum EcnSender {
     /// `SetCWRonRetransmit_`, true in ns-default.tcl since 2005/06/19). So the retransmission
     /// after a timeout ends the receiver's echo, and the window grows again from one segment.
     Ns2,
+    /// Linux with a congestion control that needs ECN (DCTCP, `tcp_ca_needs_ecn`): every
+    /// packet of the connection is ECT(0), retransmissions and the receiver's pure ACKs
+    /// included (net/ipv4/tcp_output.c `tcp_ecn_send` clears ECT from them only for other
+    /// congestion controls); CWR as `rfc3168`, on the first new data segment after an
+    /// ECN-Echo reduction. So a queue that drops packets that are not ECN-capable above its
+    /// marking threshold never drops this connection's ACKs for it.
+    LinuxDctcp,
 }
 
 /// What an ECN receiver (`TcpConfig::ecn`) echoes.
