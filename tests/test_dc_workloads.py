@@ -146,6 +146,22 @@ def test_fct_tables_split_by_size_with_mean_median_and_p99():
     assert fct_table(frame, edges=[50]).transfers.tolist() == [2, 3]
 
 
+def test_the_slowdown_plot_has_a_median_and_a_p99_line_per_run():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from tcpsim.fct import plot_slowdown
+
+    frame = pd.DataFrame({"bytes": [1_000, 2_000, 50_000, 3_000_000], "slowdown": [1.0, 2.0, 3.0, 4.0]})
+    ax = plot_slowdown({"a": frame, "b": frame.assign(slowdown=frame["slowdown"] * 2)}, bins=4)
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == ["a median", "a p99", "b median", "b p99"]
+    assert ax.get_xscale() == "log" and ax.get_ylabel() == "FCT slowdown"
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
+
+
 def test_barrier_rounds_give_one_query_completion_time_per_round():
     senders = ["s0", "s1", "s2"]
     spec = {
@@ -168,6 +184,7 @@ def test_barrier_rounds_give_one_query_completion_time_per_round():
     }
     r = tcpsim.run(spec, seed=1)
     rounds = incast_rounds(r.transfers, "q")
+    pd.testing.assert_frame_equal(r.incast_rounds("q"), rounds)
     assert rounds["round"].tolist() == [0, 1, 2, 3, 4] and (rounds["senders"] == 3).all()
     assert (rounds["bytes"] == 60_000).all()
     t = r.transfers

@@ -157,6 +157,13 @@ class RunResult:
 
         return fct_table(self.fct(canonical), SIZE_EDGES if edges is None else edges)
 
+    def incast_rounds(self, generator: str) -> pd.DataFrame:
+        """Per round of the barrier generator `generator`: start, senders, bytes, query
+        completion time `qct_s` and goodput (`tcpsim.fct.incast_rounds`)."""
+        from tcpsim.fct import incast_rounds
+
+        return incast_rounds(self.transfers, generator)
+
     @property
     def traces(self) -> dict[str, pd.DataFrame]:
         return self._frame("traces")
