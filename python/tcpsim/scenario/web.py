@@ -110,7 +110,8 @@ class EmpiricalSizes(Model):
     dist: Literal["empirical"]
     cdf: list[tuple[TransferSizeBytes | Literal[0], float]] | None = None
     file: str | None = None
-    """A CDF file's path, read when the scenario is loaded."""
+    """A CDF file's path (a relative one from the current directory), read when the scenario is
+    loaded; its points, not its path, go into the engine's input and the scenario's hash."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
