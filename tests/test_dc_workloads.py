@@ -207,7 +207,7 @@ def test_the_queue_table_has_drops_marks_and_time_weighted_quantiles():
 
 
 def incast(senders, variant, rounds=3):
-    """The DCTCP paper's incast (Alizadeh et al., SIGCOMM 2010, Sec. 4.2.2): an aggregator asks
+    """The DCTCP paper's basic incast (Alizadeh et al., SIGCOMM 2010, Sec. 4.2.1): a client asks
     `senders` workers for 1 MB in all (1 MB / n each) over one 1 Gb/s ToR port with a static
     buffer of 100 packets; base RTT 100 us; min RTO 300 ms; DCTCP marks at K = 20 packets.
     MSS 1460 B, initial window 3 (RFC 3390), delayed ACKs timing out after 40 ms (Linux)."""

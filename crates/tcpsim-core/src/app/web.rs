@@ -23,7 +23,7 @@
 //! generators draw the sender uniformly among their hosts and the receiver uniformly among the
 //! others, as HPCC's generator does. Barrier arrivals (incast, Vasudevan et al., "Safe and
 //! effective fine-grained TCP retransmissions for datacenter communication", SIGCOMM 2009,
-//! Sec. 2; DCTCP, Alizadeh et al., SIGCOMM 2010, Sec. 4.2.2) start one transfer per client at
+//! Sec. 2; DCTCP, Alizadeh et al., SIGCOMM 2010, Sec. 4.2.1) start one transfer per client at
 //! once, in client order, and the next round when all of them completed (`app::connections`
 //! counts them).
 //!
