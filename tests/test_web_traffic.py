@@ -148,7 +148,7 @@ def test_a_run_with_web_and_on_off_traffic_is_identical_per_seed_and_conserves_p
 def test_results_with_web_traffic_save_serialize_and_survive_the_store(tmp_path):
     r = tcpsim.run(scenario(duration="10s", arrivals={"process": "poisson", "rate": "5/s"}), seed=1)
     out = r.save(tmp_path / "run")
-    assert pd.read_csv(out / "transfers.csv").shape == (len(r.transfers), 7)
+    assert pd.read_csv(out / "transfers.csv").shape == (len(r.transfers), 9)
     assert pd.read_csv(out / "web.csv")["name"].tolist() == ["w"]
     doc = r.to_json_dict()
     assert doc["web"][0]["name"] == "w" and len(doc["transfers"]) == len(r.transfers)
@@ -207,7 +207,20 @@ def test_the_cost_estimate_counts_web_transfers_and_refuses_absurd_ones():
         ({"arrivals": {"process": "poisson", "rate": "0/s"}}, "web[0].arrivals.rate", "must be greater than zero"),
         ({"arrivals": {"process": "poisson", "rate": "50"}}, "web[0].arrivals.rate", "has no unit"),
         ({"arrivals": {"process": "pareto", "rate": "5/s", "shape": 1}}, "web[0].arrivals.shape", "infinite mean"),
-        ({"arrivals": {"process": "gamma", "rate": "5/s"}}, "web[0].arrivals.process", "allowed: pareto, poisson"),
+        (
+            {"arrivals": {"process": "gamma", "rate": "5/s"}},
+            "web[0].arrivals.process",
+            "allowed: barrier, pareto, poisson",
+        ),
+        ({"arrivals": {"process": "poisson", "load": 0.5}}, "web[0].arrivals.load", "needs hosts (all-to-all)"),
+        ({"arrivals": {"process": "poisson", "rate": "5/s", "load": 0.5}}, "web[0].arrivals", "exactly one of rate"),
+        ({"arrivals": {"process": "poisson", "load": -1}}, "web[0].arrivals.load", "must be a number > 0"),
+        ({"arrivals": {"process": "barrier", "rounds": 0}}, "web[0].arrivals.rounds", "whole number >= 1"),
+        ({"hosts": ["c1", "c2"]}, "web[0].server", "not with hosts"),
+        ({"sizes": {"dist": "empirical", "cdf": [[0, 0], [10, 0.5], [5, 1]]}}, "web[0].sizes.cdf[2]", "must be >= the"),
+        ({"sizes": {"dist": "empirical", "cdf": [[0, 0], [10, 0.5]]}}, "web[0].sizes.cdf", "run from 0 to 1"),
+        ({"sizes": {"dist": "empirical", "file": "/no/such.cdf"}}, "web[0].sizes.file", "cannot read CDF file"),
+        ({"sizes": {"dist": "web_serch"}}, "web[0].sizes.dist", "web_search"),
         ({"sizes": {"dist": "pareto", "mean": "30KB", "shape": 0.9}}, "web[0].sizes.shape", "has an infinite mean"),
         ({"sizes": {"dist": "list", "sizes": []}}, "web[0].sizes.sizes", "needs at least 1 entry"),
         ({"sizes": {"dist": "fixed", "size": 0}}, "web[0].sizes.size", "must be greater than zero"),

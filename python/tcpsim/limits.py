@@ -28,6 +28,7 @@ from tcpsim.scenario import Scenario, ScenarioError, format_path
 from tcpsim.scenario.network import queue_model
 from tcpsim.scenario.traffic import flow_instances, tcp_origin
 from tcpsim.units import format_duration
+from tcpsim.workloads import cdf_mean
 
 NS_PER_S = 10**9
 
@@ -120,6 +121,9 @@ def _mean_size(sizes: Mapping[str, Any], mss: int) -> tuple[float, float]:
     """Mean bytes and mean data segments of a generator's transfers."""
     if sizes["dist"] == "pareto":
         return sizes["mean_bytes"], sizes["mean_bytes"] / mss + 1  # + 1: the last, partial segment
+    if sizes["dist"] == "empirical":
+        mean = cdf_mean(sizes["cdf"])
+        return mean, mean / mss + 1
     listed = [sizes["bytes"]] if sizes["dist"] == "fixed" else sizes["bytes"]
     return sum(listed) / len(listed), sum(math.ceil(size / mss) for size in listed) / len(listed)
 
@@ -251,14 +255,18 @@ def _flows(engine: Mapping[str, Any]) -> tuple[list[_Flow], list[_Flow], list[_W
         ack = settings["header_bytes"] + ACK_EXTRA_BYTES
         stop_ns = generator["stop_ns"] if generator["stop_ns"] is not None else engine["duration_ns"]
         active_s = max(0, min(stop_ns, engine["duration_ns"]) - generator["start_ns"]) / NS_PER_S
-        transfers = _arrivals_bound(generator["arrivals"], active_s)
+        transfers = _arrivals_bound(generator["arrivals"], active_s, len(generator["clients"]))
         mean_bytes, mean_segments = _mean_size(generator["sizes"], settings["mss_bytes"])
-        share = 1 / len(generator["clients"])
+        clients, server = generator["clients"], generator["server"]
+        if generator["direction"] == "all_to_all":
+            pairs = [(src, dst) for src in clients for dst in clients if src != dst]
+        elif generator["direction"] == "download":
+            pairs = [(server, client) for client in clients]
+        else:
+            pairs = [(client, server) for client in clients]
+        share = 1 / len(pairs)
         flows = []
-        for client in generator["clients"]:
-            src, dst = (
-                (generator["server"], client) if generator["direction"] == "download" else (client, generator["server"])
-            )
+        for src, dst in pairs:
             offered_bps = 8 * wire * mean_segments * transfers * share / max(active_s, 1e-9)
             # Every segment counted twice: retransmissions make the estimate err high.
             flows.append(
@@ -382,11 +390,13 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
     return cost
 
 
-def _arrivals_bound(arrivals: Mapping[str, Any], active_s: float) -> float:
+def _arrivals_bound(arrivals: Mapping[str, Any], active_s: float, clients: int) -> float:
     """Transfers a generator may start in ``active_s``: rate × time for Poisson arrivals; for
     Pareto gaps, as many as the shortest gap (the scale, mean·(shape − 1)/shape) allows, since
     with a shape near 1 almost every gap is close to it and the run's count is far above
-    rate × time (at shape 1.0000001, 10^7 times)."""
+    rate × time (at shape 1.0000001, 10^7 times); barrier rounds: one per client each round."""
+    if arrivals["process"] == "barrier":
+        return float(arrivals["rounds"] * clients)
     expected = arrivals["rate_per_s"] * active_s
     if arrivals["process"] == "pareto":
         return expected * arrivals["shape"] / (arrivals["shape"] - 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -51,7 +52,7 @@ WEB_COLUMNS = [
     "fct_p95_s",
     "connection_slots",
 ]
-TRANSFER_COLUMNS = ["generator", "client", "start_s", "end_s", "bytes", "fct_s", "completed"]
+TRANSFER_COLUMNS = ["generator", "client", "src", "dst", "start_s", "end_s", "bytes", "fct_s", "completed"]
 
 
 class EngineOutput(NamedTuple):
@@ -74,9 +75,10 @@ class RunResult:
     per UDP constant-bit-rate source: packets/bytes sent and received, throughput.
 
     `transfers` lists every transfer a web generator started, warm-up included: `generator`,
-    `client`, `start_s`, `end_s` (when the receiver held every byte; NaN if not by the end),
-    `bytes`, `fct_s` (end − start) and `completed`. `web` names each generator's `server` and
-    `clients` and counts the transfers started inside the window, how many completed and their completion times (mean, median,
+    `client` (all-to-all: the sender), `src` and `dst` (sender and receiver), `start_s`, `end_s`
+    (when the receiver held every byte; NaN if not by the end), `bytes`, `fct_s` (end − start)
+    and `completed` (`tcpsim.metrics.fct_slowdown` and friends read it). `web` names each
+    generator's `server` (None for all-to-all) and `clients` (its hosts) and counts the transfers started inside the window, how many completed and their completion times (mean, median,
     95th percentile), and like a flow the bytes delivered, throughput and data packets sent and
     dropped inside the window, with `connection_slots` (the most transfers open at once)."""
 
@@ -135,6 +137,32 @@ class RunResult:
     @property
     def transfers(self) -> pd.DataFrame:
         return self._frame("transfers")
+
+    def fct(self, canonical: dict[str, Any] | None = None) -> pd.DataFrame:
+        """The completed transfers with their ideal FCT and slowdown (`tcpsim.fct.fct_frame`,
+        whose doc says what is counted). `canonical` is the engine scenario the run had
+        (`Scenario.to_engine()`); a fresh run's result knows it, a loaded one needs it."""
+        from tcpsim.fct import fct_frame
+
+        if canonical is None:
+            if self._engine is None:
+                raise ValueError("a loaded result needs the scenario: r.fct(scenario.to_engine())")
+            canonical = self._engine.canonical
+        return fct_frame(self.transfers, canonical)
+
+    def fct_table(self, edges: Sequence[int] | None = None, canonical: dict[str, Any] | None = None) -> pd.DataFrame:
+        """FCT and slowdown mean/median/p99 per size bucket (`tcpsim.fct.fct_table`); `edges`
+        in bytes, default <100 KB, 100 KB–10 MB, >=10 MB."""
+        from tcpsim.fct import SIZE_EDGES, fct_table
+
+        return fct_table(self.fct(canonical), SIZE_EDGES if edges is None else edges)
+
+    def incast_rounds(self, generator: str) -> pd.DataFrame:
+        """Per round of the barrier generator `generator`: start, senders, bytes, query
+        completion time `qct_s` and goodput (`tcpsim.fct.incast_rounds`)."""
+        from tcpsim.fct import incast_rounds
+
+        return incast_rounds(self.transfers, generator)
 
     @property
     def traces(self) -> dict[str, pd.DataFrame]:
@@ -335,7 +363,7 @@ def _rows(engine: EngineOutput) -> dict[str, list[dict[str, Any]]]:
             "name": generator["name"],
             "class": generator["class"],
             "variant": variant,
-            "server": nodes[generator["server"]],
+            "server": nodes[generator["server"]] if generator["server"] is not None else None,
             "clients": [nodes[client] for client in generator["clients"]],
             **{key: value for key, value in row.items() if key != "id"},
         }
@@ -359,7 +387,15 @@ def _transfer_columns(engine: EngineOutput) -> dict[str, Any]:
 
     return {
         name: column(name, code)
-        for name, code in (("generator", "I"), ("client", "I"), ("start_ns", "Q"), ("end_ns", "Q"), ("bytes", "Q"))
+        for name, code in (
+            ("generator", "I"),
+            ("client", "I"),
+            ("src", "I"),
+            ("dst", "I"),
+            ("start_ns", "Q"),
+            ("end_ns", "Q"),
+            ("bytes", "Q"),
+        )
     }
 
 
@@ -369,14 +405,16 @@ def _transfer_rows(engine: EngineOutput) -> list[dict[str, Any]]:
     names = [generator["name"] for generator in engine.canonical["web"]]
     nodes = engine.canonical["nodes"]
     rows = []
-    for generator, client, start, end, size in zip(
-        c["generator"], c["client"], c["start_ns"], c["end_ns"], c["bytes"], strict=True
+    for generator, client, src, dst, start, end, size in zip(
+        c["generator"], c["client"], c["src"], c["dst"], c["start_ns"], c["end_ns"], c["bytes"], strict=True
     ):
         completed = end != NOT_COMPLETED_NS
         rows.append(
             {
                 "generator": names[generator],
                 "client": nodes[client],
+                "src": nodes[src],
+                "dst": nodes[dst],
                 "start_s": start / 1e9,
                 "end_s": end / 1e9 if completed else None,
                 "bytes": size,
@@ -393,6 +431,7 @@ def _transfer_frame(engine: EngineOutput) -> pd.DataFrame:
 
     raw = engine.raw_transfers
     generator, client = _column(raw, "generator", "u4"), _column(raw, "client", "u4")
+    src, dst = _column(raw, "src", "u4"), _column(raw, "dst", "u4")
     start, end = _column(raw, "start_ns", "u8"), _column(raw, "end_ns", "u8")
     completed = end != NOT_COMPLETED_NS
     names = np.array([g["name"] for g in engine.canonical["web"]], dtype=object)
@@ -401,6 +440,8 @@ def _transfer_frame(engine: EngineOutput) -> pd.DataFrame:
         {
             "generator": names[generator] if len(generator) else np.array([], dtype=object),
             "client": nodes[client] if len(client) else np.array([], dtype=object),
+            "src": nodes[src] if len(src) else np.array([], dtype=object),
+            "dst": nodes[dst] if len(dst) else np.array([], dtype=object),
             "start_s": start / 1e9,
             "end_s": np.where(completed, end / 1e9, np.nan),
             "bytes": _column(raw, "bytes", "u8").astype("int64"),  # the engine caps sizes at 2^53
@@ -464,7 +505,7 @@ def build_result(
     slots: the flow table's size beyond the flows)."""
     keys = ("trace_truncated", "trace_truncated_at_s", "connection_slots")
     meta = meta | {key: engine_summary[key] for key in keys}
-    empty = {name: b"" for name in ("generator", "client", "start_ns", "end_ns", "bytes")}
+    empty = {name: b"" for name in ("generator", "client", "src", "dst", "start_ns", "end_ns", "bytes")}
     engine = EngineOutput(
         engine_summary, raw_traces, canonical, flow_variants, flow_classes, raw_transfers or empty, web_variants or []
     )

@@ -66,17 +66,20 @@ pub struct UdpFlowConfig {
     pub on: Vec<(u64, u64)>,
 }
 
-/// A flow generator of finite TCP transfers between a server and its clients (`app::web`): each
-/// transfer is a new connection with its own cwnd, RTT estimate and RTO, so it starts in slow
-/// start; arrivals only in [start_ns, stop_ns).
+/// A flow generator of finite TCP transfers between a server and its clients, or between two
+/// of its hosts (`all_to_all`) (`app::web`): each transfer is a new connection with its own
+/// cwnd, RTT estimate and RTO, so it starts in slow start; arrivals only in [start_ns, stop_ns).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebConfig {
     pub name: String,
     /// Label of the generator in results (its traffic class); the engine does not read it.
     pub class: String,
-    pub server: u32,
-    /// Each transfer serves one of them, drawn uniformly.
+    /// None exactly when `direction` is `all_to_all`.
+    pub server: Option<u32>,
+    /// Each transfer serves one of them, drawn uniformly (with `barrier` arrivals: each one in
+    /// every round). With `all_to_all`, the hosts: each transfer joins an ordered pair of two
+    /// of them, drawn uniformly.
     pub clients: Vec<u32>,
     pub direction: WebDirection,
     pub tcp: TcpConfig,
@@ -95,6 +98,8 @@ pub enum WebDirection {
     Download,
     /// Client to server.
     Upload,
+    /// From one host to another, both drawn uniformly (no server).
+    AllToAll,
 }
 
 /// When a generator's transfers start.
@@ -105,6 +110,10 @@ pub enum ArrivalConfig {
     Poisson { rate_per_s: f64 },
     /// Pareto gaps of mean 1/`rate_per_s` and `shape` > 1 (heavy-tailed, bursty arrivals).
     Pareto { rate_per_s: f64, shape: f64 },
+    /// Barrier-synchronised rounds (incast): at start_ns every client starts one transfer; the
+    /// next round starts `gap_ns` after the last transfer of the round completed; `rounds` of
+    /// them (none starts at or after stop_ns).
+    Barrier { rounds: u32, gap_ns: u64 },
 }
 
 /// How large a generator's transfers are (payload bytes).
@@ -123,19 +132,37 @@ pub enum SizeConfig {
     List {
         bytes: Vec<u64>,
     },
+    /// Inverse-CDF sampling of the piecewise-linear CDF through the points (bytes, cumulative
+    /// probability): probabilities from 0 to 1 strictly increasing, sizes non-decreasing.
+    Empirical {
+        cdf: Vec<(u64, f64)>,
+    },
 }
 
 impl WebConfig {
     /// Check the generator's own parameters; errors are `field: message` relative to it.
     fn validate(&self, n_nodes: u32) -> Result<(), String> {
-        if self.server >= n_nodes {
-            return Err(format!("server: {} must be a node < {n_nodes}", self.server));
+        match (self.server, self.direction) {
+            (Some(_), WebDirection::AllToAll) => return Err("server: must be null with direction all_to_all".into()),
+            (None, WebDirection::Download | WebDirection::Upload) => {
+                return Err("server: needed with direction download or upload".into())
+            }
+            (Some(server), _) if server >= n_nodes => {
+                return Err(format!("server: {server} must be a node < {n_nodes}"));
+            }
+            _ => {}
         }
-        if self.clients.is_empty() {
-            return Err("clients: needs at least one client".into());
+        let least = if self.server.is_some() { 1 } else { 2 };
+        if self.clients.len() < least {
+            return Err(format!("clients: needs at least {least}, has {}", self.clients.len()));
         }
-        if let Some((j, c)) = self.clients.iter().enumerate().find(|(_, &c)| c >= n_nodes || c == self.server) {
-            return Err(format!("clients[{j}]: {c} must be a node < {n_nodes} other than the server"));
+        for (j, &c) in self.clients.iter().enumerate() {
+            if c >= n_nodes || Some(c) == self.server {
+                return Err(format!("clients[{j}]: {c} must be a node < {n_nodes} other than the server"));
+            }
+            if self.server.is_none() && self.clients[..j].contains(&c) {
+                return Err(format!("clients[{j}]: {c} is listed twice; all_to_all hosts must be distinct"));
+            }
         }
         let positive = |field: &str, x: f64| {
             if x.is_finite() && x > 0.0 {
@@ -157,6 +184,13 @@ impl WebConfig {
                 positive("arrivals.rate_per_s", rate_per_s)?;
                 shape("arrivals.shape", a)?;
             }
+            ArrivalConfig::Barrier { rounds: 0, .. } => {
+                return Err("arrivals.rounds: 0 must be >= 1".into());
+            }
+            ArrivalConfig::Barrier { .. } if self.direction == WebDirection::AllToAll => {
+                return Err("arrivals.process: barrier needs a server and clients, not all_to_all".into());
+            }
+            ArrivalConfig::Barrier { .. } => {}
         }
         let size = |field: &str, bytes: u64| {
             if (1..=MAX_TRANSFER_BYTES).contains(&bytes) {
@@ -177,12 +211,42 @@ impl WebConfig {
                     size(&format!("sizes.bytes[{k}]"), *b)?;
                 }
             }
+            SizeConfig::Empirical { cdf } => validate_cdf(cdf).map_err(|e| format!("sizes.cdf{e}"))?,
         }
         if let Some(stop) = self.stop_ns.filter(|stop| *stop <= self.start_ns) {
             return Err(format!("stop_ns: {stop} must be > start_ns ({})", self.start_ns));
         }
         self.tcp.validate().map_err(|e| format!("tcp{e}"))
     }
+}
+
+/// An empirical size CDF is usable: at least two points, the first probability 0 and the last
+/// 1, probabilities strictly increasing, sizes non-decreasing and at most
+/// [`MAX_TRANSFER_BYTES`]. Errors are `[k]: message` relative to the list.
+fn validate_cdf(cdf: &[(u64, f64)]) -> Result<(), String> {
+    if cdf.len() < 2 {
+        return Err(format!(": needs at least two points, has {}", cdf.len()));
+    }
+    for (k, &(bytes, p)) in cdf.iter().enumerate() {
+        if bytes > MAX_TRANSFER_BYTES {
+            return Err(format!("[{k}]: size {bytes} must be <= {MAX_TRANSFER_BYTES}"));
+        }
+        if !(0.0..=1.0).contains(&p) {
+            return Err(format!("[{k}]: probability {p} must be in [0, 1]"));
+        }
+        if let Some(&(previous_bytes, previous_p)) = k.checked_sub(1).map(|j| &cdf[j]) {
+            if p <= previous_p {
+                return Err(format!("[{k}]: probability {p} must be > the previous point's ({previous_p})"));
+            }
+            if bytes < previous_bytes {
+                return Err(format!("[{k}]: size {bytes} must be >= the previous point's ({previous_bytes})"));
+            }
+        }
+    }
+    if cdf[0].1 != 0.0 || cdf[cdf.len() - 1].1 != 1.0 {
+        return Err(format!(": probabilities must run from 0 to 1, not {} to {}", cdf[0].1, cdf[cdf.len() - 1].1));
+    }
+    Ok(())
 }
 
 /// A full-duplex point-to-point link between nodes `a` and `b`. Each direction has its own
@@ -732,6 +796,13 @@ pub enum EcnSender {
     /// `SetCWRonRetransmit_`, true in ns-default.tcl since 2005/06/19). So the retransmission
     /// after a timeout ends the receiver's echo, and the window grows again from one segment.
     Ns2,
+    /// Linux with a congestion control that needs ECN (DCTCP, `tcp_ca_needs_ecn`): every
+    /// packet of the connection is ECT(0), retransmissions and the receiver's pure ACKs
+    /// included (net/ipv4/tcp_output.c `tcp_ecn_send` clears ECT from them only for other
+    /// congestion controls); CWR as `rfc3168`, on the first new data segment after an
+    /// ECN-Echo reduction. So a queue that drops packets that are not ECN-capable above its
+    /// marking threshold never drops this connection's ACKs for it.
+    LinuxDctcp,
 }
 
 /// What an ECN receiver (`TcpConfig::ecn`) echoes.

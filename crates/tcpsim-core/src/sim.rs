@@ -92,7 +92,7 @@ impl Sim {
         let tcp_ends = cfg.flows.iter().map(|f| ("flows", f.src, f.dst));
         let endpoints: Vec<(&str, u32, u32)> =
             tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
-        let web_ends = cfg.web.iter().flat_map(|w| w.clients.iter().copied().chain([w.server]));
+        let web_ends = cfg.web.iter().flat_map(|w| w.clients.iter().copied().chain(w.server));
         let routes =
             Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]).chain(web_ends));
         for (i, &(kind, src, dst)) in endpoints.iter().enumerate() {
@@ -105,10 +105,12 @@ impl Sim {
             }
         }
         for (i, w) in cfg.web.iter().enumerate() {
-            if let Some(j) = w.clients.iter().position(|&c| !routes.reachable(w.server, c)) {
+            // Without a server (all_to_all), every host must reach the first.
+            let hub = w.server.unwrap_or(w.clients[0]);
+            if let Some(j) = w.clients.iter().position(|&c| c != hub && !routes.reachable(hub, c)) {
                 return Err(format!(
                     "web[{i}].clients[{j}]: no route from node '{}' to node '{}'",
-                    cfg.nodes[w.server as usize], cfg.nodes[w.clients[j] as usize]
+                    cfg.nodes[hub as usize], cfg.nodes[w.clients[j] as usize]
                 ));
             }
         }
@@ -167,7 +169,18 @@ impl Sim {
         }
         let mut net = Network::new(channels, routes, cfg.flows.len(), trace.records_queue_changes());
         // Packets travel both ways between a connection's ends (data and ACKs), one way for UDP.
-        let web_connections = cfg.web.iter().flat_map(|w| w.clients.iter().map(|&c| (w.server, c)));
+        let web_connections = cfg.web.iter().flat_map(|w| -> Vec<(u32, u32)> {
+            match w.server {
+                Some(server) => w.clients.iter().map(|&c| (server, c)).collect(),
+                // all_to_all: every pair of hosts.
+                None => w
+                    .clients
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(j, &a)| w.clients[j + 1..].iter().map(move |&b| (a, b)))
+                    .collect(),
+            }
+        });
         let connections = cfg.flows.iter().map(|f| (f.src, f.dst)).chain(web_connections);
         let udp_paths = cfg.udp_flows.iter().map(|u| (u.src, u.dst));
         net.find_handovers(connections.flat_map(|(a, b)| [(a, b), (b, a)]).chain(udp_paths));
@@ -269,7 +282,11 @@ impl Sim {
                         }
                         connection.receiver.on_data(&p, &mut ctx);
                         if p.flow >= self.web.first_flow() {
-                            self.web.after_data(p.flow, connection, ctx.now());
+                            if let Some((generator, t)) = self.web.after_data(p.flow, connection, ctx.now()) {
+                                if t < self.duration_ns {
+                                    ctx.sched.at(t, Event::WebArrival { generator });
+                                }
+                            }
                         }
                     }
                     PacketKind::Ack => {
@@ -314,11 +331,9 @@ impl Sim {
             }
             Event::WebArrival { generator } => {
                 let series = self.web.first_flow() + generator;
-                if self.web.start_transfer(generator, series, &mut self.flows, &mut ctx) {
-                    let next = self.web.generators[generator as usize].after(ctx.now());
-                    if let Some(t) = next.filter(|t| *t < self.duration_ns) {
-                        ctx.sched.at(t, Event::WebArrival { generator });
-                    }
+                let next = self.web.arrive(generator, series, &mut self.flows, &mut ctx);
+                if let Some(t) = next.filter(|t| *t < self.duration_ns) {
+                    ctx.sched.at(t, Event::WebArrival { generator });
                 }
             }
             Event::TraceSample => self.sample_traces(),

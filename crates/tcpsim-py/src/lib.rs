@@ -107,6 +107,8 @@ fn transfers<'py>(py: Python<'py>, rows: &[Transfer]) -> PyResult<Bound<'py, PyD
         &[
             ("generator", &column_u32(|t| t.generator)),
             ("client", &column_u32(|t| t.client)),
+            ("src", &column_u32(|t| t.src)),
+            ("dst", &column_u32(|t| t.dst)),
             ("start_ns", &column_u64(|t| t.start_ns)),
             ("end_ns", &column_u64(|t| t.end_ns)),
             ("bytes", &column_u64(|t| t.bytes)),

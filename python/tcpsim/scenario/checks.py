@@ -124,20 +124,41 @@ def _check_flows(
 
 
 def _check_web(scenario: "Scenario", nodes: list[str], component: dict[str, str]) -> Iterator[Problem]:
-    """A generator's server and clients exist and the server reaches every client; its merged
-    TCP settings are consistent."""
+    """A generator's server and clients (or hosts) exist and the server (the first host) reaches
+    every other; a `load` has hosts on links of one rate; its merged TCP settings are consistent."""
     for position, web in enumerate(scenario.web):
-        if web.server not in component:
+        key = "hosts" if web.hosts is not None else "clients"
+        hub = web.server if web.hosts is None else web.hosts[0]
+        if web.hosts is None and web.server not in component:
             yield (("web", position, "server"), f"{web.server!r} is not a node; known nodes: {', '.join(nodes)}")
-        for j, client in enumerate(web.clients):
-            if client not in component:
-                yield (("web", position, "clients", j), f"{client!r} is not a node; known nodes: {', '.join(nodes)}")
-            elif web.server in component and component[client] != component[web.server]:
-                yield (
-                    ("web", position, "clients", j),
-                    f"no path from the server {web.server!r} to {client!r} over the links",
-                )
+        for j, end in enumerate(web.hosts if web.hosts is not None else web.clients or []):
+            if end not in component:
+                yield (("web", position, key, j), f"{end!r} is not a node; known nodes: {', '.join(nodes)}")
+            elif hub in component and component[end] != component[hub]:
+                origin = "the server" if web.hosts is None else "the first host"
+                yield (("web", position, key, j), f"no path from {origin} {hub!r} to {end!r} over the links")
+        if getattr(web.arrivals, "load", None) is not None and web.hosts is not None:
+            _, problem = host_rate(scenario, web.hosts)
+            if problem is not None:
+                yield (("web", position, "arrivals", "load"), problem)
         yield from _check_tcp(scenario, "web", position, effective_tcp(scenario.tcp, web))
+
+
+def host_rate(scenario: "Scenario", hosts: list[str]) -> tuple[int, str | None]:
+    """The rate of the hosts' links, which a `load` is a fraction of: each host must have one
+    link, all of one rate. Returns (rate, None) or (0, why not)."""
+    rates = set()
+    for host in hosts:
+        links = [link for link in scenario.links if host in (link.a, link.b)]
+        if len(links) != 1:
+            return 0, f"needs hosts with one link each; {host!r} has {len(links)}"
+        rates.add(links[0].rate_bps)
+    if len(rates) != 1:
+        return (
+            0,
+            f"needs hosts whose links have one rate; they have {len(rates)} ({', '.join(map(str, sorted(rates)))} b/s)",
+        )
+    return rates.pop(), None
 
 
 def _check_tcp(scenario: "Scenario", table: str, position: int, tcp: dict[str, Any]) -> Iterator[Problem]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, NamedTuple, Self
 
 from pydantic import Field, model_validator
 
-from tcpsim.scenario.checks import check_scenario
+from tcpsim.scenario.checks import check_scenario, host_rate
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
 from tcpsim.scenario.network import LinkSpec
@@ -101,7 +101,12 @@ class Scenario(Model):
                 for position, udp in enumerate(self.udp)
             ],
             "web": [
-                web.to_engine(position, node_index, effective_tcp(self.tcp, web))
+                web.to_engine(
+                    position,
+                    node_index,
+                    effective_tcp(self.tcp, web),
+                    host_rate(self, web.hosts)[0] if web.hosts is not None else None,
+                )
                 for position, web in enumerate(self.web)
             ],
             # The engine stops recording traces at `limits.max_trace_rows` even in a forced run, so

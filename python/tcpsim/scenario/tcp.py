@@ -676,12 +676,15 @@ class TcpOptions(Model):
     """With ecn: the receiver acknowledges a CE-marked segment at once (Linux); false keeps the
     delayed-ACK rules, the withheld ACK carrying the echo (ns-2's DelAckSink). RFC 3168 §6.1.3
     allows both."""
-    ecn_sender: Literal["rfc3168", "ns2"] = "rfc3168"
+    ecn_sender: Literal["rfc3168", "ns2", "linux_dctcp"] = "rfc3168"
     """With ecn: "rfc3168" sends new data ECT(0) and retransmissions not-ECT (§6.1.5), CWR on
     the first new segment after an ECN-Echo reduction (§6.1.2); "ns2" as ns-2.35's TcpAgent
     (tcp/tcp.cc `output`, `slowdown`): every data segment ECT, retransmissions included, and CWR
     on the next segment sent after any reduction (ECN-Echo, fast retransmit, timeout), so a
-    timeout's retransmission ends the receiver's echo."""
+    timeout's retransmission ends the receiver's echo; "linux_dctcp" as Linux with a congestion
+    control that needs ECN (DCTCP; net/ipv4/tcp_output.c `tcp_ecn_send`): every packet ECT(0),
+    retransmissions and the receiver's pure ACKs included, CWR as "rfc3168" (a step queue that
+    drops what is not ECN-capable above K then never drops the connection's ACKs for it)."""
     ecn_receiver: Literal["rfc3168", "dctcp"] = "rfc3168"
     """With ecn: what the receiver's ECN-Echo says. "rfc3168": every ACK from a CE segment
     until the sender's CWR (§6.1.3); "dctcp": the CE state of the last segment, CWR ignored, and

@@ -21,6 +21,9 @@
 //! flow-completion time is the right metric for congestion control", SIGCOMM CCR 36(1), 2006).
 //! With no handshake (docs/architecture.md, fidelity choices) it is one RTT shorter than a real
 //! stack's. The slot is reclaimed later, when the sender has every byte acknowledged.
+//!
+//! A barrier generator's round is the transfers one arrival started; when the last of them
+//! ends, the generator is asked when its next round starts.
 
 use super::web::WebGenerator;
 use crate::config::WebConfig;
@@ -34,7 +37,10 @@ use crate::time::ns_to_s;
 #[derive(Clone, Copy, Debug)]
 pub struct Transfer {
     pub generator: u32,
+    /// The client served (with `all_to_all`: the sender).
     pub client: u32,
+    pub src: u32,
+    pub dst: u32,
     pub start_ns: u64,
     /// When the receiver held every byte (u64::MAX: not by the end of the run).
     pub end_ns: u64,
@@ -68,6 +74,8 @@ pub struct WebTraffic {
     slots: Vec<Slot>,
     /// Reclaimed slots of each generator, as flow indices.
     free: Vec<Vec<u32>>,
+    /// Transfers of each barrier generator's current round not yet ended.
+    round_open: Vec<usize>,
     pub transfers: Vec<Transfer>,
     /// Why a transfer could not start: an error of the run.
     pub error: Option<String>,
@@ -80,6 +88,7 @@ impl WebTraffic {
             first_flow,
             slots: Vec::new(),
             free: vec![Vec::new(); cfgs.len()],
+            round_open: vec![0; cfgs.len()],
             transfers: Vec::new(),
             error: None,
         }
@@ -96,13 +105,32 @@ impl WebTraffic {
         self.slots.len()
     }
 
+    /// Generator `g`'s arrival now: start its next transfer (a barrier generator: one per
+    /// client). Returns when its next arrival is due (a barrier generator's: none yet, it
+    /// comes when the round ends, from `after_data`), and none if the flow table is full.
+    pub fn arrive(&mut self, g: u32, series: u32, flows: &mut Vec<TcpFlow>, ctx: &mut Ctx) -> Option<u64> {
+        let batch = self.generators[g as usize].batch();
+        for _ in 0..batch {
+            if !self.start_transfer(g, series, flows, ctx) {
+                return None;
+            }
+        }
+        let generator = &mut self.generators[g as usize];
+        if generator.is_barrier() {
+            self.round_open[g as usize] = batch;
+            None
+        } else {
+            generator.after(ctx.now())
+        }
+    }
+
     /// Start generator `g`'s next transfer now: a new connection in one of its reclaimed slots
     /// or in a new slot, sending at once; its deliveries count in throughput series `series`.
     /// Returns false (and records the error) if the flow table is full.
-    pub fn start_transfer(&mut self, g: u32, series: u32, flows: &mut Vec<TcpFlow>, ctx: &mut Ctx) -> bool {
+    fn start_transfer(&mut self, g: u32, series: u32, flows: &mut Vec<TcpFlow>, ctx: &mut Ctx) -> bool {
         let generator = &mut self.generators[g as usize];
         let request = generator.request();
-        let (src, dst) = generator.ends(request.client);
+        let (src, dst) = (request.src, request.dst);
         let fresh = |flow| TcpFlow::connect(flow, src, dst, &generator.tcp, request.bytes);
         let transfer = self.transfers.len();
         let flow = match self.free[g as usize].pop() {
@@ -129,6 +157,8 @@ impl WebTraffic {
         self.transfers.push(Transfer {
             generator: g,
             client: request.client,
+            src,
+            dst,
             start_ns: ctx.now(),
             end_ns: u64::MAX,
             bytes: request.bytes,
@@ -143,12 +173,25 @@ impl WebTraffic {
     }
 
     /// Data reached the receiver of slot `flow`: its transfer ends when it holds every byte.
+    /// Returns (generator, time) of a barrier generator's next round if this ended its round.
     #[inline]
-    pub fn after_data(&mut self, flow: u32, connection: &TcpFlow, now_ns: u64) {
+    pub fn after_data(&mut self, flow: u32, connection: &TcpFlow, now_ns: u64) -> Option<(u32, u64)> {
         let t = &mut self.transfers[self.slots[(flow - self.first_flow) as usize].transfer];
-        if !t.completed() && connection.receiver.rcv_nxt >= t.bytes {
-            t.end_ns = now_ns;
+        if t.completed() || connection.receiver.rcv_nxt < t.bytes {
+            return None;
         }
+        t.end_ns = now_ns;
+        let g = t.generator;
+        let generator = &mut self.generators[g as usize];
+        if !generator.is_barrier() {
+            return None;
+        }
+        let open = &mut self.round_open[g as usize];
+        *open -= 1;
+        if *open > 0 {
+            return None;
+        }
+        generator.after(now_ns).map(|at| (g, at))
     }
 
     /// An ACK reached the sender of slot `flow`: once every byte is acknowledged the slot is

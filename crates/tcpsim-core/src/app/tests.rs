@@ -129,7 +129,7 @@ pub(crate) fn web(name: &str, server: u32, clients: Vec<u32>, arrivals: ArrivalC
     WebConfig {
         name: name.into(),
         class: name.into(),
-        server,
+        server: Some(server),
         clients,
         direction: WebDirection::Download,
         tcp,
@@ -313,4 +313,80 @@ fn a_run_with_web_and_on_off_traffic_conserves_packets_and_is_bit_identical_per_
     let (a, b) = (run_seed(3), run_seed(3));
     assert!(a == b, "the same seed gives the same run");
     assert_ne!(a.0, run_seed(4).0);
+}
+
+#[test]
+fn a_barrier_round_starts_a_gap_after_the_previous_rounds_last_transfer_ended() {
+    // Incast on the three-host topology: c1 and c2 each answer the server with 30 000 B per
+    // round, 4 rounds 1 ms apart.
+    let barrier = ArrivalConfig::Barrier { rounds: 4, gap_ns: MS };
+    let mut g = web("incast", 0, vec![2, 3], barrier, SizeConfig::Fixed { bytes: 30_000 });
+    g.direction = WebDirection::Upload;
+    g.start_ns = 100 * MS;
+    let mut cfg = topology(100, vec![]);
+    cfg.web = vec![g];
+    let sim = run(&cfg);
+    let t = sim.transfers();
+    assert_eq!(t.len(), 8, "two transfers per round, four rounds");
+    assert!(t.iter().all(|t| t.completed() && t.dst == 0 && t.src == t.client));
+    assert_eq!(t[0].start_ns, 100 * MS, "the first round at start");
+    for round in t.chunks(2) {
+        assert_eq!((round[0].src, round[1].src), (2, 3), "every client once per round, in order");
+        assert_eq!(round[0].start_ns, round[1].start_ns);
+    }
+    for k in 1..4 {
+        let last_end = t[2 * k - 2].end_ns.max(t[2 * k - 1].end_ns);
+        assert_eq!(t[2 * k].start_ns, last_end + MS, "round {k} starts 1 ms after round {} ended", k - 1);
+    }
+    assert_eq!(sim.summary().unwrap().web[0].transfers_completed, 8);
+}
+
+#[test]
+fn all_to_all_transfers_join_distinct_hosts_and_complete() {
+    let mut g =
+        web("a2a", 0, vec![0, 2, 3], ArrivalConfig::Poisson { rate_per_s: 50.0 }, SizeConfig::Fixed { bytes: 5_000 });
+    (g.server, g.direction) = (None, WebDirection::AllToAll);
+    let mut cfg = topology(100, vec![]);
+    cfg.web = vec![g];
+    let sim = run(&cfg);
+    let t = sim.transfers();
+    assert!(t.len() > 400, "{} transfers in 10 s at 50/s", t.len());
+    assert!(t.iter().all(|t| t.src != t.dst && [0, 2, 3].contains(&t.src) && [0, 2, 3].contains(&t.dst)));
+    for (src, dst) in [(0, 2), (2, 0), (2, 3), (3, 2), (0, 3), (3, 0)] {
+        assert!(t.iter().any(|t| (t.src, t.dst) == (src, dst)), "no transfer {src} -> {dst}");
+    }
+    assert!(t.iter().filter(|t| t.start_ns < 9 * S).all(|t| t.completed()));
+}
+
+#[test]
+fn bad_cdfs_and_patterns_are_refused_by_path() {
+    let check = |g: WebConfig| {
+        let mut cfg = topology(100, vec![]);
+        cfg.web = vec![g];
+        cfg.validate().err().unwrap()
+    };
+    let empirical = |cdf: Vec<(u64, f64)>| {
+        web("w", 0, vec![2], ArrivalConfig::Poisson { rate_per_s: 1.0 }, SizeConfig::Empirical { cdf })
+    };
+    assert_eq!(check(empirical(vec![(5, 0.0)])), "web[0].sizes.cdf: needs at least two points, has 1");
+    assert_eq!(
+        check(empirical(vec![(0, 0.0), (10, 0.5), (10, 0.5), (20, 1.0)])),
+        "web[0].sizes.cdf[2]: probability 0.5 must be > the previous point's (0.5)"
+    );
+    assert_eq!(
+        check(empirical(vec![(0, 0.0), (10, 0.5), (5, 1.0)])),
+        "web[0].sizes.cdf[2]: size 5 must be >= the previous point's (10)"
+    );
+    assert_eq!(
+        check(empirical(vec![(0, 0.0), (10, 0.5), (20, 0.9)])),
+        "web[0].sizes.cdf: probabilities must run from 0 to 1, not 0 to 0.9"
+    );
+    let mut a2a = web("w", 0, vec![2, 2], ArrivalConfig::Poisson { rate_per_s: 1.0 }, SizeConfig::Fixed { bytes: 1 });
+    a2a.direction = WebDirection::AllToAll;
+    assert_eq!(check(a2a.clone()), "web[0].server: must be null with direction all_to_all");
+    a2a.server = None;
+    assert_eq!(check(a2a.clone()), "web[0].clients[1]: 2 is listed twice; all_to_all hosts must be distinct");
+    a2a.clients = vec![2, 3];
+    a2a.arrivals = ArrivalConfig::Barrier { rounds: 1, gap_ns: 0 };
+    assert_eq!(check(a2a), "web[0].arrivals.process: barrier needs a server and clients, not all_to_all");
 }

@@ -326,6 +326,35 @@ fn as_ns2_a_fast_retransmit_sends_its_retransmission_ect_with_cwr() {
     assert_eq!((resent.seq, resent.ecn, resent.cwr), (1000, Ecn::Ect0, true));
 }
 
+/// As Linux's DCTCP (`EcnSender::LinuxDctcp`, tcp_output.c `tcp_ecn_send`): an ECE ACK, then a
+/// fast retransmit; the retransmission is ECT(0) but carries no CWR (that waits for new data),
+/// and the receiver's ACKs, which RFC 3168 senders leave not-ECT, are ECT(0).
+#[test]
+fn as_linux_dctcp_retransmissions_and_acks_leave_ect_and_cwr_waits_for_new_data() {
+    let mut w = World::new();
+    let mut cfg = ecn_tcp();
+    cfg.ecn_sender = crate::config::EcnSender::LinuxDctcp;
+    let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+    s.start(&mut w.ctx());
+    let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+    let first = w.sent_of(PacketKind::Data)[0];
+    r.on_data(&Packet { ecn: Ecn::Ce, ..first }, &mut w.ctx());
+    let a = *w.sent_of(PacketKind::Ack).last().unwrap();
+    assert_eq!((a.ack, a.ece, a.ecn), (1000, true, Ecn::Ect0), "the ACK is ECT(0)");
+    ack(&mut s, &mut w, a.ack, a.ece);
+    for _ in 0..3 {
+        ack(&mut s, &mut w, 1000, false);
+    }
+    let resent = w.sent().into_iter().find(|p| p.retransmission == Retransmission::Fast).unwrap();
+    assert_eq!((resent.seq, resent.ecn, resent.cwr), (1000, Ecn::Ect0, false));
+    let mut rfc = ecn_tcp();
+    rfc.ecn_sender = crate::config::EcnSender::Rfc3168;
+    let mut plain = TcpReceiver::new(0, 1, 0, &rfc);
+    plain.on_data(&first, &mut w.ctx());
+    plain.on_data(&Packet { seq: 1000, ..first }, &mut w.ctx());
+    assert_eq!(w.sent_of(PacketKind::Ack).last().unwrap().ecn, Ecn::NotEct, "RFC 3168: ACKs not-ECT");
+}
+
 /// (Not ECN: the RTO estimator's sampling, on the same two-node world.) Ten segments leave at
 /// 0 ms; with `RttSampling::TimedSegment` only segment 0 is timed. Its ACK at 100 ms gives the
 /// first sample: SRTT 100 ms, RTTVAR 50 ms, RTO 100 + 4·50 = 300 ms; slow start releases 10 000

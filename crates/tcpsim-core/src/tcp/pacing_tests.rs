@@ -70,6 +70,7 @@ fn wire(pacing_rate_bps: Option<u64>) -> Wire {
         header_bytes: 40,
         ecn: false,
         ecn_ns2: false,
+        ect_retransmissions: false,
         rd_class: RdMark::R,
         cwr_pending: false,
         rto_timer: Default::default(),

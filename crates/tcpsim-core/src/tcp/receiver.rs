@@ -30,7 +30,7 @@
 
 use super::timer::Timer;
 use crate::config::TcpConfig;
-use crate::config::{EcnReceiver, RdMark, RecoveryKind};
+use crate::config::{EcnReceiver, EcnSender, RdMark, RecoveryKind};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::{Ecn, Packet, PacketKind, Retransmission, SackBlock, MAX_SACK_BLOCKS};
@@ -78,6 +78,8 @@ pub struct TcpReceiver {
     ecn_immediate_ack: bool,
     /// DCTCP's echo (`EcnReceiver::Dctcp`): ECE = CE of the last segment.
     dctcp_echo: bool,
+    /// ACKs leave ECT(0) (`EcnSender::LinuxDctcp`).
+    ect_acks: bool,
     /// The RD class mark of the flow, carried by its ACKs too (the paper marks flows, not
     /// directions: an ACK of a Vegas flow is served as D).
     rd_class: RdMark,
@@ -108,6 +110,7 @@ impl TcpReceiver {
             ecn: cfg.ecn,
             ecn_immediate_ack: cfg.ecn_immediate_ack,
             dctcp_echo: cfg.ecn_receiver == EcnReceiver::Dctcp,
+            ect_acks: cfg.ecn && cfg.ecn_sender == EcnSender::LinuxDctcp,
             echo_ce: false,
             rd_class: cfg.rd_mark(),
             last_ack: None,
@@ -252,6 +255,9 @@ impl TcpReceiver {
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.ack_bytes);
         a.ack = self.rcv_nxt;
         a.ece = self.echo_ce;
+        if self.ect_acks {
+            a.ecn = Ecn::Ect0;
+        }
         a.rd_class = self.rd_class;
         a.epoch = self.epoch;
         if !self.sack {

@@ -82,6 +82,7 @@ impl TcpSender {
                 header_bytes: cfg.header_bytes,
                 ecn: cfg.ecn,
                 ecn_ns2: cfg.ecn_sender == EcnSender::Ns2,
+                ect_retransmissions: cfg.ecn_sender == EcnSender::LinuxDctcp,
                 rd_class: cfg.rd_mark(),
                 cwr_pending: false,
                 rto_timer: Default::default(),

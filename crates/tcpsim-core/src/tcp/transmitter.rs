@@ -53,6 +53,8 @@ pub(crate) struct Wire {
     pub(crate) ecn: bool,
     /// `EcnSender::Ns2`: retransmissions leave as ECT(0) too, and carry a pending CWR.
     pub(crate) ecn_ns2: bool,
+    /// `EcnSender::LinuxDctcp`: retransmissions leave as ECT(0) too, without the CWR.
+    pub(crate) ect_retransmissions: bool,
     /// The RD class mark of the flow's packets.
     pub(crate) rd_class: RdMark,
     /// The window was reduced for an ECN-Echo (with `ecn_ns2`, for any reason): the next
@@ -119,7 +121,8 @@ impl<'a, 'c> Transmitter<'a, 'c> {
     /// Put the segment starting at `seq` on the wire and start the retransmission timer if
     /// idle (RFC 6298 §5.1). An ECN sender marks new data ECT(0) — retransmissions stay
     /// not-ECT (RFC 3168 §6.1.5) — and sets CWR on the first new segment after a reduction
-    /// (§6.1.2); as ns-2 (`ecn_ns2`), retransmissions too are ECT(0) and may carry the CWR.
+    /// (§6.1.2); as ns-2 (`ecn_ns2`), retransmissions too are ECT(0) and may carry the CWR;
+    /// as Linux's DCTCP (`ect_retransmissions`), they are ECT(0) without it.
     pub fn send(&mut self, s: &mut SendState, seq: u64, kind: Retransmission) {
         let now = self.ctx.now();
         let len = s.segment_len(seq) as u32;
@@ -146,6 +149,8 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         if self.wire.ecn && (!retransmitted || self.wire.ecn_ns2) {
             p.ecn = Ecn::Ect0;
             p.cwr = std::mem::take(&mut self.wire.cwr_pending);
+        } else if self.wire.ecn && self.wire.ect_retransmissions {
+            p.ecn = Ecn::Ect0;
         }
         self.ctx.transmit(self.wire.node, p);
         self.wire.pace_after_send(len as u64, now);
