@@ -171,3 +171,12 @@ def test_routing_options_are_checked_by_the_scenario():
         load_scenario({**fat_tree(k=2, routing="shortest"), "network": {"ecmp": "packet_spray"}})
     with pytest.raises(tcpsim.ScenarioError, match="network.routing: 'ospf' is not a routing mode"):
         load_scenario({**fat_tree(k=2), "network": {"routing": "ospf"}})
+
+
+def test_the_bundled_fat_tree_is_the_generators():
+    from tcpsim.paths import builtin_scenario
+
+    generated = fat_tree(
+        k=4, flows=16, host_rate="1Gbps", duration="2s", warmup="0.5s", tcp={"min_rto": "200ms", "init_cwnd": 10}
+    )
+    assert load_scenario(builtin_scenario("fat_tree_k4")).to_engine() == load_scenario(generated).to_engine()

@@ -182,7 +182,8 @@ def _scenario(
         for end in (src, dst):
             if end not in known:
                 raise ValueError(f"flows[{i}]: {end!r} is not a host; hosts are named like {hosts[0]!r}")
-    network = {"routing": routing, **({"ecmp": ecmp} if routing == "ecmp" else {})}
+    # The default selection is left out, so that `--set network.routing=shortest` alone works.
+    network = {"routing": routing, **({"ecmp": ecmp} if routing == "ecmp" and ecmp != "flow_hash" else {})}
     return GeneratedScenario(
         {
             "name": name,
