@@ -239,12 +239,7 @@ impl Routes {
         if c & MULTI == 0 {
             return c;
         }
-        let n = self.choices[(c & !MULTI) as usize] as u64;
-        let draw = match self.select {
-            Some(EcmpSelect::PacketSpray) => self.spray[router as usize].next_u64(),
-            _ => flow_hash(self.salt[router as usize], p),
-        };
-        self.choices[(c & !MULTI) as usize + 1 + below(draw, n)]
+        self.choose(router, c & !MULTI, p)
     }
 
     /// The channel packet `p` will take from `node` when it gets there, if that is known
@@ -255,11 +250,29 @@ impl Routes {
         if c & MULTI == 0 {
             return Some(c);
         }
-        let at = (c & !MULTI) as usize;
         match self.select {
             Some(EcmpSelect::PacketSpray) => None,
-            _ => Some(self.choices[at + 1 + below(flow_hash(self.salt[router as usize], p), self.choices[at] as u64)]),
+            _ => Some(self.choice(c & !MULTI, flow_hash(self.salt[router as usize], p))),
         }
+    }
+
+    /// `router`'s pick for `p` among the choices at `choices[at]`. Out of line, as is
+    /// [`Routes::choice`]: routers without a choice (every router of a dumbbell) never call
+    /// them, and the common path stays small.
+    #[inline(never)]
+    fn choose(&mut self, router: u32, at: u32, p: &Packet) -> u32 {
+        let draw = match self.select {
+            Some(EcmpSelect::PacketSpray) => self.spray[router as usize].next_u64(),
+            _ => flow_hash(self.salt[router as usize], p),
+        };
+        self.choice(at, draw)
+    }
+
+    /// The choice at `choices[at]` that `draw` (uniform over 64 bits) picks.
+    #[inline(never)]
+    fn choice(&self, at: u32, draw: u64) -> u32 {
+        let at = at as usize;
+        self.choices[at + 1 + below(draw, self.choices[at] as u64)]
     }
 
     /// Every channel a packet at `node` may take towards `dst`.
