@@ -5,7 +5,9 @@ lower-numbered links wins (`net/routing.rs`: a breadth-first search from the des
 visits each node's neighbours in link order, each node taking the channel to the node that
 reached it first). :class:`Routes` runs the same search over the rows of `r.links` (one per link
 direction: `link`, `direction`, `src`, `dst`), so a result's paths are known without the
-scenario: which link directions a flow's data crosses.
+scenario: which link directions a flow's data crosses. These are the routes of `[network]
+routing = "shortest"` (the default) only; with ECMP a flow's path depends on its hash or, when
+spraying, on each packet, and is not recomputed here.
 """
 
 from __future__ import annotations

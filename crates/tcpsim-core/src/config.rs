@@ -40,6 +40,9 @@ pub struct SimConfig {
     /// Node names; links and flows refer to nodes by index into this list.
     pub nodes: Vec<String>,
     pub links: Vec<LinkConfig>,
+    /// How routers choose among paths of equally few hops.
+    #[serde(default)]
+    pub routing: RoutingConfig,
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
@@ -49,6 +52,27 @@ pub struct SimConfig {
     pub web: Vec<WebConfig>,
     #[serde(default)]
     pub trace: TraceConfig,
+}
+
+/// How packets are routed (`net::routing`): always on a path of the fewest hops.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RoutingConfig {
+    /// One path per destination: among equal-hop paths, the one through lower-numbered links.
+    #[default]
+    Shortest,
+    /// Equal-cost multipath: a router with several next hops on shortest paths picks one.
+    Ecmp { select: EcmpSelect },
+}
+
+/// How an ECMP router picks among its equal-cost next hops (`net::routing`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EcmpSelect {
+    /// By a hash of the packet's connection and direction: one path per connection direction.
+    FlowHash,
+    /// Uniformly at random for every packet (random packet spraying).
+    PacketSpray,
 }
 
 /// A constant-bit-rate UDP source (`app::cbr`), switched on during the `on` intervals.

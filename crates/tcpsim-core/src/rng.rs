@@ -32,6 +32,12 @@ impl RandomStream {
         RandomStream { rng: Xoshiro256PlusPlus::seed_from_u64(stream_seed(run_seed, name)) }
     }
 
+    /// 64 uniform random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+
     /// Uniform in [0, 1) with 53 random bits.
     #[inline]
     pub fn uniform(&mut self) -> f64 {

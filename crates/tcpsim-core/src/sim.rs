@@ -10,7 +10,7 @@ use crate::app::cbr::{CbrSource, UdpCounters};
 use crate::app::connections::{Transfer, WebTraffic, WindowCounts};
 use crate::app::on_off::OnOffSchedule;
 use crate::build_context::BuildContext;
-use crate::config::{AppConfig, SimConfig};
+use crate::config::{AppConfig, RoutingConfig, SimConfig};
 use crate::context::Ctx;
 use crate::engine::{Event, Scheduler};
 use crate::loss::LossModel;
@@ -93,8 +93,13 @@ impl Sim {
         let endpoints: Vec<(&str, u32, u32)> =
             tcp_ends.chain(cfg.udp_flows.iter().map(|u| ("udp_flows", u.src, u.dst))).collect();
         let web_ends = cfg.web.iter().flat_map(|w| w.clients.iter().copied().chain(w.server));
-        let routes =
-            Routes::new(cfg.nodes.len(), &ends, endpoints.iter().flat_map(|&(_, s, d)| [s, d]).chain(web_ends));
+        let destinations = endpoints.iter().flat_map(|&(_, s, d)| [s, d]).chain(web_ends);
+        let routes = match cfg.routing {
+            RoutingConfig::Shortest => Routes::new(cfg.nodes.len(), &ends, destinations),
+            RoutingConfig::Ecmp { select } => Routes::with_ecmp(cfg.nodes.len(), &ends, destinations, select, |node| {
+                RandomStream::new(seed, &format!("ecmp:{}", cfg.nodes[node as usize]))
+            }),
+        };
         for (i, &(kind, src, dst)) in endpoints.iter().enumerate() {
             if !routes.reachable(src, dst) {
                 let index = if kind == "flows" { i } else { i - cfg.flows.len() };
@@ -778,6 +783,45 @@ mod tests {
         assert!(early > 0 && all > early, "CoDel drops and evictions: {neck}");
         assert!(neck["queue_max_pkts"].as_u64() <= Some(30), "{neck}");
         assert_ne!(lazy, run_summary(&cfg, 4, Ends::ByLinks).0);
+    }
+
+    #[test]
+    fn ecmp_results_are_the_same_whether_packets_are_handed_over_or_arrive_by_event() {
+        // The mixed scenario's bottleneck becomes two equal paths r1–m1–r2 and r1–m2–r2. A flow
+        // hash is known before a packet reaches r1, so r1's hops still take hand-overs; a
+        // sprayer draws when the packet arrives, so they do not, but m1→r2 and m2→r2 do.
+        let mut cfg = serde_json::to_value(mixed()).unwrap();
+        cfg["nodes"].as_array_mut().unwrap().extend(["m1".into(), "m2".into()]);
+        let links = cfg["links"].as_array_mut().unwrap();
+        let bottleneck = links.remove(1);
+        for (l, (name, a, b)) in
+            [("r1-m1", 1, 4), ("m1-r2", 4, 2), ("r1-m2", 1, 5), ("m2-r2", 5, 2)].into_iter().enumerate()
+        {
+            let mut link = bottleneck.clone();
+            (link["name"], link["a"], link["b"]) = (name.into(), a.into(), b.into());
+            links.insert(1 + l, link);
+        }
+        (cfg["trace"]["queue"], cfg["trace"]["interval_ns"]) = (false.into(), 0.into());
+        for select in ["flow_hash", "packet_spray"] {
+            cfg["routing"] = serde_json::json!({"mode": "ecmp", "select": select});
+            for warmup_ns in [5_001_000_000u64, 0] {
+                cfg["warmup_ns"] = warmup_ns.into();
+                let cfg: SimConfig = serde_json::from_value(cfg.clone()).unwrap();
+                let (handed, handed_events, _) = run_summary(&cfg, 11, Ends::ByLinksWithHandovers);
+                let (arrivals, arrival_events, _) = run_summary(&cfg, 11, Ends::ByLinks);
+                let (eager, _, _) = run_summary(&cfg, 11, Ends::Events);
+                assert_eq!(handed, arrivals, "{select}, warm-up {warmup_ns}");
+                assert_eq!(eager, arrivals, "{select}, warm-up {warmup_ns}");
+                assert!(handed_events < arrival_events * 9 / 10, "{handed_events} events, {arrival_events} without");
+                // Both paths carry data: r1→m1 is link 1's a→b, r1→m2 link 3's.
+                let sent = |channel: usize| handed["channels"][channel]["tx_packets"].as_u64().unwrap();
+                assert!(sent(2) > 1000 && sent(6) > 1000, "{select}: {} and {} packets", sent(2), sent(6));
+            }
+        }
+        // Shortest-path routing takes the lower-numbered link alone.
+        cfg["routing"] = serde_json::json!({"mode": "shortest"});
+        let (shortest, _, _) = run_summary(&serde_json::from_value(cfg).unwrap(), 11, Ends::ByLinksWithHandovers);
+        assert_eq!(shortest["channels"][6]["tx_packets"], 0);
     }
 
     #[test]

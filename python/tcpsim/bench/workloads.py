@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tcpsim.paths import builtin_scenario
-from tcpsim.topologies import dumbbell
+from tcpsim.topologies import dumbbell, fat_tree
 
 PODLESNY_RD = {"kind": "rd", "limit": "1BDP"}
 """RD (`podlesny` Sec. III) with its defaults (k = 1, D = 10 % of the buffer), the buffer C·250 ms."""
@@ -74,6 +74,18 @@ def _podlesny_1g() -> dict[str, Any]:
     return scenario
 
 
+def _fattree_k8() -> dict[str, Any]:
+    # Long-lived flows stand in for a data-centre flow-size workload until one exists.
+    return fat_tree(
+        k=8,
+        host_rate="10Gbps",
+        core_rate="40Gbps",
+        flows=128,
+        duration="100ms",
+        tcp={"min_rto": "200ms", "init_cwnd": 10},
+    )
+
+
 WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
     "lossy_link": (
         "one NewReno flow, 10 Mb/s 45 ms → 2 Mb/s bottleneck, 400-byte segments, "
@@ -97,5 +109,11 @@ WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
         "Vegas, each sending its client Poisson arrivals of 50 transfers/s, Pareto sizes mean 30 KB shape 1.3, "
         "RTT 100 ms; RD bottleneck 1 Gb/s 10 ms, buffer C·250 ms, 200 Mb/s access, 1 KB packets, 60 s",
         _podlesny_1g,
+    ),
+    "fattree_k8": (
+        "k = 8 fat tree (Al-Fares et al. 2008: 128 hosts, 80 switches), 10 Gb/s host and edge-aggregation "
+        "links, 40 Gb/s aggregation-core, 10 us links, 100-packet queues, ECMP flow hashing; 128 long-lived "
+        "NewReno flows between random host pairs, 1460-byte segments, 100 ms",
+        _fattree_k8,
     ),
 }

@@ -1066,3 +1066,41 @@ class LinkSpec(Model):
             "delay_ns": self.delay_ns,
             **directions,
         }
+
+
+ROUTING_MODES = ("shortest", "ecmp")
+ECMP_SELECTIONS = ("flow_hash", "packet_spray")
+
+
+class NetworkSpec(Model):
+    """How packets find their way (`net/routing.rs`). Every route has the fewest hops; this
+    table says what a router does when several next hops give one."""
+
+    routing: Annotated[
+        str, PlainValidator(choice("a routing mode", ROUTING_MODES)), WithJsonSchema({"enum": list(ROUTING_MODES)})
+    ] = "shortest"
+    """ "shortest": one path per destination; among equal-hop paths the one through the links
+    written first. "ecmp": equal-cost multipath, a router with several next hops on shortest
+    paths picks one for each packet as `ecmp` says (RFC 2992)."""
+    ecmp: Annotated[
+        str | None,
+        PlainValidator(choice("an ECMP selection", ECMP_SELECTIONS)),
+        WithJsonSchema({"enum": list(ECMP_SELECTIONS)}),
+    ] = None
+    """With routing = "ecmp": "flow_hash" (the default) hashes the packet's connection and
+    direction with a salt of the router's own (from the run seed), so each connection direction
+    keeps one path (no reordering), each new web connection may take another, and data and ACKs
+    need not share a path; "packet_spray" draws every packet's next hop at random (random packet
+    spraying), which reorders packets."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if self.ecmp is not None and self.routing != "ecmp":
+            raise_if_any([(("ecmp",), f'{self.ecmp!r} needs routing = "ecmp" (routing is {self.routing!r})')])
+        return self
+
+    def to_engine(self) -> dict[str, str] | None:
+        """The engine's `routing`, or None for the default (left out, so hashes stay)."""
+        if self.routing == "shortest":
+            return None
+        return {"mode": "ecmp", "select": self.ecmp or "flow_hash"}

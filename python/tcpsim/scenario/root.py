@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 from tcpsim.scenario.checks import check_scenario, host_rate
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
-from tcpsim.scenario.network import LinkSpec
+from tcpsim.scenario.network import LinkSpec, NetworkSpec
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec, split_pcap_tap
 from tcpsim.scenario.tcp import TcpOptions, default_tcp
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec, effective_tcp, flow_instances
@@ -50,6 +50,8 @@ class Scenario(Model):
     """Reference RTT for "xBDP" queue limits (needed only if one is used)."""
     tcp: TcpOptions = Field(default_factory=default_tcp)
     links: list[LinkSpec] = Field(min_length=1)
+    network: NetworkSpec = Field(default_factory=NetworkSpec)
+    """How routers choose among equal-hop paths (`[network] routing = "ecmp"`)."""
     flows: list[FlowSpec] = []
     udp: list[UdpSpec] = []
     web: list[WebSpec] = []
@@ -74,11 +76,14 @@ class Scenario(Model):
         flows = flow_instances(self)
         flow_index = {flow.name: index for index, flow in enumerate(flows)}
         apps = (app for spec in self.flows for app in spec.engine_apps(self.duration_ns))
+        # Written only when not the default, so that scenarios without it keep their hash.
+        routing = self.network.to_engine()
         return {
             "duration_ns": self.duration_ns,
             "warmup_ns": self.warmup_ns,
             "nodes": nodes,
             "links": [link.to_engine(node_index, flow_index, self.bdp_rtt_ns) for link in self.links],
+            **({"routing": routing} if routing is not None else {}),
             "flows": [
                 {
                     "name": flow.name,

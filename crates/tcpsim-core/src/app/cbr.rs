@@ -104,6 +104,7 @@ mod tests {
                 on,
             }],
             web: vec![],
+            routing: Default::default(),
             trace: TraceConfig::default(),
         }
     }

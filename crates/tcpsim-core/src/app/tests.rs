@@ -34,6 +34,7 @@ pub(crate) fn topology(queue_packets: u64, loss: Vec<LossConfig>) -> SimConfig {
         flows: vec![],
         udp_flows: vec![],
         web: vec![],
+        routing: Default::default(),
         trace: TraceConfig::default(),
     }
 }
@@ -160,6 +161,7 @@ pub(crate) fn one_link(generator: WebConfig, duration_ns: u64) -> SimConfig {
         flows: vec![],
         udp_flows: vec![],
         web: vec![generator],
+        routing: Default::default(),
         trace: TraceConfig::default(),
     }
 }

@@ -8,7 +8,8 @@
 //! finishes serializing it, dated its arrival time, rather than when the arrival event runs:
 //! X's state then runs ahead of the clock, in the same order and at the same times, and its
 //! queue, loss models and counters see exactly what they would have. On a dumbbell this is the
-//! router-to-host hop of every packet, a third of all packet events.
+//! router-to-host hop of every packet, a third of all packet events. With ECMP, every channel
+//! of every equal-cost path counts as a route.
 
 use super::{Channel, Routes};
 
@@ -24,18 +25,29 @@ const SHARED: u32 = u32::MAX - 2;
 /// lists each (source, destination) that packets travel, in both directions of a connection.
 pub fn sole_feeders(channels: &[Channel], routes: &Routes, paths: impl Iterator<Item = (u32, u32)>) -> Vec<u32> {
     let mut feeder = vec![UNUSED; channels.len()];
+    // Every channel of every path a packet may take (one, or all equal-cost ones with ECMP):
+    // channels entered on this path, and the (node, channel it came in by) still to follow.
+    let (mut entered, mut todo) = (Vec::new(), Vec::new());
     for (src, dst) in paths {
-        let (mut node, mut from) = (src, LOCAL);
-        while node != dst {
-            let c = routes.next_channel(node, dst);
-            let f = &mut feeder[c as usize];
-            if *f == UNUSED {
-                *f = from;
-            } else if *f != from {
-                *f = SHARED;
+        todo.push((src, LOCAL));
+        while let Some((node, from)) = todo.pop() {
+            if node == dst {
+                continue;
             }
-            (node, from) = (channels[c as usize].to, c);
+            for c in routes.next_channels(node, dst) {
+                let f = &mut feeder[c as usize];
+                if *f == UNUSED {
+                    *f = from;
+                } else if *f != from {
+                    *f = SHARED;
+                }
+                if !entered.contains(&c) {
+                    entered.push(c);
+                    todo.push((channels[c as usize].to, c));
+                }
+            }
         }
+        entered.clear();
     }
     feeder.iter_mut().filter(|f| **f == LOCAL).for_each(|f| *f = SHARED);
     feeder

@@ -146,7 +146,7 @@ impl Network {
         sched: &mut Scheduler,
         trace: &mut Trace,
     ) {
-        let c = self.routes.next_channel(node, pool.get(id).dst);
+        let c = self.routes.next_channel(node, pool.get(id));
         self.catch_up(c, pool, sched, trace);
         self.arrive(c, id, sched.now(), pool, sched, trace);
     }
@@ -324,11 +324,11 @@ impl Network {
         if !ch.feeds_alone || arrival >= self.handover_until_ns {
             return None;
         }
-        let dst = pool.get(id).dst;
-        if dst == ch.to {
+        let p = pool.get(id);
+        if p.dst == ch.to {
             return None;
         }
-        let next = self.routes.next_channel(ch.to, dst);
+        let next = self.routes.next_channel_ahead(ch.to, p)?;
         (self.sole_feeder[next as usize] == c).then_some(next)
     }
 

@@ -48,6 +48,7 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
         }],
         udp_flows: vec![],
         web: vec![],
+        routing: Default::default(),
         trace: TraceConfig { cwnd: true, ..Default::default() },
     }
 }
