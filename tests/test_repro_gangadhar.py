@@ -30,6 +30,9 @@ EXPECTED_TCP = {
             "filter": {"kind": "tustin_fixed", "alpha": 0.9},
             "ns3_fast_recovery": True,
             "sample_tick_ns": 0,
+            "acked_count": "paper",
+            "silence": "whole_silence",
+            "timeout_divisor": False,
         },
     ),
     # One sample per RTT (no 50 ms floor), same filter, Reno recovery with the same ns-3 windows.
@@ -52,6 +55,9 @@ EXPECTED_TCP = {
             "filter": {"kind": "tustin"},
             "ns3_fast_recovery": False,
             "sample_tick_ns": 0,
+            "acked_count": "paper",
+            "silence": "whole_silence",
+            "timeout_divisor": False,
         },
     ),
     "westwood_plus_linux": (

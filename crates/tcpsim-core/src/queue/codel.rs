@@ -49,19 +49,23 @@ impl CodelConfig {
         if self.limit_packets == 0 {
             return Err("limit_packets: must be > 0".into());
         }
-        if self.target_ns == 0 {
-            return Err("target_ns: must be > 0".into());
-        }
-        if self.interval_ns <= self.target_ns || self.interval_ns > u64::MAX / 32 {
-            return Err(format!(
-                "interval_ns: {} must be > target_ns ({}) and at most {}",
-                self.interval_ns,
-                self.target_ns,
-                u64::MAX / 32
-            ));
-        }
-        Ok(())
+        validate_times(self.target_ns, self.interval_ns)
     }
+}
+
+/// CoDel's two times, shared with FQ-CoDel: target > 0 and interval > target, small enough that
+/// the control law's arithmetic cannot overflow. Errors are `<field>: message`.
+pub fn validate_times(target_ns: u64, interval_ns: u64) -> Result<(), String> {
+    if target_ns == 0 {
+        return Err("target_ns: must be > 0".into());
+    }
+    if interval_ns <= target_ns || interval_ns > u64::MAX / 32 {
+        return Err(format!(
+            "interval_ns: {interval_ns} must be > target_ns ({target_ns}) and at most {}",
+            u64::MAX / 32
+        ));
+    }
+    Ok(())
 }
 
 /// The parameters CoDel's control law reads (`CodelConfig`'s, or FQ-CoDel's for each of its

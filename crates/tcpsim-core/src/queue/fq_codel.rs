@@ -28,7 +28,7 @@ use std::collections::VecDeque;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::codel::{CodelFifo, CodelParams, CodelState, Departure};
+use super::codel::{validate_times, CodelFifo, CodelParams, CodelState, Departure};
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
 use crate::build_context::BuildContext;
 use crate::packet::{PacketId, PacketKind, NO_PACKET};
@@ -95,18 +95,7 @@ impl FqCodelConfig {
         if self.drop_batch_size == 0 {
             return Err("drop_batch_size: must be > 0".into());
         }
-        if self.target_ns == 0 {
-            return Err("target_ns: must be > 0".into());
-        }
-        if self.interval_ns <= self.target_ns || self.interval_ns > u64::MAX / 32 {
-            return Err(format!(
-                "interval_ns: {} must be > target_ns ({}) and at most {}",
-                self.interval_ns,
-                self.target_ns,
-                u64::MAX / 32
-            ));
-        }
-        Ok(())
+        validate_times(self.target_ns, self.interval_ns)
     }
 }
 
