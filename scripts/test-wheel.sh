@@ -74,7 +74,7 @@ rows = json.load(open("bench.json"))["workloads"]
 assert {r["name"] for r in rows} == {"lossy_link", "dumbbell"} and all(r["events"] > 0 for r in rows), rows
 assert all(r["process_wall_s"] > r["wall_s"] and r["peak_rss_mb"] > 0 for r in rows), rows
 names = {w["name"] for w in json.load(open("list.json"))["workloads"]}
-assert names == {"lossy_link", "dumbbell", "podlesny_1600", "podlesny_1g"}, names
+assert names == {"lossy_link", "dumbbell", "podlesny_1600", "podlesny_1g", "fattree_k8"}, names
 run = json.load(open("run.json"))
 assert run["flows"][0]["goodput_bps"] > 0 and run["meta"]["build_commit"], run["meta"]
 PY
