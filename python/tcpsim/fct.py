@@ -23,16 +23,18 @@ sender; pFabric (Alizadeh et al., SIGCOMM 2013, Sec. 5) likewise normalizes by "
 possible completion time" of the size on an empty network. **Slowdown** = FCT / ideal FCT
 (not floored at 1; the ideal is a lower bound for the engine up to nanosecond rounding).
 
-Paths are fewest-hop, the engine's routing when the path is unique (stars and dumbbells); the
-ideal needs the canonical scenario the result ran (`RunResult.fct` has it for a fresh run).
+Paths are the engine's shortest-path routes (`tcpsim.routing`, same tie-break); under ECMP a
+transfer may take another path of the same hop count, exact only where links of equal hop count
+have equal rates and delays (as in a fat tree's tiers). The ideal needs the canonical scenario the result ran (`RunResult.fct` has it for a fresh run).
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from tcpsim.routing import Routes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,29 +45,23 @@ SIZE_EDGES = (100_000, 10_000_000)
 and pFabric's evaluations split flows (DCTCP Sec. 4.3: query/short messages vs background)."""
 
 
-def _path_hops(canonical: Mapping[str, Any], src: int, dst: int) -> list[tuple[int, int]]:
-    """(rate_bps, delay_ns) of each link on a fewest-hop path from `src` to `dst`."""
-    adjacent: dict[int, list[tuple[int, Mapping[str, Any]]]] = {}
-    for link in canonical["links"]:
-        adjacent.setdefault(link["a"], []).append((link["b"], link))
-        adjacent.setdefault(link["b"], []).append((link["a"], link))
-    previous: dict[int, tuple[int, Mapping[str, Any] | None]] = {src: (src, None)}
-    frontier = deque([src])
-    while frontier and dst not in previous:
-        node = frontier.popleft()
-        for neighbour, link in adjacent.get(node, []):
-            if neighbour not in previous:
-                previous[neighbour] = (node, link)
-                frontier.append(neighbour)
-    if dst not in previous:
+def _path_hops(canonical: Mapping[str, Any], routes: Routes, src: str, dst: str) -> list[tuple[int, int]]:
+    """(rate_bps, delay_ns) of each link on the engine's shortest path from `src` to `dst`."""
+    path = routes.path(src, dst)
+    if not path:
         raise ValueError(f"no path from node {src} to node {dst}")
-    hops = []
-    node = dst
-    while node != src:
-        node, link = previous[node]
-        assert link is not None
-        hops.append((link["rate_bps"], link["delay_ns"]))
-    return hops[::-1]
+    links = canonical["links"]
+    return [(links[link]["rate_bps"], links[link]["delay_ns"]) for link, _ in path]
+
+
+def _routes(canonical: Mapping[str, Any]) -> Routes:
+    """The engine's shortest-path routes over the scenario's links (`tcpsim.routing`)."""
+    names = canonical["nodes"]
+    rows = [
+        {"link": k, "direction": "ab", "src": names[link["a"]], "dst": names[link["b"]]}
+        for k, link in enumerate(canonical["links"])
+    ]
+    return Routes(rows)
 
 
 def ideal_fct_s(size_bytes: int, mss: int, header: int, hops: Sequence[tuple[int, int]]) -> float:
@@ -87,14 +83,14 @@ def fct_frame(transfers: pd.DataFrame, canonical: Mapping[str, Any]) -> pd.DataF
     import numpy as np
 
     done = transfers[transfers["completed"]].copy()
-    nodes = {name: index for index, name in enumerate(canonical["nodes"])}
+    routes = _routes(canonical)
     generators = {g["name"]: g["tcp"] for g in canonical["web"]}
-    paths: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    paths: dict[tuple[str, str], list[tuple[int, int]]] = {}
     ideal = np.empty(len(done))
     for k, (generator, src, dst, size) in enumerate(zip(done["generator"], done["src"], done["dst"], done["bytes"])):
-        ends = (nodes[src], nodes[dst])
+        ends = (str(src), str(dst))
         if ends not in paths:
-            paths[ends] = _path_hops(canonical, *ends)
+            paths[ends] = _path_hops(canonical, routes, *ends)
         tcp = generators[generator]
         ideal[k] = ideal_fct_s(int(size), tcp["mss_bytes"], tcp["header_bytes"], paths[ends])
     done["ideal_fct_s"] = ideal
