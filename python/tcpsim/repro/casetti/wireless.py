@@ -60,8 +60,9 @@ class Fig9(ThroughputSweep):
         "payload) with ns-2's TCP of the time (delayed ACKs, 200 ms RTO floor, every timeout halving the "
         "window, TCPW reacting to every third duplicate ACK); Bernoulli errors 0…5 % on both directions of "
         "the wireless link; TCPW vs Reno vs SACK, 600 s (300 s in quick mode), the first 20 s excluded. "
-        "Sensitivity runs at 1 %: the TCPW preset with its recover guard, TCPW over NewReno recovery, TCPW "
-        "with a fixed-coefficient filter and no null samples, and a 1 s RTO floor for all. Checked: TCPW's "
+        "Sensitivity runs at 1 %: TCPW as ns-2's Agent/TCP/Westwood, the TCPW preset with its recover guard, "
+        "TCPW over NewReno recovery, TCPW with a fixed-coefficient filter and no null samples, and a 1 s RTO "
+        "floor for all. Checked: TCPW's "
         "gain over Reno and over SACK largest at 1 %, and TCPW above both at every error rate > 0; numbers: "
         "the gains at 1 % against the paper's +394 %."
     )
