@@ -11,7 +11,7 @@ import tomli_w
 from pydantic import TypeAdapter, ValidationError
 from tcpsim.cli import app
 from tcpsim.scenario import ScenarioError, load_scenario
-from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
+from tcpsim.scenario.schedule import ScheduleStep, on_interval_count, replica_on_intervals, schedule_problems
 from typer.testing import CliRunner
 
 S = 1_000_000_000
@@ -35,6 +35,23 @@ def test_replica_r_is_on_while_more_than_r_are_active():
         [(5 * S, 10 * S)],
         [],  # the schedule never asks for a fourth flow
     ]
+
+
+@pytest.mark.parametrize(
+    ("steps", "count", "intervals"),
+    [
+        ([(5 * S, 3), (10 * S, 1), (20 * S, 2), (25 * S, 2), (28 * S, 0)], 4, 3 + 1),  # rises: 0→3, 1→2
+        ([(0, 20), (80 * S, 100)], 100, 100),
+        ([(0, 100), (100 * S, 0)], 100, 100),
+        ([(k * S, 2 * (k % 2)) for k in range(10)], 2, 2 * 5),  # 2 replicas switched on 5 times
+    ],
+)
+def test_the_interval_count_from_the_steps_alone_is_what_the_schedule_builds(steps, count, intervals):
+    """The limits count a schedule's ON intervals before building them (issue 27: a schedule of
+    many steps was costed as 10^3 events and ran 2·10^5)."""
+    assert on_interval_count(steps, count) == intervals
+    built = replica_on_intervals(steps, count, 100 * S)
+    assert sum(len(replica) for replica in built) == intervals
 
 
 def test_steps_at_or_after_the_end_of_the_run_are_cut():

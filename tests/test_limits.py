@@ -261,7 +261,7 @@ def test_pareto_arrivals_near_shape_one_are_refused_before_they_run(tmp_path):
 def test_huge_flow_counts_are_refused_before_any_per_flow_work(tmp_path):
     """`validate` of two million flows once ran for minutes (issue 27): the scenario caps the
     flows at 10^6, and below that their memory is checked from the counts alone."""
-    from tcpsim.limits import check_flow_count
+    from tcpsim.limits import check_flow_expansion
 
     def scenario(counts: list[int], max_memory: str = "8GiB") -> str:
         text = f'duration = "10s"\n[limits]\nmax_memory = "{max_memory}"\n'
@@ -275,5 +275,41 @@ def test_huge_flow_counts_are_refused_before_any_per_flow_work(tmp_path):
     with pytest.raises(ScenarioError, match="flows: 2000000 flows in all"):
         load_scenario(scenario([100_000] * 20))
     with pytest.raises(RunTooLarge, match="limits.max_memory: 60000 flows"):
-        check_flow_count(load_scenario(scenario([30_000, 30_000], "1GiB")))
-    check_flow_count(load_scenario(scenario([30_000, 30_000])))  # fits in 8 GiB
+        check_flow_expansion(load_scenario(scenario([30_000, 30_000], "1GiB")))
+    check_flow_expansion(load_scenario(scenario([30_000, 30_000])))  # fits in 8 GiB
+
+
+def _toggling_schedule(replicas: int, steps: int, step: str) -> list[str]:
+    """Overrides for lossy_link: `replicas` bulk flows all switched on and off at every step."""
+    unit = int(step.removesuffix("ms"))
+    schedule = ", ".join(f'["{k * unit}ms", {replicas * (1 - k % 2)}]' for k in range(steps))
+    return [f"flows[0].count={replicas}", f"flows[0].schedule=[{schedule}]", f"duration={steps * unit}ms"]
+
+
+def test_a_schedule_that_switches_flows_often_is_costed_by_its_switches():
+    """Issue 27: a schedule of many short steps was costed by its few packets (10^3 events) and
+    ran 2·10^5 events, its ON/OFF switches; now each ON interval counts its start and end."""
+    scenario = load_scenario(LOSSY, _toggling_schedule(20, 200, "5ms"))
+    cost = estimate_cost(scenario.to_engine())
+    assert cost.drivers["ON/OFF switches (flows[*].schedule, flows[*].on)"] == 2 * 20 * 100
+    result = tcpsim.run(scenario, seed=1)
+    # The estimate errs high, and not by orders of magnitude.
+    assert result.meta["events"] <= cost.events <= 5 * result.meta["events"]
+
+
+def test_a_huge_schedule_is_refused_before_its_intervals_are_built(monkeypatch):
+    """10^4 replicas switched on 10^4 times would build 10^8 ON intervals (about 30 GB) before
+    the cost was ever estimated: the count comes from the steps alone."""
+    import tcpsim.scenario.traffic
+
+    def never(*_args):
+        raise AssertionError("the ON intervals were built before the limits were checked")
+
+    monkeypatch.setattr(tcpsim.scenario.traffic, "replica_on_intervals", never)
+    result = validate(*_toggling_schedule(10_000, 20_000, "1ms"))
+    assert result.exit_code == 2
+    [line] = error_lines(result)
+    assert line.startswith("error: limits.max_memory: flows[0].schedule turns replicas on 100000000 times; ")
+    assert "use fewer steps or replicas" in line
+    with pytest.raises(RunTooLarge, match="limits.max_events: flows.0..schedule turns replicas on 5000000 times"):
+        tcpsim.run(load_scenario(LOSSY, [*_toggling_schedule(1000, 10_000, "1ms"), "limits.max_events=1000000"]))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, _core
-from .limits import ScenarioWarning, check_flow_count, check_limits, estimate_cost, run_warnings
+from .limits import ScenarioWarning, check_flow_expansion, check_limits, estimate_cost, run_warnings
 from .result import RunResult, build_result
 from .scenario import Scenario, load_scenario
 
@@ -55,7 +55,7 @@ def run(
     else:
         sc = load_scenario(scenario, overrides=overrides)
     if not force:
-        check_flow_count(sc)
+        check_flow_expansion(sc)
     canonical = sc.to_engine()
     if not force:
         check_limits(sc, estimate_cost(canonical))

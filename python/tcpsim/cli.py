@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from tcpsim import result_tables
+from tcpsim.cli_command import TcpsimCommand
 from tcpsim.result_tables import num as _num
 
 if TYPE_CHECKING:
@@ -211,6 +212,8 @@ def _parse_set(items: Iterable[str]) -> dict[str, Any]:
         path, sep, text = (part.strip() for part in item.partition("="))
         if not sep or not path:
             raise CliError(f"--set {item!r}: expected PATH=VALUE, e.g. --set 'duration=100s'")
+        if path in fixed:
+            raise CliError(f"--set {path} given twice; give each path once")
         fixed[path] = _parse_value(text)
     return fixed
 
@@ -494,7 +497,7 @@ def _root(
     progress.configure(quiet=quiet, verbose=verbose)
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def run(
     file: FileArg,
@@ -586,10 +589,10 @@ def run(
 def _check_before_run(scenario: Any, force: bool) -> None:
     """Print the scenario's warnings, then refuse it (RunTooLarge) if its estimated cost exceeds
     its limits and ``force`` is off."""
-    from tcpsim.limits import check_flow_count, check_limits, estimate_cost, run_warnings
+    from tcpsim.limits import check_flow_expansion, check_limits, estimate_cost, run_warnings
 
     if not force:
-        check_flow_count(scenario)
+        check_flow_expansion(scenario)
     canonical = scenario.to_engine()
     from tcpsim.terminal_text import visible
 
@@ -599,7 +602,7 @@ def _check_before_run(scenario: Any, force: bool) -> None:
         check_limits(scenario, estimate_cost(canonical))
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> None:
     """Check a scenario file (and overrides) without running it; list every error found.
@@ -617,7 +620,7 @@ def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> Non
     )
 
 
-@app.command("list")
+@app.command("list", cls=TcpsimCommand)
 @_reports_errors
 def list_(
     json_: JsonOpt = False,
@@ -722,7 +725,7 @@ def _print_report(console: Console, report: dict[str, Any]) -> None:
         console.print(f"  note: {note}")
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def repro(
     ids: Annotated[
@@ -836,7 +839,7 @@ def repro(
         raise typer.Exit(EXIT_MISMATCH)
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def report(
     results_dir: Annotated[
@@ -897,7 +900,7 @@ def _read_readme(path: Path, quick: bool) -> str:
     return text
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def sweep(
     file: FileArg,
@@ -1043,7 +1046,7 @@ def _sweep_out_dir(text: str) -> Path:
     return output_dir(text, "--out")
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def bench(
     names: Annotated[
@@ -1092,7 +1095,7 @@ def bench(
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
-@model_app.command("moller")
+@model_app.command("moller", cls=TcpsimCommand)
 @_reports_errors
 def model_moller(
     capacity: Annotated[str, typer.Option(metavar="RATE", help="Bottleneck capacity C, e.g. 10Mbps.")] = "10Mbps",
@@ -1122,6 +1125,8 @@ def model_moller(
     plot_file = None if plot is None else output_file(plot, "--plot", PLOT_SUFFIXES)
     capacity_bps = _unit(parse_rate_bps, capacity, "--capacity")
     rtt_s = _unit(parse_duration_ns, rtt, "--rtt") / 1e9
+    if rtt_s <= 0:
+        raise CliError(f"--rtt: {rtt!r} must be greater than zero; the model divides by the round-trip time")
     packet_bytes = _unit(parse_size_bytes, packet, "--packet")
     buffer_pkts = _parse_buffers(buffers)
     from tcpsim.models.moller import solve

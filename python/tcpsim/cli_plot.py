@@ -8,13 +8,14 @@ from typing import Annotated
 import typer
 
 from tcpsim.cli import PLOT_SUFFIXES, CliError, _reports_errors, app
+from tcpsim.cli_command import TcpsimCommand
 
 
 def _split(text: str | None) -> list[str] | None:
     return None if text is None else [part.strip() for part in text.split(",") if part.strip()]
 
 
-@app.command()
+@app.command(cls=TcpsimCommand)
 @_reports_errors
 def plot(
     path: Annotated[

@@ -24,6 +24,7 @@ from tcpsim.cli import (
     _whole_number,
     app,
 )
+from tcpsim.cli_command import TcpsimCommand
 from tcpsim.saved import MIN_KEY_PREFIX
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def _size(n_bytes: float) -> str:
     return f"{n_bytes:.1f} {unit}"
 
 
-@store_app.command()
+@store_app.command(cls=TcpsimCommand)
 @_reports_errors
 def info(store: StoreDirOpt = None, json_: JsonOpt = False) -> None:
     """Where the store is, how many runs it holds (and how many this engine build can use), its size."""
@@ -126,7 +127,7 @@ LISTED = (
 )
 
 
-@store_app.command("ls")
+@store_app.command("ls", cls=TcpsimCommand)
 @_reports_errors
 def ls(
     store: StoreDirOpt = None,
@@ -163,7 +164,7 @@ def ls(
     _stdout().print(_table(f"{len(rows)} runs", header, lines))
 
 
-@store_app.command()
+@store_app.command(cls=TcpsimCommand)
 @_reports_errors
 def show(
     key: Annotated[str, typer.Argument(help=f"A run's key, or its first {MIN_KEY_PREFIX} or more characters.")],
@@ -207,7 +208,7 @@ def _scenario(text: str | None) -> Any:
         return text
 
 
-@store_app.command()
+@store_app.command(cls=TcpsimCommand)
 @_reports_errors
 def export(
     out: Annotated[str, typer.Option("--out", metavar="DIR", help="Directory to write the tables into.")],
@@ -230,7 +231,7 @@ def export(
         typer.echo(f"{target / f'{name}.{format_}'}: {rows} rows")
 
 
-@store_app.command()
+@store_app.command(cls=TcpsimCommand)
 @_reports_errors
 def gc(
     max_size: Annotated[
@@ -261,7 +262,7 @@ def gc(
     )
 
 
-@store_app.command()
+@store_app.command(cls=TcpsimCommand)
 @_reports_errors
 def clear(
     store: StoreDirOpt = None,

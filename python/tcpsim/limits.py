@@ -26,6 +26,7 @@ from typing import Any
 
 from tcpsim.scenario import Scenario, ScenarioError, format_path
 from tcpsim.scenario.network import queue_model
+from tcpsim.scenario.schedule import on_interval_count
 from tcpsim.scenario.traffic import flow_instances, tcp_origin
 from tcpsim.units import format_duration
 from tcpsim.workloads import cdf_mean
@@ -57,6 +58,13 @@ frame, with its summary statistics."""
 WEB_TIMER_EVENTS = 2
 """Timer events per web transfer (its retransmission and delayed-ACK timers, counted as if
 each fired once)."""
+BYTES_PER_ON_INTERVAL = 300
+"""One ON interval of a TCP flow's ON/OFF application (`on`, or a replica's share of a
+`schedule`): its Python tuple, its engine JSON and the engine's copy (measured: 274 MB more
+resident memory for 10^6 intervals)."""
+EVENTS_PER_ON_INTERVAL = 2
+"""An ON interval's start and end are engine events whatever is sent in it (measured: 2.0 per
+interval on a schedule of 10^6 one-millisecond intervals, where the fluid model sees ~no data)."""
 ACK_EXTRA_BYTES = 12
 """A typical ACK's options beyond the header (the SACK option adds 4 + 8 per block)."""
 MIN_WINDOW_RTTS = 4
@@ -337,9 +345,14 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
             packets_on[channel] += sent if hop == 0 else flow.rate_bps * flow.active_s / (8 * flow.wire_bytes)
     for channel, packets in packets_on.items():
         cost.add(_link_label(engine, channel), 2 * packets)
+    on_intervals = 0
     for flow in engine["flows"]:
         # At most one expiry per min_rto while the flow runs.
         cost.add("retransmission timers (tcp.min_rto)", duration_ns / flow["tcp"]["min_rto_ns"])
+        if flow["app"]["kind"] == "on_off":
+            on_intervals += len(flow["app"]["on_ns"])
+    if on_intervals:
+        cost.add("ON/OFF switches (flows[*].schedule, flows[*].on)", EVENTS_PER_ON_INTERVAL * on_intervals)
     for index, link in enumerate(engine["links"]):
         for direction in ("ab", "ba"):
             for model in link[direction]["loss"]:
@@ -384,6 +397,7 @@ def estimate_cost(engine: Mapping[str, Any]) -> Cost:
         RD_COUNTERS_PER_QUEUE * BYTES_PER_COUNTER_SLOT * rd_counter_slots
         + (flows + open_connections) * BYTES_PER_TCP_FLOW
         + cost.transfers * BYTES_PER_TRANSFER
+        + on_intervals * BYTES_PER_ON_INTERVAL
         + min(in_network, sum(packets_on.values())) * BYTES_PER_PACKET
         + TRACE_COPIES * sum(TRACE_ROW_BYTES[kind] * count for kind, count in rows.items())
     )
@@ -429,22 +443,58 @@ def _override(knob: str) -> str:
     return f"raise {knob} in the scenario, or run anyway with --force (force=True in tcpsim.run)"
 
 
-def check_flow_count(scenario: Scenario) -> None:
-    """Raise :class:`RunTooLarge` when the flows the scenario asks for (each entry's `count`)
-    need more memory than limits.max_memory, before any per-flow work: expanding and costing
-    two million flows would take minutes, to refuse them in the end."""
+def check_flow_expansion(scenario: Scenario) -> None:
+    """Raise :class:`RunTooLarge` when what the [[flows]] entries expand into, the replicas of
+    their `count` and the ON intervals of their `schedule`, is beyond limits.max_memory or
+    limits.max_events, before it is built: expanding two million flows, or a schedule that
+    switches thousands of replicas thousands of times, takes minutes and gigabytes, to refuse
+    them in the end."""
+    limits = scenario.limits
     flows = sum(flow.count for flow in scenario.flows)
-    if flows * BYTES_PER_TCP_FLOW > scenario.limits.max_memory_bytes:
+    if flows * BYTES_PER_TCP_FLOW > limits.max_memory_bytes:
         raise RunTooLarge(
             [
                 (
                     "limits.max_memory",
                     f"{flows} flows (the flows' counts) need about {_size(flows * BYTES_PER_TCP_FLOW)} of memory "
-                    f"before any packet, more than the limit of {_size(scenario.limits.max_memory_bytes)}; "
+                    f"before any packet, more than the limit of {_size(limits.max_memory_bytes)}; "
                     f"{_override('limits.max_memory')}",
                 )
             ]
         )
+    scheduled = [
+        (index, on_interval_count(flow.schedule, flow.count))
+        for index, flow in enumerate(scenario.flows)
+        if flow.schedule is not None
+    ]
+    intervals = sum(count for _, count in scheduled)
+    if not intervals:
+        return
+    index, largest = max(scheduled, key=lambda entry: entry[1])
+    which = f"flows[{index}].schedule turns replicas on {largest} times" + (
+        f" ({intervals} for all schedules)" if largest != intervals else ""
+    )
+    problems = []
+    if intervals * BYTES_PER_ON_INTERVAL > limits.max_memory_bytes:
+        problems.append(
+            (
+                "limits.max_memory",
+                f"{which}; its ON intervals need about {_size(intervals * BYTES_PER_ON_INTERVAL)} of memory before any "
+                f"packet, more than the limit of {_size(limits.max_memory_bytes)}; use fewer steps or replicas, "
+                f"{_override('limits.max_memory')}",
+            )
+        )
+    if intervals * EVENTS_PER_ON_INTERVAL > limits.max_events:
+        problems.append(
+            (
+                "limits.max_events",
+                f"{which}; switching them on and off alone is {_amount(intervals * EVENTS_PER_ON_INTERVAL)} events, "
+                f"more than the limit of {_amount(limits.max_events)}; use fewer steps or replicas, "
+                f"{_override('limits.max_events')}",
+            )
+        )
+    if problems:
+        raise RunTooLarge(problems)
 
 
 def check_limits(scenario: Scenario, cost: Cost) -> None:

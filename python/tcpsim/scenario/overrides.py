@@ -134,10 +134,17 @@ def apply_overrides(raw: Mapping[str, Any], overrides: Sequence[str] | Mapping[s
         overrides = [overrides]
     entries = overrides.items() if isinstance(overrides, Mapping) else overrides
     problems: list[tuple[str, str]] = []
+    first_source: dict[tuple[str | int, ...], str] = {}
     for entry in entries:
         try:
             path, value = _split_override(entry) if isinstance(entry, str) else entry
             segments = _parse_path(path.strip())
+            source = entry if isinstance(entry, str) else path
+            if (earlier := first_source.get(tuple(segments))) is None:
+                first_source[tuple(segments)] = source
+            else:
+                # The last one would silently win: `--set duration=1s --set duration=2s`.
+                raise _OverrideError(tuple(segments), f"set twice ({earlier!r}, then {source!r}); give each path once")
             _assign(data, Scenario, segments, plain_data(value, tuple(s for s in segments if s != "*")), ())
         except _OverrideError as error:
             source = entry if isinstance(entry, str) else entry[0]

@@ -74,6 +74,18 @@ def schedule_problems(steps: Sequence[Step], count: int) -> list[Problem]:
     return problems
 
 
+def on_interval_count(steps: Sequence[Step], count: int) -> int:
+    """How many ON intervals the replicas get, at most (exactly, when every step is within the
+    run): each rise of the active count from a to b turns on replicas a … b − 1, each for a new
+    interval; a replica turned off is turned on again only at a later step, so no two merge.
+    Counted from the steps alone, before :func:`replica_on_intervals` builds them."""
+    intervals, active = 0, 0
+    for _, wanted in steps:
+        intervals += max(0, min(wanted, count) - active)
+        active = min(wanted, count)
+    return intervals
+
+
 def replica_on_intervals(steps: Sequence[Step], count: int, end_ns: int) -> list[list[Interval]]:
     """Each replica's ON intervals [start, end) within [0, end_ns) (the run), sorted, disjoint
     and merged where they touch; a replica the schedule never turns on gets none. `steps` are

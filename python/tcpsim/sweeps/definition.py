@@ -23,6 +23,7 @@ take precedence over the file, path by path.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +71,13 @@ class SweepDefinition:
                 f"grid × seeds: {shape + ' × ' if shape else ''}{len(self.seeds)} seeds = {runs} runs, more than "
                 f"{MAX_RUNS} in one sweep; split it into several (they share the result store)"
             )
+        for path, values in self.grid.items():
+            # A repeated value would be run and shown once: the grid would not be what was asked.
+            seen: set[str] = set()
+            for value in values:
+                if (text := json.dumps(value, sort_keys=True, default=str)) in seen:
+                    raise SweepDefinitionError(f"grid {path}: {value!r} listed twice; give each value once")
+                seen.add(text)
 
     def combinations(self) -> list[dict[str, Any]]:
         """Every point of the grid (path → value), the last axis varying fastest."""
