@@ -57,6 +57,29 @@ def test_podlesny_1g_is_fig7_at_1gbps_with_two_web_servers():
         assert 2 * one_way == 100 * 10**6, "the web flows' round-trip propagation delay is 100 ms"
 
 
+def test_dumbbell_10g_is_ten_thousand_flows_over_10_gbps_for_10_s():
+    sc = build("dumbbell_10g")
+    flows = sc.flow_table()
+    assert len(flows) == 10_000 and {f.variant for f in flows} == {"newreno"}
+    engine = sc.to_engine()
+    (bottleneck,) = [link for link in engine["links"] if link["name"] == "bottleneck"]
+    assert bottleneck["rate_bps"] == 10 * 10**9
+    assert bottleneck_queues(sc)[0]["limit_bytes"] == 10 * 10**9 // 8 // 4  # C·250 ms
+    assert engine["duration_ns"] == 10 * 10**9
+
+
+def test_incast_100_runs_its_100_rounds_of_100_workers_through_one_port():
+    import tcpsim
+
+    sc = build("incast_100")
+    (web,) = sc.to_engine()["web"]
+    assert web["arrivals"]["rounds"] == 100 and len(web["clients"]) == 100
+    r = tcpsim.run(sc.model_copy(update={"duration_ns": parse_duration_ns("50ms")}), seed=1)
+    rounds = r.incast_rounds("query")
+    # A short cut of the run: the rounds it completes are whole, each 100 × 100 KB.
+    assert len(rounds) >= 3 and (rounds["senders"] == 100).all() and (rounds["bytes"] == 10**7).all()
+
+
 def test_a_tiny_podlesny_dumbbell_runs_both_classes_through_rd(monkeypatch):
     def tiny():
         return podlesny_dumbbell(3, 2, "10Mbps") | {"duration": "2s"}

@@ -86,6 +86,59 @@ def _fattree_k8() -> dict[str, Any]:
     )
 
 
+def _dumbbell_10g() -> dict[str, Any]:
+    return dumbbell(
+        forward=10_000,
+        bottleneck_rate="10Gbps",
+        access_rate="1Gbps",
+        mss_bytes=1460,
+        duration="10s",
+        tcp={"init_cwnd": 10},
+    )
+
+
+INCAST_SENDERS = 100
+INCAST_RESPONSE_BYTES = 100_000
+"""Each worker's response per round: 10 MB a round, 8 ms at 10 Gb/s (a benchmark's choice, not a
+paper's set-up)."""
+
+
+def _incast_100() -> dict[str, Any]:
+    # The DCTCP paper's incast shape (one aggregator behind one ToR port, barrier-synchronised
+    # rounds) at 10 Gb/s with its marking threshold for that rate, K = 65 packets.
+    workers = [f"w{i}" for i in range(INCAST_SENDERS)]
+    links = [{"name": w, "a": w, "b": "tor", "rate": "10Gbps", "delay": "5us", "queue": "1000pkt"} for w in workers]
+    port = {"kind": "step", "limit": "1000pkt", "threshold": "65pkt"}
+    links.append(
+        {
+            "name": "port",
+            "a": "tor",
+            "b": "agg",
+            "rate": "10Gbps",
+            "delay": "5us",
+            "ab": {"queue": port},
+            "ba": {"queue": "1000pkt"},
+        }
+    )
+    return {
+        "name": "incast: 100 DCTCP workers to one aggregator, 100 rounds",
+        "duration": "1s",  # the rounds take 0.82 s
+        "tcp": {"mss": 1460, "header": 40, "init_cwnd": 10, "min_rto": "10ms", "delack_timeout": "40ms"},
+        "links": links,
+        "web": [
+            {
+                "name": "query",
+                "server": "agg",
+                "clients": workers,
+                "direction": "upload",
+                "variant": "dctcp",
+                "arrivals": {"process": "barrier", "rounds": 100},
+                "sizes": {"dist": "fixed", "size": INCAST_RESPONSE_BYTES},
+            }
+        ],
+    }
+
+
 WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
     "lossy_link": (
         "one NewReno flow, 10 Mb/s 45 ms → 2 Mb/s bottleneck, 400-byte segments, "
@@ -115,5 +168,16 @@ WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
         "links, 40 Gb/s aggregation-core, 10 us links, 100-packet queues, ECMP flow hashing; 128 long-lived "
         "NewReno flows between random host pairs, 1460-byte segments, 100 ms",
         _fattree_k8,
+    ),
+    "dumbbell_10g": (
+        "10 000 NewReno flows over a 10 Gb/s 10 ms bottleneck, 1 Gb/s access links, buffer C·250 ms, "
+        "1460-byte segments, initial window 10, RTTs uniform in [20, 300] ms, starts within 1 s, 10 s",
+        _dumbbell_10g,
+    ),
+    "incast_100": (
+        "100 DCTCP workers answer one aggregator 100 KB each in 100 barrier-synchronised rounds through one "
+        "10 Gb/s ToR port (step marking at K = 65 packets, 1000-packet buffer), 10 Gb/s 5 us links, "
+        "1460-byte segments, initial window 10, min RTO 10 ms",
+        _incast_100,
     ),
 }
