@@ -206,6 +206,20 @@ def test_report_writes_a_page_for_a_run_or_sweep_folder(folders, folder):
     assert ('name = "lossy"' if folder == "s" else 'name = "bottleneck"') in html.unescape(page)
 
 
+def test_report_writes_a_page_for_a_stored_run_by_its_key(folders):
+    base, store = folders
+    key = json.loads(tcpsim("store", "ls", "--json", cwd=base, store=store).stdout)[0]["key"]
+    done = tcpsim("report", key[:10], cwd=base, store=store)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"HTML report: report-{key[:16]}/index.html\n"
+    page = html.unescape((base / f"report-{key[:16]}" / "index.html").read_text())
+    assert f"the result store {store}, key {key}" in page
+    assert (base / f"report-{key[:16]}" / "figures" / "run.svg").is_file()
+    assert '"duration_ns":' in page and tcpsim_source() in page  # its canonical scenario and engine
+    done = tcpsim("report", "abcd" * 2, cwd=base, store=store)
+    assert done.returncode == 2 and done.stderr == "error: abcdabcd: no stored run has a key starting with abcdabcd\n"
+
+
 def tcpsim_source() -> str:
     from tcpsim import _core
 

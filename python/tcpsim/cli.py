@@ -846,14 +846,26 @@ def report(
         Path,
         typer.Argument(
             metavar="DIR",
-            help="The directory 'tcpsim repro --out DIR' wrote (repro's default: results), or a run's or "
-            "sweep's folder ('tcpsim run --out DIR', 'tcpsim sweep --out DIR').",
+            help="The directory 'tcpsim repro --out DIR' wrote (repro's default: results), a run's or "
+            "sweep's folder ('tcpsim run --out DIR', 'tcpsim sweep --out DIR'), or a stored run's key "
+            "(see 'tcpsim store ls'; its first 4 or more characters).",
             show_default=False,
         ),
     ],
     out: Annotated[
         str | None,
-        typer.Option(metavar="DIR", help="Where to write the site.", show_default="DIR/report"),
+        typer.Option(
+            metavar="DIR", help="Where to write the site.", show_default="DIR/report; report-KEY for a stored run"
+        ),
+    ] = None,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            metavar="DIR",
+            help="The store a key is looked up in.",
+            show_default="$TCPSIM_STORE, else the per-user cache directory",
+        ),
     ] = None,
 ) -> None:
     """Write a static HTML report of a reproduction, a run or a sweep: DIR/report/index.html.
@@ -868,14 +880,22 @@ def report(
     scenario. Open index.html from disk: no server, nothing fetched from the network.
     """
     from tcpsim.outpaths import output_dir
-    from tcpsim.saved import is_run_folder, is_sweep_folder, open_folder
+    from tcpsim.saved import is_key_prefix, is_run_folder, is_sweep_folder, open_folder, open_stored
 
     if is_run_folder(results_dir) or is_sweep_folder(results_dir):
         from tcpsim.report.folder import write_folder_report
 
         saved = open_folder(results_dir)
         site_dir = output_dir(out if out is not None else str(results_dir / "report"), "--out")
-        typer.echo(f"HTML report: {write_folder_report(saved, results_dir, site_dir)}")
+        typer.echo(f"HTML report: {write_folder_report(saved, str(results_dir), site_dir)}")
+        return
+    if not results_dir.exists() and is_key_prefix(str(results_dir)):
+        from tcpsim.report.folder import write_folder_report
+
+        saved = open_stored(str(results_dir), store)
+        site_dir = output_dir(out if out is not None else f"report-{saved.provenance['key'][:16]}", "--out")
+        source = f"the result store {saved.provenance['store']}, key {saved.provenance['key']}"
+        typer.echo(f"HTML report: {write_folder_report(saved, source, site_dir)}")
         return
     from tcpsim.report import write_report
     from tcpsim.report.load import load_reports

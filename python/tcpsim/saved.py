@@ -122,9 +122,24 @@ def open_stored(key: str, store_dir: str | None) -> SavedRun:
         result = store.load(row["key"])
         if result is None:
             raise SavedError(f"store run {row['key'][:16]}: its files are damaged (see the warning above)")
+        scenario = store.catalog.scenario(row["scenario_hash"])
     finally:
         store.close()
-    return SavedRun(f"store run {row['key'][:16]}", result, None, {"key": row["key"], "seed": row["seed"]})
+    try:  # one line of canonical JSON in the catalog: shown indented (a damaged one as it is)
+        scenario = json.dumps(json.loads(scenario), indent=2, sort_keys=True) if scenario is not None else None
+    except (ValueError, RecursionError):
+        pass
+    provenance = {
+        "store": str(root),
+        "key": row["key"],
+        "seed": row["seed"],
+        "engine_source": row.get("engine_source"),
+        "git": {"commit": row.get("git_commit")} if row.get("git_commit") else None,
+        "created_utc": row.get("created"),
+        # The store keeps the canonical scenario (the engine's JSON), not the user's file.
+        "scenario": {"source": "the result store's canonical scenario", "hash": row["scenario_hash"]},
+    }
+    return SavedRun(f"store run {row['key'][:16]}", result, scenario, provenance)
 
 
 def find_key(store: Any, key: str) -> Any:

@@ -154,9 +154,10 @@ def _figure(fig: Any, site: Path, name: str) -> str:
     return f"figures/{name}.svg"
 
 
-def write_folder_report(saved: SavedRun | SavedSweep, folder: Path, site_dir: Path) -> Path:
-    """Write the page of the run or sweep saved in ``folder`` into ``site_dir`` and return its
-    ``index.html``; the figures it drew before are replaced, other files left alone."""
+def write_folder_report(saved: SavedRun | SavedSweep, source: str, site_dir: Path) -> Path:
+    """Write the page of the run or sweep saved in ``source`` (a folder, or a stored run's
+    label) into ``site_dir`` and return its ``index.html``; the figures it drew before are
+    replaced, other files left alone."""
     from tcpsim.report.render import environment
     from tcpsim.repro.plotting import style
 
@@ -166,7 +167,9 @@ def write_folder_report(saved: SavedRun | SavedSweep, folder: Path, site_dir: Pa
         old.unlink()
     with style():
         page = _run_page(saved, site_dir) if isinstance(saved, SavedRun) else _sweep_page(saved, site_dir)
-    title = scenario_field(saved.scenario_toml, "name") or folder.resolve().name
+    title = scenario_field(saved.scenario_toml, "name") or (
+        Path(source).resolve().name if Path(source).is_dir() else saved.label
+    )
     index = site_dir / "index.html"
     write_text(
         index,
@@ -176,7 +179,7 @@ def write_folder_report(saved: SavedRun | SavedSweep, folder: Path, site_dir: Pa
             page=page,
             title=title,
             description=scenario_field(saved.scenario_toml, "description"),
-            folder=str(folder),
+            folder=source,
             scenario_toml=saved.scenario_toml,
         ),
     )
