@@ -90,6 +90,30 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
     assert sweep_series(saved, sweep_axis(saved, "links[0].delay_s"), "goodput_bps")[0].x == [10.0, 45.0]  # ms
 
 
+def test_a_link_metric_is_drawn_per_link_direction_from_the_links_table(folders):
+    from tcpsim.figures import sweep_axis, sweep_metric, sweep_series
+    from tcpsim.saved import open_folder
+    from tcpsim.stats import mean_ci
+
+    saved = open_folder(folders[0] / "s")
+    axis = sweep_axis(saved, RATE)
+    assert sweep_metric(saved, "utilization") == sweep_metric(saved, "links.utilization") == "links.utilization"
+    assert sweep_metric(saved, "queue_mean_pkts") == "links.queue_mean_pkts"
+    series = sweep_series(saved, axis, "links.utilization", links=["lossy"])
+    labels = [f"{DELAY}={d}, lossy {a}" for d in ("10ms", "45ms") for a in ("router→sink", "sink→router")]
+    assert [s.label for s in series] == labels
+    links = saved.links
+    rows = links[(links[DELAY] == "45ms") & (links["links[1].rate_bps"] == 2e6) & (links["src"] == "router")]
+    rows = rows[rows["name"] == "lossy"]
+    assert len(rows) == 2  # the two seeds
+    assert series[2].y[1] == pytest.approx(mean_ci(rows["utilization"])[0])
+    # every link direction of the sweep when none is chosen: 2 links × 2 directions × 2 delays
+    assert len(sweep_series(saved, axis, "links.utilization")) == 8
+    done = plot(folders, "s", "--x", RATE, "--y", "utilization", "--link", "lossy", "-o", "util.svg")
+    assert done.returncode == 0, done.stderr
+    assert "utilization" in (folders[0] / "util.svg").read_text()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -99,13 +123,26 @@ def test_a_sweep_figure_is_the_mean_and_ci_over_seeds_one_line_per_other_value(f
             "links[0].delay_s, links[0].delay\n",
         ),
         (["s"], "error: --x: this sweep has 2 parameters; choose one of links[1].rate_bps, links[1].rate, "),
-        (["s", "--x", RATE, "--y", "speed"], "error: --y 'speed': not a per-flow metric of this sweep; allowed: "),
+        (["s", "--x", RATE, "--y", "speed"], "error: --y 'speed': not a metric of this sweep; allowed: "),
+        (["s", "--x", RATE, "--y", "queue_mean"], "error: --y 'queue_mean': which one? links.queue_mean_pkts or "),
+        (
+            ["s", "--x", RATE, "--y", "utilization", "--flow", "bulk"],
+            "error: --flow: links.utilization is a link metric; choose its links with --link\n",
+        ),
+        (
+            ["s", "--x", RATE, "--link", "bottleneck"],
+            "error: --link: goodput_bps is a per-flow metric; choose its flows with --flow\n",
+        ),
+        (
+            ["s", "--x", RATE, "--y", "utilization", "--link", "nope"],
+            "error: --link 'nope': no such link in this sweep; allowed: access, lossy\n",
+        ),
         (["s", "--x", RATE, "--flow", "nope"], "error: --flow 'nope': no such flow in this sweep; allowed: bulk\n"),
         (
             ["s", "--what", "cwnd"],
             "error: s is a sweep: --what is for runs; a sweep takes --x, --y and --log-x\n",
         ),
-        (["r", "--x", RATE], "error: r is a run: --x, --y and --log-x are for sweeps; a run takes --what\n"),
+        (["r", "--x", RATE], "error: r is a run: --x, --y, --log-x and --link are for sweeps; a run takes --what\n"),
         (
             ["r", "--what", "cwnd,rtt"],
             "error: --what 'rtt': this run did not record the rtt trace (recorded: cwnd, queue, throughput); "

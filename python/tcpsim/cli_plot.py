@@ -61,8 +61,8 @@ def plot(
         typer.Option(
             "--y",
             metavar="METRIC",
-            help="A sweep's per-flow metric, a column of its flows.csv, its unit suffix optional "
-            "(goodput, rtt_mean_s, packets_dropped).",
+            help="A sweep's metric: a column of its flows.csv (goodput, rtt_mean_s, packets_dropped) or of its "
+            "links.csv (links.utilization, links.queue_mean, drops_queue), its unit suffix optional.",
             show_default="goodput",
         ),
     ] = None,
@@ -73,6 +73,14 @@ def plot(
             metavar="NAME",
             help="Only this flow (repeatable): a sweep's lines, a run's per-flow panels (cwnd, rtt, throughput).",
             show_default="every flow",
+        ),
+    ] = None,
+    link: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME",
+            help="Only this link, both directions (repeatable): a sweep's lines of a link metric.",
+            show_default="every link direction, up to 8",
         ),
     ] = None,
     store: Annotated[
@@ -103,13 +111,15 @@ def plot(
     target = output_file(out if out is not None else str(default), "--out", PLOT_SUFFIXES)
     with style():
         if isinstance(saved, SavedRun):
-            if x is not None or y is not None or log_x:
-                raise CliError(f"{saved.label} is a run: --x, --y and --log-x are for sweeps; a run takes --what")
+            if x is not None or y is not None or log_x or link:
+                raise CliError(
+                    f"{saved.label} is a run: --x, --y, --log-x and --link are for sweeps; a run takes --what"
+                )
             fig = run_figure(saved.result, run_panels(saved.result, _split(what)), saved.title, flow)
         else:
             if what is not None:
                 raise CliError(f"{saved.label} is a sweep: --what is for runs; a sweep takes --x, --y and --log-x")
-            fig = sweep_figure(saved, sweep_axis(saved, x), sweep_metric(saved, y), flow, log_x)
+            fig = sweep_figure(saved, sweep_axis(saved, x), sweep_metric(saved, y), flow, log_x, link)
         target.parent.mkdir(parents=True, exist_ok=True)
         save_as(fig, target)
     typer.echo(f"figure: {target}")

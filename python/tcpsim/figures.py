@@ -3,9 +3,10 @@
 
 - A run: one panel per recorded time series (cwnd, rtt, queue, throughput, and class throughput
   when there are two classes or more), stacked over one time axis, drawn by `result_plots`.
-- A sweep: a per-flow metric (default goodput) against one grid parameter, its mean over the
-  replications (seeds) with the Student-t 95 % CI as error bars (`tcpsim.stats.summarize`), one
-  line per value of the other parameters (and per flow, when the sweep has several).
+- A sweep: a per-flow metric (default goodput) or a per-link-direction one (`links.utilization`)
+  against one grid parameter, its mean over the replications (seeds) with the Student-t 95 % CI
+  as error bars (`tcpsim.stats.summarize`), one line per value of the other parameters (and per
+  flow or link direction, when there are several).
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ if TYPE_CHECKING:
 RUN_PANELS = (*TRACE_KINDS, *DERIVED_TRACES)
 """The time series a run's figure can show, in the order of its panels."""
 DEFAULT_METRIC = "goodput_bps"
-NOT_METRICS = frozenset({"seed", "id", "point", "scenario_hash", "tcpsim_version"})
-"""Numeric columns of a sweep's flows table that label rows rather than measure them."""
+NOT_METRICS = frozenset({"seed", "id", "link", "point", "scenario_hash", "tcpsim_version"})
+"""Numeric columns of a sweep's flows or links table that label rows rather than measure them."""
+LINK_METRIC = "links."
+"""The prefix of a metric from the links table (one row per run × link direction)."""
+MAX_LINK_LINES = 8
+"""Link directions one figure draws unless `--link` chooses: a dumbbell has two per host."""
 UNITS = {"_bps": (1e-6, "Mb/s"), "_s": (1.0, "s"), "_bytes": (1e-3, "kB"), "_pkts": (1.0, "packets")}
 """Column suffix → (scale, unit) in which a sweep's axes are labelled."""
 
@@ -132,24 +137,43 @@ def sweep_axis(sweep: SavedSweep, x: str | None) -> Axis:
 
 
 def sweep_metrics(sweep: SavedSweep) -> list[str]:
-    """The numeric per-flow columns of the sweep's flows table that a figure can show."""
+    """The numeric columns a figure can show: the flows table's, then the links table's as
+    ``links.<column>``."""
     import pandas as pd
 
     labels = {name for names in parameter_columns(sweep).values() for name in names} | NOT_METRICS
-    return [c for c in sweep.flows.columns if c not in labels and pd.api.types.is_numeric_dtype(sweep.flows[c])]
+
+    def numeric(table: pd.DataFrame) -> list[str]:
+        return [c for c in table.columns if c not in labels and pd.api.types.is_numeric_dtype(table[c])]
+
+    return [*numeric(sweep.flows), *(LINK_METRIC + c for c in numeric(sweep.links))]
 
 
 def sweep_metric(sweep: SavedSweep, y: str | None) -> str:
-    """The metric named ``y``: a column of the flows table, or its name without the unit
-    suffix (``goodput`` → ``goodput_bps``); default goodput."""
+    """The metric named ``y``: a column of the flows table, or of the links table with or
+    without its ``links.`` prefix (a flow's column first), each also without its unit suffix
+    (``goodput`` → ``goodput_bps``, ``queue_mean`` → ``links.queue_mean_pkts``); default goodput."""
     metrics = sweep_metrics(sweep)
     wanted = y or DEFAULT_METRIC
-    if wanted in metrics:
-        return wanted
-    prefixed = [m for m in metrics if any(m == wanted + suffix for suffix in UNITS)]
-    if len(prefixed) == 1:
-        return prefixed[0]
-    raise FigureError(f"--y {wanted!r}: not a per-flow metric of this sweep; allowed: {', '.join(metrics)}")
+    for name in (wanted, LINK_METRIC + wanted.removeprefix(LINK_METRIC)):
+        if name in metrics:
+            return name
+        prefixed = [m for m in metrics if any(m == name + suffix for suffix in UNITS)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+        if prefixed:
+            raise FigureError(f"--y {wanted!r}: which one? {' or '.join(prefixed)}")
+    raise FigureError(f"--y {wanted!r}: not a metric of this sweep; allowed: {', '.join(metrics)}")
+
+
+def _metric_table(sweep: SavedSweep, metric: str) -> tuple[Any, str]:
+    """The table a metric is a column of, with a `name` that labels its lines, and its column:
+    a link direction is named by its link and its ends ("bottleneck r1→r2")."""
+    if not metric.startswith(LINK_METRIC):
+        return sweep.flows, metric
+    links = sweep.links
+    labels = links["name"].astype(str) + " " + links["src"].astype(str) + "→" + links["dst"].astype(str)
+    return links.assign(link_name=links["name"].astype(str), name=labels), metric.removeprefix(LINK_METRIC)
 
 
 def unit_of(column: str, values: Any = None) -> tuple[float, str]:
@@ -167,30 +191,47 @@ def unit_of(column: str, values: Any = None) -> tuple[float, str]:
     return 1.0, column.replace("_", " ") if "[" not in column else column
 
 
-def sweep_series(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str] | None = None) -> list[Any]:
-    """One `Series` per value of the other parameters (× flow when there are several): the
-    metric's mean over seeds at each x, with its 95 % CI (bounded below by 0 for a metric that
-    is never negative)."""
+def sweep_series(
+    sweep: SavedSweep,
+    axis: Axis,
+    metric: str,
+    flows: Sequence[str] | None = None,
+    links: Sequence[str] | None = None,
+) -> list[Any]:
+    """One `Series` per value of the other parameters (× flow or link direction when there are
+    several): the metric's mean over seeds at each x, with its 95 % CI (bounded below by 0 for
+    a metric that is never negative). ``flows`` chooses flows for a flow metric, ``links``
+    links (both directions) for a link metric."""
     from pandas.api.types import is_scalar
 
     from tcpsim.repro.framework import Series
     from tcpsim.stats import summarize
 
-    df = sweep.flows
-    if df.empty:
+    table, column = _metric_table(sweep, metric)
+    if table.empty:
         raise FigureError("this sweep has no finished runs to plot (runs.csv says why they failed)")
+    if metric.startswith(LINK_METRIC):
+        if flows:
+            raise FigureError(f"--flow: {metric} is a link metric; choose its links with --link")
+        df = _chosen(table, "link_name", links, "--link", "link")
+        if not links and (count := df["name"].nunique()) > MAX_LINK_LINES:
+            known = ", ".join(dict.fromkeys(df["link_name"]))
+            raise FigureError(
+                f"--y {metric}: this sweep has {count} link directions, too many lines for one figure; "
+                f"choose links with --link (one of {known})"
+            )
+    else:
+        if links:
+            raise FigureError(f"--link: {metric} is a per-flow metric; choose its flows with --flow")
+        df = _chosen(table, "name", flows, "--flow", "flow")
     names = list(dict.fromkeys(df["name"].astype(str)))
-    if flows:
-        if unknown := [f for f in flows if f not in names]:
-            raise FigureError(f"--flow {unknown[0]!r}: no such flow in this sweep; allowed: {', '.join(names)}")
-        df = df[df["name"].astype(str).isin(flows)]
-        names = [n for n in names if n in flows]
+    metric = column
     others = [path for path in sweep.grid if path != axis.path]
     df = df.assign(**{p: df[p].map(lambda v: v if is_scalar(v) else str(v)) for p in others})
     keys = [*others, *(["name"] if len(names) > 1 else [])]
     # units chosen from the whole sweep, so that every choice of --flow draws in the same ones
     x_scale = unit_of(axis.column, sweep.flows[axis.column])[0] if axis.numeric else 1.0
-    y_scale = unit_of(metric, sweep.flows[metric])[0]
+    y_scale = unit_of(metric, table[metric])[0]
     bounds = (0.0, None) if (df[metric].dropna() >= 0).all() else (None, None)
     summary = summarize(df, [*keys, axis.column], metric, sort=False, bounds=bounds)
     series = []
@@ -213,16 +254,32 @@ def sweep_series(sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str
     return series
 
 
+def _chosen(table: Any, column: str, wanted: Sequence[str] | None, option: str, what: str) -> Any:
+    """The rows of ``table`` whose ``column`` is one of ``wanted`` (all without a choice)."""
+    if not wanted:
+        return table
+    known = list(dict.fromkeys(table[column].astype(str)))
+    if unknown := [w for w in wanted if w not in known]:
+        raise FigureError(f"{option} {unknown[0]!r}: no such {what} in this sweep; allowed: {', '.join(known)}")
+    return table[table[column].astype(str).isin(wanted)]
+
+
 def sweep_figure(
-    sweep: SavedSweep, axis: Axis, metric: str, flows: Sequence[str] | None = None, log_x: bool = False
+    sweep: SavedSweep,
+    axis: Axis,
+    metric: str,
+    flows: Sequence[str] | None = None,
+    log_x: bool = False,
+    links: Sequence[str] | None = None,
 ) -> Figure:
     """The metric against the parameter, one line per value of the others (one column wide,
     two when the legend is long); ``log_x`` draws a numeric parameter on a log scale."""
     from tcpsim.repro.plotting import COLUMN_IN, DOUBLE_IN, HEIGHT_IN, new_figure, plot_lines
 
-    series = sweep_series(sweep, axis, metric, flows)
+    series = sweep_series(sweep, axis, metric, flows, links)
     fig = new_figure(DOUBLE_IN if len(series) > 4 else COLUMN_IN, HEIGHT_IN)
-    _, ylabel = unit_of(metric, sweep.flows[metric])
+    table, column = _metric_table(sweep, metric)
+    _, ylabel = unit_of(column, table[column])
     xlabel = unit_of(axis.column, sweep.flows[axis.column])[1] if axis.numeric else axis.path
     seeds = sweep.flows["seed"].nunique() if "seed" in sweep.flows else 1
     title = f"mean over {seeds} seeds, 95 % CI" if seeds > 1 else "one seed"
