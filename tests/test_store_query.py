@@ -66,6 +66,13 @@ def test_an_unreadable_condition_says_how_to_write_one(text):
 def test_varying_keeps_the_paths_that_tell_runs_apart():
     assert varying([{"a": 1, "b": 2}, {"a": 1, "b": 3, "c": 0}]) == ["b", "c"]
     assert varying([{"a": 1}]) == []
+    # a path only some runs have varies, unless the others' null is its only value
+    assert varying([{"a": None}, {}]) == []
+    assert varying([{"a": 1}, {}]) == ["a"]
+    # runs of one scenario share one dict; values compare as JSON (lists, tables)
+    shared = {"q": {"kind": "red", "max_th": 15}, "r": [1, 2]}
+    assert varying([shared, shared, {"q": {"max_th": 15, "kind": "red"}, "r": [1, 2]}]) == []
+    assert varying([shared, shared, {"q": {"kind": "red", "max_th": 15}, "r": [2, 1]}]) == ["r"]
 
 
 def test_ls_where_selects_by_parameter_and_seed(store):
