@@ -180,3 +180,21 @@ def test_the_bundled_fat_tree_is_the_generators():
         k=4, flows=16, host_rate="1Gbps", duration="2s", warmup="0.5s", tcp={"min_rto": "200ms", "init_cwnd": 10}
     )
     assert load_scenario(builtin_scenario("fat_tree_k4")).to_engine() == load_scenario(generated).to_engine()
+
+
+def test_incast_is_the_dctcp_papers_basic_incast_by_default():
+    from tcpsim.topologies import incast
+
+    scenario = incast(senders=4)
+    engine = load_scenario(dict(scenario)).to_engine()
+    (port,) = [link for link in engine["links"] if link["name"] == "port"]
+    assert port["rate_bps"] == 10**9 and port["delay_ns"] == 25_000
+    assert port["ab"]["queue"]["limit_packets"] == 100
+    (web,) = engine["web"]
+    assert web["sizes"] == {"dist": "fixed", "bytes": 250_000}  # 1 MB over four workers
+    assert web["arrivals"]["rounds"] == 10 and len(web["clients"]) == 4
+    from tcpsim.toml_input import parse_toml
+
+    assert load_scenario(parse_toml(scenario.to_toml())).to_engine() == engine
+    with pytest.raises(ValueError, match="senders: 0 must be a whole number >= 1"):
+        incast(senders=0)

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 import tcpsim
 from engine_schema import assert_canonical_shape
+from tcpsim import topologies
 from tcpsim.fct import fct_table, ideal_fct_s, incast_rounds, queue_table, size_buckets
 from tcpsim.scenario import ScenarioError, load_scenario
 from tcpsim.workloads import CdfError, cdf_mean, named_cdf, parse_cdf, poisson_rate_for_load, read_cdf
@@ -207,40 +208,13 @@ def test_the_queue_table_has_drops_marks_and_time_weighted_quantiles():
 
 
 def incast(senders, variant, rounds=3):
-    """The DCTCP paper's basic incast (Alizadeh et al., SIGCOMM 2010, Sec. 4.2.1): a client asks
-    `senders` workers for 1 MB in all (1 MB / n each) over one 1 Gb/s ToR port with a static
-    buffer of 100 packets; base RTT 100 us; min RTO 300 ms; DCTCP marks at K = 20 packets.
-    MSS 1460 B, initial window 3 (RFC 3390), delayed ACKs timing out after 40 ms (Linux)."""
-    workers = [f"s{i}" for i in range(senders)]
+    """The DCTCP paper's basic incast (`tcpsim.topologies.incast`'s defaults: 1 MB in all over
+    one 1 Gb/s ToR port with a static buffer of 100 packets, base RTT 100 us); min RTO 300 ms;
+    DCTCP marks at K = 20 packets. MSS 1460 B, initial window 3 (RFC 3390), delayed ACKs timing
+    out after 40 ms (Linux)."""
     port = {"kind": "step", "limit": "100pkt", "threshold": "20pkt"} if variant == "dctcp" else "100pkt"
-    links = [{"name": w, "a": w, "b": "tor", "rate": "1Gbps", "delay": "25us", "queue": "1000pkt"} for w in workers]
-    links.append(
-        {
-            "name": "port",
-            "a": "tor",
-            "b": "agg",
-            "rate": "1Gbps",
-            "delay": "25us",
-            "ab": {"queue": port},
-            "ba": {"queue": "1000pkt"},
-        }
-    )
-    return {
-        "duration": "5s",
-        "tcp": {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"},
-        "links": links,
-        "web": [
-            {
-                "name": "query",
-                "server": "agg",
-                "clients": workers,
-                "direction": "upload",
-                "variant": variant,
-                "arrivals": {"process": "barrier", "rounds": rounds},
-                "sizes": {"dist": "fixed", "size": 1_000_000 // senders},
-            }
-        ],
-    }
+    tcp = {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"}
+    return topologies.incast(senders=senders, port_queue=port, variant=variant, rounds=rounds, tcp=tcp)
 
 
 def test_incast_collapses_newreno_goodput_past_a_few_senders_but_not_dctcps():

@@ -450,6 +450,17 @@ StoreOpt = Annotated[
     ),
 ]
 
+KeyStoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="DIR",
+        help="The store a key is looked up in.",
+        show_default="$TCPSIM_STORE, else the per-user cache directory",
+    ),
+]
+"""For commands that read one stored run by its key (`plot`, `report`)."""
+
 
 QuietOpt = Annotated[
     bool,
@@ -858,15 +869,7 @@ def report(
             metavar="DIR", help="Where to write the site.", show_default="DIR/report; report-KEY for a stored run"
         ),
     ] = None,
-    store: Annotated[
-        str | None,
-        typer.Option(
-            "--store",
-            metavar="DIR",
-            help="The store a key is looked up in.",
-            show_default="$TCPSIM_STORE, else the per-user cache directory",
-        ),
-    ] = None,
+    store: KeyStoreOpt = None,
 ) -> None:
     """Write a static HTML report of a reproduction, a run or a sweep: DIR/report/index.html.
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tcpsim.cli import PLOT_SUFFIXES, CliError, _reports_errors, app
+from tcpsim.cli import PLOT_SUFFIXES, CliError, KeyStoreOpt, _reports_errors, app
 from tcpsim.cli_command import TcpsimCommand
 
 
@@ -83,15 +83,7 @@ def plot(
             show_default="every link direction, up to 8",
         ),
     ] = None,
-    store: Annotated[
-        str | None,
-        typer.Option(
-            "--store",
-            metavar="DIR",
-            help="The store a key is looked up in.",
-            show_default="$TCPSIM_STORE, else the per-user cache directory",
-        ),
-    ] = None,
+    store: KeyStoreOpt = None,
 ) -> None:
     """Draw a figure of a run, a sweep or a stored run, in tcpsim's publication style.
 

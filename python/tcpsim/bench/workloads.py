@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tcpsim.paths import builtin_scenario
-from tcpsim.topologies import dumbbell, fat_tree
+from tcpsim.topologies import dumbbell, fat_tree, incast
 
 PODLESNY_RD = {"kind": "rd", "limit": "1BDP"}
 """RD (`podlesny` Sec. III) with its defaults (k = 1, D = 10 % of the buffer), the buffer C·250 ms."""
@@ -97,46 +97,25 @@ def _dumbbell_10g() -> dict[str, Any]:
     )
 
 
-INCAST_SENDERS = 100
 INCAST_RESPONSE_BYTES = 100_000
 """Each worker's response per round: 10 MB a round, 8 ms at 10 Gb/s (a benchmark's choice, not a
 paper's set-up)."""
 
 
 def _incast_100() -> dict[str, Any]:
-    # The DCTCP paper's incast shape (one aggregator behind one ToR port, barrier-synchronised
-    # rounds) at 10 Gb/s with its marking threshold for that rate, K = 65 packets.
-    workers = [f"w{i}" for i in range(INCAST_SENDERS)]
-    links = [{"name": w, "a": w, "b": "tor", "rate": "10Gbps", "delay": "5us", "queue": "1000pkt"} for w in workers]
-    port = {"kind": "step", "limit": "1000pkt", "threshold": "65pkt"}
-    links.append(
-        {
-            "name": "port",
-            "a": "tor",
-            "b": "agg",
-            "rate": "10Gbps",
-            "delay": "5us",
-            "ab": {"queue": port},
-            "ba": {"queue": "1000pkt"},
-        }
+    # The DCTCP paper's incast (`topologies.incast`) at 10 Gb/s, with its marking threshold for
+    # that rate, K = 65 packets.
+    return incast(
+        senders=100,
+        rate="10Gbps",
+        delay_s=5e-6,
+        port_queue={"kind": "step", "limit": "1000pkt", "threshold": "65pkt"},
+        variant="dctcp",
+        response_bytes=INCAST_RESPONSE_BYTES,
+        rounds=100,
+        duration="1s",  # the rounds take 0.82 s
+        tcp={"mss": 1460, "header": 40, "init_cwnd": 10, "min_rto": "10ms", "delack_timeout": "40ms"},
     )
-    return {
-        "name": "incast: 100 DCTCP workers to one aggregator, 100 rounds",
-        "duration": "1s",  # the rounds take 0.82 s
-        "tcp": {"mss": 1460, "header": 40, "init_cwnd": 10, "min_rto": "10ms", "delack_timeout": "40ms"},
-        "links": links,
-        "web": [
-            {
-                "name": "query",
-                "server": "agg",
-                "clients": workers,
-                "direction": "upload",
-                "variant": "dctcp",
-                "arrivals": {"process": "barrier", "rounds": 100},
-                "sizes": {"dist": "fixed", "size": INCAST_RESPONSE_BYTES},
-            }
-        ],
-    }
 
 
 WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
