@@ -83,3 +83,17 @@ def test_the_moller_model_refuses_a_zero_round_trip_naming_the_option():
     result = cli.invoke(app, ["model", "moller", "--rtt", "0ms"])
     assert result.exit_code == 2
     assert "error: --rtt: '0ms' must be greater than zero" in result.stderr
+
+
+def test_pcap_adds_to_a_trace_pcap_set_on_the_command_line(tmp_path):
+    """`--pcap` adds to `trace.pcap`; given with `--set trace.pcap=…` it is not a path set twice."""
+    out = tmp_path / "out"
+    args = ["run", LOSSY, "--set", "duration=1s", "--set", 'trace.pcap=["lossy"]', "--pcap", "access"]
+    result = cli.invoke(app, [*args, "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in out.glob("*.pcap")) == [
+        "access-ab.pcap",
+        "access-ba.pcap",
+        "lossy-ab.pcap",
+        "lossy-ba.pcap",
+    ]

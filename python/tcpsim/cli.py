@@ -562,8 +562,13 @@ def run(
         not_replacing_inputs(out_dir, [*SAVED_FILES, *RUN_FILES], [file], "--out")
     scenario = load_scenario(file, set_ or ())
     if pcap:
+        from tcpsim.scenario.overrides import override_path
+
+        # --pcap adds to trace.pcap, whether the file or a --set gave it: that --set is replaced
+        # by the sum (setting the path twice would be an error).
         captures = json.dumps([*scenario.trace.pcap, *pcap])  # a JSON array of strings is TOML
-        scenario = load_scenario(file, [*(set_ or ()), f"trace.pcap={captures}"])
+        others = [entry for entry in set_ or () if override_path(entry) != ("trace", "pcap")]
+        scenario = load_scenario(file, [*others, f"trace.pcap={captures}"])
     from tcpsim.api import run as simulate
     from tcpsim.limits import ScenarioWarning
 

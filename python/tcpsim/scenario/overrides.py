@@ -154,6 +154,16 @@ def apply_overrides(raw: Mapping[str, Any], overrides: Sequence[str] | Mapping[s
     return data
 
 
+def override_path(text: str) -> tuple[str | int, ...] | None:
+    """The path a "path=value" override sets, as segments (`links.1.rate` and `links[1].rate`
+    alike); None when `text` is not an override."""
+    try:
+        path, _ = _split_override(text)
+        return tuple(_parse_path(path.strip()))
+    except _OverrideError:
+        return None
+
+
 def _split_override(text: str) -> tuple[str, Any]:
     path, separator, value = text.partition("=")
     if not separator or not path.strip():
