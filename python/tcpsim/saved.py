@@ -41,6 +41,8 @@ class SavedRun:
     label: str
     result: RunResult
     scenario_toml: str | None = None
+    """The scenario as saved: the folder's `scenario.toml`, or for a stored run the store's
+    canonical scenario (the engine's JSON, indented), which `scenario_field` cannot read."""
     provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
