@@ -180,6 +180,21 @@ def test_out_never_replaces_the_commands_own_input(scenario_file, tmp_path, simu
     assert not simulations
 
 
+def test_a_failed_write_names_the_file_the_user_asked_for(tmp_path):
+    """pandas and pyarrow raise ENOSPC naming no file, or the temporary one: the error line
+    said only "error: No space left on device" (issue 27). `replacing` names the target."""
+    import errno
+
+    target = tmp_path / "flows.csv"
+    for named in (None, "temporary"):
+        with pytest.raises(OSError) as raised, outpaths.replacing(target) as temporary:
+            raise OSError(errno.ENOSPC, "No space left on device", None if named is None else str(temporary))
+        assert raised.value.filename == str(target)
+    with pytest.raises(OSError) as raised, outpaths.replacing(target):
+        raise OSError(errno.ENOENT, "No such file or directory", "/elsewhere/input.csv")
+    assert raised.value.filename == "/elsewhere/input.csv"  # another file's error keeps its name
+
+
 def test_names_from_a_scenario_reach_the_terminal_escaped(scenario_file, monkeypatch):
     """A flow name is data: its escape sequences are shown, never sent (issue 27)."""
     from tcpsim.terminal_text import visible

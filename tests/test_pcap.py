@@ -245,3 +245,27 @@ def test_a_bad_capture_is_one_error_line_naming_the_field(tmp_path, capture, exp
 def test_file_names_are_safe_and_distinct():
     taps = [(0, "a b", "ab"), (1, "a/b", "ab"), (2, "bottleneck", "ba")]
     assert pcap_file_names(taps) == ["a_b-0-ab.pcap", "a_b-1-ab.pcap", "bottleneck-ba.pcap"]
+
+
+def test_a_capture_that_fails_leaves_the_previous_files_and_no_partial_one(tmp_path, monkeypatch):
+    """The engine writes captures under temporary names, renamed when the run is done: a full
+    disk mid-capture (issue 27) leaves the previous captures whole and no partial file, and
+    the error names the file the user asked for."""
+    import tcpsim.api
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "bottleneck-ab.pcap").write_bytes(b"the previous capture")
+
+    def disk_full(config_json, seed, pcap_paths):
+        for path in pcap_paths:
+            Path(path).write_bytes(b"half")
+        raise ValueError(f"trace.pcap: writing {pcap_paths[0]} failed: No space left on device (os error 28)")
+
+    monkeypatch.setattr(tcpsim.api._core, "run", disk_full)
+    with pytest.raises(tcpsim.api.SimulationError, match=f"writing {out / 'bottleneck-ab.pcap'} failed: No space"):
+        tcpsim.run(scenario, pcap_dir=out, **{"trace.pcap": ["bottleneck:ab"]})
+    assert sorted(p.name for p in out.iterdir()) == ["bottleneck-ab.pcap"]
+    assert (out / "bottleneck-ab.pcap").read_bytes() == b"the previous capture"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import secrets
 import time
 import warnings
 from collections import Counter
@@ -67,12 +69,24 @@ def run(
     if pcap_dir is not None and (taps := sc.pcap_taps()):
         Path(pcap_dir).mkdir(parents=True, exist_ok=True)
         pcap_paths = [str(Path(pcap_dir) / name) for name in pcap_file_names(taps)]
+    # The engine writes captures under temporary names, renamed once the run is done: a full
+    # disk, a refused run or a Ctrl-C leaves the previous captures, never half-written ones.
+    token = secrets.token_hex(4)
+    partial = [str(Path(p).with_name(f".tmp-{token}-{Path(p).name}")) for p in pcap_paths or ()]
     started = time.perf_counter()
     log.info("engine started: seed %d, scenario %s", seed, sc.name or "(unnamed)")
     try:
-        summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed, pcap_paths)
+        summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed, partial or None)
+        for temporary, path in zip(partial, pcap_paths or (), strict=True):
+            os.replace(temporary, path)
     except ValueError as e:
-        raise SimulationError(str(e)) from None
+        message = str(e)
+        for temporary, path in zip(partial, pcap_paths or (), strict=True):
+            message = message.replace(temporary, path)
+        raise SimulationError(message) from None
+    finally:
+        for temporary in partial:
+            Path(temporary).unlink(missing_ok=True)
     wall_s = time.perf_counter() - started
     summary = json.loads(summary_json)
     sim_s = summary["sim_ns"] / 1e9

@@ -34,6 +34,12 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield temporary
         os.replace(temporary, target)
+    except OSError as error:
+        # Writers that fail mid-file (pandas, pyarrow on a full disk) often name no file, or the
+        # temporary one: name the file the user asked for, so the error line says which.
+        if error.filename is None or str(error.filename) == str(temporary):
+            error.filename = str(target)
+        raise
     finally:
         temporary.unlink(missing_ok=True)
 
