@@ -269,3 +269,20 @@ def test_a_capture_that_fails_leaves_the_previous_files_and_no_partial_one(tmp_p
         tcpsim.run(scenario, pcap_dir=out, **{"trace.pcap": ["bottleneck:ab"]})
     assert sorted(p.name for p in out.iterdir()) == ["bottleneck-ab.pcap"]
     assert (out / "bottleneck-ab.pcap").read_bytes() == b"the previous capture"
+
+
+def test_results_too_large_for_memory_are_a_simulation_error(tmp_path, monkeypatch):
+    """A forced run with a 1 ns trace interval fills memory when its traces are handed to
+    Python (issue 27): a SimulationError, which the CLI prints as an `error:` line."""
+    import tcpsim.api
+
+    def out_of_memory(config_json, seed, pcap_paths):
+        raise MemoryError
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(SCENARIO)
+    monkeypatch.setattr(tcpsim.api._core, "run", out_of_memory)
+    with pytest.raises(tcpsim.api.SimulationError, match="do not fit in memory"):
+        tcpsim.run(scenario)
+    result = cli.invoke(app, ["run", str(scenario)])
+    assert result.exit_code == 2 and result.stderr.startswith("error: the run's results"), result.output

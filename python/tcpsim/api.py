@@ -79,6 +79,12 @@ def run(
         summary_json, raw_traces, raw_transfers = _core.run(engine_json, seed, partial or None)
         for temporary, path in zip(partial, pcap_paths or (), strict=True):
             os.replace(temporary, path)
+    except MemoryError:
+        # A forced run whose traces or transfers do not fit in memory when handed to Python.
+        raise SimulationError(
+            "the run's results (traces, transfers) do not fit in memory; record less "
+            "(a longer trace.interval, fewer traces, a shorter run) or lower limits.max_trace_rows"
+        ) from None
     except ValueError as e:
         message = str(e)
         for temporary, path in zip(partial, pcap_paths or (), strict=True):
