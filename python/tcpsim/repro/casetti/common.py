@@ -17,6 +17,7 @@ from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, draw_series, figure_
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, results_table
 from tcpsim.runner import RunSpec
+from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -200,6 +201,54 @@ def wireless_scenario(
 def bernoulli(p: float) -> list[dict[str, Any]]:
     """Independent packet errors in both directions of the link (none for p = 0)."""
     return [{"kind": "bernoulli", "p": p, "direction": "both"}] if p > 0 else []
+
+
+# --- the shared-link dumbbell (friendliness, fig7) ---------------------------------------
+
+
+def shared_scenario(
+    configs: Sequence[str],
+    *,
+    capacity_bps: float,
+    rtt_s: float,
+    loss_p: float,
+    duration_s: float,
+    warmup_s: float,
+    mss_bytes: int = MSS_BYTES,
+    start_jitter_s: float = 5.0,
+) -> dict[str, Any]:
+    """Dumbbell: one flow per entry of `configs`, equal RTT, drop-tail buffer = BDP."""
+    scenario = dumbbell(
+        forward=len(configs),
+        bottleneck_rate=fmt_bps(capacity_bps),
+        bottleneck_delay_s=0.010,
+        access_rate="100Mbps",
+        rtt_range_s=(rtt_s, rtt_s),
+        buffer_s=rtt_s,
+        mss_bytes=mss_bytes,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s}s",
+        warmup=f"{warmup_s}s",
+        start_jitter=f"{start_jitter_s}s",
+        tcp={k: v for k, v in BASE_TCP.items() if k not in ("mss", "header")},
+    )
+    for flow, config in zip(scenario["flows"], configs):
+        c = CONFIGS[config]
+        flow["variant"] = c.variant
+        flow["name"] = f"{c.variant}{flow['name'][3:]}"
+        if c.flow_tcp:
+            flow["tcp"] = dict(c.flow_tcp)
+    if loss_p > 0:
+        scenario["links"][0]["loss"] = bernoulli(loss_p)
+    return scenario
+
+
+def per_variant_mbps(r: RunResult, variant: str, mss_bytes: int = MSS_BYTES) -> float:
+    """Mean per-flow throughput of the flows of `variant`, Mb/s of whole packets."""
+    rows = r.flows[r.flows["variant"] == variant]
+    return (
+        float(rows["throughput_bps"].mean()) * (mss_bytes + HEADER_BYTES) / mss_bytes / 1e6 if len(rows) else math.nan
+    )
 
 
 # --- per-seed statistics and their text ------------------------------------------------------
