@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, fmt_ci
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     BASE_TCP,
@@ -17,7 +17,6 @@ from tcpsim.repro.casetti.common import (
     buffer_pkts,
     flow_spec,
     fmt_bps,
-    fmt_ci,
     fmt_ms,
 )
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series

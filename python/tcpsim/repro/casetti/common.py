@@ -1,5 +1,5 @@
 """Set-up shared by every `casetti` experiment: packet sizes, TCP configurations, the Fig. 8
-wireless scenario, per-seed statistics and formatting, and the one-flow throughput sweep (runs
+wireless scenario, the shared-link dumbbell, and the one-flow throughput sweep (runs
 keyed by name, per-seed throughputs from the results table, its figure)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, summarize
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, fmt_ci, fmt_pct, mean, paired_gains
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
-from tcpsim.repro.ns2_queue import ns2_drop_tail
+from tcpsim.repro.ns2_queue import bdp_packets, ns2_drop_tail
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, draw_series, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, results_table
@@ -128,7 +128,7 @@ def fmt_bps(rate_bps: float) -> str:
 
 def buffer_pkts(rate_bps: float, rtt_s: float, floor: int = MIN_BUFFER_PKTS) -> int:
     """Bandwidth-delay product in 400-byte packets, at least `floor`."""
-    return max(floor, round(rate_bps * rtt_s / 8 / PACKET_BYTES))
+    return bdp_packets(rate_bps, rtt_s, PACKET_BYTES, floor)
 
 
 def flow_spec(name: str, src: str, dst: str, config: str, **extra: Any) -> dict[str, Any]:
@@ -251,31 +251,10 @@ def per_variant_mbps(r: RunResult, variant: str, mss_bytes: int = MSS_BYTES) -> 
     )
 
 
-# --- per-seed statistics and their text ------------------------------------------------------
+# --- gains (the per-seed helpers the claims share are `tcpsim.repro.aggregate`'s) ----------
 
 GAIN = Range(-100.0)
 """A gain TCPW / other − 1, in percent, is at least −100 %."""
-
-
-def mean(values: Sequence[float]) -> float:
-    """Mean over seeds (NaNs ignored)."""
-    return summarize(values)["mean"]
-
-
-def fmt_ci(values: Sequence[float], digits: int = 3, unit: str = "") -> str:
-    """Mean [95 % CI] over seeds, as the claims' evidence gives it (the t interval unclipped)."""
-    s = summarize(values)
-    return f"{s['mean']:.{digits}f}{unit} [{s['ci_low']:.{digits}f}, {s['ci_high']:.{digits}f}]"
-
-
-def fmt_pct(values: Sequence[float]) -> str:
-    s = summarize(values)
-    return f"{s['mean']:+.0f}% [{s['ci_low']:+.0f}, {s['ci_high']:+.0f}]"
-
-
-def paired_gains(numerator: Sequence[float], denominator: Sequence[float]) -> list[float]:
-    """Per-seed gains in percent, seeds paired by position."""
-    return [100.0 * (a / b - 1.0) if b > 0 else math.nan for a, b in zip(numerator, denominator)]
 
 
 # --- the one-flow throughput sweep ------------------------------------------------------------

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, fmt_ci, mean
 from tcpsim.repro.casetti import checks
-from tcpsim.repro.casetti.common import PAPER, fmt_ci, mean, per_variant_mbps, shared_scenario
+from tcpsim.repro.casetti.common import PAPER, per_variant_mbps, shared_scenario
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome, Series
 from tcpsim.repro.plotting import GREY, PALETTE, error_bars, figure_legend, figure_title, finish_axes
 from tcpsim.repro.table import RunKey

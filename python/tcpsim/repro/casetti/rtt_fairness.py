@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, summarize
+from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, fmt_ci, mean, summarize
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     BASE_TCP,
@@ -20,9 +20,7 @@ from tcpsim.repro.casetti.common import (
     buffer_pkts,
     flow_spec,
     fmt_bps,
-    fmt_ci,
     fmt_ms,
-    mean,
     variant_style,
 )
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Reading, Series

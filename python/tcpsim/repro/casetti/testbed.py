@@ -9,17 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, summarize
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, fmt_ci, fmt_pct, mean, paired_gains, summarize
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     CONFIGS,
     MSS_BYTES,
     PAPER,
     draw_reading_styles,
-    fmt_ci,
-    fmt_pct,
-    mean,
-    paired_gains,
     per_variant_mbps,
     shared_scenario,
     tagged,

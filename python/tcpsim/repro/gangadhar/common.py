@@ -87,7 +87,11 @@ WESTWOOD_PLUS_NS3_CC: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class Flavour:
-    """One curve's TCP: a preset variant and optionally the cc/recovery halves overridden."""
+    """One curve's TCP: a preset variant and optionally the cc/recovery halves overridden.
+
+    Alike but not `macura.common.Flavour` (a whole per-flow TCP table): an ns-3 class here is a
+    preset with its cc, recovery and ssthresh rule overridden apart (`tcp()` builds the table, the
+    cc copied per flow), and `judged` marks the tcpsim defaults drawn for comparison only."""
 
     name: str
     label: str
