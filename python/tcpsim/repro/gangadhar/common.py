@@ -257,7 +257,10 @@ def _non_increasing(values: Sequence[float]) -> tuple[bool, list[str]]:
 
 def larger_beyond_noise(a: Sequence[float], b: Sequence[float]) -> tuple[bool, str]:
     """Whether the mean of runs `a` exceeds that of runs `b` and a two-sided Welch test at 95 %
-    (`tcpsim.stats.means_differ`) tells them apart; a tie does not count as larger."""
+    (`tcpsim.stats.means_differ`) tells them apart; a tie does not count as larger.
+
+    `aggregate.significantly_above` with its verdict in words, but not the same: numpy's mean
+    keeps a NaN (a NaN run makes the verdict False), where the toolkit's drops it."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     larger = float(a.mean()) > float(b.mean())
     differ = means_differ(a, b)
