@@ -56,6 +56,8 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
     parts: dict[str, list[pa.Table]] = defaultdict(list)
     runs = []
     scenarios: dict[str, dict[str, object]] = {}
+    label_rows: dict[str, pa.Table] = {}  # per scenario: its parameter labels as a one-row table
+    made: dict[tuple[type, str], pa.Array] = {}
     for row, parameters in chosen:
         if not (isinstance(row["seed"], str) and row["seed"].isascii() and row["seed"].isdigit()):
             warn(f"store entry {row['key'][:16]} has no seed ({row['seed']!r}); left out of the export")
@@ -63,17 +65,20 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
         tables = store.tables(row)
         if tables is None:
             continue
-        labels = {"key": row["key"], "seed": int(row["seed"])} | {c: parameters.get(c) for c in columns}
-        runs.append({field: row[field] for field in RUN_FIELDS} | labels)
-        if row["scenario_hash"] not in scenarios:
-            scenarios[row["scenario_hash"]] = {"scenario_hash": row["scenario_hash"]} | {
-                c: parameters.get(c) for c in columns
-            }
-            scenarios[row["scenario_hash"]]["canonical"] = store.catalog.scenario(row["scenario_hash"])
+        scenario_hash = row["scenario_hash"]
+        if scenario_hash not in scenarios:
+            values = {c: parameters.get(c) for c in columns}
+            scenarios[scenario_hash] = {"scenario_hash": scenario_hash} | values
+            scenarios[scenario_hash]["canonical"] = store.catalog.scenario(scenario_hash)
+            label_rows[scenario_hash] = _one_row(values, made)
+        labels = {"key": row["key"], "seed": int(row["seed"])} | {
+            c: scenarios[scenario_hash][c] for c in columns if c in ("key", "seed")
+        }
+        runs.append({field: row[field] for field in RUN_FIELDS} | labels | _values(scenarios[scenario_hash], columns))
         tables["classes"] = _classes(tables)
         for name, table in tables.items():
             if table.num_columns:
-                parts[name].append(_labelled(table, labels))
+                parts[name].append(_labelled(table, labels, label_rows[scenario_hash]))
     out.mkdir(parents=True, exist_ok=True)
     written = {"runs": len(runs), "scenarios": len(scenarios)}
     run_columns = list(dict.fromkeys([*RUN_FIELDS, *columns]))
@@ -84,10 +89,16 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
         fmt,
     )
     for name in sorted(parts, key=_table_order):
-        table = pa.concat_tables(parts[name], promote_options="permissive").to_pandas()
+        table = pa.concat_tables(parts.pop(name), promote_options="permissive").to_pandas()
         _write(table, out / f"{name}.{fmt}", fmt)
         written[name] = len(table)
+        del table  # the next table's frame need not share memory with this one's
     return written
+
+
+def _values(scenario: dict[str, object], columns: list[str]) -> dict[str, object]:
+    """The scenario's parameter columns, less the run's own key and seed."""
+    return {c: scenario[c] for c in columns if c not in ("key", "seed")}
 
 
 def _table_order(name: str) -> tuple[int, str]:
@@ -107,12 +118,39 @@ def _classes(tables: dict[str, pa.Table]) -> pa.Table:
     return pa.Table.from_pylist(rows) if rows else pa.table({c: [] for c in CLASS_COLUMNS})
 
 
-def _labelled(table: pa.Table, labels: dict[str, object]) -> pa.Table:
+def _one_row(values: dict[str, object], made: dict[tuple[type, str], pa.Array]) -> pa.Table:
+    """``values`` (one scenario's parameter columns, the run's key and seed left out) as a
+    one-row table, each column typed as ``pa.array([value])`` types it. Most values recur
+    (null above all), so each distinct one is made into an array once (kept in ``made``)."""
     import pyarrow as pa
 
-    for position, (column, value) in enumerate(labels.items()):
-        table = table.add_column(position, column, pa.array([value] * table.num_rows))
-    return table
+    names, arrays = [], []
+    for column, value in values.items():
+        if column in ("key", "seed"):
+            continue
+        known = (type(value), repr(value))
+        if known not in made:
+            made[known] = pa.array([value])
+        names.append(column)
+        arrays.append(made[known])
+    return pa.Table.from_arrays(arrays, names)
+
+
+def _labelled(table: pa.Table, labels: dict[str, object], parameters: pa.Table) -> pa.Table:
+    """``table`` with the run's ``labels`` (key, seed) and its scenario's ``parameters`` (one
+    row) as leading columns, each label repeated on every row. Made in one step: adding
+    thousands of parameter columns one at a time took minutes per run."""
+    import numpy as np
+    import pyarrow as pa
+
+    rows = table.num_rows
+    if rows == 0:  # as pa.array([]) is: a column of type null
+        leading = [pa.array([]) for _ in range(len(labels) + parameters.num_columns)]
+    else:
+        repeated = parameters.take(np.zeros(rows, dtype=np.int64))
+        leading = [pa.array([value] * rows) for value in labels.values()] + list(repeated.columns)
+    names = [*labels, *parameters.column_names]
+    return pa.Table.from_arrays([*leading, *table.columns], [*names, *table.column_names])
 
 
 def _write(df: pd.DataFrame, path: Path, fmt: str) -> None:
