@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
-from tcpsim import result_tables
 from tcpsim.cli_command import TcpsimCommand
-from tcpsim.result_tables import num as _num
+from tcpsim.result import tables as result_tables
+from tcpsim.result.tables import num as _num
 
 if TYPE_CHECKING:
     import pandas as pd
