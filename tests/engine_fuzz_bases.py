@@ -17,11 +17,13 @@ BASES_PATH = Path(__file__).resolve().parent.parent / "crates" / "tcpsim-core" /
 
 
 def rd_and_channels() -> dict[str, Any]:
-    """An RD bottleneck, every stochastic loss model, a UDP flow and the traces."""
+    """An RD bottleneck behind a shared-buffer switch, every stochastic loss model, a UDP flow
+    and the traces."""
     return {
         "name": "fuzz: rd and channels",
         "duration": "3s",
         "tcp": {"mss": 1000},
+        "network": {"shared_buffers": [{"node": "r", "size": "150KB", "alpha": 2}]},
         "trace": {"cwnd": True, "rtt": True, "queue": True, "interval": "10ms", "throughput_bin": "500ms"},
         "links": [
             {

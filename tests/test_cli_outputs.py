@@ -6,7 +6,8 @@ import sys
 
 import pytest
 from tcpsim import outpaths
-from tcpsim.cli import MAX_BUFFER_POINTS, app
+from tcpsim.cli import app
+from tcpsim.cli.model import MAX_BUFFER_POINTS
 from test_cli import fake_result, fakes, one_error_line, scenario_file  # noqa: F401 - fixtures
 from typer.testing import CliRunner
 

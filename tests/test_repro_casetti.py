@@ -5,7 +5,7 @@ import json
 
 import pytest
 from tcpsim.repro import select
-from tcpsim.repro.casetti import common, fading, wired, wireless
+from tcpsim.repro.casetti import bandwidth_estimate, common, fading, rtt_fairness, testbed, wireless
 from tcpsim.repro.casetti.common import tagged
 from tcpsim.repro.framework import execute
 from tcpsim.repro.table import RunKey
@@ -69,7 +69,7 @@ def test_common_setup():
 def test_fig5_is_fig4_with_ns2_red_of_2001():
     from tcpsim.runner import run_digest
 
-    fig4, fig5 = wired.Fig4(), wired.Fig5()
+    fig4, fig5 = rtt_fairness.Fig4(), rtt_fairness.Fig5()
     specs = fig5.runs(quick=False, seeds=None)
     by_queue: dict[str, list] = {}
     for spec in specs:
@@ -100,13 +100,13 @@ def test_fig5_is_fig4_with_ns2_red_of_2001():
 
 
 def test_fig3_plateaus_follow_the_schedule():
-    plateaus = wired.Fig3().plateaus()
+    plateaus = bandwidth_estimate.Fig3().plateaus()
     assert [c / 1e6 for _, _, c in plateaus] == [5, 4, 3, 4, 3, 4, 5]
     assert [a for a, _, _ in plateaus] == [0, 25, 50, 75, 125, 175, 200]
 
 
-def _short_fig3() -> wired.Fig3:
-    fig3 = wired.Fig3()
+def _short_fig3() -> bandwidth_estimate.Fig3:
+    fig3 = bandwidth_estimate.Fig3()
     fig3.duration_s = 100.0
     fig3.udp1_on = ((20.0, 80.0),)
     fig3.udp2_on = ((40.0, 60.0),)
@@ -265,7 +265,7 @@ def test_fig7_models_the_linux_testbed():
     """fig7 main reading: 1500-byte packets, Linux TCP (SACK, no re-entry, 32 KB window, 10 ms timers)
     for Reno and TCPW alike, the lab's 10 Mb/s Ethernet, a BDP queue; the alternative readings
     (4 Mb/s emulator with a 100-packet queue, the ns-2 set-up) run every mix k = 0…5."""
-    fig7 = wired.Fig7()
+    fig7 = testbed.Fig7()
     specs = fig7.runs(quick=True, seeds=1)
     readings = set(fig7.readings)
     assert {spec.key.get("reading") for spec in specs} == {None, *readings}
@@ -359,7 +359,7 @@ def test_between_needs_the_whole_interval_inside():
 
 def test_fig7_judge_fails_when_reno_is_squeezed():
     """The fig7 claims and number, computed from synthetic per-flow throughputs."""
-    fig7 = wired.Fig7()
+    fig7 = testbed.Fig7()
 
     def values(reno_share, gain):
         def v(p, k, variant):

@@ -1,14 +1,33 @@
 """The shared experiment toolkit: named run keys and the results table, aggregation with clipped
-95 % CIs, the sweep declaration and the publication-style plotter."""
+95 % CIs, the sweep declaration, the publication-style plotter, and the per-seed helpers claims share
+(mean, CI text, paired gains, Welch comparisons) and BDP buffers."""
 
+import math
 import pickle
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
-from tcpsim.repro.aggregate import ANY, FRACTION, NON_NEGATIVE, Curve, Range, aggregate, curve, curves, summarize
+from tcpsim.repro.aggregate import (
+    ANY,
+    FRACTION,
+    NON_NEGATIVE,
+    Curve,
+    Range,
+    aggregate,
+    curve,
+    curves,
+    fmt_ci,
+    fmt_pct,
+    mean,
+    paired_gains,
+    significantly_above,
+    significantly_below,
+    summarize,
+)
 from tcpsim.repro.framework import Experiment, Outcome, Series, execute
+from tcpsim.repro.ns2_queue import bdp_packets
 from tcpsim.repro.plotting import error_bars, figure_title, new_figure, plot_lines, save, style
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import MAIN, RunKey, results_table, select_runs
@@ -186,3 +205,33 @@ def test_framework_draws_every_figure_in_three_formats_without_the_id(tmp_path):
     assert all((tmp_path / f"validation.fig99.{s}").exists() for s in ("png", "svg", "pdf"))
     svg = (tmp_path / "validation.fig99.svg").read_text()
     assert "Fig. 99: a demo curve" in svg and "validation.fig99" not in svg
+
+
+def test_per_seed_helpers_mean_and_ci_text():
+    assert mean([1.0, float("nan"), 3.0]) == 2.0  # NaNs dropped, as summarize does
+    # mean 2, sd 1, n 3: half-width t(0.975, 2) · 1/√3 = 4.3027 × 0.57735 = 2.4841
+    assert fmt_ci([1, 2, 3]) == "2.000 [-0.484, 4.484]"
+    assert fmt_ci([1, 2, 3], 2, " Mb/s") == "2.00 Mb/s [-0.48, 4.48]"
+    assert fmt_ci([1, 2, 3], significant=True) == "2 [-0.484, 4.48]"
+    # gains 10 and 20 %: mean 15, half-width t(0.975, 1) · 7.071/√2 = 12.706 × 5 = 63.5
+    assert fmt_pct([10, 20]) == "+15% [-49, +79]"
+
+
+def test_paired_gains_pair_seeds_by_position():
+    gains = paired_gains([2.0, 1.0, 3.0], [1.0, 2.0, 0.0])
+    assert gains[:2] == [100.0, -50.0] and math.isnan(gains[2])  # no gain over nothing
+
+
+def test_significantly_above_and_below_are_one_welch_test_mirrored():
+    low, high, near = [1.0, 2.0, 3.0], [10.0, 11.0, 12.0], [1.5, 2.5, 3.5]
+    assert significantly_above(high, low) and significantly_below(low, high)
+    assert not significantly_above(low, high) and not significantly_below(high, low)
+    assert not significantly_above(near, low) and not significantly_below(low, near)  # a tie at 95 %
+    assert significantly_above([2.0], [1.0]) and not significantly_above([1.0], [1.0])  # one run: means only
+
+
+def test_bdp_packets_rounds_to_whole_packets_with_a_floor():
+    assert bdp_packets(5e6, 0.060, 400) == 94  # 93.75: casetti fig3's buffer
+    assert bdp_packets(2e6, 0.250, 1500) == 42  # 41.67: macura table1's
+    assert bdp_packets(1e6, 0.001, 400, floor=5) == 5  # 0.31 packets: the floor
+    assert bdp_packets(1e6, 0.001, 400) == 1

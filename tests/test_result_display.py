@@ -67,7 +67,7 @@ def test_plot_select_keeps_the_named_series_and_refuses_unknown_ones(traced):
     with pytest.raises(ValueError, match="'nope' not in this trace"):
         traced.plot("queue", select=["nope"])
     with pytest.raises(ValueError, match="no plot for trace"):
-        from tcpsim.result_plots import plot_trace
+        from tcpsim.result.plots import plot_trace
 
         plot_trace(traced.trace("cwnd"), "goodput")
 

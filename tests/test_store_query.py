@@ -105,3 +105,48 @@ def test_export_where_writes_parameter_columns_and_a_scenarios_table(store, tmp_
     assert all(json.loads(text)["links"][1]["name"] == "lossy" for text in scenarios["canonical"])
     runs = pd.read_csv(out / "runs.csv")
     assert set(runs["key"]) == set(flows["key"]) and "links[lossy].rate_bps" in runs.columns
+
+
+def test_export_flattens_each_scenario_once_however_many_runs_share_it(tmp_path, monkeypatch):
+    """200 runs of one 500-flow scenario (its flows' parameters are tens of thousands of paths)
+    are flattened once, not once per run (issue 26: exporting a few thousand stored runs took
+    longer than 10 minutes). The runs are one real short run stored again under other seeds."""
+    import hashlib
+
+    from tcpsim.paths import builtin_scenario
+    from tcpsim.runner import RunSpec, run_many
+    from tcpsim.store import Store, query
+    from tcpsim.store.export import export
+
+    root = tmp_path / "store"
+    spec = RunSpec(key=(1,), scenario=builtin_scenario("lossy_link"), seed=1, overrides=(("duration", "100ms"),))
+    result = run_many([spec], jobs=1, cache_dir=root, progress=False)[spec.key]
+    store = Store(root)
+    (real,) = store.catalog.runs()
+    engine = json.loads(store.catalog.scenario(real["scenario_hash"]))
+    real_flows, flow = len(engine["flows"]), engine["flows"][0]
+    engine["flows"] = [flow | {"name": f"f{i}"} for i in range(500)]
+    big = json.dumps(engine, sort_keys=True, separators=(",", ":"))
+    big_hash = hashlib.sha256(big.encode()).hexdigest()
+    for seed in range(2, 202):
+        assert store.save(hashlib.sha256(f"big {seed}".encode()).hexdigest(), big_hash, lambda: big, seed, result)
+
+    flattened = []
+    real_parameters = query._parameters
+
+    def counting(scenario, wanted):
+        if wanted is None:
+            flattened.append(len(scenario["flows"]))
+        return real_parameters(scenario, wanted)
+
+    monkeypatch.setattr(query, "_parameters", counting)
+    written = export(store, tmp_path / "export", "parquet")
+    assert sorted(flattened) == sorted([real_flows, 500])  # each of the two scenarios once
+    assert written["runs"] == 201 and written["scenarios"] == 2
+    runs = pd.read_parquet(tmp_path / "export" / "runs.parquet")
+    assert sorted(runs["seed"]) == list(range(1, 202))
+    assert runs["flows[f499].name"].notna().sum() == 200  # the parameter columns tell the scenarios apart
+
+    flattened.clear()  # `store ls` looks at no parameter; `--where` only at the paths it names
+    assert len(query.select(store)) == 201 and flattened == []
+    assert len(query.select(store, ["flows[f7].tcp.ecn == false", "seed > 100"])) == 101 and flattened == []

@@ -2,7 +2,7 @@
 (`tcpsim.STYLE`): what `tcpsim plot` draws and `tcpsim report` shows.
 
 - A run: one panel per recorded time series (cwnd, rtt, queue, throughput, and class throughput
-  when there are two classes or more), stacked over one time axis, drawn by `result_plots`.
+  when there are two classes or more), stacked over one time axis, drawn by `tcpsim.result.plots`.
 - A sweep: a per-flow metric (default goodput) or a per-link-direction one (`links.utilization`)
   against one grid parameter, its mean over the replications (seeds) with the Student-t 95 % CI
   as error bars (`tcpsim.stats.summarize`), one line per value of the other parameters (and per
@@ -76,7 +76,7 @@ def run_figure(result: RunResult, panels: Sequence[str], title: str = "", flows:
     """One panel per time series in ``panels`` over a shared time axis, two columns wide;
     ``flows`` keeps only the named flows in the per-flow panels."""
     from tcpsim.repro.plotting import DOUBLE_IN, new_figure
-    from tcpsim.result_plots import plot_trace
+    from tcpsim.result.plots import plot_trace
 
     if flows:
         traced = {str(n) for kind in panels if kind in FLOW_PANELS for n in result.trace(kind)["flow_name"]}

@@ -165,7 +165,7 @@ TRACE_COLUMNS = {
     "queue": ("time_s", "link", "direction", "packets"),
     "throughput": ("time_s", "flow_name", "throughput_bps"),
 }
-"""The columns of each trace that its figure reads (`tcpsim.result_plots`)."""
+"""The columns of each trace that its figure reads (`tcpsim.result.plots`)."""
 
 
 def _has_columns(df: pd.DataFrame, columns: Any, path: Path) -> pd.DataFrame:
@@ -210,7 +210,7 @@ def _run(path: Path) -> SavedRun:
     import pandas as pd
 
     from tcpsim.result import TRACE_KINDS, RunResult
-    from tcpsim.result_tables import FLOW_COLUMNS, LINK_COLUMNS
+    from tcpsim.result.tables import FLOW_COLUMNS, LINK_COLUMNS
 
     traces: dict[str, pd.DataFrame] = {}
     for kind in TRACE_KINDS:

@@ -43,6 +43,10 @@ pub struct SimConfig {
     /// How routers choose among paths of equally few hops.
     #[serde(default)]
     pub routing: RoutingConfig,
+    /// Nodes whose output queues share one buffer with a dynamic threshold per port
+    /// (`net::shared_buffer`); every other queue has only its own limit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_buffers: Vec<crate::net::SharedBufferConfig>,
     #[serde(default)]
     pub flows: Vec<FlowConfig>,
     #[serde(default)]
@@ -1162,6 +1166,12 @@ impl SimConfig {
         }
         if self.duration_ns == 0 {
             return Err("duration_ns: must be > 0".into());
+        }
+        for (i, b) in self.shared_buffers.iter().enumerate() {
+            b.validate(n).map_err(|e| format!("shared_buffers[{i}]{e}"))?;
+            if self.shared_buffers[..i].iter().any(|other| other.node == b.node) {
+                return Err(format!("shared_buffers[{i}].node: node {} already has a shared buffer", b.node));
+            }
         }
         let as_json = serde_json::to_value(self).map_err(|e| e.to_string())?;
         check_times(&as_json, "", false)?;

@@ -62,6 +62,10 @@ pub struct ChannelResult {
     pub queue_mean_pkts: f64,
     pub queue_mean_bytes: f64,
     pub queue_max_pkts: u64,
+    /// The part of `drops_queue` its node's shared buffer refused (`net::shared_buffer`;
+    /// absent for a queue with its own memory only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drops_shared_buffer: Option<u64>,
     /// The R and D queues of an RD discipline (absent for other disciplines).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub rd: Option<RdQueueResult>,

@@ -36,6 +36,7 @@ struct Snapshot {
     queues: Vec<Occupancy>,
     rd: Vec<Option<[ClassQueueStats; 2]>>,
     signals: Vec<Signals>,
+    shared_buffer_drops: Vec<u64>,
     udp: Vec<UdpCounters>,
 }
 
@@ -173,6 +174,7 @@ impl Sim {
             sched.at(cfg.warmup_ns, Event::WarmupEnd);
         }
         let mut net = Network::new(channels, routes, cfg.flows.len(), trace.records_queue_changes());
+        net.share_buffers(&cfg.shared_buffers);
         // Packets travel both ways between a connection's ends (data and ACKs), one way for UDP.
         let web_connections = cfg.web.iter().flat_map(|w| -> Vec<(u32, u32)> {
             match w.server {
@@ -389,6 +391,7 @@ impl Sim {
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
             rd: self.net.channels.iter().map(|c| c.queue.rd().map(|rd| rd.class_stats_at(now))).collect(),
             signals: self.net.channels.iter().map(|c| c.queue.signals()).collect(),
+            shared_buffer_drops: self.net.shared_buffer_drops.clone(),
             udp: self
                 .udp
                 .iter()
@@ -484,6 +487,9 @@ impl Sim {
                     queue_mean_pkts: (q.packet_ns - q0.packet_ns) as f64 / window_ns as f64,
                     queue_mean_bytes: (q.byte_ns - q0.byte_ns) as f64 / window_ns as f64,
                     queue_max_pkts: q.max_packets,
+                    drops_shared_buffer: self.net.has_shared_buffer(c as u32).then(|| {
+                        self.net.shared_buffer_drops[c] - snap.shared_buffer_drops.get(c).copied().unwrap_or_default()
+                    }),
                     rd: ch.queue.rd().map(|rd| {
                         let [r0, d0] = snap.rd.get(c).copied().flatten().unwrap_or_default();
                         let [r, d] = rd.class_stats_at(now);
@@ -822,6 +828,87 @@ mod tests {
         cfg["routing"] = serde_json::json!({"mode": "shortest"});
         let (shortest, _, _) = run_summary(&serde_json::from_value(cfg).unwrap(), 11, Ends::ByLinksWithHandovers);
         assert_eq!(shortest["channels"][6]["tx_packets"], 0);
+    }
+
+    /// Node r (1) forwards four bulk flows from s (0) to two 10 Mb/s ports, r→d1 and r→d2,
+    /// with a 1000-packet queue each; `shared` makes r's ports share 60 000 bytes with α = 1.
+    fn two_ports(shared: bool, flows_to_d2: usize) -> SimConfig {
+        let mut cfg = serde_json::to_value(mixed()).unwrap();
+        let flow = cfg["flows"][2].clone();
+        let link = |name: &str, a: u32, b: u32, rate_bps: u64| {
+            let queue = serde_json::json!({"kind": "drop_tail", "limit_packets": 1000, "limit_bytes": null});
+            serde_json::json!({"name": name, "a": a, "b": b, "rate_bps": rate_bps, "delay_ns": 5_000_000,
+                               "ab": {"queue": queue}, "ba": {"queue": queue}})
+        };
+        cfg["nodes"] = serde_json::json!(["s", "r", "d1", "d2"]);
+        cfg["links"] = serde_json::json!([
+            link("in", 0, 1, 1_000_000_000),
+            link("p1", 1, 2, 10_000_000),
+            link("p2", 1, 3, 10_000_000)
+        ]);
+        cfg["flows"] = (0..4)
+            .map(|i| {
+                let mut f = flow.clone();
+                f["name"] = format!("f{i}").into();
+                f["dst"] = if i < 4 - flows_to_d2 { 2 } else { 3 }.into();
+                f["app"]["bytes"] = serde_json::Value::Null;
+                f
+            })
+            .collect();
+        (cfg["udp_flows"], cfg["duration_ns"], cfg["warmup_ns"]) =
+            (serde_json::json!([]), 20_000_000_000u64.into(), 2_000_000_000u64.into());
+        if shared {
+            cfg["shared_buffers"] = serde_json::json!([{"node": 1, "size_bytes": 60_000, "alpha": 1.0}]);
+        }
+        serde_json::from_value(cfg).unwrap()
+    }
+
+    #[test]
+    fn a_shared_buffer_holds_each_port_below_its_dynamic_threshold() {
+        // Data packets are 1040 wire bytes. A port stays below αB/(1 + α) = 30 000 bytes
+        // whatever the others hold: 29 packets, the 29th admitted at 28 · 1040 = 29 120 <
+        // 60 000 − 29 120, and none at 29 · 1040 = 30 160. Alone it reaches that bound; beside
+        // a second congested port the threshold falls as the other queue grows (both near B/3
+        // when both are full), so its queue is shorter on average. Without the pool, each port
+        // fills its own 1000-packet queue far beyond that.
+        let (alone, _, _) = run_summary(&two_ports(true, 0), 3, Ends::ByLinksWithHandovers);
+        let p1 = &alone["channels"][2];
+        assert_eq!(p1["queue_max_pkts"].as_u64(), Some(29), "{p1}");
+        assert!(p1["drops_shared_buffer"].as_u64() > Some(0), "{p1}");
+        assert_eq!(p1["drops_shared_buffer"], p1["drops_queue"]);
+        assert_eq!(alone["channels"][1]["drops_shared_buffer"], 0, "r's port back to s is in the pool");
+        assert!(alone["channels"][0].get("drops_shared_buffer").is_none(), "s's port has its own memory");
+        let (both, _, _) = run_summary(&two_ports(true, 2), 3, Ends::ByLinksWithHandovers);
+        for port in [&both["channels"][2], &both["channels"][4]] {
+            assert!(port["queue_max_pkts"].as_u64() <= Some(29), "{port}");
+            assert!(port["drops_shared_buffer"].as_u64() > Some(0), "{port}");
+            let mean = |p: &serde_json::Value| p["queue_mean_bytes"].as_f64().unwrap();
+            assert!(mean(port) < 0.8 * mean(p1), "{port} against {p1}");
+        }
+        let (own, _, _) = run_summary(&two_ports(false, 2), 3, Ends::ByLinksWithHandovers);
+        assert!(own["channels"][2]["queue_max_pkts"].as_u64() > Some(100), "{}", own["channels"][2]);
+        assert!(own["channels"][2].get("drops_shared_buffer").is_none());
+    }
+
+    #[test]
+    fn shared_buffer_results_are_the_same_whichever_way_ends_and_arrivals_run() {
+        let cfg = two_ports(true, 2);
+        let (handed, _, _) = run_summary(&cfg, 7, Ends::ByLinksWithHandovers);
+        let (lazy, _, lazy_rows) = run_summary(&cfg, 7, Ends::ByLinks);
+        let (eager, _, eager_rows) = run_summary(&cfg, 7, Ends::Events);
+        assert_eq!(handed, lazy);
+        assert_eq!(lazy, eager);
+        assert_eq!(lazy_rows, eager_rows);
+    }
+
+    #[test]
+    fn a_node_given_two_shared_buffers_is_refused() {
+        let mut cfg = two_ports(true, 0);
+        cfg.shared_buffers.push(cfg.shared_buffers[0].clone());
+        let error = Sim::new(&cfg, 1).err().unwrap();
+        assert_eq!(error, "shared_buffers[1].node: node 1 already has a shared buffer");
+        cfg.shared_buffers[1].node = 9;
+        assert_eq!(Sim::new(&cfg, 1).err().unwrap(), "shared_buffers[1].node: 9 must be a node < 4");
     }
 
     #[test]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tcpsim.outpaths import write_text
-from tcpsim.result_tables import TableView, num
+from tcpsim.result.tables import TableView, num
 from tcpsim.saved import SavedRun, SavedSweep, scenario_field
 
 MAX_SWEEP_FIGURES = 4
@@ -55,7 +55,7 @@ def _listed(table: TableView) -> TableView:
 
 def _run_page(saved: SavedRun, site: Path) -> dict[str, Any]:
     from tcpsim.figures import run_figure, run_panels
-    from tcpsim.result_tables import classes_view, flows_view, links_view, web_view
+    from tcpsim.result.tables import classes_view, flows_view, links_view, web_view
 
     result = saved.result
     tables = [flows_view(result.flows)]

@@ -4,6 +4,10 @@ one parameter) that figures and claim checks read.
 
 Every CI is clipped to the metric's valid range (``Range``): a Jain index is at most 1, a
 throughput at least 0, whatever the t quantile of two runs says.
+
+Below them, the per-seed helpers every paper's claims share: the mean over seeds, the "mean
+[95 % CI]" text of the evidence, per-seed gains of runs paired by seed, and "significantly
+above/below" (a two-sided Welch test at 95 %).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tcpsim.stats import mean_ci
+from tcpsim.stats import mean_ci, means_differ
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,3 +155,44 @@ def curves(
         values = tuple(v.item() if hasattr(v, "item") else v for v in group)  # numpy scalars as Python values
         out[values[0] if isinstance(by, str) else values] = curve(part, x, metric, valid)
     return out
+
+
+# --- per-seed values as the claims read them ------------------------------------------------
+
+
+def mean(values: Sequence[float]) -> float:
+    """Mean over seeds, NaNs ignored (``summarize``'s mean)."""
+    return summarize(values)["mean"]
+
+
+def fmt_ci(values: Sequence[float], digits: int = 3, unit: str = "", *, significant: bool = False) -> str:
+    """Mean [95 % CI] over seeds as claims' evidence gives it (the t interval, unclipped):
+    ``digits`` decimals, or ``digits`` significant digits with ``significant``; ``unit`` follows
+    the mean."""
+    s = summarize(values)
+    f = f".{digits}{'g' if significant else 'f'}"
+    return f"{s['mean']:{f}}{unit} [{s['ci_low']:{f}}, {s['ci_high']:{f}}]"
+
+
+def fmt_pct(values: Sequence[float]) -> str:
+    """Per-seed gains in percent (``paired_gains``) as mean [95 % CI], whole percents, signed."""
+    s = summarize(values)
+    return f"{s['mean']:+.0f}% [{s['ci_low']:+.0f}, {s['ci_high']:+.0f}]"
+
+
+def paired_gains(numerator: Sequence[float], denominator: Sequence[float]) -> list[float]:
+    """Per-seed gains numerator / denominator − 1 in percent, seeds paired by position (NaN where
+    the denominator is not positive)."""
+    return [100.0 * (a / b - 1.0) if b > 0 else math.nan for a, b in zip(numerator, denominator)]
+
+
+def significantly_above(higher: Sequence[float], lower: Sequence[float]) -> bool:
+    """``higher``'s mean above ``lower``'s and the two differ (two-sided Welch t-test at 95 %,
+    ``tcpsim.stats.means_differ``; separate runs). NaNs are ignored."""
+    return mean(higher) > mean(lower) and means_differ(higher, lower)
+
+
+def significantly_below(lower: Sequence[float], higher: Sequence[float]) -> bool:
+    """``lower``'s mean below ``higher``'s and the two differ (Welch, 95 %): the mirror of
+    ``significantly_above``."""
+    return mean(lower) < mean(higher) and means_differ(lower, higher)

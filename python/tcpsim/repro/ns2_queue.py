@@ -13,3 +13,9 @@ from typing import Any
 def ns2_drop_tail(packets: int) -> dict[str, Any]:
     """The drop-tail queue of ns-2's `queue-limit packets`."""
     return {"kind": "drop_tail", "limit": f"{packets}pkt", "counts_transmitting": True}
+
+
+def bdp_packets(rate_bps: float, rtt_s: float, packet_bytes: int, floor: int = 1) -> int:
+    """A buffer of one bandwidth-delay product in packets (`casetti`'s and `macura`'s buffer rule):
+    rate × RTT in whole packets of `packet_bytes`, rounded to the nearest, at least `floor`."""
+    return max(floor, round(rate_bps * rtt_s / 8 / packet_bytes))

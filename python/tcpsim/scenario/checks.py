@@ -36,7 +36,20 @@ def check_scenario(scenario: "Scenario") -> list[Problem]:
         *_check_web(scenario, nodes, component),
         *_check_queues(scenario, flows),
         *_check_pcap(scenario),
+        *_check_shared_buffers(scenario, nodes),
     ]
+
+
+def _check_shared_buffers(scenario: "Scenario", nodes: list[str]) -> Iterator[Problem]:
+    """A shared buffer belongs to a node the links name."""
+    known_nodes = set(nodes) if scenario.network.shared_buffers else set()
+    for position, buffer in enumerate(scenario.network.shared_buffers):
+        if buffer.node not in known_nodes:
+            known = ", ".join(nodes)
+            yield (
+                ("network", "shared_buffers", position, "node"),
+                f"{buffer.node!r} is not a node; known nodes: {known}",
+            )
 
 
 def _check_pcap(scenario: "Scenario") -> Iterator[Problem]:

@@ -1068,6 +1068,23 @@ class LinkSpec(Model):
         }
 
 
+class SharedBufferSpec(Model):
+    """A switch whose output queues share one buffer (`net/shared_buffer.rs`): a port takes an
+    arriving packet only while its queue holds fewer than `alpha` times the buffer's free bytes
+    (the dynamic threshold of Choudhury & Hahne, IEEE/ACM ToN 1998), as commodity data-centre
+    switches do. Each port's own queue discipline and limit still apply."""
+
+    node: Name
+    """The switch: a node named by the links."""
+    size_bytes: PositiveSizeBytes = Field(alias="size")
+    """Memory its output queues share, counted in wire bytes of waiting packets, e.g. "4MB"."""
+    alpha: Annotated[
+        float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})
+    ] = 1.0
+    """The threshold's multiple of the free memory. 1 (Choudhury & Hahne's example value): one
+    congested port holds at most half the buffer, N congested ports 1/(N + 1) each."""
+
+
 ROUTING_MODES = ("shortest", "ecmp")
 ECMP_SELECTIONS = ("flow_hash", "packet_spray")
 
@@ -1095,9 +1112,24 @@ class NetworkSpec(Model):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
+        problems: list[Problem] = []
         if self.ecmp is not None and self.routing != "ecmp":
-            raise_if_any([(("ecmp",), f'{self.ecmp!r} needs routing = "ecmp" (routing is {self.routing!r})')])
+            problems.append((("ecmp",), f'{self.ecmp!r} needs routing = "ecmp" (routing is {self.routing!r})'))
+        seen: set[str] = set()
+        for i, buffer in enumerate(self.shared_buffers):
+            if buffer.node in seen:
+                problems.append((("shared_buffers", i, "node"), f"{buffer.node!r} already has a shared buffer"))
+            seen.add(buffer.node)
+        raise_if_any(problems)
         return self
+
+    shared_buffers: list[SharedBufferSpec] = []
+    """Switches whose output queues share one buffer, e.g.
+    `[[network.shared_buffers]] node = "tor0"; size = "4MB"` (one line each in TOML)."""
+
+    def shared_buffers_to_engine(self, node_index: Mapping[str, int]) -> list[dict[str, Any]]:
+        """The engine's `shared_buffers` (empty: left out, so hashes stay)."""
+        return [{"node": node_index[b.node], "size_bytes": b.size_bytes, "alpha": b.alpha} for b in self.shared_buffers]
 
     def to_engine(self) -> dict[str, str] | None:
         """The engine's `routing`, or None for the default (left out, so hashes stay)."""

@@ -51,7 +51,8 @@ class Scenario(Model):
     tcp: TcpOptions = Field(default_factory=default_tcp)
     links: list[LinkSpec] = Field(min_length=1)
     network: NetworkSpec = Field(default_factory=NetworkSpec)
-    """How routers choose among equal-hop paths (`[network] routing = "ecmp"`)."""
+    """How routers choose among equal-hop paths (`[network] routing = "ecmp"`), and which
+    switches share their buffer (`[[network.shared_buffers]]`)."""
     flows: list[FlowSpec] = []
     udp: list[UdpSpec] = []
     web: list[WebSpec] = []
@@ -78,12 +79,14 @@ class Scenario(Model):
         apps = (app for spec in self.flows for app in spec.engine_apps(self.duration_ns))
         # Written only when not the default, so that scenarios without it keep their hash.
         routing = self.network.to_engine()
+        shared_buffers = self.network.shared_buffers_to_engine(node_index)
         return {
             "duration_ns": self.duration_ns,
             "warmup_ns": self.warmup_ns,
             "nodes": nodes,
             "links": [link.to_engine(node_index, flow_index, self.bdp_rtt_ns) for link in self.links],
             **({"routing": routing} if routing is not None else {}),
+            **({"shared_buffers": shared_buffers} if shared_buffers else {}),
             "flows": [
                 {
                     "name": flow.name,

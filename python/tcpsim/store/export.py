@@ -44,18 +44,22 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
     """Write the tables of the finished runs meeting ``where`` into ``out`` as ``<table>.<fmt>``;
     returns rows written per table. Damaged entries are reported (``warning:``) and left out.
 
-    Each run's files are read as Arrow tables and joined once per table: no RunResult is built,
-    so a few thousand runs export in seconds."""
+    Each run's files are read as Arrow tables (no RunResult is built), each table's parts are
+    joined and labelled once, and each scenario is flattened once. The time then goes into
+    reading the files (a few per run) and into the output itself: rows x parameter columns."""
     import pandas as pd
-    import pyarrow as pa
 
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
     chosen = select(store, where, status="ok")
     columns = varying(parameters for _, parameters in chosen)
     parts: dict[str, list[pa.Table]] = defaultdict(list)
+    owners: dict[str, list[int]] = defaultdict(list)  # per table: the index in ``labelled`` of each part's run
+    labelled: list[tuple[dict[str, object], str]] = []  # per exported run: (key and seed, scenario hash)
     runs = []
     scenarios: dict[str, dict[str, object]] = {}
+    label_rows: dict[str, pa.Table] = {}  # per scenario: its parameter labels as a one-row table
+    made: dict[tuple[type, str], pa.Array] = {}
     for row, parameters in chosen:
         if not (isinstance(row["seed"], str) and row["seed"].isascii() and row["seed"].isdigit()):
             warn(f"store entry {row['key'][:16]} has no seed ({row['seed']!r}); left out of the export")
@@ -63,17 +67,22 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
         tables = store.tables(row)
         if tables is None:
             continue
-        labels = {"key": row["key"], "seed": int(row["seed"])} | {c: parameters.get(c) for c in columns}
-        runs.append({field: row[field] for field in RUN_FIELDS} | labels)
-        if row["scenario_hash"] not in scenarios:
-            scenarios[row["scenario_hash"]] = {"scenario_hash": row["scenario_hash"]} | {
-                c: parameters.get(c) for c in columns
-            }
-            scenarios[row["scenario_hash"]]["canonical"] = store.catalog.scenario(row["scenario_hash"])
+        scenario_hash = row["scenario_hash"]
+        if scenario_hash not in scenarios:
+            values = {c: parameters.get(c) for c in columns}
+            scenarios[scenario_hash] = {"scenario_hash": scenario_hash} | values
+            scenarios[scenario_hash]["canonical"] = store.catalog.scenario(scenario_hash)
+            label_rows[scenario_hash] = _one_row(values, made)
+        labels = {"key": row["key"], "seed": int(row["seed"])} | {
+            c: scenarios[scenario_hash][c] for c in columns if c in ("key", "seed")
+        }
+        runs.append({field: row[field] for field in RUN_FIELDS} | labels | _values(scenarios[scenario_hash], columns))
+        labelled.append((labels, scenario_hash))
         tables["classes"] = _classes(tables)
         for name, table in tables.items():
             if table.num_columns:
-                parts[name].append(_labelled(table, labels))
+                parts[name].append(table)
+                owners[name].append(len(labelled) - 1)
     out.mkdir(parents=True, exist_ok=True)
     written = {"runs": len(runs), "scenarios": len(scenarios)}
     run_columns = list(dict.fromkeys([*RUN_FIELDS, *columns]))
@@ -84,10 +93,59 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
         fmt,
     )
     for name in sorted(parts, key=_table_order):
-        table = pa.concat_tables(parts[name], promote_options="permissive").to_pandas()
+        whose = [labelled[index] for index in owners.pop(name)]
+        table = _joined(parts.pop(name), whose, label_rows, columns).to_pandas()
         _write(table, out / f"{name}.{fmt}", fmt)
         written[name] = len(table)
+        del table  # the next table's frame need not share memory with this one's
     return written
+
+
+def _values(scenario: dict[str, object], columns: list[str]) -> dict[str, object]:
+    """The scenario's parameter columns, less the run's own key and seed."""
+    return {c: scenario[c] for c in columns if c not in ("key", "seed")}
+
+
+def _joined(
+    parts: list[pa.Table],
+    whose: list[tuple[dict[str, object], str]],
+    label_rows: dict[str, pa.Table],
+    columns: list[str],
+) -> pa.Table:
+    """One table of every run's part, each row led by its run's key, seed and parameters: the
+    table ``pa.concat_tables`` makes of the parts each labelled by :func:`_labelled` (column
+    types promoted alike), but made in one step per table instead of one per run and table."""
+    import numpy as np
+    import pyarrow as pa
+
+    labels = list(whose[0][0])  # a table has a part from at least one run
+    names = [*labels, *label_rows[whose[0][1]].column_names]
+    named = set(names)
+    plain = (
+        not {"key", "seed"} & set(columns)
+        and all(isinstance(run[0]["seed"], int) and 0 <= run[0]["seed"] < 2**63 for run in whose)
+        and not any(named.intersection(part.column_names) for part in parts)
+    )
+    if not plain:  # a parameter named key or seed, a seed beyond int64 or a clash: label each part
+        return pa.concat_tables(
+            [_labelled(part, run[0], label_rows[run[1]]) for part, run in zip(parts, whose, strict=True)],
+            promote_options="permissive",
+        )
+    body = pa.concat_tables(parts, promote_options="permissive")
+    counts = np.array([part.num_rows for part in parts], dtype=np.int64)
+    if counts.sum() == 0:  # every label column is as pa.array([]) makes it: of type null
+        leading = [pa.array([]) for _ in names]
+    else:
+        # types as the per-part labels would be promoted: over the parts that have rows (a part
+        # without rows labels with nulls, which take any other column's type)
+        shown = list(dict.fromkeys(run[1] for run, count in zip(whose, counts, strict=True) if count))
+        table = pa.concat_tables([label_rows[h] for h in shown], promote_options="permissive")
+        position = {h: index for index, h in enumerate(shown)}
+        which = np.repeat(np.array([position.get(run[1], 0) for run in whose], dtype=np.int64), counts)
+        keys = np.repeat(np.array([run[0]["key"] for run in whose], dtype=object), counts)
+        seeds = np.repeat(np.array([run[0]["seed"] for run in whose], dtype=np.int64), counts)
+        leading = [pa.array(keys, type=pa.string()), pa.array(seeds), *table.take(which).columns]
+    return pa.Table.from_arrays([*leading, *body.columns], [*names, *body.column_names])
 
 
 def _table_order(name: str) -> tuple[int, str]:
@@ -107,12 +165,39 @@ def _classes(tables: dict[str, pa.Table]) -> pa.Table:
     return pa.Table.from_pylist(rows) if rows else pa.table({c: [] for c in CLASS_COLUMNS})
 
 
-def _labelled(table: pa.Table, labels: dict[str, object]) -> pa.Table:
+def _one_row(values: dict[str, object], made: dict[tuple[type, str], pa.Array]) -> pa.Table:
+    """``values`` (one scenario's parameter columns, the run's key and seed left out) as a
+    one-row table, each column typed as ``pa.array([value])`` types it. Most values recur
+    (null above all), so each distinct one is made into an array once (kept in ``made``)."""
     import pyarrow as pa
 
-    for position, (column, value) in enumerate(labels.items()):
-        table = table.add_column(position, column, pa.array([value] * table.num_rows))
-    return table
+    names, arrays = [], []
+    for column, value in values.items():
+        if column in ("key", "seed"):
+            continue
+        known = (type(value), repr(value))
+        if known not in made:
+            made[known] = pa.array([value])
+        names.append(column)
+        arrays.append(made[known])
+    return pa.Table.from_arrays(arrays, names)
+
+
+def _labelled(table: pa.Table, labels: dict[str, object], parameters: pa.Table) -> pa.Table:
+    """``table`` with the run's ``labels`` (key, seed) and its scenario's ``parameters`` (one
+    row) as leading columns, each label repeated on every row. Made in one step: adding
+    thousands of parameter columns one at a time took minutes per run."""
+    import numpy as np
+    import pyarrow as pa
+
+    rows = table.num_rows
+    if rows == 0:  # as pa.array([]) is: a column of type null
+        leading = [pa.array([]) for _ in range(len(labels) + parameters.num_columns)]
+    else:
+        repeated = parameters.take(np.zeros(rows, dtype=np.int64))
+        leading = [pa.array([value] * rows) for value in labels.values()] + list(repeated.columns)
+    names = [*labels, *parameters.column_names]
+    return pa.Table.from_arrays([*leading, *table.columns], [*names, *table.column_names])
 
 
 def _write(df: pd.DataFrame, path: Path, fmt: str) -> None:

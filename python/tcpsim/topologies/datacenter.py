@@ -31,6 +31,7 @@ def fat_tree(
     fabric_delay_s: float = LINK_DELAY_S,
     core_delay_s: float = LINK_DELAY_S,
     queue: str | Mapping[str, Any] = "100pkt",
+    shared_buffer: str | Mapping[str, Any] | None = None,
     flows: int | Sequence[tuple[str, str]] = 0,
     variant: str = "newreno",
     pairs_seed: int = 0,
@@ -57,7 +58,9 @@ def fat_tree(
     Hosts under one edge switch are 2 links apart, under one pod 4, in different pods 6, with
     k/2 shortest paths within a pod and (k/2)² between pods. Rates default to `host_rate` on
     every link (the paper's full bisection bandwidth); delays to 10 µs per link. `queue` (any
-    queue spec) is every link direction's. Link order is hosts' links, then edge–aggregation,
+    queue spec) is every link direction's. `shared_buffer` makes every switch's output queues
+    share one buffer: a size ("4MB") or a table {size, alpha} (`[[network.shared_buffers]]`),
+    beside each queue's own limit. Link order is hosts' links, then edge–aggregation,
     then aggregation–core, pod by pod: with routing = "shortest" ties go to the first.
 
     `flows` is a number of long-lived flows between host pairs drawn uniformly (source ≠
@@ -88,7 +91,8 @@ def fat_tree(
     name = f"fat tree k={k}, {len(hosts)} hosts"
     run = {"duration": duration, "warmup": warmup, "start_jitter": start_jitter}
     tcp_table = {"mss": mss_bytes, "header": header_bytes, **(tcp or {})}
-    return _scenario(name, links, hosts, flows, variant, pairs_seed, routing, ecmp, run, tcp_table)
+    network = _network(routing, ecmp, links, hosts, shared_buffer)
+    return _scenario(name, links, hosts, flows, variant, pairs_seed, network, run, tcp_table)
 
 
 def leaf_spine(
@@ -101,6 +105,7 @@ def leaf_spine(
     host_delay_s: float = LINK_DELAY_S,
     fabric_delay_s: float = LINK_DELAY_S,
     queue: str | Mapping[str, Any] = "100pkt",
+    shared_buffer: str | Mapping[str, Any] | None = None,
     flows: int | Sequence[tuple[str, str]] = 0,
     variant: str = "newreno",
     pairs_seed: int = 0,
@@ -122,8 +127,8 @@ def leaf_spine(
         h_l<l>_<i>                        hosts_per_leaf hosts under each leaf
 
     Hosts under one leaf are 2 links apart, under different leaves 4, over `spines` shortest
-    paths. Link order is hosts' links, then leaf–spine, leaf by leaf. `queue`, `flows` and the
-    rest are as in :func:`fat_tree`.
+    paths. Link order is hosts' links, then leaf–spine, leaf by leaf. `queue`, `shared_buffer`,
+    `flows` and the rest are as in :func:`fat_tree`.
     """
     for field, value in (("leaves", leaves), ("spines", spines), ("hosts_per_leaf", hosts_per_leaf)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -140,7 +145,29 @@ def leaf_spine(
     name = f"leaf-spine {leaves}x{spines}, {len(hosts)} hosts"
     run = {"duration": duration, "warmup": warmup, "start_jitter": start_jitter}
     tcp_table = {"mss": mss_bytes, "header": header_bytes, **(tcp or {})}
-    return _scenario(name, links, hosts, flows, variant, pairs_seed, routing, ecmp, run, tcp_table)
+    network = _network(routing, ecmp, links, hosts, shared_buffer)
+    return _scenario(name, links, hosts, flows, variant, pairs_seed, network, run, tcp_table)
+
+
+def _network(
+    routing: str,
+    ecmp: str,
+    links: Sequence[Mapping[str, Any]],
+    hosts: Sequence[str],
+    shared_buffer: str | Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The `[network]` table: routing, and a shared buffer at every switch (every node that is
+    not a host) if `shared_buffer` is given."""
+    # The default selection is left out, so that `--set network.routing=shortest` alone works.
+    network: dict[str, Any] = {"routing": routing}
+    if routing == "ecmp" and ecmp != "flow_hash":
+        network["ecmp"] = ecmp
+    if shared_buffer is not None:
+        entry = {"size": shared_buffer} if isinstance(shared_buffer, str) else dict(shared_buffer)
+        host_set = set(hosts)
+        switches = dict.fromkeys(end for link in links for end in (link["a"], link["b"]) if end not in host_set)
+        network["shared_buffers"] = [{"node": switch, **entry} for switch in switches]
+    return network
 
 
 def _link(a: str, b: str, rate: str, delay_s: float, queue: str | Mapping[str, Any]) -> dict[str, Any]:
@@ -169,8 +196,7 @@ def _scenario(
     flows: int | Sequence[tuple[str, str]],
     variant: str,
     pairs_seed: int,
-    routing: str,
-    ecmp: str,
+    network: Mapping[str, Any],
     run: Mapping[str, str],
     tcp: Mapping[str, Any],
 ) -> GeneratedScenario:
@@ -182,15 +208,13 @@ def _scenario(
         for end in (src, dst):
             if end not in known:
                 raise ValueError(f"flows[{i}]: {end!r} is not a host; hosts are named like {hosts[0]!r}")
-    # The default selection is left out, so that `--set network.routing=shortest` alone works.
-    network = {"routing": routing, **({"ecmp": ecmp} if routing == "ecmp" and ecmp != "flow_hash" else {})}
     return GeneratedScenario(
         {
             "name": name,
             "duration": run["duration"],
             "warmup": run["warmup"],
             "tcp": dict(tcp),
-            "network": network,
+            "network": dict(network),
             "links": links,
             "flows": [
                 {

@@ -105,6 +105,7 @@ mod tests {
             }],
             web: vec![],
             routing: Default::default(),
+            shared_buffers: vec![],
             trace: TraceConfig::default(),
         }
     }

@@ -35,6 +35,7 @@ pub(crate) fn topology(queue_packets: u64, loss: Vec<LossConfig>) -> SimConfig {
         udp_flows: vec![],
         web: vec![],
         routing: Default::default(),
+        shared_buffers: vec![],
         trace: TraceConfig::default(),
     }
 }
@@ -162,6 +163,7 @@ pub(crate) fn one_link(generator: WebConfig, duration_ns: u64) -> SimConfig {
         udp_flows: vec![],
         web: vec![generator],
         routing: Default::default(),
+        shared_buffers: vec![],
         trace: TraceConfig::default(),
     }
 }

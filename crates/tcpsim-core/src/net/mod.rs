@@ -4,9 +4,11 @@ mod channel;
 mod handover;
 mod pipe;
 mod routing;
+mod shared_buffer;
 
 pub use channel::{Channel, ChannelCounters};
 pub use routing::Routes;
+pub use shared_buffer::{SharedBuffer, SharedBufferConfig};
 
 use crate::engine::{Event, Scheduler};
 use crate::packet::{Ecn, Packet, PacketId, PacketKind, PacketPool, NO_PACKET};
@@ -48,7 +50,16 @@ pub struct Network {
     handover_until_ns: u64,
     /// What the queue being dequeued did besides returning a packet (reused by every channel).
     sink: DequeueSink,
+    /// Nodes whose output queues share one buffer (`shared_buffer`).
+    shared_buffers: Vec<SharedBuffer>,
+    /// Per channel: the index of the shared buffer its queue draws on, or `NO_SHARED_BUFFER`.
+    shared_buffer_of: Vec<u32>,
+    /// Per channel: arrivals its node's shared buffer refused (also counted in `drops_queue`).
+    pub shared_buffer_drops: Vec<u64>,
 }
+
+/// `shared_buffer_of` value of a channel whose queue has its own memory only.
+const NO_SHARED_BUFFER: u32 = u32::MAX;
 
 impl Network {
     pub fn new(channels: Vec<Channel>, routes: Routes, tcp_flows: usize, eager: bool) -> Self {
@@ -61,7 +72,34 @@ impl Network {
             sole_feeder,
             handover_until_ns: 0,
             sink: DequeueSink::default(),
+            shared_buffers: Vec::new(),
+            shared_buffer_of: Vec::new(),
+            shared_buffer_drops: Vec::new(),
         }
+    }
+
+    /// Make the output queues of each configured node share its buffer (before the run, and
+    /// before `find_handovers`, which then leaves their channels out).
+    pub fn share_buffers(&mut self, configs: &[SharedBufferConfig]) {
+        if configs.is_empty() {
+            return;
+        }
+        self.shared_buffer_of = vec![NO_SHARED_BUFFER; self.channels.len()];
+        self.shared_buffer_drops = vec![0; self.channels.len()];
+        for (b, config) in configs.iter().enumerate() {
+            let ports: Vec<u32> =
+                (0..self.channels.len() as u32).filter(|&c| self.channels[c as usize].from == config.node).collect();
+            for &c in &ports {
+                self.shared_buffer_of[c as usize] = b as u32;
+            }
+            self.shared_buffers.push(SharedBuffer::new(config, ports));
+        }
+    }
+
+    /// Whether channel `c` draws on a shared buffer.
+    #[inline]
+    pub fn has_shared_buffer(&self, c: u32) -> bool {
+        self.shared_buffer_of.get(c as usize).is_some_and(|&b| b != NO_SHARED_BUFFER)
     }
 
     /// Hand nothing over (before a run starts: to check that results do not depend on it).
@@ -75,6 +113,11 @@ impl Network {
     /// travel), which packets can then be handed to (`hand_over_until`).
     pub fn find_handovers(&mut self, paths: impl Iterator<Item = (u32, u32)>) {
         self.sole_feeder = handover::sole_feeders(&self.channels, &self.routes, paths);
+        for c in 0..self.channels.len() as u32 {
+            if self.has_shared_buffer(c) {
+                self.sole_feeder[c as usize] = handover::UNUSED;
+            }
+        }
         for &f in &self.sole_feeder {
             if handover::is_channel(f) {
                 self.channels[f as usize].feeds_alone = true;
@@ -148,7 +191,47 @@ impl Network {
     ) {
         let c = self.routes.next_channel(node, pool.get(id));
         self.catch_up(c, pool, sched, trace);
+        if !self.shared_buffers.is_empty()
+            && self.has_shared_buffer(c)
+            && !self.admitted_by_shared_buffer(c, id, pool, sched, trace)
+        {
+            return;
+        }
         self.arrive(c, id, sched.now(), pool, sched, trace);
+    }
+
+    /// Ask the shared buffer of channel `c` whether `id` may join `c`'s queue, after every port
+    /// of the node has caught up to now (its queue is as long as it is now). A refused packet
+    /// is dropped as a full queue drops it. A packet finding the wire idle is never queued, so
+    /// it needs no room.
+    #[inline(never)]
+    fn admitted_by_shared_buffer(
+        &mut self,
+        c: u32,
+        id: PacketId,
+        pool: &mut PacketPool,
+        sched: &mut Scheduler,
+        trace: &mut Trace,
+    ) -> bool {
+        if self.channels[c as usize].is_idle() {
+            return true;
+        }
+        let b = self.shared_buffer_of[c as usize] as usize;
+        let mut used = 0;
+        for k in 0..self.shared_buffers[b].channels.len() {
+            let port = self.shared_buffers[b].channels[k];
+            self.catch_up(port, pool, sched, trace);
+            used += self.channels[port as usize].queue.occupancy().bytes;
+        }
+        let ch = &mut self.channels[c as usize];
+        if self.shared_buffers[b].admits(ch.queue.occupancy().bytes, used, pool.get(id).wire_bytes) {
+            return true;
+        }
+        ch.counters.drops_queue += 1;
+        self.shared_buffer_drops[c as usize] += 1;
+        Self::count_drop(&mut self.data_drops, pool.get(id));
+        pool.free(id);
+        false
     }
 
     /// Packet `id` reaches channel `c` at `now` (the present, or the future of a hand-over).

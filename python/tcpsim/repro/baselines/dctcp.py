@@ -58,7 +58,8 @@ VARIANTS = ("dctcp", "newreno")
 
 
 def bdp_packets(rate_bps: float = RATE_BPS, rtt_s: float = RTT_S, packet_bytes: int = PACKET_BYTES) -> float:
-    """C·RTT in packets."""
+    """C·RTT in packets, exact: a quantity of the Sec. 3.3 model, not a buffer (so not
+    `ns2_queue.bdp_packets`, which rounds to whole packets)."""
     return rate_bps * rtt_s / (8 * packet_bytes)
 
 
@@ -168,7 +169,7 @@ class Dctcp(Experiment):
         bdp = bdp_packets()
         band = queue_band(K_PACKETS, FLOWS, bdp)
 
-        def mean(values: list[float]) -> float:
+        def mean(values: list[float]) -> float:  # plain mean, not `aggregate.mean`: NaNs are not dropped
             return sum(values) / len(values)
 
         def listed(values: list[float], fmt: str = ".2f") -> str:

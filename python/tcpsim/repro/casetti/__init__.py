@@ -2,17 +2,22 @@
 Wired/Wireless Networks": every experiment of the paper (docs/experiments.md lists them).
 
 Wired (Sec. 4):
-- `casetti.fig3`: bandwidth estimate of one TCPW flow against ON/OFF UDP cross traffic;
-- `casetti.fig4`: sequence numbers of a 50 ms and a 200 ms RTT flow, TCPW pair vs Reno pair;
-- `casetti.fig5`: the same with RED at the bottleneck (ns-2's RED defaults of 2001);
-- `casetti.friendliness`: 20 flows on 2 Mb/s: all TCPW, all Reno, 10 + 10;
-- `casetti.fig7`: 5 flows, k Reno + (5 − k) TCPW, clean and 1 % loss (a testbed measurement in
-  the paper, simulated here).
+- `casetti.fig3` (`bandwidth_estimate`): bandwidth estimate of one TCPW flow against ON/OFF UDP
+  cross traffic;
+- `casetti.fig4` (`rtt_fairness`): sequence numbers of a 50 ms and a 200 ms RTT flow, TCPW pair vs
+  Reno pair;
+- `casetti.fig5` (`rtt_fairness`): the same with RED at the bottleneck (ns-2's RED defaults of 2001);
+- `casetti.friendliness` (`friendliness`): 20 flows on 2 Mb/s: all TCPW, all Reno, 10 + 10;
+- `casetti.fig7` (`testbed`): 5 flows, k Reno + (5 − k) TCPW, clean and 1 % loss (a testbed
+  measurement in the paper, simulated here).
 Mixed wired/wireless (Sec. 5), Fig. 8 topology source —10 Mb/s, 45 ms— base station —2 Mb/s,
 0.01 ms— mobile, errors in both directions of the wireless link:
 - `casetti.fig9` (vs Bernoulli error rate), `fig10` (vs wired delay), `fig11` (vs wireless
-  capacity), `fig12` (cwnd/ssthresh traces), `snoop` and `batcp` (bit errors);
-- `casetti.fig15`/`fig16` (fading, two-state Markov), `fig17` (blackouts), `fig18` (LEO).
+  capacity), `fig12` (cwnd/ssthresh traces), `snoop` and `batcp` (bit errors), in `wireless`;
+- `casetti.fig15`/`fig16` (fading, two-state Markov), `fig17` (blackouts), in `fading`; `fig18`
+  (LEO), in `satellite`.
+The set-up the experiments share (below) is in `common`, the tests behind their claims in
+`checks`.
 
 Common set-up (paper Sec. 4: "packet size 400 bytes", buffers = BDP, delayed ACKs, τ = 500 ms):
 - **400-byte packets on the wire**: 360 bytes of payload + 40 of headers. ns-2's `packetSize_`
@@ -67,4 +72,5 @@ fig18 one gateway–terminal link, hand-offs starting at 2 s. Durations and seed
 """
 
 # Importing a section registers its experiments; paper order is the order `tcpsim list` shows.
-from tcpsim.repro.casetti import wired, wireless, fading, satellite  # noqa: F401, I001
+from tcpsim.repro.casetti import bandwidth_estimate, rtt_fairness, friendliness, testbed  # noqa: F401, I001
+from tcpsim.repro.casetti import wireless, fading, satellite  # noqa: F401, I001

@@ -1,5 +1,5 @@
 """Set-up shared by every `casetti` experiment: packet sizes, TCP configurations, the Fig. 8
-wireless scenario, per-seed statistics and formatting, and the one-flow throughput sweep (runs
+wireless scenario, the shared-link dumbbell, and the one-flow throughput sweep (runs
 keyed by name, per-seed throughputs from the results table, its figure)."""
 
 from __future__ import annotations
@@ -9,14 +9,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, summarize
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, Range, curves, fmt_ci, fmt_pct, mean, paired_gains
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
-from tcpsim.repro.ns2_queue import ns2_drop_tail
+from tcpsim.repro.ns2_queue import bdp_packets, ns2_drop_tail
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, draw_series, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
 from tcpsim.repro.table import RunKey, results_table
 from tcpsim.runner import RunSpec
+from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -127,7 +128,7 @@ def fmt_bps(rate_bps: float) -> str:
 
 def buffer_pkts(rate_bps: float, rtt_s: float, floor: int = MIN_BUFFER_PKTS) -> int:
     """Bandwidth-delay product in 400-byte packets, at least `floor`."""
-    return max(floor, round(rate_bps * rtt_s / 8 / PACKET_BYTES))
+    return bdp_packets(rate_bps, rtt_s, PACKET_BYTES, floor)
 
 
 def flow_spec(name: str, src: str, dst: str, config: str, **extra: Any) -> dict[str, Any]:
@@ -202,31 +203,58 @@ def bernoulli(p: float) -> list[dict[str, Any]]:
     return [{"kind": "bernoulli", "p": p, "direction": "both"}] if p > 0 else []
 
 
-# --- per-seed statistics and their text ------------------------------------------------------
+# --- the shared-link dumbbell (friendliness, fig7) ---------------------------------------
+
+
+def shared_scenario(
+    configs: Sequence[str],
+    *,
+    capacity_bps: float,
+    rtt_s: float,
+    loss_p: float,
+    duration_s: float,
+    warmup_s: float,
+    mss_bytes: int = MSS_BYTES,
+    start_jitter_s: float = 5.0,
+) -> dict[str, Any]:
+    """Dumbbell: one flow per entry of `configs`, equal RTT, drop-tail buffer = BDP."""
+    scenario = dumbbell(
+        forward=len(configs),
+        bottleneck_rate=fmt_bps(capacity_bps),
+        bottleneck_delay_s=0.010,
+        access_rate="100Mbps",
+        rtt_range_s=(rtt_s, rtt_s),
+        buffer_s=rtt_s,
+        mss_bytes=mss_bytes,
+        header_bytes=HEADER_BYTES,
+        duration=f"{duration_s}s",
+        warmup=f"{warmup_s}s",
+        start_jitter=f"{start_jitter_s}s",
+        tcp={k: v for k, v in BASE_TCP.items() if k not in ("mss", "header")},
+    )
+    for flow, config in zip(scenario["flows"], configs):
+        c = CONFIGS[config]
+        flow["variant"] = c.variant
+        flow["name"] = f"{c.variant}{flow['name'][3:]}"
+        if c.flow_tcp:
+            flow["tcp"] = dict(c.flow_tcp)
+    if loss_p > 0:
+        scenario["links"][0]["loss"] = bernoulli(loss_p)
+    return scenario
+
+
+def per_variant_mbps(r: RunResult, variant: str, mss_bytes: int = MSS_BYTES) -> float:
+    """Mean per-flow throughput of the flows of `variant`, Mb/s of whole packets."""
+    rows = r.flows[r.flows["variant"] == variant]
+    return (
+        float(rows["throughput_bps"].mean()) * (mss_bytes + HEADER_BYTES) / mss_bytes / 1e6 if len(rows) else math.nan
+    )
+
+
+# --- gains (the per-seed helpers the claims share are `tcpsim.repro.aggregate`'s) ----------
 
 GAIN = Range(-100.0)
 """A gain TCPW / other − 1, in percent, is at least −100 %."""
-
-
-def mean(values: Sequence[float]) -> float:
-    """Mean over seeds (NaNs ignored)."""
-    return summarize(values)["mean"]
-
-
-def fmt_ci(values: Sequence[float], digits: int = 3, unit: str = "") -> str:
-    """Mean [95 % CI] over seeds, as the claims' evidence gives it (the t interval unclipped)."""
-    s = summarize(values)
-    return f"{s['mean']:.{digits}f}{unit} [{s['ci_low']:.{digits}f}, {s['ci_high']:.{digits}f}]"
-
-
-def fmt_pct(values: Sequence[float]) -> str:
-    s = summarize(values)
-    return f"{s['mean']:+.0f}% [{s['ci_low']:+.0f}, {s['ci_high']:+.0f}]"
-
-
-def paired_gains(numerator: Sequence[float], denominator: Sequence[float]) -> list[float]:
-    """Per-seed gains in percent, seeds paired by position."""
-    return [100.0 * (a / b - 1.0) if b > 0 else math.nan for a, b in zip(numerator, denominator)]
 
 
 # --- the one-flow throughput sweep ------------------------------------------------------------

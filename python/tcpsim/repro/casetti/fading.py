@@ -58,6 +58,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
+from tcpsim.repro.aggregate import fmt_ci, fmt_pct, mean, paired_gains
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     CONFIGS,
@@ -66,11 +67,7 @@ from tcpsim.repro.casetti.common import (
     TAGS,
     Samples,
     ThroughputSweep,
-    fmt_ci,
     fmt_ms,
-    fmt_pct,
-    mean,
-    paired_gains,
     wireless_scenario,
 )
 from tcpsim.repro.framework import Claim, MissCause, Number, Outcome, Reading

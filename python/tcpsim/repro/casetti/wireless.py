@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tcpsim.repro import register
+from tcpsim.repro.aggregate import fmt_ci, fmt_pct, mean, paired_gains
 from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import (
     CONFIGS,
@@ -26,11 +27,7 @@ from tcpsim.repro.casetti.common import (
     bernoulli,
     buffer_pkts,
     explain_gain,
-    fmt_ci,
-    fmt_pct,
     is_gain,
-    mean,
-    paired_gains,
     variant_style,
     wireless_scenario,
 )

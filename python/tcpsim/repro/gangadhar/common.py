@@ -87,7 +87,11 @@ WESTWOOD_PLUS_NS3_CC: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class Flavour:
-    """One curve's TCP: a preset variant and optionally the cc/recovery halves overridden."""
+    """One curve's TCP: a preset variant and optionally the cc/recovery halves overridden.
+
+    Alike but not `macura.common.Flavour` (a whole per-flow TCP table): an ns-3 class here is a
+    preset with its cc, recovery and ssthresh rule overridden apart (`tcp()` builds the table, the
+    cc copied per flow), and `judged` marks the tcpsim defaults drawn for comparison only."""
 
     name: str
     label: str
@@ -253,7 +257,10 @@ def _non_increasing(values: Sequence[float]) -> tuple[bool, list[str]]:
 
 def larger_beyond_noise(a: Sequence[float], b: Sequence[float]) -> tuple[bool, str]:
     """Whether the mean of runs `a` exceeds that of runs `b` and a two-sided Welch test at 95 %
-    (`tcpsim.stats.means_differ`) tells them apart; a tie does not count as larger."""
+    (`tcpsim.stats.means_differ`) tells them apart; a tie does not count as larger.
+
+    `aggregate.significantly_above` with its verdict in words, but not the same: numpy's mean
+    keeps a NaN (a NaN run makes the verdict False), where the toolkit's drops it."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     larger = float(a.mean()) > float(b.mean())
     differ = means_differ(a, b)

@@ -8,20 +8,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve
+from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, fmt_ci, mean
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Series
 from tcpsim.repro.macura import checks
-from tcpsim.repro.macura.common import (
-    PAPER,
-    THREE,
-    Flavour,
-    fmt_ci,
-    goodput_mbps,
-    macura_dumbbell,
-    mean,
-    paper_rtts,
-    spread,
-)
+from tcpsim.repro.macura.common import PAPER, THREE, Flavour, goodput_mbps, macura_dumbbell, paper_rtts, spread
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_legend, figure_title, finish_axes
 from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from tcpsim.repro.aggregate import summarize
-from tcpsim.stats import means_differ
+from tcpsim.repro.aggregate import fmt_ci, mean, significantly_below
 
 TIE_TOLERANCE = 0.15
 """A "≥" holds on a tie: the lower mean within 15 % of the higher, and not significantly below."""
@@ -22,24 +21,10 @@ Samples = Mapping[float, Sequence[float]]
 """Per-seed values by x (an interval, a flow count, a hop count, a Bad-state duration)."""
 
 
-def _mean(values: Sequence[float]) -> float:
-    return summarize(values)["mean"]
-
-
-def _ci(values: Sequence[float]) -> str:
-    s = summarize(values)
-    return f"{s['mean']:.3g} [{s['ci_low']:.3g}, {s['ci_high']:.3g}]"
-
-
-def significantly_below(low: Sequence[float], high: Sequence[float]) -> bool:
-    """`low`'s mean below `high`'s and the two differ (Welch, 95 %)."""
-    return _mean(low) < _mean(high) and means_differ(low, high)
-
-
 def near_capacity(goodputs: Mapping[str, Sequence[float]], capacity: float, fraction: float) -> tuple[bool, str]:
     """ "Goodputs approach the bottleneck capacity": every case's mean at least `fraction` of
     `capacity`."""
-    means = {k: _mean(v) for k, v in goodputs.items()}
+    means = {k: mean(v) for k, v in goodputs.items()}
     return all(m >= fraction * capacity for m in means.values()), (
         f"test: every mean ≥ {fraction:.0%} of {capacity:g} Mb/s; "
         + ", ".join(f"{k} {m / capacity:.1%}" for k, m in means.items())
@@ -52,16 +37,19 @@ def worst(target: str, goodputs: Mapping[str, Sequence[float]]) -> tuple[bool, s
     failing = [k for k in others if not significantly_below(goodputs[target], goodputs[k])]
     return not failing, (
         f"test: {target}'s mean significantly below each other's (Welch, 95 %, {len(goodputs[target])} seeds); "
-        + ", ".join(f"{k} {_ci(v)}" for k, v in goodputs.items())
+        + ", ".join(f"{k} {fmt_ci(v, significant=True)}" for k, v in goodputs.items())
         + (f"; not significantly below: {', '.join(failing)}" if failing else "")
     )
 
 
 def slightly_above(higher: Sequence[float], lower: Sequence[float], within: float = TIE_TOLERANCE) -> tuple[bool, str]:
     """ "Slightly better": `higher`'s mean above `lower`'s, by at most `within` (relative)."""
-    h, lo = _mean(higher), _mean(lower)
+    h, lo = mean(higher), mean(lower)
     gap = h / lo - 1 if lo > 0 else float("inf")
-    return 0 < gap <= within, f"test: 0 < mean ratio − 1 ≤ {within:.0%}; {_ci(higher)} vs {_ci(lower)} ({gap:+.1%})"
+    return (
+        0 < gap <= within,
+        f"test: 0 < mean ratio − 1 ≤ {within:.0%}; {fmt_ci(higher, significant=True)} vs {fmt_ci(lower, significant=True)} ({gap:+.1%})",
+    )
 
 
 def at_least(
@@ -71,11 +59,13 @@ def at_least(
     significantly below it (Welch, 95 %) and within `tolerance` of it."""
     failing = []
     for x in top:
-        t, o = _mean(top[x]), _mean(other[x])
+        t, o = mean(top[x]), mean(other[x])
         tie = not significantly_below(top[x], other[x]) and t >= (1 - tolerance) * o
         if t < o and not tie:
             failing.append(label(x))
-    evidence = "; ".join(f"{label(x)}: {_ci(top[x])} vs {_ci(other[x])}" for x in top)
+    evidence = "; ".join(
+        f"{label(x)}: {fmt_ci(top[x], significant=True)} vs {fmt_ci(other[x], significant=True)}" for x in top
+    )
     return not failing, (
         f"test: at every point the mean is at least the other's, or not significantly below (Welch, 95 %) and "
         f"within {tolerance:.0%}; " + evidence + (f"; fails at {', '.join(failing)}" if failing else "")
@@ -84,7 +74,7 @@ def at_least(
 
 def far_below(low: Samples, high: Samples, ratio: float, label: Callable[[float], str] = str) -> tuple[bool, str]:
     """ "`high` ≫ `low`": at every x `low`'s mean is at most `ratio` × `high`'s."""
-    ratios = {x: _mean(low[x]) / _mean(high[x]) for x in low}
+    ratios = {x: mean(low[x]) / mean(high[x]) for x in low}
     failing = [label(x) for x, r in ratios.items() if not r <= ratio]
     return not failing, (
         f"test: mean ratio ≤ {ratio:g} at every point; "
@@ -104,7 +94,8 @@ def below_everywhere(
         if not significantly_below(target[x], other[x])
     ]
     evidence = "; ".join(
-        f"{label(x)}: {_ci(target[x])} vs " + ", ".join(f"{name} {_ci(o[x])}" for name, o in others.items())
+        f"{label(x)}: {fmt_ci(target[x], significant=True)} vs "
+        + ", ".join(f"{name} {fmt_ci(o[x], significant=True)}" for name, o in others.items())
         for x in target
     )
     return not failing, (
@@ -126,7 +117,7 @@ def hurt_most(
     failing = []
     parts = []
     for x in with_traffic[target]:
-        loss = {k: 1 - _mean(with_traffic[k][x]) / _mean(without[k][x]) for k in with_traffic}
+        loss = {k: 1 - mean(with_traffic[k][x]) / mean(without[k][x]) for k in with_traffic}
         significant = significantly_below(with_traffic[target][x], without[target][x])
         largest = all(loss[target] > v for k, v in loss.items() if k != target)
         if not (significant and largest):
@@ -143,12 +134,14 @@ def hurt_most(
 def fairer(top: Samples, other: Samples, label: Callable[[float], str] = str) -> tuple[bool, str]:
     """ "`top` improves fairness over `other`": `top`'s mean Jain index above `other`'s at more
     than half the points, and significantly below it (Welch, 95 %) at none."""
-    above = [x for x in top if _mean(top[x]) > _mean(other[x])]
+    above = [x for x in top if mean(top[x]) > mean(other[x])]
     below = [label(x) for x in top if significantly_below(top[x], other[x])]
     return len(above) * 2 > len(top) and not below, (
         f"test: mean index above at more than half the points and significantly below (Welch, 95 %) at none; "
         f"above at {len(above)}/{len(top)}; "
-        + "; ".join(f"{label(x)}: {_ci(top[x])} vs {_ci(other[x])}" for x in top)
+        + "; ".join(
+            f"{label(x)}: {fmt_ci(top[x], significant=True)} vs {fmt_ci(other[x], significant=True)}" for x in top
+        )
         + (f"; significantly below at {', '.join(below)}" if below else "")
     )
 
@@ -159,7 +152,10 @@ def improves_mostly(top: Samples, other: Samples, label: Callable[[float], str] 
     above = [label(x) for x in top if significantly_below(other[x], top[x])]
     return len(above) * 2 > len(top), (
         f"test: significantly above (Welch, 95 %) at more than half the points; above at {len(above)}/{len(top)} "
-        f"({', '.join(above) or 'none'}); " + "; ".join(f"{label(x)}: {_ci(top[x])} vs {_ci(other[x])}" for x in top)
+        f"({', '.join(above) or 'none'}); "
+        + "; ".join(
+            f"{label(x)}: {fmt_ci(top[x], significant=True)} vs {fmt_ci(other[x], significant=True)}" for x in top
+        )
     )
 
 
@@ -171,7 +167,9 @@ def not_below_and_above_at(
     above = significantly_below(other[at], top[at])
     return above and not below, (
         f"test: significantly below (Welch, 95 %) nowhere, significantly above at {label(at)}; "
-        + "; ".join(f"{label(x)}: {_ci(top[x])} vs {_ci(other[x])}" for x in top)
+        + "; ".join(
+            f"{label(x)}: {fmt_ci(top[x], significant=True)} vs {fmt_ci(other[x], significant=True)}" for x in top
+        )
         + (f"; significantly below at {', '.join(below)}" if below else "")
         + ("" if above else f"; not significantly above at {label(at)}")
     )

@@ -1,6 +1,7 @@
 """What every `macura` experiment shares: the ns-2 defaults the paper leaves unstated, the TCP
-flavours, goodput as the paper counts it, the topologies (built as plain scenario dicts) and the
-per-seed statistics the claims read."""
+flavours, goodput as the paper counts it, the topologies (built as plain scenario dicts) and
+the paper's way of reporting per-seed values (the helpers the claims share are
+`tcpsim.repro.aggregate`'s)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tcpsim.repro.aggregate import summarize
+from tcpsim.repro import ns2_queue
 from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.topologies import dumbbell
 
@@ -35,7 +36,7 @@ def goodput_mbps(payload_bps: float) -> float:
 
 def bdp_packets(rate_bps: float, rtt_s: float) -> int:
     """Bandwidth-delay product in 1500-byte packets (at least 1)."""
-    return max(1, round(rate_bps * rtt_s / 8 / PACKET_BYTES))
+    return ns2_queue.bdp_packets(rate_bps, rtt_s, PACKET_BYTES)
 
 
 # --- ns-2 defaults (the paper used ns-2; ns-2.35's `ns-default.tcl`, unchanged since 2004) ---
@@ -67,7 +68,11 @@ add `headersize()`); the scenarios keep 1500-byte packets for every TCP."""
 
 @dataclass(frozen=True)
 class Flavour:
-    """A TCP as the paper ran it: a tcpsim variant and its per-flow [flows.tcp] overrides."""
+    """A TCP as the paper ran it: a tcpsim variant and its per-flow [flows.tcp] overrides.
+
+    Alike but not `gangadhar.common.Flavour`: an ns-2 agent here is a whole per-flow TCP table
+    (Vegas's recovery, header and ACK sizes, delayed ACKs), where gangadhar's ns-3 classes override
+    a preset's cc and recovery halves apart and some flavours are drawn but not judged."""
 
     name: str
     label: str
@@ -187,25 +192,10 @@ def macura_dumbbell(
     return with_flavour(built, [f"fwd{i}" for i in range(forward)], flavour)
 
 
-# --- per-seed statistics --------------------------------------------------------------------
-
-
-def mean(values: Sequence[float]) -> float:
-    return summarize(values)["mean"]
-
-
-def fmt_ci(values: Sequence[float], digits: int = 2, unit: str = "") -> str:
-    """Mean [95 % CI] over seeds (the t interval, unclipped)."""
-    s = summarize(values)
-    return f"{s['mean']:.{digits}f}{unit} [{s['ci_low']:.{digits}f}, {s['ci_high']:.{digits}f}]"
+# --- per-seed values as the paper reports them ---------------------------------------------
 
 
 def fmt_range(values: Sequence[float], digits: int = 2) -> str:
     """Mean (min–max) over seeds, as the paper reports its wireless runs."""
     v = np.asarray(values, dtype=float)
     return f"{v.mean():.{digits}f} ({v.min():.{digits}f}–{v.max():.{digits}f})"
-
-
-def paired_gains(numerator: Sequence[float], denominator: Sequence[float]) -> list[float]:
-    """Per-seed gains numerator/denominator − 1 in percent, seeds paired by position."""
-    return [100.0 * (a / b - 1.0) if b > 0 else float("nan") for a, b in zip(numerator, denominator)]

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, fmt_ci
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
@@ -19,7 +19,6 @@ from tcpsim.repro.macura.common import (
     PAPER,
     THREE,
     Flavour,
-    fmt_ci,
     goodput_mbps,
     with_flavour,
 )
@@ -153,9 +152,11 @@ class Multihop(Experiment):
         notes = [
             f"{len(g['newreno'][min(g['newreno'])])} seeds per point; "
             f"{DURATION_QUICK_S if quick else DURATION_FULL_S:g} s runs; C1's goodput "
-            + "; ".join(f"{f.label} " + ", ".join(f"N={n}: {fmt_ci(v)}" for n, v in g[f.name].items()) for f in THREE)
+            + "; ".join(
+                f"{f.label} " + ", ".join(f"N={n}: {fmt_ci(v, 2)}" for n, v in g[f.name].items()) for f in THREE
+            )
             + " Mb/s",
             "Westwood+ C1's RTTmin / mean RTT, the fraction of its window it keeps after a loss (NewReno keeps 1/2): "
-            + ", ".join(f"N={n}: {fmt_ci(v)}" for n, v in ratio.items()),
+            + ", ".join(f"N={n}: {fmt_ci(v, 2)}" for n, v in ratio.items()),
         ]
         return Outcome(series=series, claims=claims, notes=notes)

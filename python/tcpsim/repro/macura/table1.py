@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, fmt_ci, mean
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
@@ -17,10 +17,8 @@ from tcpsim.repro.macura.common import (
     VEGAS_TCPSIM,
     Flavour,
     bdp_packets,
-    fmt_ci,
     goodput_mbps,
     macura_dumbbell,
-    mean,
 )
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_title, finish_axes
 from tcpsim.repro.table import RunKey
@@ -210,8 +208,8 @@ class Table1(Experiment):
         parts = []
         vegas = self.table(results, "vegas_flavour")
         parts.append(
-            f"{VEGAS_TCPSIM.label}: ON-interval goodputs {fmt_ci(vegas[VEGAS_TCPSIM.name][1])}, "
-            f"{fmt_ci(vegas[VEGAS_TCPSIM.name][3])} Mb/s"
+            f"{VEGAS_TCPSIM.label}: ON-interval goodputs {fmt_ci(vegas[VEGAS_TCPSIM.name][1], 2)}, "
+            f"{fmt_ci(vegas[VEGAS_TCPSIM.name][3], 2)} Mb/s"
         )
         for q in SENSITIVITY_QUEUES:
             t = self.table(results, f"queue{q}")

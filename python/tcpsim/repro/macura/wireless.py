@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tcpsim.repro import register
-from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
+from tcpsim.repro.aggregate import NON_NEGATIVE, Curve, mean, paired_gains
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome, Reading, Series
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import (
@@ -26,8 +26,6 @@ from tcpsim.repro.macura.common import (
     flow,
     fmt_range,
     goodput_mbps,
-    mean,
-    paired_gains,
     spread,
 )
 from tcpsim.repro.ns2_queue import ns2_drop_tail

@@ -89,7 +89,11 @@ def vegas_tcp(**cc: Any) -> dict[str, Any]:
 
 def buffer_pkts(rate_bps: float) -> int:
     """C·250 ms in 1 KB packets, as ns-2's DropTail `limit_` (a packet count) would be set from
-    `packetSize_`: the whole packets that fit."""
+    `packetSize_`: the whole packets that fit.
+
+    Not `ns2_queue.bdp_packets`: the paper's buffer is C·250 ms whatever the RTT, counted in
+    payload-sized packets and truncated (the whole packets that fit), where casetti's and macura's
+    BDP buffers round to the nearest whole packet."""
     return int(rate_bps * BUFFER_S / 8 / PAYLOAD_BYTES)
 
 

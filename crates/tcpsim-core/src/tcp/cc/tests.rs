@@ -83,6 +83,7 @@ fn scenario(cc: CcConfig, delack_count: u32, loss_p: f64, duration_ns: u64, trac
         udp_flows: vec![],
         web: vec![],
         routing: Default::default(),
+        shared_buffers: vec![],
         trace: TraceConfig { cwnd: true, interval_ns: trace_interval_ns, ..Default::default() },
     }
 }

@@ -49,6 +49,7 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
         udp_flows: vec![],
         web: vec![],
         routing: Default::default(),
+        shared_buffers: vec![],
         trace: TraceConfig { cwnd: true, ..Default::default() },
     }
 }

@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
-from tcpsim.cli import PLOT_SUFFIXES, CliError, KeyStoreOpt, _reports_errors, app
-from tcpsim.cli_command import TcpsimCommand
+from tcpsim.cli.command import TcpsimCommand
+from tcpsim.cli.errors import CliError, reports_errors
+from tcpsim.cli.options import PLOT_SUFFIXES, KeyStoreOpt
+from tcpsim.cli.root import app
 
 
 def _split(text: str | None) -> list[str] | None:
@@ -16,7 +18,7 @@ def _split(text: str | None) -> list[str] | None:
 
 
 @app.command(cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def plot(
     path: Annotated[
         str,

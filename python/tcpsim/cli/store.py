@@ -12,19 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tcpsim.cli import (
-    CliError,
-    _flows_table,
-    _links_table,
-    _num,
-    _print_json,
-    _reports_errors,
-    _stdout,
-    _table,
-    _whole_number,
-    app,
-)
-from tcpsim.cli_command import TcpsimCommand
+from tcpsim.cli.command import TcpsimCommand
+from tcpsim.cli.errors import CliError, reports_errors
+from tcpsim.cli.output import flows_table, links_table, print_json, rich_table, stdout_console
+from tcpsim.cli.parsing import whole_number
+from tcpsim.cli.root import app
 from tcpsim.saved import MIN_KEY_PREFIX
 
 if TYPE_CHECKING:
@@ -62,7 +54,7 @@ def _bare_bytes(text: str) -> int | str:
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()):
         return text
-    number = _whole_number(digits)
+    number = whole_number(digits)
     if number is None:
         raise ValueError(f"{digits[:20]}… ({len(digits)} digits) is too large; at most 2^64 - 1 bytes")
     return number
@@ -93,16 +85,16 @@ def _size(n_bytes: float) -> str:
 
 
 @store_app.command(cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def info(store: StoreDirOpt = None, json_: JsonOpt = False) -> None:
     """Where the store is, how many runs it holds (and how many this engine build can use), its size."""
     from tcpsim.store.maintenance import info as store_info
 
     facts = store_info(_open(store))
     if json_:
-        _print_json(facts)
+        print_json(facts)
         return
-    console = _stdout()
+    console = stdout_console()
     console.print(f"store          {facts['root']} (schema {facts['schema']})")
     console.print(f"runs           {facts['runs']} ({facts['runs_of_this_engine']} of this engine build)")
     console.print(f"failed runs    {facts['failed']}")
@@ -128,7 +120,7 @@ LISTED = (
 
 
 @store_app.command("ls", cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def ls(
     store: StoreDirOpt = None,
     json_: JsonOpt = False,
@@ -138,6 +130,7 @@ def ls(
     ] = None,
 ) -> None:
     """One line per stored run, oldest first."""
+    from tcpsim.result.tables import num
     from tcpsim.store.query import select
 
     if status not in (None, "ok", "failed"):
@@ -145,7 +138,7 @@ def ls(
     chosen = select(_open(store), where or (), status)
     rows = [{field: row[field] for field in LISTED} | {"error": row["error"]} for row, _ in chosen]
     if json_:
-        _print_json(rows)
+        print_json(rows)
         return
     header = ["key", "created (UTC)", "status", "seed", "scenario", "wall s", "events", "size"]
     lines = [
@@ -155,17 +148,17 @@ def ls(
             r["status"],
             r["seed"],
             r["scenario_hash"][:12],
-            _num(r["wall_s"]),
+            num(r["wall_s"]),
             "" if r["events"] is None else r["events"],
             _size(r["bytes"]),
         )
         for r in rows
     ]
-    _stdout().print(_table(f"{len(rows)} runs", header, lines))
+    stdout_console().print(rich_table(f"{len(rows)} runs", header, lines))
 
 
 @store_app.command(cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def show(
     key: Annotated[str, typer.Argument(help=f"A run's key, or its first {MIN_KEY_PREFIX} or more characters.")],
     store: StoreDirOpt = None,
@@ -183,16 +176,16 @@ def show(
     scenario = _scenario(opened.catalog.scenario(row["scenario_hash"]))
     result = opened.load(row["key"]) if row["status"] == "ok" else None
     if json_:
-        _print_json({"run": record, "scenario": scenario, "result": None if result is None else result.to_json_dict()})
+        print_json({"run": record, "scenario": scenario, "result": None if result is None else result.to_json_dict()})
         return
-    console = _stdout()
+    console = stdout_console()
     for name, value in record.items():
         if value is not None:
             console.print(f"{name:15}{value}")
     console.print(json.dumps(scenario, indent=1))
     if result is not None:
-        console.print(_flows_table(result.flows))
-        console.print(_links_table(result.links))
+        console.print(flows_table(result.flows))
+        console.print(links_table(result.links))
 
 
 def _scenario(text: str | None) -> Any:
@@ -209,7 +202,7 @@ def _scenario(text: str | None) -> Any:
 
 
 @store_app.command(cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def export(
     out: Annotated[str, typer.Option("--out", metavar="DIR", help="Directory to write the tables into.")],
     format_: Annotated[str, typer.Option("--format", metavar="FORMAT", help="parquet or csv.")] = "parquet",
@@ -232,7 +225,7 @@ def export(
 
 
 @store_app.command(cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def gc(
     max_size: Annotated[
         str | None,
@@ -263,7 +256,7 @@ def gc(
 
 
 @store_app.command(cls=TcpsimCommand)
-@_reports_errors
+@reports_errors
 def clear(
     store: StoreDirOpt = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,

@@ -12,60 +12,22 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from tcpsim.outpaths import replacing, write_text
+from tcpsim.result.from_engine import engine_frames, engine_rows, no_transfers, transfer_rows
+from tcpsim.result.layout import (
+    DERIVED_TRACES,
+    SAVED_FILES,
+    TABLES,
+    TRACE_FORMATS,
+    TRACE_KINDS,
+    WEB_COLUMNS,
+    EngineOutput,
+)
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
-
-TRACE_KINDS = ("cwnd", "rtt", "queue", "throughput")
-DERIVED_TRACES = {"class_throughput": "throughput"}
-"""Time series computed from a recorded one when asked for (never saved or cached)."""
-TABLES = ("flows", "links", "udp", "web", "transfers")
-"""The result's tables, in the order they are saved."""
-TRACE_FORMATS = ("parquet", "csv")
-SAVED_FILES = (
-    *(f"{table}.csv" for table in TABLES),
-    "meta.json",
-    *(f"trace_{kind}.{suffix}" for kind in TRACE_KINDS for suffix in TRACE_FORMATS),
-)
-"""Every file :meth:`RunResult.save` may write."""
-NOT_COMPLETED_NS = 2**64 - 1
-"""The engine's end time of a transfer that did not complete."""
-
-WEB_COLUMNS = [
-    "name",
-    "class",
-    "variant",
-    "server",
-    "clients",
-    "transfers_started",
-    "transfers_completed",
-    "bytes_delivered",
-    "throughput_bps",
-    "packets_sent",
-    "packets_dropped",
-    "fct_mean_s",
-    "fct_median_s",
-    "fct_p95_s",
-    "connection_slots",
-]
-TRANSFER_COLUMNS = ["generator", "client", "src", "dst", "start_s", "end_s", "bytes", "fct_s", "completed"]
-
-
-class EngineOutput(NamedTuple):
-    """What the engine returned for one run, with the canonical scenario that labels it."""
-
-    summary: dict[str, Any]
-    raw_traces: dict[str, Any]
-    canonical: dict[str, Any]
-    flow_variants: list[str]
-    flow_classes: list[str]
-    raw_transfers: dict[str, Any]
-    """The transfers table's columns as little-endian bytes (see `tcpsim._core.run`)."""
-    web_variants: list[str]
 
 
 class RunResult:
@@ -100,7 +62,7 @@ class RunResult:
             "links": links,
             "udp": pd.DataFrame() if udp is None else udp,
             "web": pd.DataFrame(columns=WEB_COLUMNS) if web is None else web,
-            "transfers": _no_transfers() if transfers is None else transfers,
+            "transfers": no_transfers() if transfers is None else transfers,
             "traces": traces or {},
         }
         self._engine: EngineOutput | None = None
@@ -115,7 +77,7 @@ class RunResult:
     def _frame(self, name: str) -> Any:
         if self._frames is None:
             assert self._engine is not None
-            self._frames = _frames(self._engine)
+            self._frames = engine_frames(self._engine)
         return self._frames[name]
 
     @property
@@ -213,22 +175,22 @@ class RunResult:
         return {"flows": len(self._frames["flows"]), "links": len(self._frames["links"])}
 
     def __repr__(self) -> str:
-        from tcpsim.result_display import one_line
+        from tcpsim.result.display import one_line
 
-        return one_line(self)
+        return one_line(self.meta, self.counts())
 
     def _repr_html_(self) -> str:
         """Jupyter's view: per-flow results, the busiest links and the classes, not every table."""
-        from tcpsim.result_display import summary_html
+        from tcpsim.result.display import summary_html
 
-        return summary_html(self)
+        return summary_html(self.meta, self.flows, self.links, self.classes, self.web, list(self.traces))
 
     def plot(self, kind: str, **options: Any) -> Any:
         """Plot the time series `kind` (cwnd, rtt, queue, throughput or class_throughput) and
         return the matplotlib Axes; options: `select` (flow, link or class names to show) and
-        `ax` (draw there). See :mod:`tcpsim.result_plots`."""
+        `ax` (draw there). See :mod:`tcpsim.result.plots`."""
         from tcpsim.extras import require
-        from tcpsim.result_plots import plot_trace
+        from tcpsim.result.plots import plot_trace
 
         require("matplotlib", purpose="RunResult.plot")
         return plot_trace(self.trace(kind), kind, **options)
@@ -258,8 +220,8 @@ class RunResult:
 
         if self._frames is None:
             assert self._engine is not None
-            rows = _rows(self._engine)
-            rows["transfers"] = _transfer_rows(self._engine)
+            rows = engine_rows(self._engine)
+            rows["transfers"] = transfer_rows(self._engine)
         else:
             rows = {name: _records(self._frames[name]) for name in TABLES}
         classes = class_rows(rows["flows"], rows["links"], rows["web"])
@@ -312,181 +274,6 @@ class RunResult:
         return out
 
 
-def _plain(value: Any) -> Any:
-    """A table cell as JSON: numpy scalars as Python values, NaN as None."""
-    if hasattr(value, "item"):
-        value = value.item()
-    return None if isinstance(value, float) and math.isnan(value) else value
-
-
-def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{column: _plain(value) for column, value in row.items()} for row in df.to_dict("records")]
-
-
-def _rows(engine: EngineOutput) -> dict[str, list[dict[str, Any]]]:
-    """Rows of the flows, links, udp and web tables, labelled like the DataFrames of
-    :func:`_frames`."""
-    summary, canonical, nodes = engine.summary, engine.canonical, engine.canonical["nodes"]
-    flows = [
-        {
-            "id": row["id"],
-            "name": flow["name"],
-            "variant": variant,
-            "class": flow_class,
-            "src": nodes[flow["src"]],
-            "dst": nodes[flow["dst"]],
-            **{key: value for key, value in row.items() if key != "id"},
-        }
-        for row, flow, variant, flow_class in zip(
-            summary["flows"], canonical["flows"], engine.flow_variants, engine.flow_classes, strict=True
-        )
-    ]
-    links = [
-        {
-            "name": canonical["links"][channel["link"]]["name"],
-            **{key: value for key, value in channel.items() if key not in ("from", "to")},
-            "src": nodes[channel["from"]],
-            "dst": nodes[channel["to"]],
-        }
-        for channel in summary["channels"]
-    ]
-    udp = []
-    for row, source in zip(summary["udp_flows"], canonical["udp_flows"], strict=True):
-        first, *others = row.items()
-        udp.append(
-            dict(
-                [first, ("name", source["name"]), ("src", nodes[source["src"]]), ("dst", nodes[source["dst"]]), *others]
-            )
-        )
-    web = [
-        {
-            "name": generator["name"],
-            "class": generator["class"],
-            "variant": variant,
-            "server": nodes[generator["server"]] if generator["server"] is not None else None,
-            "clients": [nodes[client] for client in generator["clients"]],
-            **{key: value for key, value in row.items() if key != "id"},
-        }
-        for row, generator, variant in zip(
-            engine.summary["web"], engine.canonical["web"], engine.web_variants, strict=True
-        )
-    ]
-    return {"flows": flows, "links": links, "udp": udp, "web": web}
-
-
-def _transfer_columns(engine: EngineOutput) -> dict[str, Any]:
-    """The transfers table's columns, decoded without numpy (`array`, little-endian)."""
-    import array
-    import sys
-
-    def column(name: str, code: str) -> array.array:
-        values = array.array(code, engine.raw_transfers[name])
-        if sys.byteorder == "big":
-            values.byteswap()
-        return values
-
-    return {
-        name: column(name, code)
-        for name, code in (
-            ("generator", "I"),
-            ("client", "I"),
-            ("src", "I"),
-            ("dst", "I"),
-            ("start_ns", "Q"),
-            ("end_ns", "Q"),
-            ("bytes", "Q"),
-        )
-    }
-
-
-def _transfer_rows(engine: EngineOutput) -> list[dict[str, Any]]:
-    """Rows of the transfers table as JSON-ready dicts (unfinished transfers: null end and FCT)."""
-    c = _transfer_columns(engine)
-    names = [generator["name"] for generator in engine.canonical["web"]]
-    nodes = engine.canonical["nodes"]
-    rows = []
-    for generator, client, src, dst, start, end, size in zip(
-        c["generator"], c["client"], c["src"], c["dst"], c["start_ns"], c["end_ns"], c["bytes"], strict=True
-    ):
-        completed = end != NOT_COMPLETED_NS
-        rows.append(
-            {
-                "generator": names[generator],
-                "client": nodes[client],
-                "src": nodes[src],
-                "dst": nodes[dst],
-                "start_s": start / 1e9,
-                "end_s": end / 1e9 if completed else None,
-                "bytes": size,
-                "fct_s": (end - start) / 1e9 if completed else None,
-                "completed": completed,
-            }
-        )
-    return rows
-
-
-def _transfer_frame(engine: EngineOutput) -> pd.DataFrame:
-    import numpy as np
-    import pandas as pd
-
-    raw = engine.raw_transfers
-    generator, client = _column(raw, "generator", "u4"), _column(raw, "client", "u4")
-    src, dst = _column(raw, "src", "u4"), _column(raw, "dst", "u4")
-    start, end = _column(raw, "start_ns", "u8"), _column(raw, "end_ns", "u8")
-    completed = end != NOT_COMPLETED_NS
-    names = np.array([g["name"] for g in engine.canonical["web"]], dtype=object)
-    nodes = np.array(engine.canonical["nodes"], dtype=object)
-    return pd.DataFrame(
-        {
-            "generator": names[generator] if len(generator) else np.array([], dtype=object),
-            "client": nodes[client] if len(client) else np.array([], dtype=object),
-            "src": nodes[src] if len(src) else np.array([], dtype=object),
-            "dst": nodes[dst] if len(dst) else np.array([], dtype=object),
-            "start_s": start / 1e9,
-            "end_s": np.where(completed, end / 1e9, np.nan),
-            "bytes": _column(raw, "bytes", "u8").astype("int64"),  # the engine caps sizes at 2^53
-            "fct_s": np.where(completed, (end - start) / 1e9, np.nan),
-            "completed": completed,
-        }
-    )
-
-
-def _no_transfers() -> pd.DataFrame:
-    """The transfers table of a run without web generators: its columns, no rows."""
-    import pandas as pd
-
-    return pd.DataFrame({column: [] for column in TRANSFER_COLUMNS})
-
-
-def _frames(engine: EngineOutput) -> dict[str, Any]:
-    """The DataFrames of a result: flows, links, udp, web, transfers and traces."""
-    import pandas as pd
-
-    rows = _rows(engine)
-    series_names = [f["name"] for f in engine.canonical["flows"]] + [g["name"] for g in engine.canonical["web"]]
-    channel_names = [(engine.canonical["links"][c["link"]]["name"], c["direction"]) for c in engine.summary["channels"]]
-    return {
-        "flows": pd.DataFrame(rows["flows"]) if rows["flows"] else _no_flows(),
-        "links": pd.DataFrame(rows["links"]),
-        "udp": pd.DataFrame(rows["udp"]),
-        "web": pd.DataFrame(rows["web"], columns=WEB_COLUMNS).astype(
-            {column: float for column in ("fct_mean_s", "fct_median_s", "fct_p95_s")}
-        ),
-        "transfers": _transfer_frame(engine),
-        "traces": _traces(engine.raw_traces, series_names, channel_names),
-    }
-
-
-def _no_flows() -> pd.DataFrame:
-    """The flows table of a run without TCP flows: its label columns, no rows."""
-    import pandas as pd
-
-    empty = pd.DataFrame(columns=["id"])
-    for position, column in enumerate(("name", "variant", "class", "src", "dst"), start=1):
-        empty.insert(position, column, [])
-    return empty
-
-
 def build_result(
     engine_summary: dict[str, Any],
     raw_traces: dict[str, Any],
@@ -512,75 +299,12 @@ def build_result(
     return RunResult.from_engine(engine, meta)
 
 
-def _column(raw: dict[str, Any], name: str, dtype: str) -> np.ndarray:
-    import numpy as np
+def _plain(value: Any) -> Any:
+    """A table cell as JSON: numpy scalars as Python values, NaN as None."""
+    if hasattr(value, "item"):
+        value = value.item()
+    return None if isinstance(value, float) and math.isnan(value) else value
 
-    return np.frombuffer(raw[name], dtype=np.dtype(dtype).newbyteorder("<"))
 
-
-def _traces(raw: dict[str, Any], flow_names: list[str], channels: list[tuple[str, str]]) -> dict[str, pd.DataFrame]:
-    """The trace DataFrames; `flow_names` names the flows, then (in the throughput trace) the
-    web generators, whose series follow the flows'."""
-    import numpy as np
-    import pandas as pd
-
-    out: dict[str, pd.DataFrame] = {}
-    names = np.array(flow_names, dtype=object)
-    if "cwnd" in raw:
-        r = raw["cwnd"]
-        flow = _column(r, "flow", "u4")
-        out["cwnd"] = pd.DataFrame(
-            {
-                "time_s": _column(r, "time_ns", "u8") / 1e9,
-                "flow": flow,
-                "flow_name": names[flow] if len(flow) else [],
-                "cwnd_bytes": _column(r, "cwnd_bytes", "u8"),
-                "ssthresh_bytes": _column(r, "ssthresh_bytes", "u8"),
-                # Bandwidth estimate of the Westwood family (NaN for others) and the smallest RTT
-                # sample so far (NaN before the first).
-                "bwe_bps": _column(r, "bwe_bps", "f8"),
-                "min_rtt_s": np.where(min_rtt := _column(r, "min_rtt_ns", "u8"), min_rtt / 1e9, np.nan),
-            }
-        )
-    if "rtt" in raw:
-        r = raw["rtt"]
-        flow = _column(r, "flow", "u4")
-        out["rtt"] = pd.DataFrame(
-            {
-                "time_s": _column(r, "time_ns", "u8") / 1e9,
-                "flow": flow,
-                "flow_name": names[flow] if len(flow) else [],
-                "rtt_s": _column(r, "rtt_ns", "u8") / 1e9,
-                "srtt_s": _column(r, "srtt_ns", "u8") / 1e9,
-                "rto_s": _column(r, "rto_ns", "u8") / 1e9,
-            }
-        )
-    if "queue" in raw:
-        r = raw["queue"]
-        channel = _column(r, "channel", "u4")
-        link = np.array([c[0] for c in channels], dtype=object)
-        direction = np.array([c[1] for c in channels], dtype=object)
-        out["queue"] = pd.DataFrame(
-            {
-                "time_s": _column(r, "time_ns", "u8") / 1e9,
-                "link": link[channel] if len(channel) else [],
-                "direction": direction[channel] if len(channel) else [],
-                "packets": _column(r, "packets", "u8"),
-                "bytes": _column(r, "bytes", "u8"),
-            }
-        )
-    if "throughput" in raw:
-        r = raw["throughput"]
-        bin_s = r["bin_ns"] / 1e9
-        per_flow = _column(r, "bytes", "u8").reshape(r["series"], -1) if r["series"] else np.zeros((0, 0), "u8")
-        n_bins = per_flow.shape[1]
-        out["throughput"] = pd.DataFrame(
-            {
-                "time_s": np.tile(np.arange(n_bins) * bin_s, per_flow.shape[0]),
-                "flow": np.repeat(np.arange(per_flow.shape[0]), n_bins),
-                "flow_name": np.repeat(names, n_bins),
-                "bytes": per_flow.ravel(),
-                "throughput_bps": per_flow.ravel() * 8.0 / bin_s,
-            }
-        )
-    return out
+def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    return [{column: _plain(value) for column, value in row.items()} for row in df.to_dict("records")]

@@ -2,17 +2,18 @@
 
 A notebook cell that ends with a result should show what a researcher looks at first (per-flow
 goodput, the busiest links, the classes) and where the rest is, not every table and column.
+`RunResult.__repr__` and `RunResult._repr_html_` hand over the parts shown, so this module
+does not know the class.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from tcpsim.result import RunResult
 
 #: Rows shown per table before "… N more".
 MAX_ROWS = 8
@@ -43,10 +44,9 @@ _CLASS_COLUMNS = {
 _SCALE = {"goodput_bps": 1e-6, "throughput_bps": 1e-6, "rtt_mean_s": 1e3}
 
 
-def one_line(result: RunResult) -> str:
-    """`repr`: what the result is and how to look inside, in one line."""
-    meta = result.meta
-    counts = result.counts()
+def one_line(meta: dict[str, Any], counts: dict[str, int]) -> str:
+    """`repr`: what the result is and how to look inside, in one line (`counts`: the numbers of
+    flows and link directions, `RunResult.counts`)."""
     return (
         f"<RunResult seed={meta.get('seed')}: {_plural(counts['flows'], 'flow')}, "
         f"{_plural(counts['links'], 'link direction')}, {meta.get('sim_s', 0.0):g} s simulated, "
@@ -54,23 +54,29 @@ def one_line(result: RunResult) -> str:
     )
 
 
-def summary_html(result: RunResult) -> str:
+def summary_html(
+    meta: dict[str, Any],
+    flows: pd.DataFrame,
+    links: pd.DataFrame,
+    classes: pd.DataFrame,
+    web: pd.DataFrame,
+    trace_kinds: Sequence[str],
+) -> str:
     """The Jupyter view: a header line, per-flow, busiest links and (two or more) classes."""
-    meta = result.meta
     parts = [
         "<div class='tcpsim-run'>",
         f"<p><b>tcpsim run</b> · seed {_e(meta.get('seed'))} · {meta.get('sim_s', 0.0):g} s simulated · "
         f"{meta.get('events', 0):,} events in {meta.get('wall_s', 0.0):.3g} s · "
         f"scenario <code>{_e(str(meta.get('scenario_hash', ''))[:12])}</code> · tcpsim {_e(meta.get('version'))}</p>",
-        _table("Flows", result.flows, _FLOW_COLUMNS, sort=None),
-        _table("Links (busiest first)", result.links, _LINK_COLUMNS, sort="utilization"),
+        _table("Flows", flows, _FLOW_COLUMNS, sort=None),
+        _table("Links (busiest first)", links, _LINK_COLUMNS, sort="utilization"),
     ]
-    if len(classes := result.classes) >= 2:
+    if len(classes) >= 2:
         parts.append(_table("Classes", classes, _CLASS_COLUMNS, sort=None))
-    if not result.web.empty:
-        parts.append(f"<p>{len(result.web)} web generator(s): see <code>.web</code> and <code>.transfers</code></p>")
-    if result.traces:
-        names = ", ".join(f"<code>{_e(kind)}</code>" for kind in result.traces)
+    if not web.empty:
+        parts.append(f"<p>{len(web)} web generator(s): see <code>.web</code> and <code>.transfers</code></p>")
+    if trace_kinds:
+        names = ", ".join(f"<code>{_e(kind)}</code>" for kind in trace_kinds)
         parts.append(f"<p>Traces: {names} (<code>.trace(kind)</code>, <code>.plot(kind)</code>)</p>")
     parts.append("</div>")
     return "\n".join(parts)

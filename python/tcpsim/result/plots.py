@@ -52,10 +52,13 @@ def plot_trace(df: pd.DataFrame, kind: str, select: Sequence[str] | str | None =
         names = [n for n in names if n in wanted or (kind == "queue" and n.split(":")[0] in wanted)]
     if ax is None:
         import matplotlib.pyplot as plt
+        import matplotlib.style
 
-        from tcpsim.repro.plotting import style
+        from tcpsim import STYLE
 
-        with style():
+        # tcpsim's style, as `tcpsim.repro.plotting.style` applies it; not imported from there,
+        # since the reproductions import results.
+        with matplotlib.style.context(STYLE):
             _, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
             _draw(ax, df, panel, names)
         return ax
