@@ -14,31 +14,39 @@ use tcpsim_core::trace::Trace;
 
 /// A column as raw little-endian bytes.
 trait Column {
-    fn le_bytes(&self) -> Vec<u8>;
+    fn byte_len(&self) -> usize;
+    fn write_le(&self, out: &mut [u8]);
 }
 
-impl Column for Vec<u64> {
-    fn le_bytes(&self) -> Vec<u8> {
-        self.iter().flat_map(|v| v.to_le_bytes()).collect()
-    }
+macro_rules! column {
+    ($t:ty) => {
+        impl Column for Vec<$t> {
+            fn byte_len(&self) -> usize {
+                self.len() * std::mem::size_of::<$t>()
+            }
+            fn write_le(&self, out: &mut [u8]) {
+                for (chunk, v) in out.chunks_exact_mut(std::mem::size_of::<$t>()).zip(self) {
+                    chunk.copy_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+    };
 }
 
-impl Column for Vec<u32> {
-    fn le_bytes(&self) -> Vec<u8> {
-        self.iter().flat_map(|v| v.to_le_bytes()).collect()
-    }
-}
+column!(u64);
+column!(u32);
+column!(f64);
 
-impl Column for Vec<f64> {
-    fn le_bytes(&self) -> Vec<u8> {
-        self.iter().flat_map(|v| v.to_le_bytes()).collect()
-    }
-}
-
+/// Each column is written straight into a Python bytes object: when Python cannot allocate
+/// it (a forced run with huge traces, issue 27), the caller gets MemoryError, not a panic.
 fn table<'py>(py: Python<'py>, columns: &[(&str, &dyn Column)]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, col) in columns {
-        d.set_item(*name, PyBytes::new(py, &col.le_bytes()))?;
+        let bytes = PyBytes::new_with(py, col.byte_len(), |out| {
+            col.write_le(out);
+            Ok(())
+        })?;
+        d.set_item(*name, bytes)?;
     }
     Ok(d)
 }
