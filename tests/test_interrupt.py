@@ -126,6 +126,31 @@ def test_ctrl_c_before_the_command_starts_still_says_interrupted(tmp_path: Path)
     assert process.returncode == 130 and process.stderr == "error: interrupted\n", process.stderr
 
 
+def test_ctrl_c_while_the_command_line_loads_says_interrupted() -> None:
+    """The console script imports the command line inside its handler (`tcpsim.launch`): a
+    Ctrl-C during those few hundred milliseconds of imports is an error line, not a traceback.
+    The interrupt is raised by the import itself rather than sent at a guessed moment."""
+    script = (
+        "import builtins, tcpsim.launch\n"
+        "real_import = builtins.__import__\n"
+        "def interrupted(name, *args, **kwargs):\n"
+        "    if name == 'tcpsim.cli':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real_import(name, *args, **kwargs)\n"
+        "builtins.__import__ = interrupted\n"
+        "tcpsim.launch.main()\n"
+    )
+    process = subprocess.run([sys.executable, "-c", script, "--help"], cwd=ROOT, capture_output=True, text=True)
+    assert process.returncode == 130 and process.stderr == "error: interrupted\n", process.stderr
+
+
+def test_the_console_script_is_the_launcher() -> None:
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "tcpsim"]
+    assert script.value == "tcpsim.launch:main"
+
+
 def test_ctrl_c_raises_keyboard_interrupt_from_the_api(tmp_path: Path) -> None:
     script = (
         "import logging, tcpsim\n"

@@ -30,7 +30,7 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Console-script entry point (``tcpsim = "tcpsim.cli:main"``). A Ctrl-C that lands
+    """The command line, as the console script (`tcpsim.launch`) runs it. A Ctrl-C that lands
     before a command starts (while typer parses, or a module loads) is turned by typer into a
     silent exit 130: it gets its `error: interrupted` line here."""
     try:
