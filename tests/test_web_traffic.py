@@ -2,6 +2,7 @@
 in a reclaimed slot; the transfers and web tables, their statistics and bad input."""
 
 import json
+import sys
 
 import numpy as np
 import pandas as pd
@@ -266,3 +267,41 @@ def test_the_cli_refuses_a_bad_generator_with_exit_2_and_the_field_path(tmp_path
     assert result.stderr.strip() == (
         "error: web[0].sizes.shape: 1.0 must be > 1: a Pareto distribution with shape <= 1 has an infinite mean"
     )
+
+
+HEAVY_TAILED_ARRIVALS = """
+duration = "20s"
+[[links]]
+name = "l"
+a = "s"
+b = "c"
+rate = "10Mbps"
+delay = "10ms"
+queue = "100pkt"
+[[web]]
+name = "w"
+server = "s"
+clients = ["c"]
+arrivals = {process = "pareto", rate = "50/s", shape = 1.0000001}
+sizes = {dist = "fixed", size = "30KB"}
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="address-space limit (RLIMIT_AS)")
+def test_a_forced_run_whose_transfers_outgrow_memory_is_an_error_line_not_an_abort(tmp_path):
+    # Pareto inter-arrivals of shape ~1 start nearly every transfer at once; the limits refuse
+    # the run, and forced past them its connection tables grow until an allocation fails. Under
+    # a 4 GiB address space that failure is the run's error (issue 27: it was signal 6).
+    import resource
+    import subprocess
+
+    path = tmp_path / "web.toml"
+    path.write_text(HEAVY_TAILED_ARRIVALS)
+
+    def four_gib() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    command = [sys.executable, "-c", "from tcpsim.launch import main; main()", "run", str(path), "--force", "--json"]
+    process = subprocess.run(command, capture_output=True, text=True, preexec_fn=four_gib, timeout=600)
+    assert process.returncode == 2, process.stderr[-2000:]
+    assert process.stderr.startswith("error: web[0]: its transfers and open connections outgrow memory"), process.stderr

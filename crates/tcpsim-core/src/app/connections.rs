@@ -126,13 +126,28 @@ impl WebTraffic {
 
     /// Start generator `g`'s next transfer now: a new connection in one of its reclaimed slots
     /// or in a new slot, sending at once; its deliveries count in throughput series `series`.
-    /// Returns false (and records the error) if the flow table is full.
+    /// Returns false (and records the error) if the flow table is full or cannot grow.
     fn start_transfer(&mut self, g: u32, series: u32, flows: &mut Vec<TcpFlow>, ctx: &mut Ctx) -> bool {
         let generator = &mut self.generators[g as usize];
         let request = generator.request();
         let (src, dst) = (request.src, request.dst);
         let fresh = |flow| TcpFlow::connect(flow, src, dst, &generator.tcp, request.bytes);
         let transfer = self.transfers.len();
+        // A forced run whose transfers outgrow memory (heavy-tailed sizes or arrivals) ends
+        // with an error of the run when a table cannot grow, not with an allocation abort.
+        let reused = self.free[g as usize].last().is_some();
+        let room = self.transfers.try_reserve(1).is_ok()
+            && (reused
+                || (flows.try_reserve(1).is_ok()
+                    && ctx.net.data_drops.try_reserve(1).is_ok()
+                    && self.slots.try_reserve(1).is_ok()));
+        if !room {
+            let now = ctx.now();
+            self.error.get_or_insert_with(|| {
+                format!("web[{g}]: its transfers and open connections outgrow memory at {now} ns")
+            });
+            return false;
+        }
         let flow = match self.free[g as usize].pop() {
             Some(flow) => {
                 flows[flow as usize].succeed(fresh(flow));
