@@ -1124,8 +1124,8 @@ class NetworkSpec(Model):
         return self
 
     shared_buffers: list[SharedBufferSpec] = []
-    """Switches whose output queues share one buffer, e.g.
-    `[[network.shared_buffers]] node = "tor0"; size = "4MB"` (one line each in TOML)."""
+    """Switches whose output queues share one buffer, e.g. under `[network]`:
+    `shared_buffers = [{node = "tor0", size = "4MB"}]`."""
 
     def shared_buffers_to_engine(self, node_index: Mapping[str, int]) -> list[dict[str, Any]]:
         """The engine's `shared_buffers` (empty: left out, so hashes stay)."""
