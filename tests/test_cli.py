@@ -1,6 +1,7 @@
 """The command line, with the compiled core replaced by fakes (see the fixtures)."""
 
 import json
+import subprocess
 import sys
 import types
 
@@ -531,3 +532,37 @@ def test_sweep_summary_keeps_the_grid_order_of_rates(scenario_file):
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert text.index("5Mbps") < text.index("10Mbps") < text.index("20Mbps")
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["bogus"], "error: No such command 'bogus'. (see 'tcpsim -h')"),
+        (["--bogus"], "error: No such option: --bogus"),
+        (["run"], "error: Missing argument 'FILE'. (see 'tcpsim run -h')"),
+        (["run", "scenarios/lossy_link.toml", "--bogus", "1"], "error: No such option: --bogus"),
+        (["repro", "moller.fig5", "-j", "0"], "error: Invalid value for '--jobs' / '-j'"),
+        (["model", "nonsense"], "error: No such command 'nonsense'. (see 'tcpsim model -h')"),
+        (["store", "gc", "--max-size"], "error: Option '--max-size' requires an argument. (see 'tcpsim store gc -h')"),
+    ],
+)
+def test_a_mistake_the_parser_finds_is_one_error_line_like_every_other(args, line):
+    """click's usage block ("Usage: … Error: …") becomes tcpsim's `error:` line, exit 2, with a
+    pointer to the command's help; scripts read the first line of stderr."""
+    result = cli.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0].startswith(line), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+
+
+def test_tcpsim_alone_still_prints_the_help():
+    result = cli.invoke(app, [])
+    assert result.exit_code == 2
+    assert result.output.startswith("Usage: tcpsim [OPTIONS] COMMAND [ARGS]...")
+
+
+def test_the_console_script_prints_the_same_error_line(tmp_path):
+    script = [sys.executable, "-c", "from tcpsim.launch import main; main()"]
+    done = subprocess.run([*script, "run", "x.toml", "--seed", "1", "--seed", "2"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "error: --seed given more than once; give it once (see 'tcpsim run -h')\n"

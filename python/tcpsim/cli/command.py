@@ -1,4 +1,11 @@
-"""The command class of every ``tcpsim`` subcommand (``@app.command(cls=TcpsimCommand)``).
+"""The command classes of ``tcpsim``: `TcpsimGroup` (the app's) and `TcpsimCommand` (every
+subcommand's, ``@app.command(cls=TcpsimCommand)``).
+
+click reports a mistake on the command line (an unknown option, a missing argument, a value out
+of range) as a usage block followed by ``Error: …``; every other input mistake of tcpsim is one
+``error: …`` line, exit 2, and scripts and users read the first line of stderr. `TcpsimGroup`
+turns click's usage errors, raised while parsing the root or any subcommand, into that line
+(with a pointer to the command's help).
 
 click keeps the last value of an option given twice (``--seed 1 --seed 2`` runs seed 2), so a
 mistyped or pasted-over command line runs something the user did not ask for, exit 0. Here an
@@ -8,10 +15,49 @@ option that takes one value may be given once; options that collect values (``--
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import IO, Any
 
 import typer
+
+# The parser's exception classes. typer >= 0.26 carries its own copy of click (`typer._click`),
+# older typer uses click itself: take them from the class typer exports.
+UsageError: Any = typer.BadParameter.__mro__[1]
+_NoArgsIsHelpError: Any = getattr(sys.modules[UsageError.__module__], "NoArgsIsHelpError", ())
+
+
+class CommandLineError(UsageError):  # type: ignore[misc]
+    """A usage error shown as tcpsim shows every input mistake: ``error: <message> (see
+    'tcpsim run -h')`` on stderr, exit 2."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        hint = f" (see '{self.ctx.command_path} -h')" if self.ctx is not None else ""
+        typer.echo(f"error: {self.format_message()}{hint}", file=file, err=True)
+
+
+class TcpsimGroup(typer.core.TyperGroup):
+    """The app's group: a usage error raised while parsing its options, resolving a command or
+    parsing a command's own options and arguments is shown as one `error:` line. A bare
+    ``tcpsim`` still prints the help (click's no-args-is-help)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except UsageError as error:
+            raise _one_line(error) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as error:
+            raise _one_line(error) from None
+
+
+def _one_line(error: Any) -> Any:
+    if isinstance(error, (CommandLineError, _NoArgsIsHelpError)):
+        return error
+    return CommandLineError(error.format_message(), error.ctx)
 
 
 class TcpsimCommand(typer.core.TyperCommand):
@@ -23,7 +69,13 @@ class TcpsimCommand(typer.core.TyperCommand):
         parse = parser.parse_args
 
         def parse_once(args: Sequence[str]) -> Any:
-            opts, rest, order = parse(args=list(args))
+            try:
+                opts, rest, order = parse(args=list(args))
+            except UsageError as error:
+                # The parser raises some (an option missing its value) without the context
+                # that names the command in the `(see 'tcpsim … -h')` pointer.
+                error.ctx = error.ctx or ctx
+                raise
             seen: set[str] = set()
             for param in order:
                 if not _takes_one_value(param):

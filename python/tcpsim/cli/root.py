@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from tcpsim.cli.command import TcpsimGroup
 from tcpsim.cli.options import QuietOpt, VerboseOpt
 
 
@@ -23,6 +24,7 @@ if hasattr(typer.core.TyperArgument, "_usage_display_name"):
 
 app = typer.Typer(
     name="tcpsim",
+    cls=TcpsimGroup,
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
