@@ -181,3 +181,25 @@ def test_store_commands_on_a_damaged_catalog_warn_and_go_on(filled, tmp_path, da
         result = store_cmd(*args, "--store", str(root))
         assert result.exit_code == 0, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_a_damaged_entry_is_reported_as_what_each_command_does_with_it(filled, tmp_path):
+    """The warning for a damaged entry ends with what happens next: `store show` and `report`
+    show no results and recompute nothing, export leaves the run out; only a run or sweep that
+    needs the result recomputes it (issue 27: `report KEY` said "recomputing the run")."""
+    source, _ = filled
+    for args, consequence in [
+        (["store", "show"], "forgotten, its results are not shown"),
+        (["report"], "forgotten, not recomputed here (a run or sweep of its scenario will)"),
+        (["store", "export", "--out", str(tmp_path / "x")], "forgotten, left out of the export"),
+    ]:
+        root = tmp_path / args[-1].replace("/", "_")
+        shutil.copytree(source, root)
+        with sqlite3.connect(root / CATALOG) as db:
+            db.execute("UPDATE runs SET data_dir = '/nonexistent/elsewhere'")
+        key = Store(root).catalog.runs()[0]["key"]
+        keyed = [*args, key[:12]] if args[-1] in ("show", "report") else args
+        result = cli.invoke(app, [*keyed, "--store", str(root)])
+        assert f"warning: store entry {key[:16]}" in result.stderr, result.output
+        assert consequence in result.stderr, result.stderr
+        assert "recomputing" not in result.stderr

@@ -121,7 +121,7 @@ def open_stored(key: str, store_dir: str | None) -> SavedRun:
         row = find_key(store, key)
         if row["status"] != "ok":
             raise SavedError(f"store run {row['key'][:16]} failed ({row['error']}); it has no results to show")
-        result = store.load(row["key"])
+        result = store.load(row["key"], damaged="not recomputed here (a run or sweep of its scenario will)")
         if result is None:
             raise SavedError(f"store run {row['key'][:16]}: its files are damaged (see the warning above)")
         scenario = store.catalog.scenario(row["scenario_hash"])

@@ -174,7 +174,7 @@ def show(
         raise CliError(f"store show {error}") from None
     record = {name: row[name] for name in row.keys() if name not in ("meta", "files")}
     scenario = _scenario(opened.catalog.scenario(row["scenario_hash"]))
-    result = opened.load(row["key"]) if row["status"] == "ok" else None
+    result = opened.load(row["key"], damaged="its results are not shown") if row["status"] == "ok" else None
     if json_:
         print_json({"run": record, "scenario": scenario, "result": None if result is None else result.to_json_dict()})
         return

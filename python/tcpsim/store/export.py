@@ -64,7 +64,7 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
         if not (isinstance(row["seed"], str) and row["seed"].isascii() and row["seed"].isdigit()):
             warn(f"store entry {row['key'][:16]} has no seed ({row['seed']!r}); left out of the export")
             continue
-        tables = store.tables(row)
+        tables = store.tables(row, damaged="left out of the export")
         if tables is None:
             continue
         scenario_hash = row["scenario_hash"]

@@ -64,28 +64,30 @@ class Store:
     def close(self) -> None:
         self.catalog.close()
 
-    def load(self, key: str) -> RunResult | None:
+    def load(self, key: str, damaged: str = "recomputing the run") -> RunResult | None:
         """The stored result of ``key``, or None when it must be computed (after a warning if
-        a damaged entry was found, which is then forgotten)."""
+        a damaged entry was found, which is then forgotten). ``damaged`` ends that warning:
+        what the caller does instead (the runner recomputes; `report` and `store show` do not)."""
         row = self.catalog.get(key)
         if row is None or row["status"] != "ok":
             return None
-        return self._read(row, lambda directory: datafiles.read(directory, files_of(row), json.loads(row["meta"])))
+        meta = row["meta"]
+        return self._read(row, damaged, lambda directory: datafiles.read(directory, files_of(row), json.loads(meta)))
 
-    def tables(self, row: dict[str, Any]) -> dict[str, pa.Table] | None:
+    def tables(self, row: dict[str, Any], damaged: str = "left out") -> dict[str, pa.Table] | None:
         """The files of the finished run of catalog row ``row`` as Arrow tables by stem (``flows``,
         ``trace_cwnd``; bulk readers such as export skip building a RunResult), or None after
         a warning if the entry is damaged, which is then forgotten as by :meth:`load`."""
-        return self._read(row, lambda directory: datafiles.read_tables(directory, files_of(row)))
+        return self._read(row, damaged, lambda directory: datafiles.read_tables(directory, files_of(row)))
 
-    def _read(self, row: dict[str, Any], reader: Callable[[Path], T]) -> T | None:
+    def _read(self, row: dict[str, Any], damaged: str, reader: Callable[[Path], T]) -> T | None:
         directory = None
         try:
             directory = datafiles.entry_directory(self.root, row["data_dir"])
             return reader(directory)
         except (datafiles.BadEntry, ValueError, TypeError) as error:
             where = directory if directory is not None else repr(row["data_dir"])
-            warn(f"store entry {row['key'][:16]} ({where}) {error}; recomputing the run")
+            warn(f"store entry {row['key'][:16]} ({where}) {error}; forgotten, {damaged}")
         self.catalog.forget(row["key"], row["data_dir"])
         if directory is not None:  # only a folder inside the store is ever deleted
             shutil.rmtree(directory, ignore_errors=True)
