@@ -241,3 +241,73 @@ def test_a_parking_lots_class_utilizations_add_up_to_at_most_one():
         table = r.class_table(link=link)
         assert table["utilization"].sum() <= 1.0, (link, table["utilization"].tolist())
         assert (table.set_index("class").loc["reverse", "utilization"]) == 0.0
+
+
+def test_routes_tell_a_hop_on_every_some_or_no_fewest_hop_path():
+    """ECMP may take any fewest-hop path: a hop is crossed for sure, maybe, or never. LOT has
+    two parallel links r0-r1 (1) and r0-r1b (4); counted by hand."""
+    from tcpsim.routing import Routes
+
+    routes = Routes(LOT)
+    assert routes.crossing("w", "e", (0, "ab")) is True  # w's only link
+    assert routes.crossing("w", "e", (2, "ab")) is True  # e's only link
+    assert routes.crossing("w", "e", (1, "ab")) is None  # one of the two parallel links
+    assert routes.crossing("w", "e", (4, "ab")) is None
+    assert routes.crossing("w", "e", (1, "ba")) is False  # the other direction
+    assert routes.crossing("e", "w", (1, "ba")) is None
+    assert routes.crossing("m", "e", (1, "ab")) is False  # m joins r1: r0-r1 is off its path
+    assert routes.crossing("m", "e", (3, "ab")) is True
+    assert routes.crossing("w", "nowhere", (0, "ab")) is False
+    assert routes.crossing("w", "e", (99, "ab")) is False
+
+
+def test_fat_tree_path_counts_match_its_structure():
+    """k = 4: hosts in different pods have (k/2)² = 4 fewest-hop paths, each core link carries
+    one of them; in one pod k/2 = 2, through either aggregation switch."""
+    from tcpsim.routing import Routes
+    from tcpsim.topologies import fat_tree
+
+    r = tcpsim.run(fat_tree(k=4, duration="1ms"), seed=1)
+    links = r.links.to_dict("records")
+    routes = Routes(links)
+    assert routes._fewest_hops("h_p0_e0_0")["h_p1_e0_0"] == (6, 4)
+    assert routes._fewest_hops("h_p0_e0_0")["h_p0_e1_0"] == (4, 2)
+    by_name = {(row["name"], row["direction"]): (int(row["link"]), row["direction"]) for row in links}
+    access = by_name[("h_p0_e0_0-edge_p0_0", "ab")]
+    core = by_name[("agg_p0_0-core_0", "ab")]
+    assert routes.crossing("h_p0_e0_0", "h_p1_e0_0", access) is True
+    assert routes.crossing("h_p0_e0_0", "h_p1_e0_0", core) is None
+    assert routes.crossing("h_p0_e0_0", "h_p0_e1_0", core) is False  # stays in its pod
+
+
+def test_under_ecmp_a_class_that_may_or_may_not_cross_has_no_utilization():
+    """With ECMP the path a member took is not in the results: a class with a member that only
+    some fewest-hop paths take over the link has NaN utilization; sure crossings still count."""
+    flows = [
+        flow("long", "newreno", 4e6, src="w", dst="e"),  # r0-r1 or r0-r1b
+        flow("cross", "newreno", 5e6, src="m", dst="e"),
+        flow("back", "vegas", 6e6, src="e", dst="w"),
+    ]
+    web = [{"name": "web", "class": "web", "throughput_bps": 2e6, "server": "w", "clients": ["m", "e"]}]
+    table = {row["class"]: row for row in class_rows(flows, LOT, web, link="r0-r1", routing="ecmp")}
+    assert math.isnan(table["newreno"]["utilization"]) and math.isnan(table["web"]["utilization"])
+    assert table["vegas"]["utilization"] == 0.0  # never on r0-r1 forward
+    assert table["newreno"]["throughput_bps"] == 9e6  # the rest of the row is unaffected
+    sure = {row["class"]: row for row in class_rows(flows, LOT, web, link="w-r0", routing="ecmp")}
+    assert sure["newreno"]["utilization"] == pytest.approx(0.4) and sure["web"]["utilization"] == pytest.approx(0.2)
+
+
+def test_a_runs_class_table_follows_its_routing():
+    from tcpsim.topologies import fat_tree
+
+    # Data both ways between pods 0 and 1: whichever direction of a core link is the busiest,
+    # some member may or may not cross it.
+    pairs = [("h_p0_e0_0", "h_p1_e0_0"), ("h_p1_e0_1", "h_p0_e0_1")]
+    ecmp = tcpsim.run(fat_tree(k=4, flows=pairs, duration="20ms"), seed=1)
+    shortest = tcpsim.run(fat_tree(k=4, flows=pairs, duration="20ms", routing="shortest"), seed=1)
+    assert ecmp.meta["routing"] == "ecmp" and shortest.meta["routing"] == "shortest"
+    assert ecmp.class_table(link="h_p0_e0_0-edge_p0_0")["utilization"].iloc[0] > 0
+    assert math.isnan(ecmp.class_table(link="agg_p0_0-core_0")["utilization"].iloc[0])
+    assert not math.isnan(shortest.class_table(link="agg_p0_0-core_0")["utilization"].iloc[0])
+    from_json, from_table = ecmp.to_json_dict()["classes"][0]["utilization"], ecmp.classes["utilization"].iloc[0]
+    assert (from_json is None) == math.isnan(from_table)  # `run --json` reads the same routing

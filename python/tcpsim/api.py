@@ -106,6 +106,8 @@ def run(
         "wall_s": wall_s,
         "sim_s": sim_s,
         "window_s": summary["window_ns"] / 1e9,
+        # How the per-class table reads routes (`tcpsim.metrics.class_rows`).
+        "routing": canonical.get("routing", {"mode": "shortest"})["mode"],
         "events_per_s": summary["events"] / wall_s if wall_s > 0 else None,
         "sim_s_per_wall_s": sim_s / wall_s if wall_s > 0 else None,
         "packets": {

@@ -74,6 +74,7 @@ def class_rows(
     links: Sequence[Mapping[str, Any]],
     web: Iterable[Mapping[str, Any]] = (),
     link: str | None = None,
+    routing: str = "shortest",
 ) -> list[dict[str, Any]]:
     """One row per class (columns :data:`CLASS_COLUMNS`), in order of first appearance, flows
     before web generators.
@@ -84,18 +85,21 @@ def class_rows(
     crosses it if the path to any of its clients does; a member whose ends are not known, as in
     a table read back from CSV, counts as crossing). `loss_rate` = packets_dropped /
     packets_sent, NaN when a member lacks those counts. Without links (a hand-made result)
-    utilizations are NaN."""
+    utilizations are NaN.
+
+    `routing` is the run's `[network] routing` (`RunResult.meta["routing"]`). Under "ecmp" a
+    member crosses the direction if every fewest-hop path between its ends does, not if none
+    does; a class with a member that only some of those paths take (ECMP's choice, not kept in
+    the results) has utilization NaN, since its share of that link is not known. The link's
+    own `utilization` in the links table is always exact."""
     members: dict[str, list[Mapping[str, Any]]] = {}
     for row in [*flows, *web]:
         members.setdefault(class_of(row), []).append(row)
     reference = reference_link(links, link) if links or link is not None else None
     capacity_bps = float(reference["rate_bps"]) if reference is not None else NAN
-    crosses = _crossing(links, reference)
+    crosses = _crossing(links, reference, routing)
     totals = {label: math.fsum(_number(row, "throughput_bps") for row in rows) for label, rows in members.items()}
-    crossing_totals = {
-        label: math.fsum(_number(row, "throughput_bps") for row in rows if crosses(row))
-        for label, rows in members.items()
-    }
+    crossing_totals = {label: _crossing_total(rows, crosses) for label, rows in members.items()}
     everything = math.fsum(totals.values())
     table = []
     for label, rows in members.items():
@@ -118,8 +122,17 @@ def class_rows(
     return table
 
 
-def _crossing(links: Sequence[Mapping[str, Any]], reference: Mapping[str, Any] | None) -> Any:
-    """Whether a member's data crosses the `reference` link direction, by the engine's routes."""
+def _crossing_total(rows: Sequence[Mapping[str, Any]], crosses: Any) -> float:
+    """The summed throughput of the members that cross; NaN if whether one does is not known."""
+    verdicts = [crosses(row) for row in rows]
+    if any(verdict is None for verdict in verdicts):
+        return NAN
+    return math.fsum(_number(row, "throughput_bps") for row, verdict in zip(rows, verdicts) if verdict)
+
+
+def _crossing(links: Sequence[Mapping[str, Any]], reference: Mapping[str, Any] | None, routing: str) -> Any:
+    """Whether a member's data crosses the `reference` link direction, by the engine's routes:
+    True, False, or None when ECMP may or may not take it."""
     if reference is None or "link" not in reference or "src" not in reference:
         return lambda row: True
     from tcpsim.routing import Routes
@@ -127,7 +140,12 @@ def _crossing(links: Sequence[Mapping[str, Any]], reference: Mapping[str, Any] |
     routes = Routes(links)
     hop = (int(reference["link"]), str(reference["direction"]))
 
-    def crosses(row: Mapping[str, Any]) -> bool:
+    def on_path(source: str, destination: str) -> bool | None:
+        if routing == "ecmp":
+            return routes.crossing(source, destination, hop)
+        return hop in routes.path(source, destination)
+
+    def crosses(row: Mapping[str, Any]) -> bool | None:
         if "server" in row:
             source, clients = row.get("server"), row.get("clients")
             destinations = clients if isinstance(clients, list | tuple) else None
@@ -136,7 +154,10 @@ def _crossing(links: Sequence[Mapping[str, Any]], reference: Mapping[str, Any] |
             destinations = [destination] if isinstance(destination, str) else None
         if not isinstance(source, str) or destinations is None:
             return True  # ends not known
-        return any(hop in routes.path(source, str(d)) for d in destinations)
+        verdicts = [on_path(source, str(d)) for d in destinations]
+        if any(verdicts):
+            return True
+        return None if None in verdicts else False
 
     return crosses
 

@@ -7,7 +7,8 @@ reached it first). :class:`Routes` runs the same search over the rows of `r.link
 direction: `link`, `direction`, `src`, `dst`), so a result's paths are known without the
 scenario: which link directions a flow's data crosses. These are the routes of `[network]
 routing = "shortest"` (the default) only; with ECMP a flow's path depends on its hash or, when
-spraying, on each packet, and is not recomputed here.
+spraying, on each packet, and is not recomputed here; :meth:`Routes.crossing` tells whether a
+hop is on every, some or none of the fewest-hop paths, which is what ECMP may take.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ class Routes:
             self._adjacent.setdefault(a, []).append((b, link, "ba"))
             self._adjacent.setdefault(b, []).append((a, link, "ab"))
         self._towards: dict[str, dict[str, tuple[str, int, str]]] = {}
+        self._counted: dict[str, dict[str, tuple[int, int]]] = {}
+        self._hop_ends: dict[tuple[int, str], tuple[str, str]] = {}
+        for link in sorted(ends):
+            a, b = ends[link]
+            self._hop_ends[(link, "ab")] = (a, b)
+            self._hop_ends[(link, "ba")] = (b, a)
 
     def _next_hops(self, dst: str) -> dict[str, tuple[str, int, str]]:
         """For each node that reaches `dst`: (next node, link, direction) of its first hop."""
@@ -56,3 +63,38 @@ class Routes:
             node, link, direction = hops[node]
             out.append((link, direction))
         return out if node == dst else []
+
+    def crossing(self, src: str, dst: str, hop: tuple[int, str]) -> bool | None:
+        """Whether data from `src` to `dst` crosses `hop` (link, direction) when it may take any
+        fewest-hop path, as under ECMP (`net/routing.rs`: every node with several next hops on
+        such paths may pick any): True if every such path crosses it, False if none does (or
+        `dst` is out of reach), None if some do. A path count through the hop's ends decides:
+        paths(src→u) · paths(v→dst) of the paths(src→dst) pass through u→v."""
+        if hop not in self._hop_ends:
+            return False
+        u, v = self._hop_ends[hop]
+        from_src, to_dst = self._fewest_hops(src), self._fewest_hops(dst)
+        if dst not in from_src or u not in from_src or v not in to_dst:
+            return False
+        hops, paths = from_src[dst]
+        if from_src[u][0] + 1 + to_dst[v][0] != hops:
+            return False
+        return from_src[u][1] * to_dst[v][1] == paths or None
+
+    def _fewest_hops(self, start: str) -> dict[str, tuple[int, int]]:
+        """Per node that `start` reaches: (hops, number of fewest-hop paths), a breadth-first
+        count (links join both ways, so paths from `start` and to it are the same)."""
+        if start not in self._counted:
+            counted = {start: (0, 1)}
+            frontier = deque([start])
+            while frontier:
+                node = frontier.popleft()
+                hops, paths = counted[node]
+                for neighbour, _, _ in self._adjacent.get(node, []):
+                    if neighbour not in counted:
+                        counted[neighbour] = (hops + 1, paths)
+                        frontier.append(neighbour)
+                    elif counted[neighbour][0] == hops + 1:
+                        counted[neighbour] = (hops + 1, counted[neighbour][1] + paths)
+            self._counted[start] = counted
+        return self._counted[start]

@@ -142,7 +142,8 @@ class RunResult:
 
         from tcpsim.metrics import CLASS_COLUMNS, class_rows
 
-        rows = class_rows(self.flows.to_dict("records"), self.links.to_dict("records"), self._web_rows(), link)
+        flows, links = self.flows.to_dict("records"), self.links.to_dict("records")
+        rows = class_rows(flows, links, self._web_rows(), link, self.meta.get("routing", "shortest"))
         return pd.DataFrame(rows, columns=CLASS_COLUMNS)
 
     def _web_rows(self) -> list[dict[str, Any]]:
@@ -224,7 +225,7 @@ class RunResult:
             rows["transfers"] = transfer_rows(self._engine)
         else:
             rows = {name: _records(self._frames[name]) for name in TABLES}
-        classes = class_rows(rows["flows"], rows["links"], rows["web"])
+        classes = class_rows(rows["flows"], rows["links"], rows["web"], routing=self.meta.get("routing", "shortest"))
         return {
             "meta": self.meta,
             "flows": rows["flows"],

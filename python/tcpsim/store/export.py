@@ -12,6 +12,7 @@ Runs are chosen by ``where`` conditions on the same paths.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -78,7 +79,7 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
         }
         runs.append({field: row[field] for field in RUN_FIELDS} | labels | _values(scenarios[scenario_hash], columns))
         labelled.append((labels, scenario_hash))
-        tables["classes"] = _classes(tables)
+        tables["classes"] = _classes(tables, _routing(scenarios[scenario_hash]["canonical"]))
         for name, table in tables.items():
             if table.num_columns:
                 parts[name].append(table)
@@ -152,7 +153,16 @@ def _table_order(name: str) -> tuple[int, str]:
     return (TABLES.index(name), "") if name in TABLES else (len(TABLES), name)
 
 
-def _classes(tables: dict[str, pa.Table]) -> pa.Table:
+def _routing(canonical: object) -> str:
+    """The `[network] routing` mode of a stored canonical scenario ("shortest" if unreadable)."""
+    try:
+        mode = json.loads(canonical)["routing"]["mode"]  # type: ignore[arg-type]
+    except (TypeError, ValueError, KeyError, RecursionError):
+        return "shortest"
+    return mode if isinstance(mode, str) else "shortest"
+
+
+def _classes(tables: dict[str, pa.Table], routing: str) -> pa.Table:
     """The per-class table of one run (`RunResult.classes`), from its flows, links and web tables."""
     import pyarrow as pa
 
@@ -161,7 +171,7 @@ def _classes(tables: dict[str, pa.Table]) -> pa.Table:
     def records(name: str) -> list[dict[str, object]]:
         return tables[name].to_pylist() if name in tables else []
 
-    rows = class_rows(records("flows"), records("links"), records("web"))
+    rows = class_rows(records("flows"), records("links"), records("web"), routing=routing)
     return pa.Table.from_pylist(rows) if rows else pa.table({c: [] for c in CLASS_COLUMNS})
 
 
