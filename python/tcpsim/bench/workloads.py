@@ -75,15 +75,27 @@ def _podlesny_1g() -> dict[str, Any]:
 
 
 def _fattree_k8() -> dict[str, Any]:
-    # Long-lived flows stand in for a data-centre flow-size workload until one exists.
-    return fat_tree(
+    # Issue 28's data-centre workload: all-to-all transfers with the web-search size CDF,
+    # arriving as a Poisson process at 60 % of the host links' capacity.
+    scenario = fat_tree(
         k=8,
         host_rate="10Gbps",
         core_rate="40Gbps",
-        flows=128,
-        duration="100ms",
+        duration="1s",
         tcp={"min_rto": "200ms", "init_cwnd": 10},
     )
+    hosts = [link["a"] for link in scenario["links"] if link["a"].startswith("h_")]
+    del scenario["flows"]
+    scenario["web"] = [
+        {
+            "name": "websearch",
+            "hosts": hosts,
+            "variant": "newreno",
+            "arrivals": {"process": "poisson", "load": 0.6},
+            "sizes": {"dist": "web_search"},
+        }
+    ]
+    return scenario
 
 
 def _dumbbell_10g() -> dict[str, Any]:
@@ -144,8 +156,9 @@ WORKLOADS: dict[str, tuple[str, Callable[[], Any]]] = {
     ),
     "fattree_k8": (
         "k = 8 fat tree (Al-Fares et al. 2008: 128 hosts, 80 switches), 10 Gb/s host and edge-aggregation "
-        "links, 40 Gb/s aggregation-core, 10 us links, 100-packet queues, ECMP flow hashing; 128 long-lived "
-        "NewReno flows between random host pairs, 1460-byte segments, 100 ms",
+        "links, 40 Gb/s aggregation-core, 10 us links, 100-packet queues, ECMP flow hashing; all-to-all "
+        "NewReno transfers with the web-search sizes (DCTCP paper), Poisson arrivals at 60 % of the host "
+        "links' capacity (about 56 000 a second), 1460-byte segments, initial window 10, 1 s",
         _fattree_k8,
     ),
     "dumbbell_10g": (
