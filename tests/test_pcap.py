@@ -286,3 +286,72 @@ def test_results_too_large_for_memory_are_a_simulation_error(tmp_path, monkeypat
         tcpsim.run(scenario)
     result = cli.invoke(app, ["run", str(scenario)])
     assert result.exit_code == 2 and result.stderr.startswith("error: the run's results"), result.output
+
+
+def _records(capture: Path) -> list[tuple[int, str, str, int]]:
+    """(time ns, source address, destination address, IP total length) of each record."""
+    data = capture.read_bytes()
+    out, at = [], 24
+    while at < len(data):
+        seconds, nanoseconds, length, _ = struct.unpack_from("<IIII", data, at)
+        ip = data[at + 16 : at + 16 + length]
+        address = lambda b: ".".join(map(str, b))  # noqa: E731
+        out.append((seconds * 10**9 + nanoseconds, address(ip[12:16]), address(ip[16:20]), int.from_bytes(ip[2:4])))
+        at += 16 + length
+    return out
+
+
+def test_a_hosts_capture_is_what_that_host_sends_and_receives_with_its_own_round_trip(tmp_path):
+    """`--pcap-node` captures at a host, where Wireshark users look (issue 26): lossy_link's
+    first two 440-byte segments and their one delayed ACK, hand-worked. source —10 Mb/s, 45 ms—
+    router —2 Mb/s, 10 µs— sink. Segment 2 starts at 0.352 ms (segment 1's serialization at
+    10 Mb/s), reaches the router at 45.704 ms, waits for segment 1 (on the 2 Mb/s wire until
+    45.352 + 1.760) and reaches the sink at 47.112 + 1.760 + 0.010 = 48.882 ms; the ACK (40 B)
+    leaves the sink then and reaches the source at 48.882 + 0.160 + 0.010 + 0.032 + 45 =
+    94.084 ms: the source sees a round trip of 93.732 ms, as its own stack would."""
+    out = tmp_path / "out"
+    args = ["run", str(ROOT / "scenarios" / "lossy_link.toml"), "--set", "duration=1s", "--seed", "1"]
+    result = cli.invoke(app, [*args, "--pcap-node", "source", "--pcap-node", "sink", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["meta"]["pcap"] == [str(out / "source.pcap"), str(out / "sink.pcap")]
+    source, sink = "10.0.0.1", "10.0.0.3"
+    at_source, at_sink = _records(out / "source.pcap"), _records(out / "sink.pcap")
+    assert at_source[:3] == [(0, source, sink, 440), (352_000, source, sink, 440), (94_084_000, sink, source, 40)]
+    assert at_sink[:3] == [
+        (47_122_000, source, sink, 440),
+        (48_882_000, source, sink, 440),
+        (48_882_000, sink, source, 40),
+    ]
+    # Every packet of each capture is the host's own: it sends it or it is addressed to it.
+    assert all(source in (s, d) for _, s, d, _ in at_source) and all(sink in (s, d) for _, s, d, _ in at_sink)
+    rtt = _frames(out / "source.pcap", "tcp.analysis.ack_rtt", "tcp.analysis.ack_rtt")
+    assert rtt[0] == "0.093732000"
+
+
+def test_a_routers_capture_shows_each_forwarded_packet_twice(tmp_path):
+    """A router's capture holds each packet it forwards as it arrives and as it leaves: the
+    first segment arrives at 45.352 ms and, the 2 Mb/s wire being idle, leaves at once."""
+    out = tmp_path / "out"
+    args = ["run", str(ROOT / "scenarios" / "lossy_link.toml"), "--set", "duration=1s", "--seed", "1"]
+    result = cli.invoke(app, [*args, "--pcap-node", "router", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    links = {(row["name"], row["direction"]): row["tx_packets"] for row in json.loads(result.stdout)["links"]}
+    at_router = _records(out / "router.pcap")
+    assert at_router[:2] == [(45_352_000, "10.0.0.1", "10.0.0.3", 440)] * 2
+    # Out: what the router sent on both links. In: what reached it, at least all it forwarded,
+    # at most all the source and the sink sent it (some is still on the wire at the end).
+    sent = links[("lossy", "ab")] + links[("access", "ba")]
+    arrived = len(at_router) - sent
+    assert 100 < sent <= arrived <= links[("access", "ab")] + links[("lossy", "ba")]
+
+
+def test_a_node_capture_needs_a_node_of_the_scenario(tmp_path):
+    result = cli.invoke(app, ["run", str(ROOT / "scenarios" / "lossy_link.toml"), "--pcap-node", "host"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: trace.pcap_nodes[0]: no node named 'host'; the nodes are source, router, sink"
+    )
+
+
+def test_a_node_file_that_would_be_a_links_gets_the_nodes_index():
+    assert pcap_file_names([(0, "x", "ab")], [(3, "x-ab"), (4, "h 1")]) == ["x-ab.pcap", "x-ab-node3.pcap", "h_1.pcap"]

@@ -66,9 +66,10 @@ def run(
     # One JSON text is both the engine's input and the hash's (key order means nothing to the engine).
     engine_json = sc.to_engine_json(canonical)
     pcap_paths = None
-    if pcap_dir is not None and (taps := sc.pcap_taps()):
+    taps, captured_nodes = sc.pcap_taps(), sc.pcap_nodes()
+    if pcap_dir is not None and (taps or captured_nodes):
         Path(pcap_dir).mkdir(parents=True, exist_ok=True)
-        pcap_paths = [str(Path(pcap_dir) / name) for name in pcap_file_names(taps)]
+        pcap_paths = [str(Path(pcap_dir) / name) for name in pcap_file_names(taps, captured_nodes)]
     # The engine writes captures under temporary names, renamed once the run is done: a full
     # disk, a refused run or a Ctrl-C leaves the previous captures, never half-written ones.
     token = secrets.token_hex(4)
@@ -139,12 +140,24 @@ def truncation_warning(meta: Mapping[str, Any], max_rows: int) -> str:
     )
 
 
-def pcap_file_names(taps: list[tuple[int, str, str]]) -> list[str]:
-    """File names of captures (link index, link name, direction): ``NAME-DIR.pcap``, the name's
-    characters other than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_``, and the
-    link's index added when two names would read the same."""
-    safe = {link: re.sub(r"[^A-Za-z0-9._-]", "_", name) for link, name, _ in taps}
+def pcap_file_names(taps: list[tuple[int, str, str]], nodes: list[tuple[int, str]] | None = None) -> list[str]:
+    """File names of captures, the link directions' (link index, link name, direction) then the
+    nodes' (node index, name): ``LINK-DIR.pcap`` and ``NODE.pcap``, each name's characters other
+    than letters, digits, ``.``, ``_`` and ``-`` replaced by ``_``; a link's index is added when
+    two link names would read the same, a node's index when its file would be another's."""
+    safe = {link: _file_safe(name) for link, name, _ in taps}
     taken = Counter(safe.values())
-    return [
+    names = [
         f"{safe[link]}{'' if taken[safe[link]] == 1 else f'-{link}'}-{direction}.pcap" for link, _, direction in taps
     ]
+    nodes = nodes or []
+    node_names = [f"{_file_safe(name)}.pcap" for _, name in nodes]
+    clash = Counter([*names, *node_names])
+    for position, (node, name) in enumerate(nodes):
+        if clash[node_names[position]] > 1:
+            node_names[position] = f"{_file_safe(name)}-node{node}.pcap"
+    return [*names, *node_names]
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)

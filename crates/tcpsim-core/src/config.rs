@@ -1035,6 +1035,11 @@ pub struct TraceConfig {
     /// paths are given with the run, not here. Captures never change a result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pcap: Vec<PcapTapConfig>,
+    /// Nodes (indices in `nodes`) captured as a host's own capture would show them
+    /// (`trace::pcap`): the packets each sends, as they start serialization on one of its
+    /// links, and those that reach it, as they arrive. Files follow `pcap`'s, in this order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap_nodes: Vec<u32>,
 }
 
 /// A link direction captured to a pcap file.
@@ -1064,6 +1069,7 @@ impl Default for TraceConfig {
             throughput_bin_ns: 0,
             max_rows: DEFAULT_MAX_TRACE_ROWS,
             pcap: Vec::new(),
+            pcap_nodes: Vec::new(),
         }
     }
 }
@@ -1115,9 +1121,17 @@ fn check_times(value: &serde_json::Value, path: &str, is_time: bool) -> Result<(
 }
 
 impl SimConfig {
-    /// Captured links exist, each direction once; every packet fits an IPv4 packet (65535
+    /// Captured links and nodes exist, each once; every packet fits an IPv4 packet (65535
     /// bytes) when anything is captured.
     fn validate_pcap(&self) -> Result<(), String> {
+        for (i, &node) in self.trace.pcap_nodes.iter().enumerate() {
+            if node as usize >= self.nodes.len() {
+                return Err(format!("trace.pcap_nodes[{i}]: {node} is not a node index (< {})", self.nodes.len()));
+            }
+            if self.trace.pcap_nodes[..i].contains(&node) {
+                return Err(format!("trace.pcap_nodes[{i}]: node {node} is captured twice"));
+            }
+        }
         for (i, tap) in self.trace.pcap.iter().enumerate() {
             if tap.link as usize >= self.links.len() {
                 return Err(format!("trace.pcap[{i}].link: {} is not a link index (< {})", tap.link, self.links.len()));
@@ -1126,7 +1140,7 @@ impl SimConfig {
                 return Err(format!("trace.pcap[{i}]: link {} {:?} is captured twice", tap.link, tap.direction));
             }
         }
-        if self.trace.pcap.is_empty() {
+        if self.trace.pcap.is_empty() && self.trace.pcap_nodes.is_empty() {
             return Ok(());
         }
         // A data segment, or an ACK with three SACK blocks (4 + 3 · 8 option bytes).

@@ -26,7 +26,8 @@ pub mod trace;
 
 /// Build the simulation of a canonical scenario (JSON text of a [`config::SimConfig`]) with
 /// `seed`, ready to run. `pcap_paths`, if given, are the files of the scenario's packet
-/// captures (`trace.pcap`), one each in order, created now; without them nothing is captured.
+/// captures (`trace.pcap`, then `trace.pcap_nodes`), one each in order, created now; without
+/// them nothing is captured.
 pub fn sim_from_json(config_json: &str, seed: u64, pcap_paths: Option<&[PathBuf]>) -> Result<sim::Sim, String> {
     let cfg: config::SimConfig = serde_json::from_str(config_json).map_err(|e| format!("canonical scenario: {e}"))?;
     let mut sim = sim::Sim::new(&cfg, seed)?;

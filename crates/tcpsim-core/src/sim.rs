@@ -190,7 +190,7 @@ impl Sim {
         });
         let connections = cfg.flows.iter().map(|f| (f.src, f.dst)).chain(web_connections);
         let udp_paths = cfg.udp_flows.iter().map(|u| (u.src, u.dst));
-        net.find_handovers(connections.flat_map(|(a, b)| [(a, b), (b, a)]).chain(udp_paths));
+        net.find_handovers(connections.flat_map(|(a, b)| [(a, b), (b, a)]).chain(udp_paths), &cfg.trace.pcap_nodes);
         // A channel running ahead of the clock must not be read before the clock catches up:
         // the queue trace's samples read every channel, and so does the warm-up snapshot,
         // after which hand-overs start (`take_snapshot`).
@@ -271,6 +271,9 @@ impl Sim {
                     return;
                 }
                 let node = ctx.net.channels[channel as usize].to;
+                if let Some(pcap) = ctx.trace.pcap.as_mut() {
+                    pcap.arrive(node, ctx.sched.now(), ctx.pool.get(id), ctx.pool.sack(id));
+                }
                 let p = *ctx.pool.get(id);
                 if p.dst != node {
                     ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);

@@ -126,8 +126,8 @@ fn transfers<'py>(py: Python<'py>, rows: &[Transfer]) -> PyResult<Bound<'py, PyD
 
 /// run(config_json, seed, pcap_paths=None) -> (summary_json, traces, transfers)
 ///
-/// `pcap_paths`: one file path per entry of the scenario's `trace.pcap`, where the captures
-/// are written; None captures nothing.
+/// `pcap_paths`: one file path per entry of the scenario's `trace.pcap`, then of its
+/// `trace.pcap_nodes`, where the captures are written; None captures nothing.
 /// Raises ValueError if the canonical scenario is malformed, the run breaks an invariant or a
 /// capture cannot be written.
 /// Pending signals are handled every `STOP_CHECK_EVENTS` events: a handler that raises (Ctrl-C's

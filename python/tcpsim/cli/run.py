@@ -57,11 +57,23 @@ def run(
             show_default=False,
         ),
     ] = None,
+    pcap_node: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pcap-node",
+            metavar="NODE",
+            help="Also capture what node NODE sends and what reaches it, as tcpdump on that host would, "
+            "into NODE.pcap in the --out directory (else the current one). Repeatable; adds to the "
+            "scenario's trace.pcap_nodes.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run one scenario and print per-flow and per-link results (per class too, given two or more).
 
     The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
-    --force. Ctrl-C stops it (exit 130). Packet captures (--pcap, trace.pcap) open in Wireshark.
+    --force. Ctrl-C stops it (exit 130). Packet captures (--pcap, --pcap-node, trace.pcap,
+    trace.pcap_nodes) open in Wireshark.
     """
     import warnings
 
@@ -77,14 +89,15 @@ def run(
 
         not_replacing_inputs(out_dir, [*SAVED_FILES, *RUN_FILES], [file], "--out")
     scenario = load_scenario(file, set_ or ())
-    if pcap:
+    added = {key: extra for key, extra in (("pcap", pcap), ("pcap_nodes", pcap_node)) if extra}
+    if added:
         from tcpsim.scenario.overrides import override_path
 
-        # --pcap adds to trace.pcap, whether the file or a --set gave it: that --set is replaced
-        # by the sum (setting the path twice would be an error).
-        captures = json.dumps([*scenario.trace.pcap, *pcap])  # a JSON array of strings is TOML
-        others = [entry for entry in set_ or () if override_path(entry) != ("trace", "pcap")]
-        scenario = load_scenario(file, [*others, f"trace.pcap={captures}"])
+        # --pcap adds to trace.pcap (--pcap-node to trace.pcap_nodes), whether the file or a --set
+        # gave it: that --set is replaced by the sum (setting the path twice would be an error).
+        others = [entry for entry in set_ or () if override_path(entry) not in {("trace", k) for k in added}]
+        sums = [f"trace.{key}={json.dumps([*getattr(scenario.trace, key), *extra])}" for key, extra in added.items()]
+        scenario = load_scenario(file, [*others, *sums])  # a JSON array of strings is TOML
     from tcpsim.api import run as simulate
     from tcpsim.limits import ScenarioWarning
 

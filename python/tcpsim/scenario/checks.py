@@ -53,13 +53,18 @@ def _check_shared_buffers(scenario: "Scenario", nodes: list[str]) -> Iterator[Pr
 
 
 def _check_pcap(scenario: "Scenario") -> Iterator[Problem]:
-    """Captured links must exist."""
+    """Captured links and nodes must exist."""
     names = [link.display_name for link in scenario.links]
     for position, entry in enumerate(scenario.trace.pcap):
         link, _ = split_pcap_tap(entry)
         if link not in names:
             shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
             yield (("trace", "pcap", position), f"no link named {link!r}; the links are {shown}")
+    nodes = scenario.node_names()
+    for position, node in enumerate(scenario.trace.pcap_nodes):
+        if node not in nodes:
+            shown = ", ".join(nodes[:10]) + (", …" if len(nodes) > 10 else "")
+            yield (("trace", "pcap_nodes", position), f"no node named {node!r}; the nodes are {shown}")
 
 
 def _check_run(scenario: "Scenario") -> Iterator[Problem]:

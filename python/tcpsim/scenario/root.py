@@ -123,11 +123,18 @@ class Scenario(Model):
         }
 
     def _engine_trace(self) -> dict[str, Any]:
-        trace = {**self.trace.model_dump(exclude={"pcap"}), "max_rows": self.limits.max_trace_rows}
+        trace = {**self.trace.model_dump(exclude={"pcap", "pcap_nodes"}), "max_rows": self.limits.max_trace_rows}
         # Written only when asked for, so that scenarios without captures keep their hash.
         if taps := self.pcap_taps():
             trace["pcap"] = [{"link": link, "direction": direction} for link, _, direction in taps]
+        if nodes := self.pcap_nodes():
+            trace["pcap_nodes"] = [node for node, _ in nodes]
         return trace
+
+    def pcap_nodes(self) -> list[tuple[int, str]]:
+        """The captured nodes of `trace.pcap_nodes`, each once, in order: (node index, name)."""
+        index = {name: position for position, name in enumerate(self.node_names())}
+        return [(index[name], name) for name in dict.fromkeys(self.trace.pcap_nodes)]
 
     def pcap_taps(self) -> list[tuple[int, str, str]]:
         """The captured link directions of `trace.pcap`, each once, in order of first mention:

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from pydantic import Field, PlainValidator, WithJsonSchema
 
-from tcpsim.scenario.fields import DurationNs, Flag, Model, PositiveSizeBytes, whole_number
+from tcpsim.scenario.fields import DurationNs, Flag, Model, Name, PositiveSizeBytes, whole_number
 from tcpsim.units import U64_MAX
 
 PCAP_DIRECTIONS = ("ab", "ba")
@@ -53,6 +53,10 @@ class TraceSpec(Model):
     """Link directions whose packets are written to pcap files (one per direction): "LINK:ab",
     "LINK:ba", or "LINK" for both. `tcpsim run` writes them into its --out directory (else the
     current one) as LINK-ab.pcap / LINK-ba.pcap; `tcpsim.run(..., pcap_dir=DIR)` into DIR."""
+    pcap_nodes: list[Name] = []
+    """Nodes captured as `tcpdump -i any` on that host would: what it sends, as it starts
+    serialization on one of its links, and what reaches it, as it arrives (a router's capture
+    shows each forwarded packet twice). Written as NODE.pcap beside the link captures."""
 
 
 class LimitsSpec(Model):

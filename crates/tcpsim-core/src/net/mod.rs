@@ -110,11 +110,13 @@ impl Network {
     }
 
     /// Find the channels fed by one other (`paths`: every (source, destination) packets
-    /// travel), which packets can then be handed to (`hand_over_until`).
-    pub fn find_handovers(&mut self, paths: impl Iterator<Item = (u32, u32)>) {
+    /// travel), which packets can then be handed to (`hand_over_until`). A hand-over skips the
+    /// arrival at the node between, so channels leaving `seen_nodes` (nodes a capture watches
+    /// packets arrive at) take none.
+    pub fn find_handovers(&mut self, paths: impl Iterator<Item = (u32, u32)>, seen_nodes: &[u32]) {
         self.sole_feeder = handover::sole_feeders(&self.channels, &self.routes, paths);
         for c in 0..self.channels.len() as u32 {
-            if self.has_shared_buffer(c) {
+            if self.has_shared_buffer(c) || seen_nodes.contains(&self.channels[c as usize].from) {
                 self.sole_feeder[c as usize] = handover::UNUSED;
             }
         }

@@ -1,13 +1,19 @@
-//! Packet captures: the packets that start serialization on chosen link directions, written
-//! as pcap files Wireshark and tshark read, with IPv4/TCP (or UDP) headers synthesized from
-//! the simulated packets.
+//! Packet captures: the packets that start serialization on chosen link directions, or that
+//! chosen nodes send and receive, written as pcap files Wireshark and tshark read, with
+//! IPv4/TCP (or UDP) headers synthesized from the simulated packets.
 //!
 //! File format: pcap with nanosecond timestamps (magic 0xa1b23c4d, version 2.4), link type
-//! LINKTYPE_IPV4 (228). A record's timestamp is the simulated time the packet starts
-//! serialization on the link direction (the sender-side tap of that link); time 0 is the Unix
-//! epoch. Packets a queue drops never start serialization, so they are not in the capture;
-//! packets a loss model drops are (the loss models act at the end of serialization: the
-//! packet was on the wire and did not arrive).
+//! LINKTYPE_IPV4 (228); time 0 is the Unix epoch.
+//! - A link direction's capture (`trace.pcap`) is its sender-side tap: a record's timestamp
+//!   is the simulated time the packet starts serialization. Packets a queue drops never start
+//!   serialization, so they are not in the capture; packets a loss model drops are (the loss
+//!   models act at the end of serialization: the packet was on the wire and did not arrive).
+//! - A node's capture (`trace.pcap_nodes`) is what `tcpdump -i any` on that host shows: each
+//!   packet it sends when it starts serialization on one of its links (after its own output
+//!   queue, where Linux taps outgoing packets), each packet that reaches it when its last bit
+//!   arrives. RTTs read from it are the host's own: from a segment leaving to its ACK arriving.
+//!   Packets lost on the way in are not in it. At a router it shows a forwarded packet twice,
+//!   in and out.
 //!
 //! Each record holds the headers only (IPv4 20 bytes, TCP 20 + options, UDP 8; no payload):
 //! its captured length is the headers, its original length the simulated packet size, as a
@@ -32,8 +38,10 @@
 //!   length when that is larger);
 //! - checksums: IPv4 header and TCP/UDP checksums are computed as if the payload were zeros.
 //!
-//! Cost: the engine asks `Trace::pcap` once per transmission start (one predictable branch
-//! when no capture is on); a capture writes through a buffer and allocates nothing per packet.
+//! Cost: the engine asks `Trace::pcap` once per transmission start and once per arrival (one
+//! predictable branch when no capture is on); a capture writes through a buffer and allocates
+//! nothing per packet. Arrivals at a captured node are never handed over (`net::handover`),
+//! so each is an event the capture sees.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -228,10 +236,14 @@ struct Tap {
     path: PathBuf,
 }
 
-/// The link directions captured and their files (see the module doc).
+/// The link directions and nodes captured and their files (see the module doc).
 pub struct Pcap {
     /// Per channel (2·link + direction), its capture if it has one.
     taps: Vec<Option<Tap>>,
+    /// Per node, its capture if it has one.
+    node_taps: Vec<Option<Tap>>,
+    /// Per channel, the node it leaves.
+    channel_from: Vec<u32>,
     ends: Endpoints,
     /// The first write that failed: capturing stops and the run reports it.
     error: Option<String>,
@@ -247,40 +259,74 @@ pub fn channel_of(link: u32, direction: LinkDirection) -> u32 {
 }
 
 impl Pcap {
-    /// Create one file per entry of `cfg.trace.pcap`, at `paths` (one each, in that order).
+    /// Create one file per entry of `cfg.trace.pcap`, then of `cfg.trace.pcap_nodes`, at
+    /// `paths` (one each, in that order).
     pub fn create(cfg: &SimConfig, paths: &[PathBuf]) -> Result<Pcap, String> {
-        if paths.len() != cfg.trace.pcap.len() {
-            return Err(format!("trace.pcap: {} captures but {} file paths", cfg.trace.pcap.len(), paths.len()));
+        let (links, nodes) = (&cfg.trace.pcap, &cfg.trace.pcap_nodes);
+        if paths.len() != links.len() + nodes.len() {
+            return Err(format!("trace.pcap: {} captures but {} file paths", links.len() + nodes.len(), paths.len()));
         }
-        let mut taps: Vec<Option<Tap>> = (0..2 * cfg.links.len()).map(|_| None).collect();
-        for (tap, path) in cfg.trace.pcap.iter().zip(paths) {
+        let open = |path: &PathBuf| -> Result<Tap, String> {
             let file = File::create(path).map_err(|e| format!("trace.pcap: cannot create {}: {e}", path.display()))?;
             let mut out = BufWriter::with_capacity(BUFFER_BYTES, file);
             out.write_all(&file_header()).map_err(|e| write_error(path, &e))?;
-            taps[channel_of(tap.link, tap.direction) as usize] = Some(Tap { out, path: path.clone() });
+            Ok(Tap { out, path: path.clone() })
+        };
+        let mut taps: Vec<Option<Tap>> = (0..2 * cfg.links.len()).map(|_| None).collect();
+        for (tap, path) in links.iter().zip(paths) {
+            taps[channel_of(tap.link, tap.direction) as usize] = Some(open(path)?);
         }
+        let mut node_taps: Vec<Option<Tap>> = (0..cfg.nodes.len()).map(|_| None).collect();
+        for (&node, path) in nodes.iter().zip(&paths[links.len()..]) {
+            node_taps[node as usize] = Some(open(path)?);
+        }
+        let channel_from = cfg.links.iter().flat_map(|l| [l.a, l.b]).collect();
         let ends = Endpoints {
             tcp: cfg.flows.iter().map(|f| (f.src, f.dst)).collect(),
             udp: cfg.udp_flows.iter().map(|u| (u.src, u.dst)).collect(),
         };
-        Ok(Pcap { taps, ends, error: None })
+        Ok(Pcap { taps, node_taps, channel_from, ends, error: None })
     }
 
-    /// Record `p` starting serialization on `channel` at `now_ns`, if that channel is captured.
+    /// Record `p` starting serialization on `channel` at `now_ns`, if that channel or the node
+    /// it leaves is captured.
     #[inline(never)]
     pub fn record(&mut self, channel: u32, now_ns: u64, p: &Packet, sack: ([SackBlock; MAX_SACK_BLOCKS], usize)) {
-        let Some(tap) = self.taps[channel as usize].as_mut() else { return };
+        let from = self.channel_from[channel as usize] as usize;
+        if self.taps[channel as usize].is_some() {
+            self.write(Capture::Channel(channel as usize), now_ns, p, &sack.0[..sack.1]);
+        }
+        if self.node_taps[from].is_some() {
+            self.write(Capture::Node(from), now_ns, p, &sack.0[..sack.1]);
+        }
+    }
+
+    /// Record `p` arriving at `node` at `now_ns`, if that node is captured.
+    #[inline(never)]
+    pub fn arrive(&mut self, node: u32, now_ns: u64, p: &Packet, sack: ([SackBlock; MAX_SACK_BLOCKS], usize)) {
+        if self.node_taps[node as usize].is_some() {
+            self.write(Capture::Node(node as usize), now_ns, p, &sack.0[..sack.1]);
+        }
+    }
+
+    /// Append `p`'s record to a capture; on a failed write, stop capturing.
+    fn write(&mut self, capture: Capture, now_ns: u64, p: &Packet, sack: &[SackBlock]) {
         let mut headers = [0u8; MAX_HEADER_BYTES];
-        let (len, ip_total) = encode_headers(p, &sack.0[..sack.1], self.ends.of(p), &mut headers);
+        let (len, ip_total) = encode_headers(p, sack, self.ends.of(p), &mut headers);
         let mut record = [0u8; RECORD_HEADER_BYTES];
         record[0..4].copy_from_slice(&((now_ns / 1_000_000_000) as u32).to_le_bytes());
         record[4..8].copy_from_slice(&((now_ns % 1_000_000_000) as u32).to_le_bytes());
         record[8..12].copy_from_slice(&(len as u32).to_le_bytes());
         record[12..16].copy_from_slice(&p.wire_bytes.max(ip_total).to_le_bytes());
+        let tap = match capture {
+            Capture::Channel(c) => self.taps[c].as_mut(),
+            Capture::Node(n) => self.node_taps[n].as_mut(),
+        };
+        let Some(tap) = tap else { return };
         let written = tap.out.write_all(&record).and_then(|()| tap.out.write_all(&headers[..len]));
         if let Err(e) = written {
             self.error = Some(write_error(&tap.path, &e));
-            self.taps.iter_mut().for_each(|t| *t = None);
+            self.taps.iter_mut().chain(self.node_taps.iter_mut()).for_each(|t| *t = None);
         }
     }
 
@@ -295,13 +341,22 @@ impl Pcap {
 
     /// Write out what is buffered; the first write error of the run, if any.
     pub fn finish(&mut self) -> Result<(), String> {
-        for tap in self.taps.iter_mut().flatten() {
+        for tap in self.taps.iter_mut().chain(self.node_taps.iter_mut()).flatten() {
             if let Err(e) = tap.out.flush() {
                 self.error.get_or_insert_with(|| write_error(&tap.path, &e));
             }
         }
         self.error.clone().map_or(Ok(()), Err)
     }
+}
+
+/// Which capture a record goes to.
+#[derive(Clone, Copy)]
+enum Capture {
+    /// The capture of a channel (2·link + direction).
+    Channel(usize),
+    /// The capture of a node.
+    Node(usize),
 }
 
 fn write_error(path: &Path, e: &std::io::Error) -> String {
@@ -433,8 +488,11 @@ mod tests {
         assert!(verifies(&pseudo_and_segment(&buf, len, total)));
     }
 
-    /// (timestamp ns, captured bytes, original length) of each record of a capture file.
-    fn records(file: &[u8]) -> Vec<(u64, Vec<u8>, u32)> {
+    /// A capture's records: (timestamp ns, captured bytes, original length) each.
+    type Records = Vec<(u64, Vec<u8>, u32)>;
+
+    /// The records of a capture file.
+    fn records(file: &[u8]) -> Records {
         let le = |b: &[u8]| u32::from_le_bytes(b.try_into().unwrap());
         assert_eq!(le(&file[0..4]), 0xa1b2_3c4d);
         let (mut at, mut out) = (FILE_HEADER_BYTES, Vec::new());
@@ -487,6 +545,84 @@ mod tests {
         }
         assert!(sender_ports.len() > 1, "a reused slot's next connection has a port of its own");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Run a bulk flow server (0) → router (1) → c1 (2) for 1 s (`app::tests::topology`:
+    /// 100 Mb/s 1 ms, then 10 Mb/s 10 ms) capturing `to_c1` both ways, then `nodes`; returns
+    /// the records of each capture and the run's channel counters (tx_packets).
+    fn capture_chain(nodes: Vec<u32>) -> (Vec<Records>, Vec<u64>) {
+        use crate::app::tests::{flow, topology};
+        use crate::config::{AppConfig, PcapTapConfig};
+        let mut cfg = topology(100, vec![]);
+        cfg.duration_ns = 1_000_000_000;
+        let bulk = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: None };
+        cfg.flows = vec![flow("f", 2, bulk)];
+        cfg.trace.pcap = vec![
+            PcapTapConfig { link: 1, direction: LinkDirection::Ab },
+            PcapTapConfig { link: 1, direction: LinkDirection::Ba },
+        ];
+        cfg.trace.pcap_nodes = nodes;
+        let dir = std::env::temp_dir().join(format!(
+            "tcpsim-pcap-nodes-{}-{}",
+            std::process::id(),
+            cfg.trace.pcap_nodes.len()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let paths: Vec<PathBuf> = (0..2 + cfg.trace.pcap_nodes.len()).map(|i| dir.join(format!("{i}.pcap"))).collect();
+        let mut sim = crate::sim_from_json(&serde_json::to_string(&cfg).unwrap(), 1, Some(&paths)).unwrap();
+        sim.run();
+        sim.trace.pcap.as_mut().unwrap().finish().unwrap();
+        let tx = sim.summary().unwrap().channels.iter().map(|c| c.tx_packets).collect();
+        let recs = paths.iter().map(|p| records(&std::fs::read(p).unwrap())).collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        (recs, tx)
+    }
+
+    fn from_to(h: &[u8]) -> (u32, u32) {
+        (be32(&h[12..16]), be32(&h[16..20]))
+    }
+
+    #[test]
+    fn a_hosts_capture_holds_what_it_sends_as_it_leaves_and_what_reaches_it_as_it_arrives() {
+        let (recs, tx) = capture_chain(vec![2]);
+        let (link_ab, link_ba, host) = (&recs[0], &recs[1], &recs[2]);
+        let (server, client) = (node_address(0), node_address(2));
+        let sent: Vec<_> = host.iter().filter(|r| from_to(&r.1) == (client, server)).cloned().collect();
+        let received: Vec<_> = host.iter().filter(|r| from_to(&r.1) == (server, client)).cloned().collect();
+        assert_eq!(sent.len() + received.len(), host.len(), "nothing but the connection's packets");
+        // Its ACKs leave as they start serialization on to_c1 b→a: the link tap's records.
+        assert_eq!(&sent, link_ba);
+        // Each data segment arrives its serialization (800 ns a byte at 10 Mb/s) and the 10 ms
+        // delay after it started on to_c1 a→b; those still on the wire at the end are not in.
+        assert!(received.len() <= link_ab.len() && link_ab.len() - received.len() <= 20);
+        for (arrival, start) in received.iter().zip(link_ab) {
+            assert_eq!((&arrival.1, arrival.2), (&start.1, start.2), "the same segment, in order");
+            assert_eq!(arrival.0, start.0 + 800 * start.2 as u64 + 10_000_000);
+        }
+        assert!(received.len() > 500 && tx[2] == link_ab.len() as u64);
+    }
+
+    #[test]
+    fn a_routers_capture_shows_each_forwarded_packet_arriving_and_leaving() {
+        // Without the capture the router → c1 hop is a hand-over: no arrival event at the
+        // router. With it every arrival is an event the capture records.
+        let (recs, tx) = capture_chain(vec![1]);
+        let (link_ab, router) = (&recs[0], &recs[2]);
+        let data: Vec<_> = router.iter().filter(|r| from_to(&r.1) == (node_address(0), node_address(2))).collect();
+        // Every segment that left on to_c1, as its tap saw it, is in the router's capture ...
+        let mut unmatched = data.clone();
+        for l in link_ab {
+            let at = unmatched.iter().position(|r| **r == *l).expect("each departure is in the router's capture");
+            unmatched.remove(at);
+        }
+        // ... and the rest are the arrivals from the server: all it sent on the access link
+        // (channel 0) but those still on that 1 ms wire at the end.
+        let arrivals = unmatched.len() as u64;
+        assert!(arrivals <= tx[0] && tx[0] - arrivals <= 10, "{arrivals} arrivals of {} sent", tx[0]);
+        assert!(arrivals >= link_ab.len() as u64, "a segment arrives before it leaves");
+        // Captures change nothing the run counts.
+        let (_, alone) = capture_chain(vec![]);
+        assert_eq!(tx, alone);
     }
 
     #[test]
