@@ -562,11 +562,10 @@ mod tests {
             PcapTapConfig { link: 1, direction: LinkDirection::Ba },
         ];
         cfg.trace.pcap_nodes = nodes;
-        let dir = std::env::temp_dir().join(format!(
-            "tcpsim-pcap-nodes-{}-{}",
-            std::process::id(),
-            cfg.trace.pcap_nodes.len()
-        ));
+        // Tests run in parallel: each call writes into a folder of its own.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("tcpsim-pcap-nodes-{}-{call}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let paths: Vec<PathBuf> = (0..2 + cfg.trace.pcap_nodes.len()).map(|i| dir.join(format!("{i}.pcap"))).collect();
         let mut sim = crate::sim_from_json(&serde_json::to_string(&cfg).unwrap(), 1, Some(&paths)).unwrap();
