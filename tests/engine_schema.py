@@ -1,5 +1,5 @@
 """The engine's input contract: crates/tcpsim-core/engine-schema.json, the JSON Schema that
-config.rs derives (a Rust test keeps the file equal to it). Tests check the canonical scenarios
+config/ derives (a Rust test keeps the file equal to it). Tests check the canonical scenarios
 the Python layer emits against it instead of keeping their own copies of the engine's keys."""
 
 import json
@@ -25,5 +25,5 @@ def engine_schema_errors(config: dict) -> list[str]:
 
 
 def assert_canonical_shape(config: dict) -> None:
-    """`config` is a SimConfig the engine accepts: exactly config.rs's keys and types."""
+    """`config` is a SimConfig the engine accepts: exactly config/'s keys and types."""
     assert engine_schema_errors(config) == []

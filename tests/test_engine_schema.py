@@ -1,4 +1,4 @@
-"""Every canonical scenario the Python layer emits validates against the schema config.rs
+"""Every canonical scenario the Python layer emits validates against the schema config/
 derives (crates/tcpsim-core/engine-schema.json), so the two layers cannot drift apart."""
 
 import copy

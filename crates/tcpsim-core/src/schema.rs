@@ -1,8 +1,8 @@
 //! The engine's input contract: the JSON Schema of the canonical scenario
-//! ([`SimConfig`]), derived from `config.rs` and checked in as `engine-schema.json` beside
+//! ([`SimConfig`]), derived from `config/` and checked in as `engine-schema.json` beside
 //! this crate's `Cargo.toml`. The Python layer's tests validate every canonical scenario it
 //! emits against that file, so the two layers cannot drift apart. After changing
-//! `config.rs`, regenerate it with `TCPSIM_UPDATE_SCHEMA=1 cargo test -p tcpsim-core schema`.
+//! `config/`, regenerate it with `TCPSIM_UPDATE_SCHEMA=1 cargo test -p tcpsim-core schema`.
 
 use crate::config::SimConfig;
 
@@ -26,7 +26,7 @@ mod tests {
         let stored = std::fs::read_to_string(path).unwrap_or_default();
         assert!(
             stored == derived,
-            "{path} differs from what config.rs derives: regenerate it with \
+            "{path} differs from what config/ derives: regenerate it with \
              TCPSIM_UPDATE_SCHEMA=1 cargo test -p tcpsim-core schema"
         );
     }

@@ -4,7 +4,7 @@ A scenario is a TOML file (or a dict of the same shape) written in human units (
 "45ms", "1.5BDP") with names for nodes and flows. :func:`load_scenario` reads it, applies
 ``--set``-style overrides, validates every field and cross-reference, and returns a
 :class:`Scenario`; :meth:`Scenario.to_engine` emits the canonical ``SimConfig`` the Rust core
-deserializes (``crates/tcpsim-core/src/config.rs``): integers in ns, bit/s and bytes, nodes and
+deserializes (``crates/tcpsim-core/src/config/``): integers in ns, bit/s and bytes, nodes and
 flows referred to by index.
 
 Every problem is reported, with the path the user wrote, as a :class:`ScenarioError`; pydantic

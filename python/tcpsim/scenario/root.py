@@ -71,7 +71,7 @@ class Scenario(Model):
         return list(dict.fromkeys(node for link in self.links for node in (link.a, link.b)))
 
     def to_engine(self) -> dict[str, Any]:
-        """The canonical `SimConfig` (config.rs) as a plain, JSON-ready dict."""
+        """The canonical `SimConfig` (`config/mod.rs`) as a plain, JSON-ready dict."""
         nodes = self.node_names()
         node_index = {name: index for index, name in enumerate(nodes)}
         flows = flow_instances(self)

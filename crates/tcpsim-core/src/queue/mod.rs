@@ -24,10 +24,10 @@ pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
 pub use fq_codel::{FlowClassifier, FqCodel, FqCodelConfig};
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
-pub use rd::{ClassQueueStats, Rd};
+pub use rd::{ClassQueueStats, Rd, RdConfig, MAX_COUNTER_SLOTS};
 #[cfg(test)]
 pub use red::ns2_classic as ns2_classic_red;
-pub use red::Red;
+pub use red::{Red, RedConfig, RedMode};
 pub use step::{NonEct, Step, StepConfig, StepUnit};
 
 use std::borrow::{Borrow, BorrowMut};

@@ -42,8 +42,80 @@ use std::collections::VecDeque;
 
 use super::flow_counter::FlowCounter;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Verdict};
-use crate::config::RdConfig;
 use crate::packet::{PacketId, NO_PACKET};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The RD discipline's parameters (this module's doc cites each). Defaults users get are set in the
+/// scenario layer (`RdQueue` in `tcpsim.scenario.network`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RdConfig {
+    /// The whole buffer, shared by the two queues: exactly one of the two.
+    pub limit_packets: Option<u64>,
+    pub limit_bytes: Option<u64>,
+    /// Target ratio of R's per-flow throughput to D's (eq. 5), > 0.
+    pub k: f64,
+    /// B_D as a fraction of the buffer, in (0, 1); exclusive with `d_delay_bound_ns`.
+    pub d_share: Option<f64>,
+    /// B_D = S_D·d for a delay bound d of D packets (needs `limit_bytes`), > 0.
+    pub d_delay_bound_ns: Option<u64>,
+    /// Period of the recalculation of the flow counts and the buffer split, > 0.
+    pub interval_ns: u64,
+    /// Slots of each class's timestamp vector, > 0.
+    pub counter_slots: u32,
+    /// A flow not seen for longer than this is no longer counted as active, > 0 (with
+    /// `counter_delay_multiple` 0; else the base of the window).
+    pub counter_timeout_ns: u64,
+    /// m >= 0: a class's counting window is `counter_timeout_ns` + m × the longest queueing
+    /// delay of its packets within the window (one backed-off RTO of a flow behind that
+    /// queue, `queue::rd`); 0 (the default here) keeps the fixed window.
+    #[serde(default)]
+    pub counter_delay_multiple: f64,
+}
+
+/// Bound on an RD flow counter's slots (8 bytes each: 128 MiB per class), so that a user's
+/// number cannot make the engine's first allocation abort the process.
+pub const MAX_COUNTER_SLOTS: u32 = 1 << 24;
+
+impl RdConfig {
+    pub(crate) fn validate(&self, at: &str) -> Result<(), String> {
+        if self.limit_packets.is_some() && self.limit_bytes.is_some() {
+            return Err(format!("{at}: an RD buffer has one limit, in packets or in bytes, not both"));
+        }
+        if !(self.k > 0.0 && self.k.is_finite()) {
+            return Err(format!("{at}.k: {} must be a finite number > 0", self.k));
+        }
+        match (self.d_share, self.d_delay_bound_ns) {
+            (Some(share), None) if !(share > 0.0 && share < 1.0) => {
+                return Err(format!("{at}.d_share: {share} must be in (0, 1)"));
+            }
+            (Some(_), None) => {}
+            (None, Some(0)) => return Err(format!("{at}.d_delay_bound_ns: must be > 0")),
+            (None, Some(_)) if self.limit_bytes.is_none() => {
+                return Err(format!("{at}.d_delay_bound_ns: a delay bound sizes B_D in bytes: needs limit_bytes"));
+            }
+            (None, Some(_)) => {}
+            _ => return Err(format!("{at}: exactly one of d_share and d_delay_bound_ns")),
+        }
+        if self.interval_ns == 0 {
+            return Err(format!("{at}.interval_ns: must be > 0"));
+        }
+        if self.counter_slots == 0 || self.counter_slots > MAX_COUNTER_SLOTS {
+            return Err(format!("{at}.counter_slots: {} must be in [1, {MAX_COUNTER_SLOTS}]", self.counter_slots));
+        }
+        if self.counter_timeout_ns == 0 {
+            return Err(format!("{at}.counter_timeout_ns: must be > 0"));
+        }
+        if !(self.counter_delay_multiple >= 0.0 && self.counter_delay_multiple.is_finite()) {
+            return Err(format!(
+                "{at}.counter_delay_multiple: {} must be a finite number >= 0",
+                self.counter_delay_multiple
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// What one of the two queues did (for the link results).
 #[derive(Clone, Copy, Debug, Default)]

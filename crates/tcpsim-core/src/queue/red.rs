@@ -47,9 +47,58 @@
 use std::collections::VecDeque;
 
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
-use crate::config::{RedConfig, RedMode};
 use crate::packet::{PacketId, NO_PACKET};
 use crate::rng::RandomStream;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// RED's parameters; this module's doc cites the rule each one enters. The defaults users get are
+/// set in the scenario layer (`RedQueue` in `tcpsim.scenario.network`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RedConfig {
+    /// Hard limits: an arrival that does not fit is dropped (as drop-tail). At least one.
+    pub limit_packets: Option<u64>,
+    pub limit_bytes: Option<u64>,
+    /// Whether the average and the thresholds count packets or bytes; byte mode also scales
+    /// the drop probability by packet size.
+    pub mode: RedMode,
+    /// Thresholds of the average queue in the mode's unit, 0 <= min_th < max_th.
+    pub min_th: f64,
+    pub max_th: f64,
+    /// Drop probability at max_th, in (0, 1].
+    pub max_p: f64,
+    /// Weight of the newest sample in the average, in (0, 1].
+    pub w_q: f64,
+    /// The drop probability rises from max_p to 1 between max_th and 2·max_th (else every
+    /// arrival above max_th is dropped).
+    pub gentle: bool,
+    /// ns-2's `wait_`: drops spaced uniformly in [1/p_b, 2/p_b) arrivals; false: F&J's
+    /// p_b/(1 − count·p_b).
+    pub wait: bool,
+    /// Mean packet size (bytes): the idle-time decay counts packets of this size, byte mode
+    /// divides by it. Must be > 0.
+    pub mean_packet_bytes: u32,
+    /// Mark ECN-capable packets CE instead of dropping them early.
+    pub ecn: bool,
+    /// With `ecn`: mark only while p_b <= mark_p, drop above (ns-2's `mark_p_`); 1 marks
+    /// every early decision. In [0, 1].
+    pub mark_p: f64,
+    /// Byte mode only: count the traffic since the last early drop or mark in whole
+    /// mean-sized packets of the bytes arrived, space with the unscaled p_b and scale the
+    /// result by size/mean (ns-2.35's `REDQueue::modify_p` with `bytes_`); false: count
+    /// arrivals and scale p_b first (F&J). They differ when packet sizes mix (ACKs).
+    #[serde(default)]
+    pub count_bytes: bool,
+}
+
+/// What RED's average and thresholds count.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RedMode {
+    Packet,
+    Byte,
+}
 
 pub struct Red {
     fifo: VecDeque<(PacketId, u32)>,
