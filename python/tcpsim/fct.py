@@ -3,8 +3,8 @@ table: per-transfer FCT and slowdown, tables by size bucket, queue occupancy per
 direction, incast rounds, and a plot of slowdown against size.
 
 **FCT** is the engine's: from the transfer's first segment leaving the sender to its receiver
-holding every byte (Dukkipati & McKeown, SIGCOMM CCR 2006). There is no handshake and the
-final ACK's return is not counted (docs/architecture.md).
+holding every byte (Dukkipati & McKeown, SIGCOMM CCR 2006); with `tcp.handshake` on, from its
+SYN. The final ACK's return is not counted (docs/architecture.md).
 
 **Ideal FCT** is the same interval for the transfer alone on the empty network with no
 window limit: every segment sent back to back, so it is
@@ -12,7 +12,9 @@ window limit: every segment sent back to back, so it is
     one-way propagation delay of the path
     + the wire bytes (payload + one header per segment, ceil(bytes / mss) segments) at the
       path's bottleneck rate
-    + the last segment's serialization on every other hop (store and forward).
+    + the last segment's serialization on every other hop (store and forward)
+    + with `tcp.handshake` on, the SYN's and SYN-ACK's round trip: each hop's delay twice and
+      the two headers' serialization on each hop.
 
 A one-segment transfer alone on the network completes in exactly its ideal FCT (slowdown 1);
 a longer one, in slow start, takes more. This is HPCC's convention (Li et al., SIGCOMM 2019;
@@ -64,16 +66,22 @@ def _routes(canonical: Mapping[str, Any]) -> Routes:
     return Routes(rows)
 
 
-def ideal_fct_s(size_bytes: int, mss: int, header: int, hops: Sequence[tuple[int, int]]) -> float:
+def ideal_fct_s(
+    size_bytes: int, mss: int, header: int, hops: Sequence[tuple[int, int]], handshake_ack: int | None = None
+) -> float:
     """The ideal FCT (module doc) of `size_bytes` in segments of `mss` payload and `header`
-    bytes over links of (rate_bps, delay_ns) `hops`."""
+    bytes over links of (rate_bps, delay_ns) `hops`; `handshake_ack`, the SYN-ACK's size when
+    the connection opens with a handshake (the way back taken to be the same links)."""
     segments = max(1, math.ceil(size_bytes / mss))
     wire = size_bytes + segments * header
     last = size_bytes - (segments - 1) * mss + header
     bottleneck = min(range(len(hops)), key=lambda h: hops[h][0])
     propagation = sum(delay for _, delay in hops) / 1e9
     forwarding = sum(8 * last / rate for h, (rate, _) in enumerate(hops) if h != bottleneck)
-    return propagation + 8 * wire / hops[bottleneck][0] + forwarding
+    handshake = 0.0
+    if handshake_ack is not None:
+        handshake = sum(2 * delay / 1e9 + 8 * (header + handshake_ack) / rate for rate, delay in hops)
+    return handshake + propagation + 8 * wire / hops[bottleneck][0] + forwarding
 
 
 def fct_frame(transfers: pd.DataFrame, canonical: Mapping[str, Any]) -> pd.DataFrame:
@@ -92,7 +100,8 @@ def fct_frame(transfers: pd.DataFrame, canonical: Mapping[str, Any]) -> pd.DataF
         if ends not in paths:
             paths[ends] = _path_hops(canonical, routes, *ends)
         tcp = generators[generator]
-        ideal[k] = ideal_fct_s(int(size), tcp["mss_bytes"], tcp["header_bytes"], paths[ends])
+        handshake_ack = (tcp.get("ack_bytes") or tcp["header_bytes"]) if tcp.get("handshake") else None
+        ideal[k] = ideal_fct_s(int(size), tcp["mss_bytes"], tcp["header_bytes"], paths[ends], handshake_ack)
     done["ideal_fct_s"] = ideal
     done["slowdown"] = done["fct_s"] / ideal
     return done.reset_index(drop=True)

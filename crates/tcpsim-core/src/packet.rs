@@ -89,6 +89,9 @@ pub struct Packet {
     pub ece: bool,
     /// Data: the TCP Congestion Window Reduced flag (RFC 3168 §6.1.2).
     pub cwr: bool,
+    /// The TCP SYN flag (`TcpConfig::handshake`): the data sender's SYN (a Data packet without
+    /// payload) or the receiver's SYN-ACK (an Ack).
+    pub syn: bool,
     /// The RD service class of the flow (its ToS mark, `podlesny` Sec. II-C); UDP is R.
     pub rd_class: RdMark,
     /// The packet behind this one in its channel's propagation pipe (`net::pipe`), or
@@ -116,6 +119,7 @@ impl Packet {
             ecn: Ecn::NotEct,
             ece: false,
             cwr: false,
+            syn: false,
             rd_class: RdMark::R,
             pipe_next: NO_PACKET,
             pipe_next_arrival_ns: 0,

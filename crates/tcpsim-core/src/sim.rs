@@ -173,7 +173,10 @@ impl Sim {
         if cfg.warmup_ns > 0 {
             sched.at(cfg.warmup_ns, Event::WarmupEnd);
         }
-        let mut net = Network::new(channels, routes, cfg.flows.len(), trace.records_queue_changes());
+        // A node's capture mixes its links' transmission starts with its arrivals: run every
+        // transmission end as an event, so that each record is written in time order.
+        let eager = trace.records_queue_changes() || !cfg.trace.pcap_nodes.is_empty();
+        let mut net = Network::new(channels, routes, cfg.flows.len(), eager);
         net.share_buffers(&cfg.shared_buffers);
         // Packets travel both ways between a connection's ends (data and ACKs), one way for UDP.
         let web_connections = cfg.web.iter().flat_map(|w| -> Vec<(u32, u32)> {
@@ -305,7 +308,11 @@ impl Sim {
                             self.packets_stale += 1;
                             return;
                         }
-                        connection.sender.on_ack(p.ack, &sack[..sack_count], p.ece, &mut ctx);
+                        if p.syn {
+                            connection.sender.on_syn_ack(&mut ctx);
+                        } else {
+                            connection.sender.on_ack(p.ack, &sack[..sack_count], p.ece, &mut ctx);
+                        }
                         if p.flow >= self.web.first_flow() {
                             self.web.after_ack(p.flow, connection);
                         }

@@ -653,6 +653,11 @@ class TcpOptions(Model):
     """RFC 3042: a new segment on each of the first dupack_threshold − 1 duplicate ACKs, cwnd
     unchanged (by pipe with SACK, RFC 6675 §5 (1.c)); as ns-2 since 2001/11/28 (`singledup_`),
     ns-3 and Linux. false: ns-2 before that date, ns-3 of 2010–2015, ns-2's Vegas agent."""
+    handshake: Flag = False
+    """The three-way handshake (RFC 9293 §3.5): a SYN and its SYN-ACK before any data, so each
+    connection's data starts one round trip later (a web transfer's FCT counts it). The SYN is
+    resent on the initial RTO, doubling; its round trip is the first RTT sample. false: the
+    connection exists when it starts, as in ns-2's agents; true, as in ns-3 and Linux."""
     timeout_ssthresh: Literal["first_of_episode", "every"] = "first_of_episode"
     """Which retransmission timeouts reduce ssthresh: "first_of_episode" (RFC 5681 §3.1: not a
     back-off of the same loss, nor one during fast recovery; from FlightSize) or "every"

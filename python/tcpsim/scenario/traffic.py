@@ -213,6 +213,8 @@ def effective_tcp(defaults: TcpOptions, flow: "FlowSpec | WebSpec") -> dict[str,
             settings[name] = value
     settings["recovery"] = settings["recovery"] or variant.recovery
     settings["cc"] = settings["cc"].model_dump() if settings["cc"] else dict(variant.cc)
+    if not settings["handshake"]:
+        del settings["handshake"]  # written only when on, so that other scenarios keep their hash
     return settings
 
 

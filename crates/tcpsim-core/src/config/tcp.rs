@@ -204,6 +204,14 @@ pub struct TcpConfig {
     /// (its own `recv`) send nothing on them.
     #[serde(default = "default_true")]
     pub limited_transmit: bool,
+    /// The three-way handshake (RFC 9293 §3.5): the data sender's SYN, the receiver's SYN-ACK,
+    /// then data, so a connection's first segment leaves one round trip after it opens. The
+    /// SYN is retransmitted on its own timer from `initial_rto_ns`, doubling (RFC 6298 §5.5);
+    /// the SYN-ACK gives the first RTT sample unless the SYN was resent (Karn), in which case
+    /// the RTO is re-initialized to 3 s (RFC 6298 §5.7). Off: the connection exists when the
+    /// application starts, as in ns-2's one-way agents. Written only when on.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub handshake: bool,
     /// Which retransmission timeouts reduce ssthresh, and from what.
     #[serde(default)]
     pub timeout_ssthresh: TimeoutSsthresh,
@@ -261,6 +269,10 @@ pub enum RdMark {
 
 fn default_true() -> bool {
     true
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 impl TcpConfig {

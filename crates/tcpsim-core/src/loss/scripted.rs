@@ -16,7 +16,7 @@ impl Scripted {
 
     #[inline]
     pub fn is_lost(&mut self, p: &Packet) -> bool {
-        if p.kind != PacketKind::Data || p.flow != self.flow || p.retransmission != Retransmission::No {
+        if p.kind != PacketKind::Data || p.syn || p.flow != self.flow || p.retransmission != Retransmission::No {
             return false;
         }
         match self.pending.iter().position(|&s| s == p.seq) {

@@ -174,7 +174,7 @@ impl Network {
     /// next to deliveries, so this stays off the common path).
     #[inline]
     fn count_drop(data_drops: &mut [u64], p: &Packet) {
-        if p.kind == PacketKind::Data {
+        if p.kind == PacketKind::Data && !p.syn {
             data_drops[p.flow as usize] += 1;
         }
     }

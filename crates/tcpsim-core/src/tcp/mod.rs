@@ -54,6 +54,8 @@ impl TcpFlow {
 #[cfg(test)]
 mod ecn_tests;
 #[cfg(test)]
+mod handshake_tests;
+#[cfg(test)]
 mod pacing_tests;
 
 #[cfg(test)]
@@ -80,6 +82,7 @@ pub(crate) mod tests {
             recovery,
             avoid_repeated_fast_retransmit: true,
             limited_transmit: false,
+            handshake: false,
             timeout_ssthresh: TimeoutSsthresh::FirstOfEpisode,
             ssthresh_from: SsthreshFrom::Cwnd,
             cc: CcConfig::Aimd(AimdConfig {}),

@@ -137,6 +137,10 @@ impl TcpReceiver {
     }
 
     pub fn on_data(&mut self, p: &Packet, ctx: &mut Ctx) {
+        if p.syn {
+            self.send_syn_ack(ctx);
+            return;
+        }
         let (start, end) = (p.seq, p.end_seq());
         // Only an ECN flow's packets are ECN-capable, so only they can arrive marked.
         let ack_now_for_ecn = self.ecn && self.note_ecn(p, ctx);
@@ -244,6 +248,16 @@ impl TcpReceiver {
                 ctx.sched.at(at, Event::DelayedAck { flow: self.flow, generation: self.delack_timer.generation() })
             }
         }
+    }
+
+    /// Answer a SYN (each one: a resent SYN may mean the SYN-ACK was lost) at once, before any
+    /// data (RFC 9293 §3.5). Not an ACK of data: the ACK counters leave it out.
+    fn send_syn_ack(&mut self, ctx: &mut Ctx) {
+        let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.ack_bytes);
+        a.syn = true;
+        a.rd_class = self.rd_class;
+        a.epoch = self.epoch;
+        ctx.transmit(self.node, a);
     }
 
     fn send_ack(&mut self, ctx: &mut Ctx) {

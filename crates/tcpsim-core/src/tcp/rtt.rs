@@ -50,6 +50,12 @@ impl RttEstimator {
         self.rto_ns = rto.clamp(self.min_rto_ns, self.max_rto_ns);
     }
 
+    /// §5.7: the SYN was retransmitted and no sample came of it: data starts with an RTO of at
+    /// least 3 s (within the bounds).
+    pub fn reinitialize_after_syn_timeout(&mut self) {
+        self.rto_ns = self.rto_ns.max(3_000_000_000).clamp(self.min_rto_ns, self.max_rto_ns);
+    }
+
     /// §5.5: double the RTO after a timeout, up to the maximum.
     pub fn back_off(&mut self) {
         self.rto_ns = (self.rto_ns.saturating_mul(2)).min(self.max_rto_ns);

@@ -7,7 +7,9 @@
 //! (RFC 5681 §3.2 step 2 with RFC 6582's `recover` check), the retransmission timeout with
 //! go-back-N (RFC 5681 §3.1, RFC 6298 §5), and the per-RTT round boundary. The state loss
 //! recovery acts on is [`SendState`]; packets leave through a [`Transmitter`].
-//! Deviations from a real stack: no handshake (the connection exists at start), no Nagle,
+//! The three-way handshake is optional (`TcpConfig::handshake`, RFC 9293 §3.5: see
+//! [`Handshake`]); without it the connection exists when the application starts.
+//! Deviations from a real stack: no FIN, no Nagle,
 //! segments are always full-sized except the last of a finite transfer, the receiver's
 //! window is a constant.
 
@@ -57,6 +59,22 @@ pub struct TcpSender {
     /// One past the highest byte sent at the last retransmission timeout: until an ACK passes
     /// it the sender is in Linux's `TCP_CA_Loss` state (`CaState::Loss`).
     loss_until: Option<u64>,
+    handshake: Handshake,
+}
+
+/// The sender's side of the three-way handshake (RFC 9293 §3.5; the receiver answers each SYN
+/// with a SYN-ACK at once, `TcpReceiver::on_data`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handshake {
+    /// Not modelled (`TcpConfig::handshake` off): the connection exists from the start.
+    Off,
+    /// The application has not started: nothing sent yet.
+    Closed,
+    /// The SYN left at `sent_ns`; `resent`: it timed out and was sent again, so the
+    /// SYN-ACK gives no RTT sample (Karn, RFC 6298 §3).
+    SynSent { sent_ns: u64, resent: bool },
+    /// The SYN-ACK arrived: data flows.
+    Established,
 }
 
 impl TcpSender {
@@ -108,6 +126,7 @@ impl TcpSender {
             rtt_tick_ns: cfg.rtt_tick_ns,
             ecn_reduced_until: None,
             loss_until: None,
+            handshake: if cfg.handshake { Handshake::Closed } else { Handshake::Off },
         }
     }
 
@@ -188,6 +207,37 @@ impl TcpSender {
     pub fn start(&mut self, ctx: &mut Ctx) {
         self.started = true;
         self.state.data_end = self.app_end;
+        if self.handshake == Handshake::Closed {
+            self.send_syn(false, ctx);
+            return;
+        }
+        self.output(ctx);
+    }
+
+    /// Send the SYN (again, if `resent`).
+    fn send_syn(&mut self, resent: bool, ctx: &mut Ctx) {
+        self.handshake = Handshake::SynSent { sent_ns: ctx.now(), resent };
+        self.wire.send_syn(self.rtt.rto_ns, ctx);
+    }
+
+    /// The receiver's SYN-ACK: the connection is established and data may flow. Its round
+    /// trip is the first RTT sample (RFC 6298 §2), unless the SYN was resent (§5.7). A SYN-ACK
+    /// answering a resent SYN after the first one was answered changes nothing.
+    pub fn on_syn_ack(&mut self, ctx: &mut Ctx) {
+        let Handshake::SynSent { sent_ns, resent } = self.handshake else { return };
+        self.handshake = Handshake::Established;
+        self.wire.rto_timer.cancel();
+        if resent {
+            self.rtt.reinitialize_after_syn_timeout();
+        } else {
+            let now = ctx.now();
+            let r = quantize_rtt(now - sent_ns, self.rtt_tick_ns);
+            self.rtt.sample(r);
+            self.wire.counters.rtt_samples += 1;
+            self.wire.counters.rtt_sum_ns += now - sent_ns;
+            self.window_min_rtt_ns = Some(self.window_min_rtt_ns.map_or(now - sent_ns, |m| m.min(now - sent_ns)));
+            ctx.trace.record_rtt(now, self.wire.flow, r, self.rtt.srtt_ns.unwrap_or(r), self.rtt.rto_ns);
+        }
         self.output(ctx);
     }
 
@@ -200,7 +250,7 @@ impl TcpSender {
     /// Send what loss recovery chooses: what the window allows, or RFC 6675's pipe rule
     /// during SACK recovery.
     fn output(&mut self, ctx: &mut Ctx) {
-        if !self.started {
+        if !self.started || matches!(self.handshake, Handshake::Closed | Handshake::SynSent { .. }) {
             return;
         }
         self.wire.pacing_rate_bps = self.cc.ops().pacing_rate_bps();
@@ -451,6 +501,12 @@ impl TcpSender {
     /// The retransmission timer event fired.
     pub fn on_rto_event(&mut self, generation: u32, ctx: &mut Ctx) {
         match self.wire.rto_timer.fire(generation, ctx.now()) {
+            Ok(true) if matches!(self.handshake, Handshake::SynSent { .. }) => {
+                // The SYN (or its SYN-ACK) was lost: back off and send it again (RFC 6298 §5.5).
+                self.wire.counters.timeouts += 1;
+                self.rtt.back_off();
+                self.send_syn(true, ctx);
+            }
             Ok(true) => self.on_timeout(ctx),
             Ok(false) => {}
             Err(at) => {

@@ -86,6 +86,17 @@ impl Wire {
     }
 
     /// (Re)start the retransmission timer to expire `rto_ns` from now.
+    /// Send the connection's SYN (a header-only Data packet, not ECN-capable: RFC 3168
+    /// §6.1.1) and arm the retransmission timer for it.
+    pub(crate) fn send_syn(&mut self, rto_ns: u64, ctx: &mut Ctx) {
+        let mut p = Packet::new(PacketKind::Data, self.flow, self.peer, 0, self.header_bytes);
+        p.syn = true;
+        p.epoch = self.epoch;
+        p.rd_class = self.rd_class;
+        ctx.transmit(self.node, p);
+        self.restart_rto_timer(rto_ns, ctx);
+    }
+
     pub(crate) fn restart_rto_timer(&mut self, rto_ns: u64, ctx: &mut Ctx) {
         let deadline = ctx.now() + rto_ns;
         if let Some((at, generation)) = self.rto_timer.arm(deadline) {

@@ -24,8 +24,9 @@
 //!   (f + 7919·e) mod 55536, unique while fewer than 55 536 connections are open at once;
 //!   a UDP flow `u` uses 20000 + u mod 45536 at both ends;
 //! - sequence numbers: each connection's two initial sequence numbers are a fixed hash of
-//!   (flow, epoch, end), so captures are identical run to run; the model has no handshake, so
-//!   no SYN or FIN is written and the data's first byte is ISN + 1, as after a SYN;
+//!   (flow, epoch, end), so captures are identical run to run; the data's first byte is
+//!   ISN + 1, as after a SYN. The SYN and SYN-ACK are written when the handshake is modelled
+//!   (`TcpConfig::handshake`); no FIN is;
 //! - flags: ACK on every segment, CWR on data and ECE on ACKs as the model sets them; the ECN
 //!   field of the IP header as the packet carries it (Not-ECT, ECT(0), CE);
 //! - SACK blocks as a SACK option (RFC 2018 §3) after two NOPs, which the model charges 4 + 8
@@ -41,7 +42,9 @@
 //! Cost: the engine asks `Trace::pcap` once per transmission start and once per arrival (one
 //! predictable branch when no capture is on); a capture writes through a buffer and allocates
 //! nothing per packet. Arrivals at a captured node are never handed over (`net::handover`),
-//! so each is an event the capture sees.
+//! so each is an event the capture sees, and with a node captured every transmission end is an
+//! event (`Network`'s eager mode), so a node's records, from several link directions and its
+//! arrivals, are written in time order.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -190,18 +193,24 @@ pub fn encode_headers(
             let sender_port = tcp_sender_port(p.flow, p.epoch).to_be_bytes();
             let receiver_port = TCP_RECEIVER_PORT.to_be_bytes();
             let data = p.kind == PacketKind::Data;
-            let (sport, dport, seq, ack) = if data {
-                (sender_port, receiver_port, sender_isn.wrapping_add(p.seq as u32), receiver_isn)
-            } else {
-                (receiver_port, sender_port, receiver_isn, sender_isn.wrapping_add(p.ack as u32))
+            // The SYN carries the ISN and acknowledges nothing; the SYN-ACK its own ISN and the
+            // SYN's (RFC 9293 §3.5). Data then starts at ISN + 1 whether or not they were sent.
+            let (sport, dport, seq, ack) = match (data, p.syn) {
+                (true, false) => (sender_port, receiver_port, sender_isn.wrapping_add(p.seq as u32), receiver_isn),
+                (true, true) => (sender_port, receiver_port, sender_isn.wrapping_sub(1), 0),
+                (false, false) => (receiver_port, sender_port, receiver_isn, sender_isn.wrapping_add(p.ack as u32)),
+                (false, true) => (receiver_port, sender_port, receiver_isn.wrapping_sub(1), sender_isn),
             };
             t[0..2].copy_from_slice(&sport);
             t[2..4].copy_from_slice(&dport);
             t[4..8].copy_from_slice(&seq.to_be_bytes());
             t[8..12].copy_from_slice(&ack.to_be_bytes());
             t[12] = ((transport_len / 4) as u8) << 4;
-            // CWR 0x80, ECE 0x40, ACK 0x10 (RFC 3168 §6.1, RFC 9293 §3.1).
-            t[13] = 0x10 | if p.cwr { 0x80 } else { 0 } | if p.ece { 0x40 } else { 0 };
+            // CWR 0x80, ECE 0x40, ACK 0x10, SYN 0x02 (RFC 3168 §6.1, RFC 9293 §3.1); a SYN
+            // alone has no ACK.
+            let ack_flag = if data && p.syn { 0 } else { 0x10 };
+            t[13] =
+                ack_flag | if p.syn { 0x02 } else { 0 } | if p.cwr { 0x80 } else { 0 } | if p.ece { 0x40 } else { 0 };
             t[14..16].copy_from_slice(&u16::MAX.to_be_bytes());
             if !sack.is_empty() {
                 // NOP, NOP, SACK (kind 5, length 2 + 8n); the rest of the options stay zero:
@@ -599,6 +608,7 @@ mod tests {
             assert_eq!(arrival.0, start.0 + 800 * start.2 as u64 + 10_000_000);
         }
         assert!(received.len() > 500 && tx[2] == link_ab.len() as u64);
+        assert!(host.windows(2).all(|w| w[0].0 <= w[1].0), "in time order, as tcpdump writes");
     }
 
     #[test]
@@ -619,6 +629,7 @@ mod tests {
         let arrivals = unmatched.len() as u64;
         assert!(arrivals <= tx[0] && tx[0] - arrivals <= 10, "{arrivals} arrivals of {} sent", tx[0]);
         assert!(arrivals >= link_ab.len() as u64, "a segment arrives before it leaves");
+        assert!(router.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
         // Captures change nothing the run counts.
         let (_, alone) = capture_chain(vec![]);
         assert_eq!(tx, alone);
