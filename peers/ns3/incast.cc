@@ -5,12 +5,13 @@
 //
 //   w0 —1 Gb/s, 25 us— tor —1 Gb/s, 25 us (port)— agg      w1 … w<N-1> likewise to tor
 //
-// Usage: incast <dctcp|newreno> --senders=N [--rounds=10] [--gap=0] [--limit=10] [--run=1]
+// Usage: incast <dctcp|newreno|dctcp_floor> --senders=N [--rounds=10] [--gap=0] [--limit=10] [--run=1]
 // Prints one line per round:
 //   ROUND <variant> <N> <round> <start_s> <first_data_s> <end_s> <bytes> <port_drops>
 // (start: the round's query; first_data: the earliest worker's connection established, its data
 // leaving; end: the aggregator holding every response) and RESULT lines with the totals.
-// TWIN_SET="<attribute>=<value>;..." overrides attribute defaults; TWIN_TRACE=1 prints the
+// dctcp_floor: TcpDctcp with its window cut floored at two segments (lib/dctcp_floor.h), a
+// sensitivity run. TWIN_SET="<attribute>=<value>;..." overrides attribute defaults; TWIN_TRACE=1 prints the
 // first round's segments, windows and congestion states on stderr.
 //
 // Every response is a new connection (tcpsim: a new connection in a reclaimed slot, no
@@ -26,6 +27,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+#include "lib/dctcp_floor.h"
 
 #include <iostream>
 #include <map>
@@ -195,17 +197,19 @@ main(int argc, char** argv)
     cmd.AddValue("run", "RNG run", run);
     cmd.Parse(argc > 1 ? argc - 1 : argc, argc > 1 ? argv + 1 : argv);
     RngSeedManager::SetRun(run);
-    bool dctcp = g_variant == "dctcp";
+    bool dctcp = g_variant == "dctcp" || g_variant == "dctcp_floor";
     if (!dctcp && g_variant != "newreno")
     {
-        std::cerr << "variant: dctcp or newreno\n";
+        std::cerr << "variant: dctcp, dctcp_floor or newreno\n";
         return 2;
     }
     g_size = 1000000 / g_senders;
     const uint32_t k = 20;
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       StringValue(dctcp ? "ns3::TcpDctcp" : "ns3::TcpNewReno"));
+    TypeId socketType = !dctcp                        ? TcpNewReno::GetTypeId()
+                        : (g_variant == "dctcp_floor") ? TwinDctcpFloor::GetTypeId()
+                                                       : TcpDctcp::GetTypeId();
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socketType));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpClassicRecovery::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(3));
