@@ -42,7 +42,10 @@ K = 65
 
 
 def scenario(variant: str, ecmp: str, load: float, duration: float) -> dict:
-    """The tcpsim side: the fat tree with one all-to-all web generator `ws` over its hosts."""
+    """The tcpsim side: the fat tree with one all-to-all web generator `ws` over its hosts (ns-3's
+    sensitivity variant `dctcp_floor` is tcpsim's `dctcp`, whose cut already keeps two segments)."""
+    if variant == "dctcp_floor":
+        variant = "dctcp"
     if variant == "dctcp":
         queue = {"kind": "step", "limit": "100pkt", "threshold": f"{K}pkt"}
         tcp = {**TCP, "ecn_sender": "linux_dctcp"}
