@@ -12,7 +12,8 @@
 // leaving; end: the aggregator holding every response) and RESULT lines with the totals.
 // dctcp_floor: TcpDctcp with its window cut floored at two segments (lib/dctcp_floor.h), a
 // sensitivity run. TWIN_SET="<attribute>=<value>;..." overrides attribute defaults; TWIN_TRACE=1 prints the
-// first round's segments, windows and congestion states on stderr.
+// first round's segments, windows and congestion states, and the port's queue and drops, on
+// stderr.
 //
 // Every response is a new connection (tcpsim: a new connection in a reclaimed slot, no
 // handshake): ns-3 opens it with SYN / SYN-ACK at the round's start, so the data leaves one
@@ -156,6 +157,21 @@ TraceTx(std::string ctx, Ptr<const Packet> pkt, const TcpHeader& h, Ptr<const Tc
 {
     std::cerr << Simulator::Now().GetSeconds() << " " << ctx << " tx " << h.GetSequenceNumber() << " "
               << pkt->GetSize() << " " << TcpHeader::FlagsToString(h.GetFlags()) << "\n";
+}
+
+void
+TraceQueue(uint32_t, uint32_t n)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " port qdisc " << n << "\n";
+}
+
+void
+TraceDrop(Ptr<const QueueDiscItem> item)
+{
+    TcpHeader h;
+    item->GetPacket()->PeekHeader(h);
+    std::cerr << Simulator::Now().GetSeconds() << " port drop " << h.GetSequenceNumber() << " "
+              << h.GetDestinationPort() << "/" << h.GetSourcePort() << "\n";
 }
 
 void
@@ -307,6 +323,11 @@ main(int argc, char** argv)
     listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
                                 MakeCallback(&Accepted));
 
+    if (g_trace)
+    {
+        g_portQdisc->TraceConnectWithoutContext("PacketsInQueue", MakeCallback(&TraceQueue));
+        g_portQdisc->TraceConnectWithoutContext("Drop", MakeCallback(&TraceDrop));
+    }
     Simulator::Schedule(Seconds(0), &StartRound);
     Simulator::Stop(Seconds(limit));
     Simulator::Run();
