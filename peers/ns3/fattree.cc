@@ -70,6 +70,7 @@ std::vector<std::pair<double, double>> g_cdf;
 double g_duration = 0.25;
 double g_rate = 0;
 uint64_t g_resent = 0;
+uint64_t g_dataSent = 0;
 std::map<std::string, uint32_t> g_highest;
 Ptr<ExponentialRandomVariable> g_gap;
 Ptr<UniformRandomVariable> g_uniform;
@@ -99,6 +100,7 @@ SegmentSent(std::string ctx, Ptr<const Packet> pkt, const TcpHeader& h, Ptr<cons
     {
         return;
     }
+    g_dataSent++;
     uint32_t seq = h.GetSequenceNumber().GetValue();
     auto [it, fresh] = g_highest.emplace(ctx, seq);
     if (!fresh && seq <= it->second)
@@ -386,9 +388,11 @@ main(int argc, char** argv)
         marks += qdiscs.Get(i)->GetStats().nTotalMarkedPackets;
     }
     uint32_t done = 0;
+    uint64_t delivered = 0;
     for (uint32_t id = 0; id < g_transfers.size(); id++)
     {
         const Transfer& t = g_transfers[id];
+        delivered += t.received;
         if (t.end >= 0)
         {
             done++;
@@ -408,6 +412,8 @@ main(int argc, char** argv)
     std::cout << r << "drops " << drops << "\n";
     std::cout << r << "marks " << marks << "\n";
     std::cout << r << "resent_segments " << g_resent << "\n";
+    std::cout << r << "data_segments_sent " << g_dataSent << "\n";
+    std::cout << r << "bytes_delivered " << delivered << "\n";
     Simulator::Destroy();
     return 0;
 }

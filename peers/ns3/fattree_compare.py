@@ -129,6 +129,8 @@ def ns3_side(variant: str, args: argparse.Namespace) -> tuple[pd.DataFrame, dict
         "marks": int(result["marks"]),
         "resent": int(result["resent_segments"]),
     }
+    if "data_segments_sent" in result:  # outputs of the twin from before it counted them lack it
+        stats["sent_beyond_delivered"] = int(result["data_segments_sent"] - result["bytes_delivered"] / 1460)
     return frame, stats
 
 
