@@ -17,8 +17,8 @@
 //! most once per window of data. The sender asks `on_ecn` at most once per window (its RFC 3168
 //! CWR bookkeeping, `TcpSender::on_ecn_echo`), after this ACK's α update, as Linux calls
 //! `dctcp_update_alpha` (`in_ack_event`) before the ECE enters CWR; the answer is ssthresh =
-//! max(cwnd·(1 − α/2), 2·SMSS) (Linux `dctcp_ssthresh`, ns-3 `TcpDctcp::GetSsThresh`) and cwnd
-//! drops to it. An ACK with ECE does not grow the window (the sender's RFC 3168 §6.1.2 rule).
+//! max(cwnd·(1 − α/2), 2·SMSS) (Linux `dctcp_ssthresh`; ns-3.44's `TcpDctcp::GetSsThresh`
+//! returns cwnd·(1 − α/2) without the floor, docs/ns3-comparison/incast.md) and cwnd drops to it. An ACK with ECE does not grow the window (the sender's RFC 3168 §6.1.2 rule).
 //!
 //! Loss (RFC 8257 §3.4: "react to loss episodes in the same way as conventional TCP"): RFC 5681
 //! halving (`loss_decrease = "halve"`, Linux `dctcp_react_to_loss`), or ns-3.44's
