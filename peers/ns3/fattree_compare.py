@@ -22,14 +22,13 @@ See docs/ns3-comparison/fattree.md.
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import tcpsim
+from interleaved import time_pairs
 from tcpsim import topologies
 from tcpsim.fct import fct_frame, fct_table, plot_slowdown
 from tcpsim.scenario import load_scenario
@@ -187,27 +186,7 @@ def speed(args: argparse.Namespace) -> None:
         "tcpsim": [str(ROOT / ".venv" / "bin" / "tcpsim"), "run", str(toml), "--seed", str(args.seed)],
         "ns-3": [str(TWIN), variant, f"--cdf={CDF}", f"--load={args.load}", f"--duration={args.duration}", f"--k={K}"],
     }
-    times: dict[str, list[tuple[float, float, float]]] = {name: [] for name in sides}
-    for pair in range(args.speed):
-        for name, command in sides.items():
-            started = time.time()
-            done = subprocess.run(
-                ["/usr/bin/time", "-f", "TIME %e %U %M", *command], capture_output=True, text=True, check=True
-            )
-            line = [x for x in done.stderr.splitlines() if x.startswith("TIME ")][-1].split()
-            wall, user, rss = float(line[1]), float(line[2]), float(line[3])
-            times[name].append((wall, user, rss))
-            print(
-                f"pair {pair + 1} {name}: wall {wall:.2f} s, user {user:.2f} s, max RSS {rss / 1024:.0f} MB "
-                f"(ended {time.strftime('%H:%M:%S', time.gmtime())}, {time.time() - started:.1f} s)",
-                flush=True,
-            )
-    med = {name: [statistics.median(x[i] for x in t) for i in range(3)] for name, t in times.items()}
-    for name, (wall, user, rss) in med.items():
-        print(f"median {name}: wall {wall:.2f} s, user {user:.2f} s, max RSS {rss / 1024:.0f} MB")
-    print(
-        f"ns-3 / tcpsim: wall {med['ns-3'][0] / med['tcpsim'][0]:.1f}x, user CPU {med['ns-3'][1] / med['tcpsim'][1]:.1f}x"
-    )
+    time_pairs(sides, args.speed)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 import tcpsim
+from interleaved import time_pairs
 from tcpsim import topologies
 from tcpsim.fct import incast_rounds
 
@@ -112,24 +113,7 @@ def speed(args: argparse.Namespace) -> None:
             f"--limit={max(10, 2 * args.rounds)}",
         ],
     }
-    times: dict[str, list[tuple[float, float, float]]] = {name: [] for name in sides}
-    for pair in range(args.speed):
-        for name, command in sides.items():
-            done = subprocess.run(
-                ["/usr/bin/time", "-f", "TIME %e %U %M", *command], capture_output=True, text=True, check=True
-            )
-            line = [x for x in done.stderr.splitlines() if x.startswith("TIME ")][-1].split()
-            wall, user, rss = float(line[1]), float(line[2]), float(line[3])
-            times[name].append((wall, user, rss))
-            print(
-                f"pair {pair + 1} {name}: wall {wall:.2f} s, user {user:.2f} s, max RSS {rss / 1024:.0f} MB", flush=True
-            )
-    med = {name: [statistics.median(x[i] for x in t) for i in range(3)] for name, t in times.items()}
-    for name, (wall, user, rss) in med.items():
-        print(f"median {name}: wall {wall:.2f} s, user {user:.2f} s, max RSS {rss / 1024:.0f} MB")
-    print(
-        f"ns-3 / tcpsim: wall {med['ns-3'][0] / med['tcpsim'][0]:.2f}x, user CPU {med['ns-3'][1] / med['tcpsim'][1]:.2f}x"
-    )
+    time_pairs(sides, args.speed)
 
 
 def main() -> None:
