@@ -24,6 +24,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+#include "lib/port_queue.h"
 
 #include <iostream>
 
@@ -176,26 +177,8 @@ main(int argc, char** argv)
 
     InternetStackHelper stack;
     stack.InstallAll();
-    TrafficControlHelper tch;
-    if (dctcp)
-    {
-        // 700 KB of 1500-byte packets; RED in packet mode.
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", QueueSizeValue(QueueSize("466p")),
-                             "QW", DoubleValue(1),
-                             "MinTh", DoubleValue(k),
-                             "MaxTh", DoubleValue(k),
-                             "Gentle", BooleanValue(false),
-                             "UseEcn", BooleanValue(true),
-                             "UseHardDrop", BooleanValue(false),
-                             "MeanPktSize", UintegerValue(1500),
-                             "LinkBandwidth", StringValue("100Mbps"),
-                             "LinkDelay", StringValue("300us"));
-    }
-    else
-    {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("466p")));
-    }
+    // 700 KB of 1500-byte packets; RED in packet mode.
+    TrafficControlHelper tch = PortQueue(dctcp, "466p", k, "100Mbps", "300us");
     // Installed before the addresses: Ipv4AddressHelper::Assign adds the default root queue disc
     // only to devices that have none.
     QueueDiscContainer qd = tch.Install(p.Get(0));

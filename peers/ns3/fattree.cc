@@ -37,6 +37,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 #include "lib/dctcp_floor.h"
+#include "lib/port_queue.h"
 
 #include <cmath>
 #include <fstream>
@@ -324,25 +325,7 @@ main(int argc, char** argv)
 
     InternetStackHelper stack;
     stack.InstallAll();
-    TrafficControlHelper tch;
-    if (dctcp)
-    {
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", QueueSizeValue(QueueSize("99p")),
-                             "QW", DoubleValue(1),
-                             "MinTh", DoubleValue(k),
-                             "MaxTh", DoubleValue(k),
-                             "Gentle", BooleanValue(false),
-                             "UseEcn", BooleanValue(true),
-                             "UseHardDrop", BooleanValue(false),
-                             "MeanPktSize", UintegerValue(1500),
-                             "LinkBandwidth", StringValue("10Gbps"),
-                             "LinkDelay", StringValue("10us"));
-    }
-    else
-    {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("99p")));
-    }
+    TrafficControlHelper tch = PortQueue(dctcp, "99p", k, "10Gbps", "10us");
     QueueDiscContainer qdiscs;
     for (auto& l : links)
     {

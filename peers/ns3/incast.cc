@@ -29,6 +29,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 #include "lib/dctcp_floor.h"
+#include "lib/port_queue.h"
 
 #include <iostream>
 #include <map>
@@ -277,25 +278,7 @@ main(int argc, char** argv)
 
     InternetStackHelper stack;
     stack.InstallAll();
-    TrafficControlHelper tch;
-    if (dctcp)
-    {
-        tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "MaxSize", QueueSizeValue(QueueSize("99p")),
-                             "QW", DoubleValue(1),
-                             "MinTh", DoubleValue(k),
-                             "MaxTh", DoubleValue(k),
-                             "Gentle", BooleanValue(false),
-                             "UseEcn", BooleanValue(true),
-                             "UseHardDrop", BooleanValue(false),
-                             "MeanPktSize", UintegerValue(1500),
-                             "LinkBandwidth", StringValue("1Gbps"),
-                             "LinkDelay", StringValue("25us"));
-    }
-    else
-    {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("99p")));
-    }
+    TrafficControlHelper tch = PortQueue(dctcp, "99p", k, "1Gbps", "25us");
     // Installed before the addresses (Ipv4AddressHelper::Assign adds the default queue disc only
     // to devices that have none); every other device keeps none.
     g_portQdisc = tch.Install(p.Get(0)).Get(0);
