@@ -79,7 +79,7 @@ class Routes:
         hops, paths = from_src[dst]
         if from_src[u][0] + 1 + to_dst[v][0] != hops:
             return False
-        return from_src[u][1] * to_dst[v][1] == paths or None
+        return True if from_src[u][1] * to_dst[v][1] == paths else None
 
     def _fewest_hops(self, start: str) -> dict[str, tuple[int, int]]:
         """Per node that `start` reaches: (hops, number of fewest-hop paths), a breadth-first
