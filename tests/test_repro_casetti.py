@@ -8,8 +8,8 @@ from tcpsim.repro import select
 from tcpsim.repro.casetti import bandwidth_estimate, common, fading, rtt_fairness, testbed, wireless
 from tcpsim.repro.casetti.common import tagged
 from tcpsim.repro.framework import execute
-from tcpsim.repro.table import RunKey
 from tcpsim.scenario import load_scenario
+from tcpsim.tidy import RunKey
 
 IDS = [
     "casetti.fig3",

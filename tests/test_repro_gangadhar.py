@@ -11,8 +11,8 @@ from tcpsim.repro import select
 from tcpsim.repro.aggregate import Curve
 from tcpsim.repro.framework import execute
 from tcpsim.repro.gangadhar import ack_compression, common, families, sweeps, traces
-from tcpsim.repro.table import RunKey
 from tcpsim.scenario import load_scenario
+from tcpsim.tidy import RunKey
 
 IDS = [f"gangadhar.fig{n}" for n in range(5, 12)]
 

@@ -13,8 +13,8 @@ from tcpsim.repro import select
 from tcpsim.repro.framework import execute
 from tcpsim.repro.moller import analytical
 from tcpsim.repro.moller import common as moller
-from tcpsim.repro.table import RunKey
 from tcpsim.scenario import load_scenario
+from tcpsim.tidy import RunKey
 
 ANALYTICAL = ["moller.fig3", "moller.fig4", "moller.limits"]
 SIMULATION = ["moller.fig5", "moller.fig6", "moller.fig7", "moller.fig8"]

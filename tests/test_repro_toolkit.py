@@ -30,7 +30,8 @@ from tcpsim.repro.framework import Experiment, Outcome, Series, execute
 from tcpsim.repro.ns2_queue import bdp_packets
 from tcpsim.repro.plotting import error_bars, figure_title, new_figure, plot_lines, save, style
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import MAIN, RunKey, results_table, select_runs
+from tcpsim.repro.table import MAIN, results_table
+from tcpsim.tidy import RunKey, select_runs
 
 
 def fake_result(throughput):

@@ -11,6 +11,7 @@ import tcpsim
 from tcpsim.sweeps import SweepFailed, SweepWarning
 from tcpsim.sweeps.quantities import si_columns
 from tcpsim.sweeps.randomness import random_components
+from tcpsim.tidy import RunKey
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 LOSSY = SCENARIOS / "lossy_link.toml"
@@ -133,6 +134,9 @@ def test_failed_runs_keep_the_others_and_say_why():
     message = str(caught.value)
     assert message.startswith("1 of 2 runs failed:")
     assert message.splitlines()[1].startswith("  1 run (trace.throughput_bin=1ns seed 1): RunTooLarge: limits.")
+    # the runs are named as a reproduction's are: by the grid point and the seed
+    assert list(caught.value.failures) == [RunKey(point=1, seed=1)]
+    assert list(caught.value.results) == [RunKey(point=0, seed=1)]
 
 
 def test_to_xarray_keeps_the_grid_order_and_si_coordinates():

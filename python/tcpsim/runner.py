@@ -19,7 +19,7 @@ import logging
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -40,14 +40,14 @@ RunFn = Callable[["RunSpec"], "RunResult"]
 class RunSpec:
     """One simulation to run.
 
-    ``key`` is the caller's label for the run (e.g. ``("B", 42, "seed", 3)``) and is how results
-    come back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides``
+    ``key`` is the caller's label for the run (any hashable value; sweeps and reproductions use
+    :class:`tcpsim.tidy.RunKey`, e.g. ``RunKey(buffer=42, seed=3)``) and is how results come back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides``
     are ``(path, value)`` pairs applied on top of it, such as ``("links[0].rate", "5Mbps")``,
     with values used as they are (not parsed from text). ``force`` runs it even if its estimated
     cost exceeds the scenario's limits (it does not change the result, so not the cache key).
     """
 
-    key: tuple[Any, ...]
+    key: Hashable
     scenario: Scenario = field(hash=False)
     seed: int = 1
     overrides: tuple[tuple[str, Any], ...] = ()

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
-from tcpsim.repro.table import RunKey
 from tcpsim.result import RunResult
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 BUFFERS_PKTS = (5, 20, 80)
 """Bottleneck buffers of the sweep, packets (the one-BDP buffer of `single_flow` is about 43)."""

@@ -1,5 +1,5 @@
 """A parameter sweep declared once: its axes (name, values, quick values), run over the
-experiment's seeds, giving ``RunSpec``s with named keys (``tcpsim.repro.table.RunKey``).
+experiment's seeds, giving ``RunSpec``s with named keys (``tcpsim.tidy.RunKey``).
 
     SWEEP = Sweep(Axis("flavour", FIVE), Axis("per", PER_FULL, quick=PER_QUICK))
     SWEEP.specs(lambda flavour, per: lossy_link(flavour, per=per), quick, seeds)  # build, quick, seeds
@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ from tcpsim.repro.aggregate import FRACTION, NON_NEGATIVE, Curve, summarize
 from tcpsim.repro.framework import Claim, Experiment, Outcome, Series
 from tcpsim.repro.plotting import DOUBLE_IN, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey, select_runs
 from tcpsim.runner import RunSpec
 from tcpsim.stats import jain_index
+from tcpsim.tidy import RunKey, select_runs
 from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:

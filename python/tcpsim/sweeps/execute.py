@@ -11,7 +11,8 @@ from tcpsim import runner
 from tcpsim.sweeps.definition import SweepDefinition, merged, read_sweep_file
 from tcpsim.sweeps.randomness import random_components
 from tcpsim.sweeps.result import SweepResult
-from tcpsim.sweeps.tables import RunKey, parameter_frame, run_table, tidy
+from tcpsim.sweeps.tables import labelled, parameter_frame, run_table
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     import os
@@ -34,7 +35,7 @@ class SweepWarning(UserWarning):
 class SweepFailed(runner.RunFailed):
     """Some runs of a sweep raised. ``result`` holds the tables of the others (and the failed
     runs, with their errors, in ``result.runs``); ``failures`` and ``results`` are keyed by
-    (grid point, seed), as :class:`~tcpsim.runner.RunFailed`'s."""
+    ``RunKey(point=..., seed=...)`` (:mod:`tcpsim.tidy`), as :class:`~tcpsim.runner.RunFailed`'s."""
 
     def __init__(self, failures: dict[RunKey, str], results: dict[RunKey, RunResult], result: SweepResult):
         super().__init__(failures, results)
@@ -72,7 +73,11 @@ def sweep(
         _warn_if_seeds_cannot_matter(scenario, definition, points)
     specs = [
         runner.RunSpec(
-            key=(index, seed), scenario=scenario, seed=seed, overrides=definition.overrides(point), force=force
+            key=RunKey(point=index, seed=seed),
+            scenario=scenario,
+            seed=seed,
+            overrides=definition.overrides(point),
+            force=force,
         )
         for index, point in enumerate(points)
         for seed in definition.seeds
@@ -97,8 +102,8 @@ def _tables(
 ) -> SweepResult:
     parameters = parameter_frame(definition)
     finished = [key for key in keys if key in results]
-    flows = tidy(parameters, [(key, results[key].flows, results[key].meta) for key in finished], FLOW_COLUMNS)
-    links = tidy(parameters, [(key, results[key].links, results[key].meta) for key in finished], LINK_COLUMNS)
+    flows = labelled(parameters, [(key, results[key].flows, results[key].meta) for key in finished], FLOW_COLUMNS)
+    links = labelled(parameters, [(key, results[key].links, results[key].meta) for key in finished], LINK_COLUMNS)
     runs = run_table(parameters, keys, results, failures)
     source = scenario if isinstance(scenario, Mapping) else Path(scenario)
     return SweepResult(scenario=source, definition=definition, flows=flows, links=links, runs=runs)

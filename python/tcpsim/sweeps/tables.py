@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from tcpsim.sweeps.definition import SweepDefinition
 from tcpsim.sweeps.quantities import si_columns
+from tcpsim.tidy import RunKey, tidy
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from tcpsim.result import RunResult
 
-RunKey = tuple[int, int]
-"""(grid point, seed)."""
 TAIL_COLUMNS = ["point", "scenario_hash", "tcpsim_version"]
 
 
@@ -42,29 +41,25 @@ def parameter_frame(definition: SweepDefinition) -> pd.DataFrame:
     return frame
 
 
-def tidy(
+def labelled(
     parameters: pd.DataFrame, runs: Sequence[tuple[RunKey, pd.DataFrame, Mapping[str, Any]]], columns: Sequence[str]
 ) -> pd.DataFrame:
-    """The rows of each run's table labelled with its parameters, seed, point, scenario hash and
-    version. ``columns`` name the table's columns when no run has any."""
-    import numpy as np
+    """The rows of each run's table (keyed ``RunKey(point=..., seed=...)``) labelled with its
+    parameters and seed, then its point, scenario hash and version (:func:`tcpsim.tidy.tidy`).
+    ``columns`` name the table's columns when no run has any."""
     import pandas as pd
 
-    if not runs:
-        return pd.DataFrame(columns=[*parameters.columns, "seed", *columns, *TAIL_COLUMNS])
-    counts = [len(table) for _, table, _ in runs]
-    points = np.repeat([point for (point, _), _, _ in runs], counts)
-    head = parameters.iloc[points].reset_index(drop=True)
-    head["seed"] = [seed for ((_, seed), _, _), count in zip(runs, counts) for _ in range(count)]
-    body = pd.concat([table for _, table, _ in runs], ignore_index=True)
-    tail = pd.DataFrame(
+    points = [key["point"] for key, _, _ in runs]
+    labels = parameters.iloc[points].reset_index(drop=True)
+    labels["seed"] = pd.Series([key["seed"] for key, _, _ in runs], dtype="int64")
+    trailing = pd.DataFrame(
         {
-            "point": points,
-            "scenario_hash": np.repeat([meta.get("scenario_hash") for _, _, meta in runs], counts),
-            "tcpsim_version": np.repeat([meta.get("version") for _, _, meta in runs], counts),
+            "point": pd.Series(points, dtype="int64"),
+            "scenario_hash": [meta.get("scenario_hash") for _, _, meta in runs],
+            "tcpsim_version": [meta.get("version") for _, _, meta in runs],
         }
     )
-    return pd.concat([head, body, tail], axis=1)
+    return tidy(labels, [table for _, table, _ in runs], columns, trailing)
 
 
 def run_table(
@@ -95,4 +90,4 @@ def run_table(
                 meta,
             )
         )
-    return tidy(parameters, rows, ["status", "error", "wall_s", "events"])
+    return labelled(parameters, rows, ["status", "error", "wall_s", "events"])

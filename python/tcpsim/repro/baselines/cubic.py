@@ -35,9 +35,9 @@ from tcpsim.repro import register
 from tcpsim.repro.aggregate import NON_NEGATIVE, Curve
 from tcpsim.repro.framework import Claim, Experiment, Outcome
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey, select_runs
 from tcpsim.repro.validation import FILL_FRACTION, fills_link
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey, select_runs
 from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:

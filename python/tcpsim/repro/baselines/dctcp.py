@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Outcome, Series
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey, select_runs
+from tcpsim.tidy import RunKey, select_runs
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult

@@ -34,9 +34,9 @@ from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.baselines.pie import keeps_link_busy
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Series
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
 from tcpsim.stats import jain_index
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult

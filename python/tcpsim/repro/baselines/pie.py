@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 from tcpsim.paths import builtin_scenario
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Outcome, Series
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult

@@ -22,8 +22,8 @@ from tcpsim.repro.casetti.common import (
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import COLUMN_IN, PALETTE, draw_series, figure_legend, figure_title, finish_axes
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -15,8 +15,9 @@ from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
 from tcpsim.repro.ns2_queue import bdp_packets, ns2_drop_tail
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, draw_series, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey, results_table
+from tcpsim.repro.table import results_table
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 from tcpsim.topologies import dumbbell
 
 if TYPE_CHECKING:

@@ -71,8 +71,8 @@ from tcpsim.repro.casetti.common import (
     wireless_scenario,
 )
 from tcpsim.repro.framework import Claim, MissCause, Number, Outcome, Reading
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult

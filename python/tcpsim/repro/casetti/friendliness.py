@@ -14,8 +14,8 @@ from tcpsim.repro.casetti import checks
 from tcpsim.repro.casetti.common import PAPER, per_variant_mbps, shared_scenario
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome, Series
 from tcpsim.repro.plotting import GREY, PALETTE, error_bars, figure_legend, figure_title, finish_axes
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

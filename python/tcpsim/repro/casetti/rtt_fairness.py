@@ -27,8 +27,8 @@ from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Readin
 from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import COLUMN_IN, DOUBLE_IN, GREY, error_bars, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -20,7 +20,7 @@ from tcpsim.repro.casetti.common import (
 )
 from tcpsim.repro.framework import Claim, Outcome
 from tcpsim.repro.ns2_queue import ns2_drop_tail
-from tcpsim.repro.table import RunKey
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from tcpsim.result import RunResult

@@ -24,8 +24,8 @@ from tcpsim.repro.casetti.common import (
 from tcpsim.repro.framework import Claim, Experiment, MissCause, Number, Outcome, Reading, Series
 from tcpsim.repro.plotting import DOUBLE_IN, draw_series, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

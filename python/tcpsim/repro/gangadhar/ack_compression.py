@@ -26,8 +26,8 @@ from tcpsim.repro.gangadhar.common import (
     _TwoWindows,
 )
 from tcpsim.repro.plotting import DOUBLE_IN, GREY, PALETTE, figure_title, finish_axes
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

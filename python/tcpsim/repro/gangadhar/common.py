@@ -16,9 +16,10 @@ from tcpsim.paths import builtin_scenario
 from tcpsim.repro.aggregate import Curve
 from tcpsim.repro.framework import Experiment, Outcome, Reading, Series
 from tcpsim.repro.plotting import GREY, draw_series
-from tcpsim.repro.table import RunKey, results_table
+from tcpsim.repro.table import results_table
 from tcpsim.runner import RunSpec
 from tcpsim.stats import means_differ
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     import pandas as pd

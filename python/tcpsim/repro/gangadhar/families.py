@@ -40,8 +40,8 @@ from tcpsim.repro.gangadhar.common import (
 )
 from tcpsim.repro.plotting import DOUBLE_IN, draw_readings, draw_series, figure_legend, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey, select_runs
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey, select_runs
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -43,8 +43,8 @@ from tcpsim.repro.gangadhar.common import (
 )
 from tcpsim.repro.plotting import DOUBLE_IN, draw_readings, figure_title, finish_axes
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

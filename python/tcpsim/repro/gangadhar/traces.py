@@ -23,8 +23,8 @@ from tcpsim.repro.gangadhar.common import (
 )
 from tcpsim.repro.plotting import figure_title, plot_lines
 from tcpsim.repro.sweep import Axis, Sweep
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -13,9 +13,9 @@ from tcpsim.repro.framework import Claim, Experiment, MissCause, Outcome, Series
 from tcpsim.repro.macura import checks
 from tcpsim.repro.macura.common import PAPER, THREE, Flavour, goodput_mbps, macura_dumbbell, paper_rtts, spread
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_legend, figure_title, finish_axes
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
 from tcpsim.stats import jain_index
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -23,8 +23,8 @@ from tcpsim.repro.macura.common import (
     with_flavour,
 )
 from tcpsim.repro.ns2_queue import ns2_drop_tail
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 from tcpsim.topologies import chain
 
 if TYPE_CHECKING:

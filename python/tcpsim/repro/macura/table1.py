@@ -21,8 +21,8 @@ from tcpsim.repro.macura.common import (
     macura_dumbbell,
 )
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_title, finish_axes
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

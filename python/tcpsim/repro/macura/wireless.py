@@ -30,8 +30,8 @@ from tcpsim.repro.macura.common import (
 )
 from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import DOUBLE_IN, PALETTE, draw_series, figure_legend, figure_title, finish_axes
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 from tcpsim.topologies.common import link, ms
 
 if TYPE_CHECKING:

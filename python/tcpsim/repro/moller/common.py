@@ -17,7 +17,8 @@ from tcpsim.repro.framework import Claim, ModelCheck, Series
 from tcpsim.repro.ns2_queue import ns2_drop_tail
 from tcpsim.repro.plotting import PALETTE, draw_series, finish_axes
 from tcpsim.repro.sweep import Axis
-from tcpsim.repro.table import RunKey, results_table, select_runs
+from tcpsim.repro.table import results_table
+from tcpsim.tidy import RunKey, select_runs
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

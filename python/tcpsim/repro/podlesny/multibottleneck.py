@@ -45,8 +45,8 @@ from tcpsim.repro.podlesny.common import (
     vegas_tcp,
 )
 from tcpsim.repro.podlesny.measure import CLASS_LABELS, NEWRENO, VEGAS, rd_split
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 from tcpsim.topologies import parking_lot
 
 if TYPE_CHECKING:

@@ -30,8 +30,8 @@ from tcpsim.repro.podlesny.common import (
     mixed_dumbbell,
 )
 from tcpsim.repro.podlesny.measure import CLASS_LABELS, NEWRENO, VEGAS, class_use, fairness_index, rd_split
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -27,8 +27,9 @@ from tcpsim.repro.podlesny.common import (
     link_share,
     vegas_tcp,
 )
-from tcpsim.repro.table import MAIN, RunKey
+from tcpsim.repro.table import MAIN
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

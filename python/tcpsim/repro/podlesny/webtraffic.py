@@ -47,8 +47,8 @@ from tcpsim.repro.podlesny.common import (
     vegas_tcp,
 )
 from tcpsim.repro.podlesny.measure import NEWRENO, VEGAS, check_no_drops_past_the_bottleneck
-from tcpsim.repro.table import RunKey
 from tcpsim.runner import RunSpec
+from tcpsim.tidy import RunKey
 from tcpsim.topologies.common import link
 
 if TYPE_CHECKING:
