@@ -13,6 +13,7 @@ from tcpsim.cli import app
 from tcpsim.limits import RunTooLarge, ScenarioWarning, check_limits, estimate_cost
 from tcpsim.scenario import ScenarioError, load_scenario
 from tcpsim.store import Store
+from tcpsim.tidy import RunKey
 from typer.testing import CliRunner
 
 cli = CliRunner()
@@ -103,9 +104,9 @@ def test_one_run_too_big_fails_alone_in_a_sweep_and_the_others_are_stored(tmp_pa
     with pytest.raises(runner.RunFailed) as caught:
         tcpsim.sweep(LOSSY, grid | {"duration": ["10s"]}, jobs=2, cache_dir=tmp_path, progress=False)
     failures, results = caught.value.failures, caught.value.results
-    assert list(results) == [(0, 1)]
+    assert list(results) == [RunKey(point=0, seed=1)]
     [(key, message)] = failures.items()
-    assert key == (1, 1)
+    assert key == RunKey(point=1, seed=1)
     assert message.startswith("RunTooLarge: limits.max_events") or message.startswith(
         "RunTooLarge: limits.max_trace_rows"
     )
