@@ -2,10 +2,11 @@
 //!
 //! Events at the same nanosecond run in a fixed order of their own: by kind (transmission
 //! ends, then arrivals, timers, applications, trace sampling, the warm-up's end; see
-//! [`Event::pack`]), then by the component they name. That order depends on nothing but the
-//! events themselves, not on when they were scheduled (ns-3 breaks ties by insertion order
-//! instead; with integer time both are arbitrary), so a run is a pure function of its scenario
-//! and seed, and a component may run an event of its own later, when it is next touched,
+//! [`Event::pack`]), then among the components they name by a rank that changes with the time
+//! ([`tie_rank`]: no link or flow wins every tie). That order depends on nothing but the
+//! events themselves, not on when they were scheduled (ns-2 and ns-3 break ties by insertion
+//! order instead; with integer time both are arbitrary), so a run is a pure function of its
+//! scenario and seed, and a component may run an event of its own later, when it is next touched,
 //! without putting it in the heap: [`Scheduler::has_passed`] tells whether that event would
 //! have run by now. The links do so for their transmission ends (`net`).
 //!
@@ -43,14 +44,14 @@ pub enum Event {
 }
 
 impl Event {
-    /// Pack into 64 bits (kind: 8, id: 24, generation or packet: 32), which with the time is
-    /// the event's place in the order: the kind's number is its rank among events of the same
-    /// nanosecond. Transmission ends come first (a wire freed at t takes a packet arriving at
+    /// Pack into 64 bits (kind: 8, the component's rank at `time_ns`: 24, generation or packet:
+    /// 32), which with the time is the event's place in the order: the kind's number is its rank
+    /// among events of the same nanosecond, then the component's [`tie_rank`]. Transmission ends come first (a wire freed at t takes a packet arriving at
     /// t), then arrivals, then timers (an ACK arriving at a retransmission timer's deadline is
     /// taken first; the pacing timer after the other two), then the applications, and last the trace samples and the warm-up's
     /// snapshot, which so see everything of their instant.
     #[inline]
-    fn pack(self) -> u64 {
+    fn pack(self, time_ns: u64) -> u64 {
         let (kind, id, generation) = match self {
             Event::TxEnd { channel } => (0, channel, 0),
             Event::PipeHead { channel, packet } => (1, channel, packet),
@@ -65,12 +66,12 @@ impl Event {
             Event::WarmupEnd => (10, 0, 0),
         };
         debug_assert!(id < 1 << 24, "component index {id} exceeds 2^24");
-        (kind << 56) | ((id as u64) << 32) | generation as u64
+        (kind << 56) | ((tie_rank(id, time_ns) as u64) << 32) | generation as u64
     }
 
     #[inline]
-    fn unpack(packed: u64) -> Event {
-        let id = ((packed >> 32) & 0xff_ffff) as u32;
+    fn unpack(packed: u64, time_ns: u64) -> Event {
+        let id = tie_component(((packed >> 32) & 0xff_ffff) as u32, time_ns);
         let generation = packed as u32;
         match packed >> 56 {
             0 => Event::TxEnd { channel: id },
@@ -90,8 +91,62 @@ impl Event {
     /// The place of this event at `time_ns` in the order of all events.
     #[inline]
     fn key(self, time_ns: u64) -> u128 {
-        ((time_ns as u128) << 64) | self.pack() as u128
+        ((time_ns as u128) << 64) | self.pack(time_ns) as u128
     }
+}
+
+/// Ties between components: events of one kind at the same nanosecond run in the order of
+/// their component's *rank*, a bijection of the 24-bit index that a hash of the time selects.
+/// Ordering them by index instead served the lowest-numbered link or flow first at every tie,
+/// and with integer time on symmetric networks ties recur at every packet: an output queue
+/// with one free place at a simultaneous arrival from three workers always took worker 0's
+/// packet, so its drops all fell on the others (the incast twin of ns-3.44). ns-2 and ns-3 run
+/// ties in the order the events were scheduled, which follows the run's history and favours
+/// no index either. The rank is a pure function of (component, time), so a run stays a pure
+/// function of its scenario and seed, and it needs no memory per event.
+const ID_MASK: u32 = (1 << 24) - 1;
+/// Odd multipliers (invertible modulo 2^24) of the rank's mixing.
+const MIX_1: u32 = 0x9e_3779;
+const MIX_2: u32 = 0x85_ebcb;
+const MIX_1_INVERSE: u32 = inverse_mod_2_24(MIX_1);
+const MIX_2_INVERSE: u32 = inverse_mod_2_24(MIX_2);
+
+/// The inverse of odd `k` modulo 2^24: Newton's iteration x ← x(2 − kx) doubles the correct
+/// low bits, from 3 (x = k) to 48 in four steps.
+const fn inverse_mod_2_24(k: u32) -> u32 {
+    let mut x = k;
+    let mut step = 0;
+    while step < 4 {
+        x = x.wrapping_mul(2u32.wrapping_sub(k.wrapping_mul(x)));
+        step += 1;
+    }
+    x & ID_MASK
+}
+
+/// 24 bits of SplitMix64's finalizer of the time: which bijection ranks the ties at `time_ns`.
+#[inline]
+fn time_salt(time_ns: u64) -> u32 {
+    let mut z = time_ns.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) as u32 & ID_MASK
+}
+
+/// Component `id`'s rank among the events of its kind at `time_ns` (see [`ID_MASK`]): xor with
+/// the time's salt, multiply, xor-shift, multiply, each invertible on 24 bits.
+#[inline]
+fn tie_rank(id: u32, time_ns: u64) -> u32 {
+    let mut x = (id ^ time_salt(time_ns)).wrapping_mul(MIX_1) & ID_MASK;
+    x ^= x >> 12;
+    x.wrapping_mul(MIX_2) & ID_MASK
+}
+
+/// The component whose rank at `time_ns` is `rank`: [`tie_rank`] undone step by step.
+#[inline]
+fn tie_component(rank: u32, time_ns: u64) -> u32 {
+    let mut x = rank.wrapping_mul(MIX_2_INVERSE) & ID_MASK;
+    x ^= x >> 12;
+    (x.wrapping_mul(MIX_1_INVERSE) & ID_MASK) ^ time_salt(time_ns)
 }
 
 /// Most components of each kind an event can name (the packed id is 24 bits).
@@ -194,7 +249,7 @@ impl Scheduler {
     #[inline]
     pub fn at(&mut self, time_ns: u64, event: Event) {
         debug_assert!(time_ns >= self.now_ns, "event scheduled in the past");
-        self.insert(Entry { time_ns, event: event.pack() });
+        self.insert(Entry { time_ns, event: event.pack(time_ns) });
     }
 
     #[inline]
@@ -241,7 +296,7 @@ impl Scheduler {
         self.now_ns = top.time_ns;
         self.now_key = top.key();
         self.events += 1;
-        Some(Event::unpack(top.event))
+        Some(Event::unpack(top.event, top.time_ns))
     }
 
     /// `near` is empty: move the next occupied slot's events into it, bringing events of
@@ -307,7 +362,7 @@ impl Scheduler {
     /// The next event, if it is in the current slot (a hint for prefetching).
     #[inline]
     pub fn peek(&self) -> Option<Event> {
-        self.near.peek().map(|e| Event::unpack(e.event))
+        self.near.peek().map(|e| Event::unpack(e.event, e.time_ns))
     }
 
     /// Move the clock to `t` (the end of the run) once no event remains at or before it: every
@@ -464,7 +519,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn events_pop_in_time_order_and_ties_by_kind_then_component() {
+    fn events_pop_in_time_order_and_ties_by_kind_then_component_rank() {
         let mut s = Scheduler::default();
         s.at(20, Event::AppStart { flow: 2 });
         s.at(10, Event::AppStart { flow: 1 });
@@ -476,13 +531,15 @@ mod tests {
         while let Some(event) = s.pop_until(25) {
             order.push((s.now(), event));
         }
+        // the two applications at 10 ns in the order of their ranks at 10 ns
+        let (a, b) = if tie_rank(0, 10) < tie_rank(1, 10) { (0, 1) } else { (1, 0) };
         assert_eq!(
             order,
             vec![
                 (10, Event::TxEnd { channel: 9 }),
                 (10, Event::PipeHead { channel: 5, packet: 0 }),
-                (10, Event::AppStart { flow: 0 }),
-                (10, Event::AppStart { flow: 1 }),
+                (10, Event::AppStart { flow: a }),
+                (10, Event::AppStart { flow: b }),
                 (20, Event::AppStart { flow: 2 }),
             ]
         );
@@ -497,8 +554,11 @@ mod tests {
         assert_eq!(s.pop_until(u64::MAX), Some(Event::PipeHead { channel: 3, packet: 0 }));
         assert!(s.has_passed(9, Event::Rto { flow: 4, generation: 0 }), "earlier time");
         assert!(s.has_passed(10, Event::TxEnd { channel: 7 }), "same time, earlier kind");
-        assert!(s.has_passed(10, Event::PipeHead { channel: 2, packet: 9 }), "same kind, lower channel");
-        assert!(!s.has_passed(10, Event::PipeHead { channel: 4, packet: 0 }), "same kind, higher channel");
+        let ranked_below = |c: u32| tie_rank(c, 10) < tie_rank(3, 10);
+        let lower = (0..100).find(|&c| ranked_below(c)).expect("some channel ranks below 3 at 10 ns");
+        let higher = (0..100).find(|&c| c != 3 && !ranked_below(c)).expect("and some above");
+        assert!(s.has_passed(10, Event::PipeHead { channel: lower, packet: 9 }), "same kind, lower rank");
+        assert!(!s.has_passed(10, Event::PipeHead { channel: higher, packet: 0 }), "same kind, higher rank");
         assert!(!s.has_passed(10, Event::Rto { flow: 0, generation: 0 }), "later kind: still pending");
         assert!(!s.has_passed(11, Event::TxEnd { channel: 0 }));
         s.advance_to(10);
@@ -507,7 +567,7 @@ mod tests {
     }
 
     #[test]
-    fn many_events_come_out_sorted_by_time_then_component_whatever_the_insertion_order() {
+    fn many_events_come_out_sorted_by_time_then_component_rank_whatever_the_insertion_order() {
         let mut s = Scheduler::default();
         let mut x: u64 = 12345;
         let mut expected = vec![];
@@ -516,22 +576,23 @@ mod tests {
             let t = (x >> 33) % 500;
             let flow = i.wrapping_mul(7919) % 10_000;
             s.at(t, Event::Rto { flow, generation: flow.wrapping_mul(7) });
-            expected.push((t, flow));
+            expected.push((t, tie_rank(flow, t), flow));
         }
         expected.sort();
         let mut got = vec![];
         while let Some(Event::Rto { flow, generation }) = s.pop_until(u64::MAX) {
             assert_eq!(generation, flow.wrapping_mul(7));
-            got.push((s.now(), flow));
+            got.push((s.now(), tie_rank(flow, s.now()), flow));
         }
         assert_eq!(got, expected);
     }
 
     #[test]
     fn events_scheduled_while_others_are_handled_come_out_in_order_and_peek_names_the_next() {
-        // Each handled event schedules 0, 1 or 2 more, some at its own time: the hole left by a
-        // pop is filled by an insertion or by the next pop, and the order is (time, event):
-        // each new event names a flow higher than any before, so the order only grows.
+        // Each handled event schedules 0, 1 or 2 more, some at its own time as a later kind: the
+        // hole left by a pop is filled by an insertion or by the next pop, and the order is
+        // (time, event), which only grows. (An event at the current instant that ranks before
+        // the one handled runs next: the reference-model test below covers it.)
         let mut s = Scheduler::default();
         let mut x: u64 = 99;
         let mut draw = |n: u64| {
@@ -551,7 +612,13 @@ mod tests {
             (last, handled) = (key, handled + 1);
             if scheduled < 5_000 {
                 for _ in 0..draw(3) {
-                    s.at(s.now() + draw(50), Event::AppStart { flow: scheduled });
+                    let delay = draw(50);
+                    let event = match (delay, event) {
+                        (0, Event::AppStart { .. }) => Event::UdpSend { flow: scheduled },
+                        (0, _) => continue,
+                        _ => Event::AppStart { flow: scheduled },
+                    };
+                    s.at(s.now() + delay, event);
                     scheduled += 1;
                 }
             }
@@ -577,7 +644,7 @@ mod tests {
             let event = Event::AppStart { flow: id % (1 << 24) };
             id += 1;
             s.at(t, event);
-            pending.insert((t, event.pack()));
+            pending.insert((t, event.pack(t)));
         };
         for _ in 0..20 {
             schedule(&mut s, &mut pending, draw(2 * WHEEL_NS));
@@ -585,7 +652,7 @@ mod tests {
         let mut handled = 0;
         while let Some(event) = s.pop_until(u64::MAX) {
             let first = pending.pop_first().expect("the reference has it too");
-            assert_eq!((s.now(), event.pack()), first, "after {handled} events");
+            assert_eq!((s.now(), event.pack(s.now())), first, "after {handled} events");
             handled += 1;
             if handled < 20_000 {
                 for _ in 0..draw(4) {
@@ -622,7 +689,40 @@ mod tests {
             Event::WebArrival { generator: (1 << 24) - 1 },
         ];
         for e in all {
-            assert_eq!(Event::unpack(e.pack()), e);
+            assert_eq!(Event::unpack(e.pack(7), 7), e);
+        }
+    }
+
+    #[test]
+    fn a_rank_names_its_component_again_at_any_time() {
+        for time in [0, 1, 7, 12_000, 1 << 40, u64::MAX] {
+            for id in [0, 1, 2, 3, 1000, ID_MASK - 1, ID_MASK] {
+                let rank = tie_rank(id, time);
+                assert!(rank <= ID_MASK);
+                assert_eq!(tie_component(rank, time), id, "id {id} at {time} ns");
+            }
+        }
+    }
+
+    /// Three links' packets arriving at the same nanosecond, at 3 000 different times: each link's
+    /// arrival runs first about a third of the time. Ranked by index, link 0's always did.
+    #[test]
+    fn no_component_wins_every_tie() {
+        let mut s = Scheduler::default();
+        let mut first = [0u32; 3];
+        for k in 0..3_000u64 {
+            let t = 1_000 + 12_000 * k; // a 1500-byte packet's time at 1 Gb/s: ties recur on this grid
+            for channel in 0..3 {
+                s.at(t, Event::PipeHead { channel, packet: 9 });
+            }
+            let Some(Event::PipeHead { channel, .. }) = s.pop_until(u64::MAX) else { panic!("an arrival") };
+            first[channel as usize] += 1;
+            for _ in 0..2 {
+                assert!(matches!(s.pop_until(u64::MAX), Some(Event::PipeHead { .. })));
+            }
+        }
+        for (channel, wins) in first.iter().enumerate() {
+            assert!((800..1200).contains(wins), "link {channel} ran first {wins} times of 3000: {first:?}");
         }
     }
 }
