@@ -5,8 +5,10 @@
 //   incast <newreno|dctcp> --senders=N [--rounds=10] [--min-rto-ms=300] [--k=20] [--port=100]
 //          [--queue=1000] [--rate-mbps=1000] [--delay-us=25] [--init-cwnd=3]
 //
-// Prints `ROUND <r> <start s> <end s> <port drops> <marks>` per query and `RESULT` lines.
+// Prints `RESPONSE <r> <worker> <end s> <data packets sent> <fast retransmits>` per response, `ROUND <r> <start s>
+// <end s> <port drops> <marks>` per query and `RESULT` lines.
 #include <cmath>
+#include <iomanip>
 #include <iostream>
 #include <vector>
 
@@ -36,7 +38,11 @@ public:
         for (int i = 0; i < _senders; i++) {
             TcpSrc* src = _dctcp ? static_cast<TcpSrc*>(new TwinSrc<DCTCPSrc>(eventlist(), _segments, _init_cwnd, _min_rto))
                                  : static_cast<TcpSrc*>(new TwinSrc<TcpSrc>(eventlist(), _segments, _init_cwnd, _min_rto));
-            TwinSink* sink = new TwinSink(_segments, [this] { finished(); });
+            TwinSink* sink = new TwinSink(_segments, [this, i, src] {
+                std::cout << "RESPONSE " << _round << " " << i << " " << timeAsSec(eventlist().now()) << " "
+                          << src->_packets_sent / src->_mss << " " << src->_drops << "\n";
+                finished();
+            });
             _sinks.push_back(sink);
             _sources.push_back(src);
             Route* out = route(_up[i]);
@@ -106,6 +112,7 @@ int main(int argc, char** argv) {
     simtime_picosec delay = timeFromUs(std::stod(option(argc, argv, "delay-us", "25")));
     uint32_t init_cwnd = std::stoul(option(argc, argv, "init-cwnd", "3"));
 
+    std::cout << std::setprecision(12);
     Packet::set_packet_size(PAYLOAD + 40);
     EventList ev;
     ev.setEndtime(timeFromSec(std::max(5, rounds)));
