@@ -55,10 +55,10 @@ TCP = {
 K = 65
 
 
-def scenario(variant: str, load: float, duration: float) -> dict:
+def scenario(variant: str, load: float, duration: float, non_ect: str = "drop") -> dict:
     """The tcpsim side: the fat tree with one all-to-all web generator `ws` over its hosts."""
     if variant == "dctcp":
-        queue = {"kind": "step", "limit": "100pkt", "threshold": f"{K}pkt"}
+        queue = {"kind": "step", "limit": "100pkt", "threshold": f"{K}pkt", "non_ect": non_ect}
         tcp = {**TCP, "ecn_sender": "linux_dctcp"}
     else:
         queue, tcp = "100pkt", TCP
@@ -82,7 +82,7 @@ def hosts(s: dict) -> list[str]:
 
 def tcpsim_side(variant: str, args: argparse.Namespace) -> tuple[pd.DataFrame, dict, pd.DataFrame]:
     """tcpsim's counted FCT frame, its counts, and every transfer it drew (the twin's input)."""
-    r = tcpsim.run(scenario(variant, args.load, args.duration), seed=args.seed)
+    r = tcpsim.run(scenario(variant, args.load, args.duration, args.non_ect), seed=args.seed)
     cutoff = 0.8 * args.duration
     frame = r.fct()
     counted = frame[frame["start_s"] < cutoff]
@@ -200,7 +200,7 @@ def speed(args: argparse.Namespace) -> None:
     """Whole-process wall and user CPU of each side on the same transfers (the first variant),
     interleaved A B A B …; medians and ratios."""
     variant = args.variants[0]
-    s = scenario(variant, args.load, args.duration)
+    s = scenario(variant, args.load, args.duration, args.non_ect)
     toml = Path(args.raw) / f"fattree_{variant}.toml"
     toml.parent.mkdir(parents=True, exist_ok=True)
     s.save(toml)
@@ -220,6 +220,13 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
     parser.add_argument("--plot", help="write the slowdown figure to this file")
     parser.add_argument("--raw", default="/tmp/htsim-fattree", help="flow lists, htsim outputs and speed scenarios")
+    parser.add_argument(
+        "--non-ect",
+        choices=["drop", "enqueue"],
+        default="drop",
+        help="tcpsim's step queues: what they do with a packet that is not ECN-capable above K "
+        "(htsim's ECNQueue never drops below the buffer limit: enqueue is its twin)",
+    )
     parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
     args = parser.parse_args()
     if not TWIN.exists():

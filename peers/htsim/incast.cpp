@@ -6,7 +6,8 @@
 //          [--queue=1000] [--rate-mbps=1000] [--delay-us=25] [--init-cwnd=3]
 //
 // Prints `RESPONSE <r> <worker> <end s> <data packets sent> <fast retransmits>` per response, `ROUND <r> <start s>
-// <end s> <port drops> <marks>` per query and `RESULT` lines.
+// <end s> <port drops> <marks> <resent data packets>` per completed query and `RESULT` lines (totals
+// over the completed queries but for the port's drops).
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -35,6 +36,7 @@ public:
         _done = 0;
         _drops_before = _port->num_drops();
         _sinks.clear();
+        _round_sources.clear();
         for (int i = 0; i < _senders; i++) {
             TcpSrc* src = _dctcp ? static_cast<TcpSrc*>(new TwinSrc<DCTCPSrc>(eventlist(), _segments, _init_cwnd, _min_rto))
                                  : static_cast<TcpSrc*>(new TwinSrc<TcpSrc>(eventlist(), _segments, _init_cwnd, _min_rto));
@@ -44,7 +46,7 @@ public:
                 finished();
             });
             _sinks.push_back(sink);
-            _sources.push_back(src);
+            _round_sources.push_back(src);
             Route* out = route(_up[i]);
             out->push_back(sink);
             Route* back = route(_down[i]);
@@ -54,8 +56,7 @@ public:
         }
     }
 
-    uint64_t marks = 0;
-    std::vector<TcpSrc*> _sources;
+    uint64_t marks = 0, resent = 0;
 
 private:
     static Route* route(const std::vector<Hop>& hops) {
@@ -76,8 +77,13 @@ private:
             round_marks += s->marks;
         }
         marks += round_marks;
+        uint64_t round_resent = 0;
+        for (TcpSrc* src : _round_sources) {
+            round_resent += src->_packets_sent / src->_mss - _segments;
+        }
+        resent += round_resent;
         std::cout << "ROUND " << _round << " " << timeAsSec(_start) << " " << timeAsSec(eventlist().now()) << " "
-                  << _port->num_drops() - _drops_before << " " << round_marks << "\n";
+                  << _port->num_drops() - _drops_before << " " << round_marks << " " << round_resent << "\n";
         if (++_round < _rounds) {
             eventlist().sourceIsPending(*this, eventlist().now());
         }
@@ -92,6 +98,7 @@ private:
     Queue* _port;
     TcpRtxTimerScanner& _scanner;
     std::vector<TwinSink*> _sinks;
+    std::vector<TcpSrc*> _round_sources;
 };
 
 }  // namespace
@@ -134,12 +141,8 @@ int main(int argc, char** argv) {
     while (ev.doNextEvent()) {
     }
 
-    uint64_t sent = 0;
-    for (TcpSrc* s : query._sources) {
-        sent += s->_packets_sent / s->_mss;
-    }
     std::cout << "RESULT incast port_drops " << port.queue->num_drops() << "\n";
     std::cout << "RESULT incast port_marks " << query.marks << "\n";
-    std::cout << "RESULT incast resent_segments " << sent - segments * query._sources.size() << "\n";
+    std::cout << "RESULT incast resent_segments " << query.resent << "\n";
     return 0;
 }

@@ -49,10 +49,10 @@ TCP = {
 K = 20
 
 
-def scenario(senders: int, variant: str, rounds: int) -> dict:
+def scenario(senders: int, variant: str, rounds: int, non_ect: str = "drop") -> dict:
     """The tcpsim side: `topologies.incast` with the set-up above."""
     if variant == "dctcp":
-        port = {"kind": "step", "limit": "100pkt", "threshold": f"{K}pkt"}
+        port = {"kind": "step", "limit": "100pkt", "threshold": f"{K}pkt", "non_ect": non_ect}
         tcp = {**TCP, "ecn_sender": "linux_dctcp"}
     else:
         port, tcp = "100pkt", TCP
@@ -62,8 +62,8 @@ def scenario(senders: int, variant: str, rounds: int) -> dict:
     )
 
 
-def tcpsim_side(senders: int, variant: str, rounds: int) -> dict[str, float]:
-    r = tcpsim.run(scenario(senders, variant, rounds), seed=1)
+def tcpsim_side(senders: int, variant: str, rounds: int, non_ect: str) -> dict[str, float]:
+    r = tcpsim.run(scenario(senders, variant, rounds, non_ect), seed=1)
     table = incast_rounds(r.transfers, "query")
     qct = table["qct_s"].dropna().to_numpy()
     port = r.links[(r.links["name"] == "port") & (r.links["direction"] == "ab")].iloc[0]
@@ -74,8 +74,11 @@ def tcpsim_side(senders: int, variant: str, rounds: int) -> dict[str, float]:
         "qct_max_ms": 1e3 * qct.max(),
         "drops_per_round": int(port["drops_queue"]) / max(1, len(qct)),
         "marks": int(port["marks_ecn"]),
-        # Data packets sent beyond each response's segments (every response completes).
-        "resent": int(r.web["packets_sent"].sum()) - int((-(-r.transfers["bytes"] // 1460)).sum()),
+        # Data packets sent beyond each response's segments: resent ones when every response
+        # completed, else meaningless (None).
+        "resent": int(r.web["packets_sent"].sum()) - int((-(-r.transfers["bytes"] // 1460)).sum())
+        if bool(r.transfers["completed"].all())
+        else None,
     }
 
 
@@ -112,7 +115,7 @@ def speed(args: argparse.Namespace) -> None:
     variant, n = args.variants[0], args.senders[0]
     toml = Path(args.raw) / f"incast_{variant}_{n}_r{args.rounds}.toml"
     toml.parent.mkdir(parents=True, exist_ok=True)
-    scenario(n, variant, args.rounds).save(toml)
+    scenario(n, variant, args.rounds, args.non_ect).save(toml)
     sides = {
         "tcpsim": [str(ROOT / ".venv" / "bin" / "tcpsim"), "run", str(toml), "--seed", "1"],
         "htsim": twin_command(n, variant, args.rounds),
@@ -125,6 +128,13 @@ def main() -> None:
     parser.add_argument("--senders", type=int, nargs="+", default=[1, 2, 3, 4, 8, 16, 32, 40, 48])
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
+    parser.add_argument(
+        "--non-ect",
+        choices=["drop", "enqueue"],
+        default="drop",
+        help="tcpsim's step queue: what it does with a packet that is not ECN-capable above K "
+        "(htsim's ECNQueue never drops below the buffer limit: enqueue is its twin)",
+    )
     parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
     parser.add_argument("--raw", default="/tmp/htsim-incast", help="the speed runs' scenario file goes here")
     args = parser.parse_args()
@@ -135,21 +145,21 @@ def main() -> None:
         return
     print(
         "| variant | N | tcpsim QCT mean (min–max) ms | htsim QCT mean (min–max) ms "
-        "| tcpsim goodput Mb/s | htsim goodput Mb/s | drops/round tcpsim | htsim | marks tcpsim | htsim "
-        "| resent tcpsim | htsim |"
+        "| rounds tcpsim | htsim | tcpsim goodput Mb/s | htsim goodput Mb/s | drops/round tcpsim | htsim "
+        "| marks tcpsim | htsim | resent tcpsim | htsim |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for variant in args.variants:
         for n in args.senders:
-            a = tcpsim_side(n, variant, args.rounds)
+            a = tcpsim_side(n, variant, args.rounds, args.non_ect)
             b = htsim_side(n, variant, args.rounds)
             size = (1_000_000 // n) * n
             print(
                 f"| {variant} | {n} | {a['qct_mean_ms']:.2f} ({a['qct_min_ms']:.2f}–{a['qct_max_ms']:.2f}) "
                 f"| {b['qct_mean_ms']:.2f} ({b['qct_min_ms']:.2f}–{b['qct_max_ms']:.2f}) "
-                f"| {size * 8 / a['qct_mean_ms'] / 1e3:.0f} | {size * 8 / b['qct_mean_ms'] / 1e3:.0f} "
+                f"| {a['rounds']} | {b['rounds']} | {size * 8 / a['qct_mean_ms'] / 1e3:.0f} | {size * 8 / b['qct_mean_ms'] / 1e3:.0f} "
                 f"| {a['drops_per_round']:.1f} | {b['drops_per_round']:.1f} "
-                f"| {a['marks']} | {b['marks']} | {a['resent']} | {b['resent']} |",
+                f"| {a['marks']} | {b['marks']} | {'–' if a['resent'] is None else a['resent']} | {b['resent']} |",
                 flush=True,
             )
 
