@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
     Packet::set_packet_size(PAYLOAD + 40);
     EventList ev;
     ev.setEndtime(timeFromSec(duration));
-    TcpRtxTimerScanner scanner(timeFromMs(1), ev);
+    LiveScanner scanner(timeFromMs(1), ev);
     FatTree tree(ev, fat_k, rate, delay, waiting, ecn_k);
     std::vector<TwinSink*> sinks;
     for (Transfer& x : transfers) {
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
         std::reverse(path.begin(), path.end());
         Route* back = tree.route(path);
         back->push_back(src);
-        scanner.registerTcp(*src);
+        scanner.add(src, sink);
         src->connect(*out, *back, *sink, timeFromSec(x.start));
         x.sender = src;
         sinks.push_back(sink);

@@ -38,7 +38,8 @@ from tcpsim import topologies
 from tcpsim.fct import fct_frame, fct_table, plot_slowdown
 from tcpsim.scenario import load_scenario
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+# The `tcpsim` command of the running interpreter (its venv), with the tcpsim it imports.
+TCPSIM = [sys.executable, "-c", "from tcpsim.launch import main; main()"]
 TWIN = Path(os.environ.get("HTSIM_DIR", "/tmp/htsim")) / "bin" / "fattree"
 TCP = {
     "mss": 1460,
@@ -206,7 +207,7 @@ def speed(args: argparse.Namespace) -> None:
     s.save(toml)
     flows = flow_file(tcpsim.run(s, seed=args.seed).transfers, variant, args)
     sides = {
-        "tcpsim": [str(ROOT / ".venv" / "bin" / "tcpsim"), "run", str(toml), "--seed", str(args.seed)],
+        "tcpsim": [*TCPSIM, "run", str(toml), "--seed", str(args.seed)],
         "htsim": twin_command(variant, flows, args),
     }
     time_pairs(sides, args.speed)

@@ -25,7 +25,7 @@ class Query : public EventSource {
 public:
     Query(EventList& ev, bool dctcp, int senders, int rounds, uint64_t segments, uint32_t init_cwnd,
           simtime_picosec min_rto, std::vector<std::vector<Hop>> up, std::vector<std::vector<Hop>> down,
-          Queue* port, TcpRtxTimerScanner& scanner)
+          Queue* port, LiveScanner& scanner)
         : EventSource(ev, "query"), _dctcp(dctcp), _senders(senders), _rounds(rounds), _segments(segments),
           _init_cwnd(init_cwnd), _min_rto(min_rto), _up(std::move(up)), _down(std::move(down)), _port(port),
           _scanner(scanner) {}
@@ -51,7 +51,7 @@ public:
             out->push_back(sink);
             Route* back = route(_down[i]);
             back->push_back(src);
-            _scanner.registerTcp(*src);
+            _scanner.add(src, sink);
             src->connect(*out, *back, *sink, eventlist().now());
         }
     }
@@ -86,6 +86,8 @@ private:
                   << _port->num_drops() - _drops_before << " " << round_marks << " " << round_resent << "\n";
         if (++_round < _rounds) {
             eventlist().sourceIsPending(*this, eventlist().now());
+        } else {
+            eventlist().setEndtime(eventlist().now());  // the timer scanner would tick on to the end
         }
     }
 
@@ -96,7 +98,7 @@ private:
     simtime_picosec _min_rto, _start = 0;
     std::vector<std::vector<Hop>> _up, _down;
     Queue* _port;
-    TcpRtxTimerScanner& _scanner;
+    LiveScanner& _scanner;
     std::vector<TwinSink*> _sinks;
     std::vector<TcpSrc*> _round_sources;
 };
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
     Packet::set_packet_size(PAYLOAD + 40);
     EventList ev;
     ev.setEndtime(timeFromSec(std::max(5, rounds)));
-    TcpRtxTimerScanner scanner(timeFromMs(1), ev);
+    LiveScanner scanner(timeFromMs(1), ev);
 
     // Worker i's data: its NIC, then the switch port to the aggregator (shared by all).
     // Its ACKs: the aggregator's NIC (shared), then the switch's port to worker i.

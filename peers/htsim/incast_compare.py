@@ -32,7 +32,8 @@ from interleaved import time_pairs
 from tcpsim import topologies
 from tcpsim.fct import incast_rounds
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+# The `tcpsim` command of the running interpreter (its venv), with the tcpsim it imports.
+TCPSIM = [sys.executable, "-c", "from tcpsim.launch import main; main()"]
 TWIN = Path(os.environ.get("HTSIM_DIR", "/tmp/htsim")) / "bin" / "incast"
 TCP = {
     "mss": 1460,
@@ -117,7 +118,7 @@ def speed(args: argparse.Namespace) -> None:
     toml.parent.mkdir(parents=True, exist_ok=True)
     scenario(n, variant, args.rounds, args.non_ect).save(toml)
     sides = {
-        "tcpsim": [str(ROOT / ".venv" / "bin" / "tcpsim"), "run", str(toml), "--seed", "1"],
+        "tcpsim": [*TCPSIM, "run", str(toml), "--seed", "1"],
         "htsim": twin_command(n, variant, args.rounds),
     }
     time_pairs(sides, args.speed)

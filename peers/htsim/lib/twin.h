@@ -9,6 +9,8 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "config.h"
 #include "dctcp.h"
@@ -91,11 +93,42 @@ public:
     }
 
     uint64_t marks = 0;
+    bool finished() const { return _fired; }
 
 private:
     uint64_t _last;
     std::function<void()> _done;
     bool _fired = false;
+};
+
+/// htsim's TcpRtxTimerScanner (every `period`, each sender checks its retransmission timer),
+/// except that it forgets a connection once its sink holds every byte and its sender has every
+/// byte acknowledged (its timer off for good): a run of thousands of short connections then does
+/// not scan every past one at each tick.
+class LiveScanner : public EventSource {
+public:
+    LiveScanner(simtime_picosec period, EventList& ev) : EventSource(ev, "scanner"), _period(period) {
+        ev.sourceIsPendingRel(*this, period);
+    }
+
+    void add(TcpSrc* src, const TwinSink* sink) { _live.push_back({src, sink}); }
+
+    void doNextEvent() override {
+        simtime_picosec now = eventlist().now();
+        size_t kept = 0;
+        for (const auto& c : _live) {
+            if (!c.second->finished() || c.first->_RFC2988_RTO_timeout != timeInf) {
+                c.first->rtx_timer_hook(now, _period);
+                _live[kept++] = c;
+            }
+        }
+        _live.resize(kept);
+        eventlist().sourceIsPendingRel(*this, _period);
+    }
+
+private:
+    simtime_picosec _period;
+    std::vector<std::pair<TcpSrc*, const TwinSink*>> _live;
 };
 
 /// `--name=value` of argv, or `fallback`.
