@@ -5,7 +5,7 @@
 // (per flow, htsim's main_tcp rule), its ACKs on the reverse of that path.
 //
 //   fattree <newreno|dctcp> --flows=FILE [--fat-k=4] [--k=65] [--min-rto-ms=10] [--duration=0.15]
-//           [--seed=1] [--queue=100] [--rate-gbps=10] [--delay-us=10] [--init-cwnd=3]
+//           [--seed=1] [--queue=100] [--rate-gbps=10] [--delay-us=10] [--init-cwnd=3] [--tick-us=1000]
 //
 // FILE has one transfer a line: `<id> <src host> <dst host> <bytes> <start s>`, hosts numbered
 // pod-major (pod p, edge e, host i is p*(k/2)^2 + e*(k/2) + i). Prints `FCT <id> <src> <dst>
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
     Packet::set_packet_size(PAYLOAD + 40);
     EventList ev;
     ev.setEndtime(timeFromSec(duration));
-    LiveScanner scanner(timeFromMs(1), ev);
+    LiveScanner scanner(timeFromUs(std::stod(option(argc, argv, "tick-us", "1000"))), ev);
     FatTree tree(ev, fat_k, rate, delay, waiting, ecn_k);
     std::vector<TwinSink*> sinks;
     for (Transfer& x : transfers) {

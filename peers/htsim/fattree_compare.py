@@ -53,6 +53,9 @@ TCP = {
     "timeout_ssthresh": "every",
     "partial_ack_timer": "slow_but_steady",
 }
+# htsim's timer scanner period in us (its own drivers: 10 ms; chosen here: 1 ms, about
+# tcpsim's 1 ms clock granularity); `--tick-us` changes it as a sensitivity.
+TICK_US = 1000.0
 K = 65
 
 
@@ -116,7 +119,15 @@ def flow_file(transfers: pd.DataFrame, variant: str, args: argparse.Namespace) -
 
 
 def twin_command(variant: str, flows: Path, args: argparse.Namespace) -> list[str]:
-    return [str(TWIN), variant, f"--flows={flows}", f"--duration={args.duration}", f"--k={K}", f"--seed={args.seed}"]
+    return [
+        str(TWIN),
+        variant,
+        f"--flows={flows}",
+        f"--duration={args.duration}",
+        f"--k={K}",
+        f"--seed={args.seed}",
+        f"--tick-us={args.tick_us}",
+    ]
 
 
 def htsim_side(variant: str, flows: Path, args: argparse.Namespace) -> tuple[pd.DataFrame, dict]:
@@ -228,6 +239,7 @@ def main() -> None:
         help="tcpsim's step queues: what they do with a packet that is not ECN-capable above K "
         "(htsim's ECNQueue never drops below the buffer limit: enqueue is its twin)",
     )
+    parser.add_argument("--tick-us", type=float, default=TICK_US, help="htsim's timer-scanner period")
     parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
     args = parser.parse_args()
     if not TWIN.exists():

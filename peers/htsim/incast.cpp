@@ -3,7 +3,7 @@
 // the aggregator; the next query starts when the aggregator holds every response.
 //
 //   incast <newreno|dctcp> --senders=N [--rounds=10] [--min-rto-ms=300] [--k=20] [--port=100]
-//          [--queue=1000] [--rate-mbps=1000] [--delay-us=25] [--init-cwnd=3]
+//          [--queue=1000] [--rate-mbps=1000] [--delay-us=25] [--init-cwnd=3] [--tick-us=1000]
 //
 // Prints `RESPONSE <r> <worker> <end s> <data packets sent> <fast retransmits>` per response, `ROUND <r> <start s>
 // <end s> <port drops> <marks> <resent data packets>` per completed query and `RESULT` lines (totals
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     Packet::set_packet_size(PAYLOAD + 40);
     EventList ev;
     ev.setEndtime(timeFromSec(std::max(5, rounds)));
-    LiveScanner scanner(timeFromMs(1), ev);
+    LiveScanner scanner(timeFromUs(std::stod(option(argc, argv, "tick-us", "1000"))), ev);
 
     // Worker i's data: its NIC, then the switch port to the aggregator (shared by all).
     // Its ACKs: the aggregator's NIC (shared), then the switch's port to worker i.

@@ -47,6 +47,9 @@ TCP = {
     "timeout_ssthresh": "every",
     "partial_ack_timer": "slow_but_steady",
 }
+# htsim's timer scanner period in us (its own drivers: 10 ms; chosen here: 1 ms, about
+# tcpsim's 1 ms clock granularity); `--tick-us` changes it as a sensitivity.
+TICK_US = 1000.0
 K = 20
 
 
@@ -83,12 +86,22 @@ def tcpsim_side(senders: int, variant: str, rounds: int, non_ect: str) -> dict[s
     }
 
 
-def twin_command(senders: int, variant: str, rounds: int) -> list[str]:
-    return [str(TWIN), variant, f"--senders={senders}", f"--rounds={rounds}", "--min-rto-ms=300", f"--k={K}"]
+def twin_command(senders: int, variant: str, rounds: int, tick_us: float) -> list[str]:
+    return [
+        str(TWIN),
+        variant,
+        f"--senders={senders}",
+        f"--rounds={rounds}",
+        "--min-rto-ms=300",
+        f"--k={K}",
+        f"--tick-us={tick_us}",
+    ]
 
 
-def htsim_side(senders: int, variant: str, rounds: int) -> dict[str, float]:
-    out = subprocess.run(twin_command(senders, variant, rounds), check=True, capture_output=True, text=True).stdout
+def htsim_side(senders: int, variant: str, rounds: int, tick_us: float) -> dict[str, float]:
+    out = subprocess.run(
+        twin_command(senders, variant, rounds, tick_us), check=True, capture_output=True, text=True
+    ).stdout
     qct, drops, result = [], [], {}
     for line in out.splitlines():
         f = line.split()
@@ -119,7 +132,7 @@ def speed(args: argparse.Namespace) -> None:
     scenario(n, variant, args.rounds, args.non_ect).save(toml)
     sides = {
         "tcpsim": [*TCPSIM, "run", str(toml), "--seed", "1"],
-        "htsim": twin_command(n, variant, args.rounds),
+        "htsim": twin_command(n, variant, args.rounds, args.tick_us),
     }
     time_pairs(sides, args.speed)
 
@@ -136,6 +149,7 @@ def main() -> None:
         help="tcpsim's step queue: what it does with a packet that is not ECN-capable above K "
         "(htsim's ECNQueue never drops below the buffer limit: enqueue is its twin)",
     )
+    parser.add_argument("--tick-us", type=float, default=TICK_US, help="htsim's timer-scanner period")
     parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
     parser.add_argument("--raw", default="/tmp/htsim-incast", help="the speed runs' scenario file goes here")
     args = parser.parse_args()
@@ -153,7 +167,7 @@ def main() -> None:
     for variant in args.variants:
         for n in args.senders:
             a = tcpsim_side(n, variant, args.rounds, args.non_ect)
-            b = htsim_side(n, variant, args.rounds)
+            b = htsim_side(n, variant, args.rounds, args.tick_us)
             size = (1_000_000 // n) * n
             print(
                 f"| {variant} | {n} | {a['qct_mean_ms']:.2f} ({a['qct_min_ms']:.2f}–{a['qct_max_ms']:.2f}) "
