@@ -203,8 +203,8 @@ def compare(args: argparse.Namespace) -> None:
         fig, axes = plt.subplots(1, len(frames), figsize=(6 * len(frames), 4.2), squeeze=False)
         for ax, (variant, by_side) in zip(axes[0], frames.items()):
             plot_slowdown(by_side, ax=ax)
-            queues = f", tcpsim non_ect={args.non_ect}" if variant == "dctcp" and args.non_ect != "drop" else ""
-            ax.set_title(f"{variant}: k=4 fat tree, web search {args.load:.0%} load, {args.duration} s{queues}")
+            queues = f", non_ect={args.non_ect}" if variant == "dctcp" and args.non_ect != "drop" else ""
+            ax.set_title(f"{variant}: k=4 fat tree, web search {args.load:.0%}, {args.duration} s{queues}")
         fig.tight_layout()
         fig.savefig(args.plot, dpi=100)
 
