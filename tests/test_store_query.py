@@ -107,6 +107,16 @@ def test_export_where_writes_parameter_columns_and_a_scenarios_table(store, tmp_
     assert set(runs["key"]) == set(flows["key"]) and "links[lossy].rate_bps" in runs.columns
 
 
+def test_export_keeps_the_where_paths_as_columns_even_when_one_value_is_chosen(store, tmp_path):
+    out = tmp_path / "export"
+    done = tcpsim(store, "store", "export", "--out", str(out), "--where", "links[lossy].rate_bps == 5e6")
+    assert done.returncode == 0, done.stderr
+    flows = pd.read_parquet(out / "flows.parquet")
+    assert flows.columns[:3].tolist() == ["key", "seed", "links[lossy].rate_bps"]
+    assert len(flows) == 2 and set(flows["links[lossy].rate_bps"]) == {5_000_000}
+    assert pd.read_parquet(out / "scenarios.parquet")["links[lossy].rate_bps"].tolist() == [5_000_000]
+
+
 def test_export_flattens_each_scenario_once_however_many_runs_share_it(tmp_path, monkeypatch):
     """200 runs of one 500-flow scenario (its flows' parameters are tens of thousands of paths)
     are flattened once, not once per run (issue 26: exporting a few thousand stored runs took

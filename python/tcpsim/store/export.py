@@ -5,7 +5,8 @@ events, created); ``flows``, ``links``, ``udp``, ``web``, ``transfers`` and ``cl
 run's ``key`` and ``seed`` before the columns of ``RunResult``'s table of that name, and
 ``trace_<kind>`` do the same for each recorded time series. After ``key`` and ``seed`` every
 table has the parameter columns: the scenario paths whose values differ between the exported
-runs (:mod:`tcpsim.store.query`: ``links[bottleneck].rate_bps``, ``flows[f1].tcp.cc.kind``).
+runs (:mod:`tcpsim.store.query`: ``links[bottleneck].rate_bps``, ``flows[f1].tcp.cc.kind``),
+then those the ``where`` conditions name, even where every chosen run has one value.
 ``scenarios`` has one row per scenario: its hash, those parameters and its canonical text.
 Runs are chosen by ``where`` conditions on the same paths.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tcpsim.outpaths import replacing
-from tcpsim.store.query import select, varying
+from tcpsim.store.query import condition_paths, select, varying
 from tcpsim.store.store import Store, warn
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def export(store: Store, out: Path, fmt: str, where: Sequence[str] = ()) -> dict
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
     chosen = select(store, where, status="ok")
-    columns = varying(parameters for _, parameters in chosen)
+    columns = list(dict.fromkeys([*varying(parameters for _, parameters in chosen), *condition_paths(where)]))
     parts: dict[str, list[pa.Table]] = defaultdict(list)
     owners: dict[str, list[int]] = defaultdict(list)  # per table: the index in ``labelled`` of each part's run
     labelled: list[tuple[dict[str, object], str]] = []  # per exported run: (key and seed, scenario hash)

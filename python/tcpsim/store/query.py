@@ -239,6 +239,12 @@ def select(
     return selected
 
 
+def condition_paths(where: Sequence[str]) -> list[str]:
+    """The scenario paths the conditions of ``where`` name (not the run fields), in their order:
+    an export keeps them as columns even when every chosen run has the same value."""
+    return list(dict.fromkeys(c.path for c in map(Condition.parse, where) if c.path not in RUN_FIELDS))
+
+
 def varying(parameters: Iterable[Mapping[str, Any]]) -> list[str]:
     """The paths whose value differs between the given runs' parameters (or that only some have),
     in the order they first appear: the columns that tell the runs apart."""
