@@ -33,10 +33,12 @@ from pathlib import Path
 
 import pandas as pd
 import tcpsim
-from interleaved import time_pairs
 from tcpsim import topologies
 from tcpsim.fct import fct_frame, fct_table, plot_slowdown
 from tcpsim.scenario import load_scenario
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 # The `tcpsim` command of the running interpreter (its venv), with the tcpsim it imports.
 TCPSIM = [sys.executable, "-c", "from tcpsim.launch import main; main()"]

@@ -28,9 +28,11 @@ import sys
 from pathlib import Path
 
 import tcpsim
-from interleaved import time_pairs
 from tcpsim import topologies
 from tcpsim.fct import incast_rounds
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 # The `tcpsim` command of the running interpreter (its venv), with the tcpsim it imports.
 TCPSIM = [sys.executable, "-c", "from tcpsim.launch import main; main()"]

@@ -24,9 +24,11 @@ import sys
 from pathlib import Path
 
 import tcpsim
-from interleaved import time_pairs
 from tcpsim import topologies
 from tcpsim.fct import incast_rounds
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 TWIN = Path(os.environ.get("NS3_TWIN_BIN", "/tmp/ns3-twins/bin")) / "incast"
 TCP = {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"}
