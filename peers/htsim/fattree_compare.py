@@ -34,10 +34,11 @@ from pathlib import Path
 import pandas as pd
 import tcpsim
 from tcpsim import topologies
-from tcpsim.fct import fct_frame, fct_table, plot_slowdown
+from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fct_tables import plot_variants, print_table  # noqa: E402 - peers/fct_tables.py, beside this folder
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 # The `tcpsim` command of the running interpreter (its venv), with the tcpsim it imports.
@@ -180,35 +181,13 @@ def compare(args: argparse.Namespace) -> None:
         columns = {"tcpsim flow hash": (frame, stats)}
         columns["htsim random per flow"] = htsim_side(variant, flow_file(transfers, variant, args), args)
         frames[variant] = {name: frame for name, (frame, _) in columns.items()}
-        print(f"\n### {variant}\n")
-        print("| | " + " | ".join(columns) + " |")
-        print("|---|" + "---|" * len(columns))
-        for key in ("transfers", "counted", "unfinished", "drops", "marks", "sent_beyond_delivered"):
-            cells = [str(stats.get(key, "–")) for _, stats in columns.values()]
-            print(f"| {key} | " + " | ".join(cells) + " |")
-        tables = {name: fct_table(frame) for name, (frame, _) in columns.items()}
-        buckets = next(iter(tables.values()))["bucket"].tolist()
-        for k, bucket in enumerate(buckets):
-            for stat in ("count", "median", "p99"):
-                cells = []
-                for table in tables.values():
-                    row = table.iloc[k]
-                    cells.append(str(int(row["transfers"])) if stat == "count" else f"{row[f'slowdown_{stat}']:.3g}")
-                label = f"{bucket} transfers" if stat == "count" else f"{bucket} slowdown {stat}"
-                print(f"| {label} | " + " | ".join(cells) + " |")
+        print_table(variant, columns, ("transfers", "counted", "unfinished", "drops", "marks", "sent_beyond_delivered"))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(1, len(frames), figsize=(6 * len(frames), 4.2), squeeze=False)
-        for ax, (variant, by_side) in zip(axes[0], frames.items()):
-            plot_slowdown(by_side, ax=ax)
+        titles = {}
+        for variant in frames:
             queues = f", non_ect={args.non_ect}" if variant == "dctcp" and args.non_ect != "drop" else ""
-            ax.set_title(f"{variant}: k=4 fat tree, web search {args.load:.0%}, {args.duration} s{queues}")
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=100)
+            titles[variant] = f"{variant}: k=4 fat tree, web search {args.load:.0%}, {args.duration} s{queues}"
+        plot_variants(frames, titles, args.plot)
 
 
 def speed(args: argparse.Namespace) -> None:

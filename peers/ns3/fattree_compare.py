@@ -29,10 +29,11 @@ from pathlib import Path
 import pandas as pd
 import tcpsim
 from tcpsim import topologies
-from tcpsim.fct import fct_frame, fct_table, plot_slowdown
+from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fct_tables import plot_variants, print_table  # noqa: E402 - peers/fct_tables.py, beside this folder
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -147,34 +148,16 @@ def compare(args: argparse.Namespace) -> None:
         else:
             print(f"{TWIN} missing: run peers/ns3/build.sh fattree", file=sys.stderr)
         frames[variant] = {name: frame for name, (frame, _) in columns.items()}
-        print(f"\n### {variant}\n")
-        print("| | " + " | ".join(columns) + " |")
-        print("|---|" + "---|" * len(columns))
-        for key in ("transfers", "counted", "unfinished", "drops", "marks", "resent", "sent_beyond_delivered"):
-            cells = [str(stats.get(key, "–")) for _, stats in columns.values()]
-            print(f"| {key} | " + " | ".join(cells) + " |")
-        tables = {name: fct_table(frame) for name, (frame, _) in columns.items()}
-        buckets = next(iter(tables.values()))["bucket"].tolist()
-        for k, bucket in enumerate(buckets):
-            for stat in ("count", "median", "p99"):
-                cells = []
-                for table in tables.values():
-                    row = table.iloc[k]
-                    cells.append(str(int(row["transfers"])) if stat == "count" else f"{row[f'slowdown_{stat}']:.3g}")
-                label = f"{bucket} transfers" if stat == "count" else f"{bucket} slowdown {stat}"
-                print(f"| {label} | " + " | ".join(cells) + " |")
+        print_table(
+            variant,
+            columns,
+            ("transfers", "counted", "unfinished", "drops", "marks", "resent", "sent_beyond_delivered"),
+        )
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(1, len(frames), figsize=(6 * len(frames), 4.2), squeeze=False)
-        for ax, (variant, by_side) in zip(axes[0], frames.items()):
-            plot_slowdown(by_side, ax=ax)
-            ax.set_title(f"{variant}: k=4 fat tree, web search {args.load:.0%} load, {args.duration} s")
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=100)
+        titles = {}
+        for variant in frames:
+            titles[variant] = f"{variant}: k=4 fat tree, web search {args.load:.0%} load, {args.duration} s"
+        plot_variants(frames, titles, args.plot)
 
 
 def speed(args: argparse.Namespace) -> None:
