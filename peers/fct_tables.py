@@ -11,6 +11,27 @@ import pandas as pd
 from tcpsim.fct import fct_table, plot_slowdown
 
 
+def tcpsim_counts(r, duration: float) -> tuple[pd.DataFrame, dict]:
+    """tcpsim's side of a comparison from its `RunResult` `r` of a `duration`-second run: the FCT
+    frame of the completed transfers that arrived in the first 80 % (`counted`), and its run
+    counters."""
+    cutoff = 0.8 * duration
+    frame = r.fct()
+    counted = frame[frame["start_s"] < cutoff]
+    t = r.transfers
+    stats = {
+        "transfers": len(t),
+        "counted": len(counted),
+        "unfinished": int((~t["completed"] & (t["start_s"] < cutoff)).sum()),
+        "drops": int(r.links["drops_queue"].sum()),
+        "marks": int(r.links["marks_ecn"].sum()),
+        # Data packets sent beyond the segments of the bytes delivered: resent segments, plus
+        # what unfinished transfers had in flight or not yet delivered (an upper bound).
+        "sent_beyond_delivered": int(r.web["packets_sent"].sum() - r.web["bytes_delivered"].sum() / 1460),
+    }
+    return counted, stats
+
+
 def print_table(variant: str, columns: Mapping[str, tuple[pd.DataFrame, dict]], counters: Sequence[str]) -> None:
     """A Markdown table of `columns` ({side: (its counted FCT frame, its counters)}): the
     `counters` rows ("–" where a side has none), then per size bucket its transfers and slowdown

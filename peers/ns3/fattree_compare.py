@@ -33,7 +33,7 @@ from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fct_tables import plot_variants, print_table  # noqa: E402 - peers/fct_tables.py, beside this folder
+from fct_tables import plot_variants, print_table, tcpsim_counts  # noqa: E402 - peers/fct_tables.py, beside this folder
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -69,21 +69,7 @@ def scenario(variant: str, ecmp: str, load: float, duration: float) -> dict:
 
 def tcpsim_side(variant: str, ecmp: str, args: argparse.Namespace) -> tuple[pd.DataFrame, dict]:
     r = tcpsim.run(scenario(variant, ecmp, args.load, args.duration), seed=args.seed)
-    cutoff = 0.8 * args.duration
-    frame = r.fct()
-    counted = frame[frame["start_s"] < cutoff]
-    t = r.transfers
-    stats = {
-        "transfers": len(t),
-        "counted": len(counted),
-        "unfinished": int((~t["completed"] & (t["start_s"] < cutoff)).sum()),
-        "drops": int(r.links["drops_queue"].sum()),
-        "marks": int(r.links["marks_ecn"].sum()),
-        # Data packets sent beyond the segments of the bytes delivered: resent segments, plus
-        # what unfinished transfers had in flight or not yet delivered (an upper bound).
-        "sent_beyond_delivered": int(r.web["packets_sent"].sum() - r.web["bytes_delivered"].sum() / 1460),
-    }
-    return counted, stats
+    return tcpsim_counts(r, args.duration)
 
 
 def ns3_output(variant: str, args: argparse.Namespace) -> str:
