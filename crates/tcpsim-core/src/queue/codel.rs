@@ -15,13 +15,12 @@
 //! Difference from Linux: `interval/√count` is computed exactly in f64, where Linux keeps a
 //! 16.16 reciprocal square root updated by Newton steps (within 0.5 % for count ≥ 2).
 
-use std::collections::VecDeque;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::fifo::Fifo;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
-use crate::packet::{PacketId, NO_PACKET};
+use crate::packet::PacketId;
 
 /// CoDel's parameters (RFC 8289 §4, §5). Defaults users get are set in the scenario layer
 /// (`CodelQueue` in `tcpsim.scenario.network`): target 5 ms, interval 100 ms (RFC 8289 §4.2,
@@ -230,35 +229,26 @@ impl CodelState {
 }
 
 /// The plain CoDel queue's FIFO: (packet, wire bytes, enqueue time ns, ECN-capable).
-struct Fifo<'a> {
-    entries: &'a mut VecDeque<(PacketId, u32, u64, bool)>,
-    occupancy: &'a mut Occupancy,
-}
-
-impl CodelFifo for Fifo<'_> {
+impl CodelFifo for Fifo<(PacketId, u32, u64, bool)> {
     #[inline]
     fn pop_head(&mut self, now_ns: u64) -> Option<(Departure, u64)> {
-        let (id, wire_bytes, enqueued_ns, ect) = self.entries.pop_front()?;
-        self.occupancy.remove(wire_bytes, now_ns);
-        Some((Departure { id, wire_bytes, enqueued_ns, ect }, self.occupancy.bytes))
+        let (id, wire_bytes, enqueued_ns, ect) = self.pop(now_ns)?;
+        Some((Departure { id, wire_bytes, enqueued_ns, ect }, self.occupancy().bytes))
     }
 }
 
 pub struct Codel {
-    /// (packet, wire bytes, enqueue time ns, ECN-capable).
-    fifo: VecDeque<(PacketId, u32, u64, bool)>,
-    cfg: CodelConfig,
+    /// (packet, wire bytes, enqueue time ns, ECN-capable); limited in packets only.
+    fifo: Fifo<(PacketId, u32, u64, bool)>,
     params: CodelParams,
     state: CodelState,
-    occupancy: Occupancy,
     signals: Signals,
 }
 
 impl Codel {
     pub fn new(cfg: &CodelConfig) -> Self {
         Codel {
-            fifo: VecDeque::new(),
-            cfg: cfg.clone(),
+            fifo: Fifo::new(Some(cfg.limit_packets), None),
             params: CodelParams {
                 target_ns: cfg.target_ns,
                 interval_ns: cfg.interval_ns,
@@ -266,7 +256,6 @@ impl Codel {
                 mtu_bytes: cfg.mtu_bytes,
             },
             state: CodelState::default(),
-            occupancy: Occupancy::default(),
             signals: Signals::default(),
         }
     }
@@ -275,11 +264,10 @@ impl Codel {
 impl QueueDiscipline for Codel {
     #[inline]
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
-        if self.occupancy.packets >= self.cfg.limit_packets {
+        if !self.fifo.fits(a.wire_bytes) {
             return Verdict::Dropped;
         }
-        self.fifo.push_back((a.id, a.wire_bytes, now_ns, a.ect));
-        self.occupancy.add(a.wire_bytes, now_ns);
+        self.fifo.push((a.id, a.wire_bytes, now_ns, a.ect), now_ns);
         Verdict::Enqueued
     }
 
@@ -287,17 +275,16 @@ impl QueueDiscipline for Codel {
     /// the returned packet to `sink.mark`.
     #[inline(never)]
     fn dequeue(&mut self, now_ns: u64, sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
-        let mut fifo = Fifo { entries: &mut self.fifo, occupancy: &mut self.occupancy };
-        let out = self.state.dequeue(&mut fifo, &self.params, now_ns, sink, &mut self.signals)?;
+        let out = self.state.dequeue(&mut self.fifo, &self.params, now_ns, sink, &mut self.signals)?;
         Some((out.id, out.wire_bytes))
     }
 
     fn occupancy(&self) -> &Occupancy {
-        &self.occupancy
+        self.fifo.occupancy()
     }
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
-        &mut self.occupancy
+        self.fifo.occupancy_mut()
     }
 
     fn signals(&self) -> Signals {
@@ -306,11 +293,11 @@ impl QueueDiscipline for Codel {
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        [self.fifo.front().map_or(NO_PACKET, |&(id, _, _, _)| id), NO_PACKET]
+        self.fifo.next_out()
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().map(|(id, _, _, _)| *id))
+        Box::new(self.fifo.ids())
     }
 }
 
@@ -322,8 +309,12 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
+    fn config(ecn: bool) -> CodelConfig {
+        CodelConfig { limit_packets: 100, target_ns: 5 * MS, interval_ns: 100 * MS, ecn, mtu_bytes: 0 }
+    }
+
     fn codel(ecn: bool) -> Codel {
-        Codel::new(&CodelConfig { limit_packets: 100, target_ns: 5 * MS, interval_ns: 100 * MS, ecn, mtu_bytes: 0 })
+        Codel::new(&config(ecn))
     }
 
     fn offer(q: &mut Codel, id: PacketId, ect: bool, now_ns: u64) -> Verdict {
@@ -359,7 +350,7 @@ mod tests {
         assert_eq!(take(&mut q, 221 * MS), (Some(11), vec![], false));
         assert!(!q.state.dropping);
         assert_eq!(take(&mut q, 222 * MS), (None, vec![], false));
-        assert_eq!(q.occupancy.packets, 0);
+        assert_eq!(q.occupancy().packets, 0);
     }
 
     #[test]
@@ -387,10 +378,10 @@ mod tests {
 
     #[test]
     fn arrivals_beyond_the_limit_are_dropped_and_validation_names_the_field() {
-        let mut q = Codel::new(&CodelConfig { limit_packets: 1, ..codel(false).cfg });
+        let mut q = Codel::new(&CodelConfig { limit_packets: 1, ..config(false) });
         assert_eq!(offer(&mut q, 1, false, 0), Verdict::Enqueued);
         assert_eq!(offer(&mut q, 2, false, 0), Verdict::Dropped);
-        let bad = CodelConfig { interval_ns: 5 * MS, ..codel(false).cfg };
+        let bad = CodelConfig { interval_ns: 5 * MS, ..config(false) };
         assert!(bad.validate().unwrap_err().starts_with("interval_ns:"));
     }
 }

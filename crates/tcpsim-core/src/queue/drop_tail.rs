@@ -1,66 +1,53 @@
 //! Drop-tail FIFO: an arrival that would exceed the packet or byte limit is dropped.
 //!
-//! State: the FIFO of (packet, wire bytes) and its occupancy. Limits in packets and/or bytes;
-//! the byte limit counts wire bytes (headers included), as a router's buffer memory would.
+//! State: the FIFO core ([`Fifo`]: the packets in arrival order, their occupancy and the
+//! limits in packets and/or wire bytes) and nothing else.
 
-use std::collections::VecDeque;
-
+use super::fifo::Fifo;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Verdict};
-use crate::packet::{PacketId, NO_PACKET};
+use crate::packet::PacketId;
 
 pub struct DropTail {
-    fifo: VecDeque<(PacketId, u32)>,
-    limit_packets: u64,
-    limit_bytes: u64,
-    occupancy: Occupancy,
+    fifo: Fifo<(PacketId, u32)>,
 }
 
 impl DropTail {
     /// A queue with the given limits; an absent limit is unlimited.
     pub fn new(limit_packets: Option<u64>, limit_bytes: Option<u64>) -> Self {
-        DropTail {
-            fifo: VecDeque::new(),
-            limit_packets: limit_packets.unwrap_or(u64::MAX),
-            limit_bytes: limit_bytes.unwrap_or(u64::MAX),
-            occupancy: Occupancy::default(),
-        }
+        DropTail { fifo: Fifo::new(limit_packets, limit_bytes) }
     }
 }
 
 impl QueueDiscipline for DropTail {
     #[inline]
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
-        let o = &self.occupancy;
-        if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
+        if !self.fifo.fits(a.wire_bytes) {
             return Verdict::Dropped;
         }
-        self.fifo.push_back((a.id, a.wire_bytes));
-        self.occupancy.add(a.wire_bytes, now_ns);
+        self.fifo.push((a.id, a.wire_bytes), now_ns);
         Verdict::Enqueued
     }
 
     #[inline]
     fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
-        let (id, bytes) = self.fifo.pop_front()?;
-        self.occupancy.remove(bytes, now_ns);
-        Some((id, bytes))
+        self.fifo.pop(now_ns)
     }
 
     fn occupancy(&self) -> &Occupancy {
-        &self.occupancy
+        self.fifo.occupancy()
     }
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
-        &mut self.occupancy
+        self.fifo.occupancy_mut()
     }
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        [self.fifo.front().map_or(NO_PACKET, |&(id, _)| id), NO_PACKET]
+        self.fifo.next_out()
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().map(|(id, _)| *id))
+        Box::new(self.fifo.ids())
     }
 }
 
@@ -100,7 +87,7 @@ mod tests {
         offer(&mut q, 1, 100, 0);
         offer(&mut q, 2, 100, 10);
         q.dequeue(30, &mut DequeueSink::default());
-        let o = q.occupancy.at(40);
+        let o = q.occupancy().at(40);
         // 1 packet for 10 ns, 2 for 20 ns, 1 for 10 ns = 60 packet·ns
         assert_eq!(o.packet_ns, 60);
         assert_eq!(o.max_packets, 2);

@@ -13,6 +13,7 @@
 
 mod codel;
 mod drop_tail;
+mod fifo;
 mod flow_counter;
 mod fq_codel;
 mod pie;

@@ -57,13 +57,12 @@
 //! as an update leaves p, qdelay_old and the allowance unchanged (with constant inputs it then
 //! is a fixed point), the remaining boundaries up to t are skipped.
 
-use std::collections::VecDeque;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::fifo::Fifo;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
-use crate::packet::{PacketId, NO_PACKET};
+use crate::packet::PacketId;
 use crate::rng::RandomStream;
 
 /// PIE's parameters (RFC 8033; `queue::pie` cites the rule each enters). The defaults users get
@@ -156,10 +155,7 @@ enum DelayEstimate {
 
 pub struct Pie {
     /// (packet, wire bytes, enqueue time).
-    fifo: VecDeque<(PacketId, u32, u64)>,
-    limit_packets: u64,
-    limit_bytes: u64,
-    occupancy: Occupancy,
+    fifo: Fifo<(PacketId, u32, u64)>,
     target_ns: u64,
     t_update_ns: u64,
     alpha: f64,
@@ -193,10 +189,7 @@ impl Pie {
             }
         };
         Pie {
-            fifo: VecDeque::new(),
-            limit_packets: cfg.limit_packets.unwrap_or(u64::MAX),
-            limit_bytes: cfg.limit_bytes.unwrap_or(u64::MAX),
-            occupancy: Occupancy::default(),
+            fifo: Fifo::new(cfg.limit_packets, cfg.limit_bytes),
             target_ns: cfg.target_ns,
             t_update_ns: cfg.t_update_ns,
             alpha: cfg.alpha,
@@ -227,7 +220,7 @@ impl Pie {
         match self.estimate {
             DelayEstimate::Timestamp { qdelay_ns } => qdelay_ns,
             DelayEstimate::DequeueRate { avg_dq_time_ns, .. } => {
-                (self.occupancy.bytes as f64 * avg_dq_time_ns / self.dq_threshold_bytes as f64).round() as u64
+                (self.fifo.occupancy().bytes as f64 * avg_dq_time_ns / self.dq_threshold_bytes as f64).round() as u64
             }
         }
     }
@@ -293,7 +286,7 @@ impl Pie {
     /// §4.3/§5.2: what a dequeue at `now_ns` of a packet enqueued at `enqueued_ns` of `bytes`
     /// tells the estimate (the queue is already without it).
     fn on_departure(&mut self, bytes: u32, enqueued_ns: u64, now_ns: u64) {
-        let queued = self.occupancy.bytes;
+        let queued = self.fifo.occupancy().bytes;
         let threshold = self.dq_threshold_bytes;
         match &mut self.estimate {
             DelayEstimate::Timestamp { qdelay_ns } => {
@@ -324,11 +317,10 @@ impl QueueDiscipline for Pie {
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
         self.catch_up(now_ns);
         self.rearm_burst_allowance();
-        let o = &self.occupancy;
-        if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
+        if !self.fifo.fits(a.wire_bytes) {
             return Verdict::Dropped;
         }
-        let verdict = if !self.drop_early(o.bytes) {
+        let verdict = if !self.drop_early(self.fifo.occupancy().bytes) {
             Verdict::Enqueued
         } else if self.ecn && a.ect && self.p <= self.mark_ecn_th {
             self.signals.marks_ecn += 1;
@@ -337,8 +329,7 @@ impl QueueDiscipline for Pie {
             self.signals.drops_early += 1;
             return Verdict::DroppedEarly;
         };
-        self.fifo.push_back((a.id, a.wire_bytes, now_ns));
-        self.occupancy.add(a.wire_bytes, now_ns);
+        self.fifo.push((a.id, a.wire_bytes, now_ns), now_ns);
         verdict
     }
 
@@ -353,18 +344,17 @@ impl QueueDiscipline for Pie {
     #[inline(never)]
     fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
         self.catch_up(now_ns);
-        let (id, bytes, enqueued_ns) = self.fifo.pop_front()?;
-        self.occupancy.remove(bytes, now_ns);
+        let (id, bytes, enqueued_ns) = self.fifo.pop(now_ns)?;
         self.on_departure(bytes, enqueued_ns, now_ns);
         Some((id, bytes))
     }
 
     fn occupancy(&self) -> &Occupancy {
-        &self.occupancy
+        self.fifo.occupancy()
     }
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
-        &mut self.occupancy
+        self.fifo.occupancy_mut()
     }
 
     fn signals(&self) -> Signals {
@@ -373,11 +363,11 @@ impl QueueDiscipline for Pie {
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        [self.fifo.front().map_or(NO_PACKET, |&(id, _, _)| id), NO_PACKET]
+        self.fifo.next_out()
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().map(|(id, _, _)| *id))
+        Box::new(self.fifo.ids())
     }
 }
 

@@ -44,10 +44,9 @@
 //! Counters (`Signals`): the drops decided by the average (early and forced,
 //! `Verdict::DroppedEarly`) and the CE marks (`Verdict::Marked`); overflow is `Verdict::Dropped`.
 
-use std::collections::VecDeque;
-
+use super::fifo::Fifo;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
-use crate::packet::{PacketId, NO_PACKET};
+use crate::packet::PacketId;
 use crate::rng::RandomStream;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -101,10 +100,7 @@ pub enum RedMode {
 }
 
 pub struct Red {
-    fifo: VecDeque<(PacketId, u32)>,
-    limit_packets: u64,
-    limit_bytes: u64,
-    occupancy: Occupancy,
+    fifo: Fifo<(PacketId, u32)>,
     byte_mode: bool,
     /// Thresholds in the mode's unit (packets or bytes).
     min_th: f64,
@@ -138,10 +134,7 @@ impl Red {
     /// A RED queue on a link of `rate_bps`, drawing its decisions from `rng`.
     pub fn new(cfg: &RedConfig, rate_bps: u64, rng: RandomStream) -> Self {
         Red {
-            fifo: VecDeque::new(),
-            limit_packets: cfg.limit_packets.unwrap_or(u64::MAX),
-            limit_bytes: cfg.limit_bytes.unwrap_or(u64::MAX),
-            occupancy: Occupancy::default(),
+            fifo: Fifo::new(cfg.limit_packets, cfg.limit_bytes),
             byte_mode: cfg.mode == RedMode::Byte,
             min_th: cfg.min_th,
             max_th: cfg.max_th,
@@ -167,9 +160,9 @@ impl Red {
     /// The queue in the mode's unit.
     fn queue_len(&self) -> f64 {
         if self.byte_mode {
-            self.occupancy.bytes as f64
+            self.fifo.occupancy().bytes as f64
         } else {
-            self.occupancy.packets as f64
+            self.fifo.occupancy().packets as f64
         }
     }
 
@@ -260,8 +253,7 @@ impl QueueDiscipline for Red {
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
         self.update_average(now_ns);
         let verdict = self.decide(&a);
-        let o = &self.occupancy;
-        if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
+        if !self.fifo.fits(a.wire_bytes) {
             (self.count, self.count_bytes) = (0, 0);
             return Verdict::Dropped;
         }
@@ -271,8 +263,7 @@ impl QueueDiscipline for Red {
             _ => {}
         }
         if verdict != Verdict::DroppedEarly {
-            self.fifo.push_back((a.id, a.wire_bytes));
-            self.occupancy.add(a.wire_bytes, now_ns);
+            self.fifo.push((a.id, a.wire_bytes), now_ns);
         }
         verdict
     }
@@ -288,20 +279,19 @@ impl QueueDiscipline for Red {
 
     #[inline(never)]
     fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
-        let Some((id, bytes)) = self.fifo.pop_front() else {
+        let out = self.fifo.pop(now_ns);
+        if out.is_none() {
             self.idle_since_ns = Some(now_ns);
-            return None;
-        };
-        self.occupancy.remove(bytes, now_ns);
-        Some((id, bytes))
+        }
+        out
     }
 
     fn occupancy(&self) -> &Occupancy {
-        &self.occupancy
+        self.fifo.occupancy()
     }
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
-        &mut self.occupancy
+        self.fifo.occupancy_mut()
     }
 
     fn signals(&self) -> Signals {
@@ -310,11 +300,11 @@ impl QueueDiscipline for Red {
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        [self.fifo.front().map_or(NO_PACKET, |&(id, _)| id), NO_PACKET]
+        self.fifo.next_out()
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().map(|(id, _)| *id))
+        Box::new(self.fifo.ids())
     }
 }
 
@@ -535,7 +525,7 @@ mod tests {
         q.avg = 0.0;
         q.enqueue(packet(6, true), 0);
         q.enqueue(packet(7, true), 0);
-        assert_eq!(q.occupancy.packets, 6);
+        assert_eq!(q.occupancy().packets, 6);
         assert_eq!(q.enqueue(packet(8, true), 0), Verdict::Dropped, "the buffer is full");
         let mut ns2 = red(&RedConfig { mark_p: 0.1, ..cfg });
         for id in 0..3 {

@@ -27,13 +27,12 @@
 //!
 //! Counters (`Signals`): CE marks and the non-ECT drops above K; overflow is `Verdict::Dropped`.
 
-use std::collections::VecDeque;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::fifo::Fifo;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Signals, Verdict};
-use crate::packet::{PacketId, NO_PACKET};
+use crate::packet::PacketId;
 
 /// The step-marking queue's parameters (`queue::step` cites each). Defaults users get are set
 /// in the scenario layer (`StepQueue` in `tcpsim.scenario.network`).
@@ -93,26 +92,20 @@ impl StepConfig {
 }
 
 pub struct Step {
-    fifo: VecDeque<(PacketId, u32)>,
-    limit_packets: u64,
-    limit_bytes: u64,
+    fifo: Fifo<(PacketId, u32)>,
     threshold: u64,
     bytes: bool,
     drop_non_ect: bool,
-    occupancy: Occupancy,
     signals: Signals,
 }
 
 impl Step {
     pub fn new(cfg: &StepConfig) -> Self {
         Step {
-            fifo: VecDeque::new(),
-            limit_packets: cfg.limit_packets.unwrap_or(u64::MAX),
-            limit_bytes: cfg.limit_bytes.unwrap_or(u64::MAX),
+            fifo: Fifo::new(cfg.limit_packets, cfg.limit_bytes),
             threshold: cfg.threshold,
             bytes: cfg.unit == StepUnit::Bytes,
             drop_non_ect: cfg.non_ect == NonEct::Drop,
-            occupancy: Occupancy::default(),
             signals: Signals::default(),
         }
     }
@@ -121,12 +114,12 @@ impl Step {
 impl QueueDiscipline for Step {
     #[inline(never)]
     fn enqueue(&mut self, a: Arrival, now_ns: u64) -> Verdict {
-        let o = &self.occupancy;
         // Step 1: the hard limits.
-        if o.packets + 1 > self.limit_packets || o.bytes + a.wire_bytes as u64 > self.limit_bytes {
+        if !self.fifo.fits(a.wire_bytes) {
             return Verdict::Dropped;
         }
         // Step 2: the queue found on arrival against K.
+        let o = self.fifo.occupancy();
         let queue = if self.bytes { o.bytes } else { o.packets };
         let verdict = if queue <= self.threshold {
             Verdict::Enqueued
@@ -139,25 +132,22 @@ impl QueueDiscipline for Step {
         } else {
             Verdict::Enqueued
         };
-        self.fifo.push_back((a.id, a.wire_bytes));
-        self.occupancy.add(a.wire_bytes, now_ns);
+        self.fifo.push((a.id, a.wire_bytes), now_ns);
         verdict
     }
 
     /// A plain FIFO.
     #[inline(never)]
     fn dequeue(&mut self, now_ns: u64, _sink: &mut DequeueSink) -> Option<(PacketId, u32)> {
-        let (id, bytes) = self.fifo.pop_front()?;
-        self.occupancy.remove(bytes, now_ns);
-        Some((id, bytes))
+        self.fifo.pop(now_ns)
     }
 
     fn occupancy(&self) -> &Occupancy {
-        &self.occupancy
+        self.fifo.occupancy()
     }
 
     fn occupancy_mut(&mut self) -> &mut Occupancy {
-        &mut self.occupancy
+        self.fifo.occupancy_mut()
     }
 
     fn signals(&self) -> Signals {
@@ -166,11 +156,11 @@ impl QueueDiscipline for Step {
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        [self.fifo.front().map_or(NO_PACKET, |&(id, _)| id), NO_PACKET]
+        self.fifo.next_out()
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().map(|(id, _)| *id))
+        Box::new(self.fifo.ids())
     }
 }
 
