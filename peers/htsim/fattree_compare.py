@@ -39,26 +39,11 @@ from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fct_tables import plot_variants, print_table, tcpsim_counts  # noqa: E402 - peers/fct_tables.py, beside this folder
+from htsim_tcp import TCPSIM, TICK_US, htsim_tcp  # noqa: E402 - beside this script
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
-# The `tcpsim` command of the running interpreter (its venv), with the tcpsim it imports.
-TCPSIM = [sys.executable, "-c", "from tcpsim.launch import main; main()"]
 TWIN = Path(os.environ.get("HTSIM_DIR", "/tmp/htsim")) / "bin" / "fattree"
-TCP = {
-    "mss": 1460,
-    "header": 40,
-    "init_cwnd": 3,
-    "min_rto": "10ms",
-    "initial_rto": "1s",
-    "delack_count": 1,
-    "handshake": True,
-    "limited_transmit": False,
-    "timeout_ssthresh": "every",
-    "partial_ack_timer": "slow_but_steady",
-}
-# htsim's timer scanner period in us (its own drivers: 10 ms; chosen here: 1 ms, about
-# tcpsim's 1 ms clock granularity); `--tick-us` changes it as a sensitivity.
-TICK_US = 1000.0
+TCP = htsim_tcp("10ms")
 K = 65
 
 
