@@ -20,41 +20,25 @@ pub trait Waiting: Copy {
     fn wire_bytes(&self) -> u32;
 }
 
-/// (packet, wire bytes).
-impl Waiting for (PacketId, u32) {
-    #[inline]
-    fn id(&self) -> PacketId {
-        self.0
-    }
-    #[inline]
-    fn wire_bytes(&self) -> u32 {
-        self.1
-    }
+/// The tuples the disciplines store: (packet, wire bytes, then what else they remember).
+macro_rules! waiting_tuple {
+    ($($more:ty),*) => {
+        impl Waiting for (PacketId, u32 $(, $more)*) {
+            #[inline]
+            fn id(&self) -> PacketId {
+                self.0
+            }
+            #[inline]
+            fn wire_bytes(&self) -> u32 {
+                self.1
+            }
+        }
+    };
 }
 
-/// (packet, wire bytes, enqueue time ns).
-impl Waiting for (PacketId, u32, u64) {
-    #[inline]
-    fn id(&self) -> PacketId {
-        self.0
-    }
-    #[inline]
-    fn wire_bytes(&self) -> u32 {
-        self.1
-    }
-}
-
-/// (packet, wire bytes, enqueue time ns, ECN-capable).
-impl Waiting for (PacketId, u32, u64, bool) {
-    #[inline]
-    fn id(&self) -> PacketId {
-        self.0
-    }
-    #[inline]
-    fn wire_bytes(&self) -> u32 {
-        self.1
-    }
-}
+waiting_tuple!(); // drop-tail, RED, step
+waiting_tuple!(u64); // PIE: + enqueue time ns
+waiting_tuple!(u64, bool); // CoDel: + enqueue time ns, ECN-capable
 
 pub struct Fifo<E: Waiting> {
     entries: VecDeque<E>,
