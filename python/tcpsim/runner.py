@@ -41,8 +41,9 @@ class RunSpec:
     """One simulation to run.
 
     ``key`` is the caller's label for the run (any hashable value; sweeps and reproductions use
-    :class:`tcpsim.tidy.RunKey`, e.g. ``RunKey(buffer=42, seed=3)``) and is how results come back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides``
-    are ``(path, value)`` pairs applied on top of it, such as ``("links[0].rate", "5Mbps")``,
+    :class:`tcpsim.tidy.RunKey`, e.g. ``RunKey(buffer=42, seed=3)``) and is how results come
+    back; ``scenario`` is a user-format dict (or a path to a scenario file); ``overrides`` are
+    ``(path, value)`` pairs applied on top of it, such as ``("links[0].rate", "5Mbps")``,
     with values used as they are (not parsed from text). ``force`` runs it even if its estimated
     cost exceeds the scenario's limits (it does not change the result, so not the cache key).
     """
