@@ -22,7 +22,6 @@ See docs/htsim-comparison/incast.md.
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +33,7 @@ from tcpsim.fct import incast_rounds
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from htsim_tcp import TCPSIM, TICK_US, htsim_tcp  # noqa: E402 - beside this script
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
+from twin_rounds import round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
 
 TWIN = Path(os.environ.get("HTSIM_DIR", "/tmp/htsim")) / "bin" / "incast"
 TCP = htsim_tcp("300ms")
@@ -99,15 +99,7 @@ def htsim_side(senders: int, variant: str, rounds: int, tick_us: float) -> dict[
             drops.append(int(f[4]))
         elif f[0] == "RESULT":
             result[f[2]] = float(f[3])
-    return {
-        "rounds": len(qct),
-        "qct_mean_ms": 1e3 * statistics.fmean(qct),
-        "qct_min_ms": 1e3 * min(qct),
-        "qct_max_ms": 1e3 * max(qct),
-        "drops_per_round": statistics.fmean(drops),
-        "marks": int(result.get("port_marks", 0)),
-        "resent": int(result.get("resent_segments", 0)),
-    }
+    return round_summary(qct, drops, result)
 
 
 def speed(args: argparse.Namespace) -> None:

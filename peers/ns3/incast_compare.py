@@ -29,6 +29,7 @@ from tcpsim.fct import incast_rounds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
+from twin_rounds import round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
 
 TWIN = Path(os.environ.get("NS3_TWIN_BIN", "/tmp/ns3-twins/bin")) / "incast"
 TCP = {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"}
@@ -85,16 +86,7 @@ def ns3_side(senders: int, variant: str, rounds: int) -> dict[str, float]:
             drops.append(int(f[8]))
         elif f[0] == "RESULT":
             result[f[2]] = float(f[3])
-    return {
-        "rounds": len(qct),
-        "qct_mean_ms": 1e3 * statistics.fmean(qct),
-        "qct_min_ms": 1e3 * min(qct),
-        "qct_max_ms": 1e3 * max(qct),
-        "qct_from_query_ms": 1e3 * statistics.fmean(from_query),
-        "drops_per_round": statistics.fmean(drops),
-        "marks": int(result.get("port_marks", 0)),
-        "resent": int(result.get("resent_segments", 0)),
-    }
+    return round_summary(qct, drops, result) | {"qct_from_query_ms": 1e3 * statistics.fmean(from_query)}
 
 
 def speed(args: argparse.Namespace) -> None:
