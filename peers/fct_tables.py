@@ -11,6 +11,20 @@ import pandas as pd
 from tcpsim.fct import fct_table, plot_slowdown
 
 
+def twin_transfer(src: str, dst: str, size: int, start_s: float, end_s: float) -> dict:
+    """A transfer a twin reported complete, as a row of tcpsim's transfers table (generator `ws`)."""
+    return {
+        "generator": "ws",
+        "src": src,
+        "dst": dst,
+        "bytes": size,
+        "start_s": start_s,
+        "end_s": end_s,
+        "fct_s": end_s - start_s,
+        "completed": True,
+    }
+
+
 def tcpsim_counts(r, duration: float) -> tuple[pd.DataFrame, dict]:
     """tcpsim's side of a comparison from its `RunResult` `r` of a `duration`-second run: the FCT
     frame of the completed transfers that arrived in the first 80 % (`counted`), and its run

@@ -38,7 +38,7 @@ from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fct_tables import plot_variants, print_table, tcpsim_counts  # noqa: E402 - peers/fct_tables.py, beside this folder
+from fct_tables import plot_variants, print_table, tcpsim_counts, twin_transfer  # noqa: E402 - peers/fct_tables.py, beside this folder
 from htsim_tcp import TCPSIM, TICK_US, htsim_tcp  # noqa: E402 - beside this script
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
@@ -116,19 +116,7 @@ def htsim_side(variant: str, flows: Path, args: argparse.Namespace) -> tuple[pd.
         if not f:
             continue
         if f[0] == "FCT" and float(f[5]) < cutoff:
-            start, end = float(f[5]), float(f[6])
-            rows.append(
-                {
-                    "generator": "ws",
-                    "src": names[int(f[2])],
-                    "dst": names[int(f[3])],
-                    "bytes": int(f[4]),
-                    "start_s": start,
-                    "end_s": end,
-                    "fct_s": end - start,
-                    "completed": True,
-                }
-            )
+            rows.append(twin_transfer(names[int(f[2])], names[int(f[3])], int(f[4]), float(f[5]), float(f[6])))
         elif f[0] == "UNFINISHED" and float(f[5]) < cutoff:
             unfinished += 1
         elif f[0] == "RESULT":

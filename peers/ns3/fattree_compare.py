@@ -33,7 +33,7 @@ from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fct_tables import plot_variants, print_table, tcpsim_counts  # noqa: E402 - peers/fct_tables.py, beside this folder
+from fct_tables import plot_variants, print_table, tcpsim_counts, twin_transfer  # noqa: E402 - peers/fct_tables.py, beside this folder
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -90,19 +90,7 @@ def ns3_side(variant: str, args: argparse.Namespace) -> tuple[pd.DataFrame, dict
     for line in ns3_output(variant, args).splitlines():
         f = line.split()
         if f[0] == "FCT" and float(f[5]) < cutoff:
-            start, end = float(f[6]), float(f[7])
-            rows.append(
-                {
-                    "generator": "ws",
-                    "src": f[2],
-                    "dst": f[3],
-                    "bytes": int(f[4]),
-                    "start_s": start,
-                    "end_s": end,
-                    "fct_s": end - start,
-                    "completed": True,
-                }
-            )
+            rows.append(twin_transfer(f[2], f[3], int(f[4]), float(f[6]), float(f[7])))
         elif f[0] == "UNFINISHED" and float(f[5]) < cutoff:
             unfinished += 1
         elif f[0] == "RESULT":
