@@ -167,21 +167,36 @@ impl Entry {
     }
 }
 
-/// log2 of a wheel slot's width in ns (16.4 µs): a few events per slot on a busy gigabit
-/// network, so the heap of the current slot stays a few entries deep.
-const SLOT_SHIFT: u32 = 14;
-/// Slots in the wheel (a power of two): with `SLOT_SHIFT` it spans 268 ms ahead, beyond the
-/// propagation delays of nearly every scenario; later events wait in `later`.
+/// log2 of a wheel slot's width in ns when a run starts (16.4 µs); the wheel then adapts it
+/// ([`Scheduler::adapt_slot_width`]).
+const INITIAL_SLOT_SHIFT: u32 = 14;
+/// The narrowest slot (64 ns) and the widest (the initial width: wider slots made sparse
+/// networks no faster, and the dumbbells and podlesny_1g 5–10 % slower, as the current slot's
+/// heap took more of their events).
+const MIN_SLOT_SHIFT: u32 = 6;
+const MAX_SLOT_SHIFT: u32 = INITIAL_SLOT_SHIFT;
+/// Slots in the wheel (a power of two): 268 ms ahead at the initial width; later events wait
+/// in `later`.
 const SLOTS: usize = 1 << 14;
-const SLOT_NS: u64 = 1 << SLOT_SHIFT;
-const WHEEL_NS: u64 = SLOT_NS * SLOTS as u64;
+/// The width is reconsidered after this many slots have been reached, or as many times
+/// `DENSE_SLOT_EVENTS` events run (so that a crowded start adapts quickly) ...
+const ADAPT_EVERY_SLOTS: u64 = 256;
+/// ... and halved if they held more events than this on average (the events of a slot are
+/// sorted, or go through the current slot's heap, so a crowded slot costs a deep heap and
+/// a sort that spills out of the first-level cache: a k = 8 fat tree runs about 400 events
+/// per microsecond) ...
+const DENSE_SLOT_EVENTS: u64 = 128;
+/// ... or doubled, up to the initial width, if they held fewer than this (a narrow wheel
+/// scans many empty slots, and spans less than a propagation delay, so that events pass
+/// through `later` first).
+const SPARSE_SLOT_EVENTS: u64 = 8;
 /// End of a slot's list.
 const NIL: u32 = u32::MAX;
 
 /// The pending events and the current time, in three tiers by how far ahead they are:
 /// `near`, those before `near_end` (the current slot's, sorted); a timing wheel of
-/// `SLOTS` slots of `SLOT_NS` holding, unsorted, those of the next `WHEEL_NS` (one slot each
-/// interval); and `later`, a heap of the rest. Scheduling into the wheel is a constant-time
+/// `SLOTS` slots of 2^`slot_shift` ns holding, unsorted, those of the next `SLOTS` slot
+/// widths (one slot each interval); and `later`, a heap of the rest. Scheduling into the wheel is a constant-time
 /// push onto its slot's list; the events of a slot are sorted only when time reaches it, a
 /// few entries at a time. The order is exactly (time, event) whatever the tier, so any
 /// correct priority queue would run the same events in the same order.
@@ -199,6 +214,14 @@ pub struct Scheduler {
     nodes: Vec<Node>,
     free: u32,
     later: Heap,
+    /// log2 of a slot's width in ns.
+    slot_shift: u32,
+    /// Slots reached, and the events popped before the first of them, since the width was
+    /// last reconsidered.
+    slots_reached: u64,
+    events_at_adapt: u64,
+    /// The wheel's events while its slots are re-cut (kept to reuse its memory).
+    resize_scratch: Vec<Entry>,
     now_ns: u64,
     /// The event being handled, with `now_ns`: its place in the order.
     now_key: u128,
@@ -216,13 +239,17 @@ impl Default for Scheduler {
     fn default() -> Self {
         Scheduler {
             near: Near::default(),
-            near_end: SLOT_NS,
+            near_end: 1 << INITIAL_SLOT_SHIFT,
             slot_head: vec![NIL; SLOTS],
             occupied: vec![0; SLOTS / 64],
             in_wheel: 0,
             nodes: Vec::new(),
             free: NIL,
             later: Heap::default(),
+            slot_shift: INITIAL_SLOT_SHIFT,
+            slots_reached: 0,
+            events_at_adapt: 0,
+            resize_scratch: Vec::new(),
             now_ns: 0,
             now_key: 0,
             events: 0,
@@ -256,7 +283,7 @@ impl Scheduler {
     fn insert(&mut self, entry: Entry) {
         if entry.time_ns < self.near_end {
             self.near.push(entry);
-        } else if entry.time_ns - self.near_end < WHEEL_NS {
+        } else if entry.time_ns - self.near_end < self.wheel_ns() {
             self.push_to_wheel(entry);
         } else {
             self.later.push(entry);
@@ -265,7 +292,7 @@ impl Scheduler {
 
     #[inline]
     fn push_to_wheel(&mut self, entry: Entry) {
-        let slot = (entry.time_ns >> SLOT_SHIFT) as usize & (SLOTS - 1);
+        let slot = (entry.time_ns >> self.slot_shift) as usize & (SLOTS - 1);
         let next = self.slot_head[slot];
         let node = Node { entry, next };
         let i = if self.free != NIL {
@@ -303,16 +330,17 @@ impl Scheduler {
     /// `later` into the wheel as it turns. False if no event is pending.
     #[cold]
     fn refill(&mut self) -> bool {
+        self.adapt_slot_width();
         loop {
             if self.in_wheel == 0 {
                 let Some(first) = self.later.peek() else { return false };
                 // Nothing before `later`'s first event: start the wheel at its slot.
-                self.near_end = self.near_end.max(first.time_ns & !(SLOT_NS - 1));
+                self.near_end = self.near_end.max(first.time_ns & !(self.slot_ns() - 1));
                 self.bring_later_into_wheel();
             }
-            let slot = self.next_occupied_slot((self.near_end >> SLOT_SHIFT) as usize & (SLOTS - 1));
-            let ahead = (slot.wrapping_sub((self.near_end >> SLOT_SHIFT) as usize)) & (SLOTS - 1);
-            self.near_end += (ahead as u64 + 1) * SLOT_NS;
+            let slot = self.next_occupied_slot((self.near_end >> self.slot_shift) as usize & (SLOTS - 1));
+            let ahead = (slot.wrapping_sub((self.near_end >> self.slot_shift) as usize)) & (SLOTS - 1);
+            self.near_end += (ahead as u64 + 1) * self.slot_ns();
             self.occupied[slot / 64] &= !(1 << (slot % 64));
             let mut i = std::mem::replace(&mut self.slot_head[slot], NIL);
             while i != NIL {
@@ -335,12 +363,75 @@ impl Scheduler {
     #[inline]
     fn bring_later_into_wheel(&mut self) {
         while let Some(first) = self.later.peek() {
-            if first.time_ns - self.near_end >= WHEEL_NS {
+            if first.time_ns - self.near_end >= self.wheel_ns() {
                 break;
             }
             self.later.pop();
             self.push_to_wheel(first);
         }
+    }
+
+    #[inline]
+    fn slot_ns(&self) -> u64 {
+        1 << self.slot_shift
+    }
+
+    /// How far ahead the wheel reaches from `near_end`.
+    #[inline]
+    fn wheel_ns(&self) -> u64 {
+        (SLOTS as u64) << self.slot_shift
+    }
+
+    /// Fit the slots' width to the run's density of events, which a scenario does not tell
+    /// beforehand (a 10 µs fat tree runs a thousand times more events per millisecond than a
+    /// 2 Mb/s satellite path): every [`ADAPT_EVERY_SLOTS`] slots reached (or sooner if they
+    /// are crowded), halve the width if they were crowded, double it if nearly empty. Called when `near` is empty. Which tier
+    /// holds an event never changes its place in the order, so the width changes the speed
+    /// only, never a result.
+    fn adapt_slot_width(&mut self) {
+        self.slots_reached += 1;
+        let events = self.events - self.events_at_adapt;
+        if self.slots_reached < ADAPT_EVERY_SLOTS && events < ADAPT_EVERY_SLOTS * DENSE_SLOT_EVENTS {
+            return;
+        }
+        let per_slot = events / self.slots_reached;
+        (self.slots_reached, self.events_at_adapt) = (0, self.events);
+        if per_slot > DENSE_SLOT_EVENTS && self.slot_shift > MIN_SLOT_SHIFT {
+            self.resize_slots(self.slot_shift - 1);
+        } else if per_slot < SPARSE_SLOT_EVENTS && self.slot_shift < MAX_SLOT_SHIFT {
+            self.resize_slots(self.slot_shift + 1);
+        }
+    }
+
+    /// Re-cut the wheel into slots of 2^`shift` ns: take its events out, align `near_end`
+    /// down to the new width (nothing is pending before it: `near` is empty), and schedule
+    /// them again, with those of `later` the wheel now spans.
+    #[cold]
+    fn resize_slots(&mut self, shift: u32) {
+        let mut entries = std::mem::take(&mut self.resize_scratch);
+        for word in 0..SLOTS / 64 {
+            let mut bits = std::mem::replace(&mut self.occupied[word], 0);
+            while bits != 0 {
+                let slot = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut i = std::mem::replace(&mut self.slot_head[slot], NIL);
+                while i != NIL {
+                    let node = self.nodes[i as usize];
+                    entries.push(node.entry);
+                    self.nodes[i as usize].next = self.free;
+                    self.free = i;
+                    i = node.next;
+                }
+            }
+        }
+        self.in_wheel = 0;
+        self.slot_shift = shift;
+        self.near_end &= !(self.slot_ns() - 1);
+        for entry in entries.drain(..) {
+            self.insert(entry);
+        }
+        self.resize_scratch = entries;
+        self.bring_later_into_wheel();
     }
 
     /// The first slot holding events at or after `from`, wrapping around (one exists).
@@ -518,6 +609,10 @@ impl Heap {
 mod tests {
     use super::*;
 
+    /// The initial slot width and the wheel's span at it.
+    const SLOT_NS: u64 = 1 << INITIAL_SLOT_SHIFT;
+    const WHEEL_NS: u64 = SLOT_NS * SLOTS as u64;
+
     #[test]
     fn events_pop_in_time_order_and_ties_by_kind_then_component_rank() {
         let mut s = Scheduler::default();
@@ -663,6 +758,40 @@ mod tests {
             }
         }
         assert!(pending.is_empty() && handled > 20_000, "{handled} handled");
+    }
+
+    #[test]
+    fn the_slots_narrow_in_a_dense_phase_and_widen_again_in_a_sparse_one_and_the_order_holds() {
+        // 200 components each rescheduling itself 0–99 ns ahead (thousands of events per
+        // initial slot), then 10–90 ms ahead (one every few slots); checked against a sorted set.
+        let mut s = Scheduler::default();
+        let mut pending = std::collections::BTreeSet::new();
+        let mut x: u64 = 11;
+        let mut draw = |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        for flow in 0..200 {
+            let event = Event::AppStart { flow };
+            s.at(0, event);
+            pending.insert((0, event.pack(0)));
+        }
+        let (mut narrowest, mut handled) = (INITIAL_SLOT_SHIFT, 0u64);
+        while let Some(event) = s.pop_until(u64::MAX) {
+            let first = pending.pop_first().expect("the reference has it too");
+            assert_eq!((s.now(), event.pack(s.now())), first, "after {handled} events");
+            narrowest = narrowest.min(s.slot_shift);
+            handled += 1;
+            let ahead = if handled < 300_000 { draw(100) } else { 10_000_000 + draw(80_000_000) };
+            if handled < 400_000 {
+                let t = s.now() + ahead;
+                s.at(t, event);
+                pending.insert((t, event.pack(t)));
+            }
+        }
+        assert!(pending.is_empty(), "{} left", pending.len());
+        assert!(narrowest < 10, "the dense phase narrowed the slots to 2^{narrowest} ns only");
+        assert_eq!(s.slot_shift, MAX_SLOT_SHIFT, "the sparse phase widened the slots back");
     }
 
     #[test]
