@@ -265,9 +265,13 @@ impl Scheduler {
     }
 
     /// Whether `event` at `time_ns` comes before the event being handled now (had it been in
-    /// the queue, it would have run already).
+    /// the queue, it would have run already). The event's rank is worked out only for a tie
+    /// with the present: a link asks this at every packet it takes.
     #[inline]
     pub fn has_passed(&self, time_ns: u64, event: Event) -> bool {
+        if time_ns != self.now_ns {
+            return time_ns < self.now_ns;
+        }
         event.key(time_ns) < self.now_key
     }
 
