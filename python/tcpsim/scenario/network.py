@@ -602,9 +602,9 @@ class FqCodelQueue(QueueDisciplineModel):
         PlainValidator(whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024)),
         WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 65536}),
     ] = 1024
-    """Number of sub-queues (RFC 8290 §4.3; Linux `flows`, 1024, at most 65536)."""
+    """Number of sub-queues (RFC 8290 §5.2; Linux `flows`, 1024, at most 65536)."""
     quantum_bytes: PositiveSizeBytes = Field(1514, alias="quantum", validate_default=True)
-    """Bytes a sub-queue sends per round-robin turn (RFC 8290 §4.2, §4.3: one MTU; Linux 1514B)."""
+    """Bytes a sub-queue sends per round-robin turn (RFC 8290 §4.2, §5.2: one MTU; Linux 1514B)."""
     drop_batch: Annotated[
         int,
         PlainValidator(whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64)),
@@ -612,11 +612,11 @@ class FqCodelQueue(QueueDisciplineModel):
     ] = 64
     """Most packets one overflow drops from the fattest sub-queue (Linux `drop_batch_size`, 64)."""
     target_ns: PositiveDurationNs = Field("5ms", alias="target", validate_default=True)
-    """CoDel's acceptable standing delay of each sub-queue (RFC 8289 §4.2, RFC 8290 §4.3: 5ms)."""
+    """CoDel's acceptable standing delay of each sub-queue (RFC 8289 §4.2, RFC 8290 §5.2: 5ms)."""
     interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
-    """CoDel's interval (RFC 8289 §4.3, RFC 8290 §4.3: 100ms)."""
+    """CoDel's interval (RFC 8289 §4.3, RFC 8290 §5.2: 100ms)."""
     ecn: Flag = True
-    """Mark ECN-capable packets CE instead of dropping them (RFC 8290 §4.3, Linux and ns-3: on by default)."""
+    """Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.2, Linux and ns-3: on by default)."""
     mtu_bytes: Annotated[
         int,
         PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),

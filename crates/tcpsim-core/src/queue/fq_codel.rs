@@ -44,7 +44,7 @@ pub enum FlowClassifier {
     Exact,
 }
 
-/// FQ-CoDel's parameters (RFC 8290 §4, §4.3). Defaults users get are set in the scenario
+/// FQ-CoDel's parameters (RFC 8290 §4, §5.2). Defaults users get are set in the scenario
 /// layer (`FqCodelQueue` in `tcpsim.scenario.network`): Linux `sch_fq_codel`'s limit 10240
 /// packets, 1024 flows, quantum 1514 bytes, drop batch 64, ECN on; RFC 8289's target 5 ms and
 /// interval 100 ms.
@@ -54,9 +54,9 @@ pub struct FqCodelConfig {
     /// Packets held by all sub-queues together; beyond it the fattest sub-queue is trimmed
     /// (RFC 8290 §4.1; Linux `limit`, 10240), in [1, 2^20].
     pub limit_packets: u64,
-    /// Number of sub-queues (RFC 8290 §4.3; Linux `flows`, 1024), in [1, 65536].
+    /// Number of sub-queues (RFC 8290 §5.2; Linux `flows`, 1024), in [1, 65536].
     pub flows: u32,
-    /// Bytes a sub-queue may send per round (RFC 8290 §4.2, §4.3: one MTU, Linux 1514), > 0.
+    /// Bytes a sub-queue may send per round (RFC 8290 §4.2, §5.2: one MTU, Linux 1514), > 0.
     pub quantum_bytes: u32,
     /// Most packets dropped from the fattest sub-queue per overflow (Linux `drop_batch_size`,
     /// 64), > 0.
@@ -65,7 +65,7 @@ pub struct FqCodelConfig {
     pub target_ns: u64,
     /// CoDel's interval, ns (RFC 8289 §4.3: 100 ms), > target.
     pub interval_ns: u64,
-    /// Mark ECN-capable packets CE instead of dropping them (RFC 8290 §4.3 `ecn`; Linux on).
+    /// Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.2 (ECN); Linux on).
     pub ecn: bool,
     /// A departure leaving at most this many bytes in the whole queue is never above target
     /// (RFC 8289 §4.2 "maxpacket"; Linux `mtu`, 1514).
