@@ -14,7 +14,7 @@
 // transmit, classic (NewReno) recovery, 64 MiB socket buffers (tcpsim: a 1 GiB receive window;
 // neither limits here). SACK on: --set=ns3::TcpSocketBase::Sack=true.
 //
-// Usage: codel <queue> <k> [--duration=S] [--warmup=S] [--set=ns3::Type::Attribute=value ...]
+// Usage: codel <queue> <k> [--duration=S] [--warmup=S] [--set=ns3::Type::Attribute=value ...] [--trace-cuts]
 // prints RESULT <queue> <metric> <value> lines, measured over [warmup, duration]:
 //   queue_delay_ms       time-averaged queue-disc bytes x 8 / 10 Mb/s (tcpsim's measure)
 //   queue_delay_dev_ms   the same with the bottleneck device's 1-packet queue added
@@ -30,6 +30,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+
+#include "lib/cut_trace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -85,6 +87,7 @@ main(int argc, char* argv[])
     uint32_t run = std::stoul(argv[2]);
     double duration = 60;
     std::vector<std::string> sets;
+    bool traceCuts = false; // --trace-cuts: TRACE lines of lib/cut_trace.h, after the warm-up
     for (int i = 3; i < argc; ++i)
     {
         std::string a = argv[i];
@@ -95,6 +98,10 @@ main(int argc, char* argv[])
         else if (a.rfind("--warmup=", 0) == 0)
         {
             g_warmup = std::stod(a.substr(9));
+        }
+        else if (a == "--trace-cuts")
+        {
+            traceCuts = true;
         }
         else if (a.rfind("--set=", 0) == 0)
         {
@@ -205,7 +212,7 @@ main(int argc, char* argv[])
 
     static uint64_t rxAtWarmup = 0;
     static QueueDisc::Stats atWarmup;
-    Simulator::Schedule(Seconds(g_warmup), [&sinks, disc] {
+    Simulator::Schedule(Seconds(g_warmup), [&sinks, disc, traceCuts] {
         for (auto& s : sinks)
         {
             rxAtWarmup += s->GetTotalRx();
@@ -221,6 +228,10 @@ main(int argc, char* argv[])
                 g_recoveries += now == TcpSocketState::CA_RECOVERY;
                 g_timeouts += now == TcpSocketState::CA_LOSS;
             }));
+        if (traceCuts)
+        {
+            twin::TraceCuts();
+        }
     });
     Simulator::Stop(Seconds(duration));
     Simulator::Run();

@@ -14,6 +14,7 @@
 //
 // Usage: pie <queue> <k> [--duration=S] [--warmup=S] [--estimator=timestamp|dequeue_rate]
 //            [--set=ns3::Type::Attribute=value ...]   (any default, after the ones below)
+//            [--trace-cuts]   (also TRACE cut lines, lib/cut_trace.h)
 // prints RESULT <queue> <metric> <value> lines, measured over [warmup, duration]:
 //   queue_delay_ms       time-averaged queue-disc bytes x 8 / 10 Mb/s (tcpsim's measure)
 //   queue_delay_dev_ms   the same with the bottleneck device's 1-packet queue added
@@ -29,6 +30,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+
+#include "lib/cut_trace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -85,6 +88,7 @@ main(int argc, char* argv[])
     double duration = 100;
     std::string estimator = "timestamp";
     std::vector<std::string> sets;
+    bool traceCuts = false; // --trace-cuts: TRACE lines of lib/cut_trace.h, after the warm-up
     for (int i = 3; i < argc; ++i)
     {
         std::string a = argv[i];
@@ -99,6 +103,10 @@ main(int argc, char* argv[])
         else if (a.rfind("--estimator=", 0) == 0)
         {
             estimator = a.substr(12);
+        }
+        else if (a == "--trace-cuts")
+        {
+            traceCuts = true;
         }
         else if (a.rfind("--set=", 0) == 0)
         {
@@ -206,7 +214,7 @@ main(int argc, char* argv[])
 
     static uint64_t rxAtWarmup = 0;
     static QueueDisc::Stats atWarmup;
-    Simulator::Schedule(Seconds(g_warmup), [&sinks, disc] {
+    Simulator::Schedule(Seconds(g_warmup), [&sinks, disc, traceCuts] {
         for (auto& s : sinks)
         {
             rxAtWarmup += s->GetTotalRx();
@@ -222,6 +230,10 @@ main(int argc, char* argv[])
                 g_recoveries += now == TcpSocketState::CA_RECOVERY;
                 g_timeouts += now == TcpSocketState::CA_LOSS;
             }));
+        if (traceCuts)
+        {
+            twin::TraceCuts();
+        }
     });
     Simulator::Stop(Seconds(duration));
     Simulator::Run();

@@ -663,12 +663,15 @@ class TcpOptions(Model):
     back-off of the same loss, nor one during fast recovery; from FlightSize) or "every"
     (4.4BSD and ns-2's `TcpAgent::timeout`: each expiry, from the un-inflated min(cwnd, rwnd),
     so a retransmission's own timeout leaves ssthresh at 2 segments)."""
-    ssthresh_from: Literal["cwnd", "flight_size"] = "cwnd"
+    ssthresh_from: Literal["cwnd", "flight_size", "ns3_pipe"] = "cwnd"
     """The window fast retransmit and an ECN-Echo halve: "cwnd" (min(cwnd, rwnd), keeping the
     fraction of a segment congestion avoidance has added: ns-2's `slowdown`, Linux's Reno) or
-    "flight_size" (RFC 5681 eq. 4, limited-transmit segments left out; ns-3's NewReno). They
-    differ by less than a segment, but cuts from FlightSize land on half-segment multiples, which
-    can lock equal-RTT flows into a fixed drop order in a noise-free simulation."""
+    "flight_size" (RFC 5681 eq. 4, limited-transmit segments left out). They differ by less than
+    a segment, but cuts from FlightSize land on half-segment multiples, which can lock equal-RTT
+    flows into a fixed drop order in a noise-free simulation. "ns3_pipe": ns-3.44's
+    `BytesInFlight()` at the third duplicate ACK, RFC 6675's pipe with the limited-transmit
+    segments in and the duplicate-ACKed ones out; with limited transmit FlightSize − 1 segment
+    without SACK, − 2 with SACK, so each cut is half a segment (a segment) deeper."""
     ca_increment: Literal["exact", "ns3"] = "exact"
     """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
     "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""

@@ -63,8 +63,16 @@ pub enum SsthreshFrom {
     #[default]
     Cwnd,
     /// RFC 5681 eq. (4): FlightSize, limited-transmit segments left out (§3.2); ns-3's
-    /// `TcpNewReno` (`BytesInFlight () / 2`).
+    /// `TcpNewReno` of the `gangadhar` era (`BytesInFlight () / 2`, no scoreboard).
     FlightSize,
+    /// ns-3.44's `BytesInFlight ()` at the third duplicate ACK (`TcpSocketBase::EnterRecovery`):
+    /// RFC 6675's pipe (§4 SetPipe) with the limited-transmit segments in, the segments the
+    /// duplicate ACKs report taken out and the first unacknowledged segment taken as lost.
+    /// Without SACK each duplicate ACK counts as one SACKed segment and that first segment is
+    /// counted back in. With limited transmit this is FlightSize − 1 segment without SACK and
+    /// FlightSize − 2 segments with it, so each cut goes half a segment (one with SACK) deeper
+    /// than RFC 5681 eq. (4) and the next loss comes that much later.
+    Ns3Pipe,
 }
 
 /// Which ACKs give the retransmission timer's estimator (RFC 6298) an RTT sample.

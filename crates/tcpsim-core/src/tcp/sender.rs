@@ -361,7 +361,7 @@ impl TcpSender {
             return;
         }
         self.wire.counters.fast_retransmits += 1;
-        let base = self.reduction_base_bytes();
+        let base = self.reduction_base_bytes(true);
         let s = &mut self.state;
         let already_reduced = self.ecn_reduced_until.is_some_and(|until| s.snd_una < until);
         let r = if already_reduced {
@@ -487,7 +487,7 @@ impl TcpSender {
             return;
         }
         self.wire.counters.ecn_reductions += 1;
-        let base = self.reduction_base_bytes();
+        let base = self.reduction_base_bytes(false);
         let r = self.cc.ops_mut().on_ecn(&self.state.window, base, now_ns);
         let s = &mut self.state;
         s.window.ssthresh_bytes = r.ssthresh_bytes;
@@ -563,13 +563,24 @@ impl TcpSender {
     }
 
     /// The window fast retransmit and an ECN-Echo reduction halve (`SsthreshFrom`): the
-    /// un-inflated min(cwnd, rwnd) (neither is in recovery when it is asked), or FlightSize
-    /// without the limited-transmit segments (RFC 5681 §3.2).
-    fn reduction_base_bytes(&self) -> u64 {
+    /// un-inflated min(cwnd, rwnd) (neither is in recovery when it is asked), FlightSize
+    /// without the limited-transmit segments (RFC 5681 §3.2), or ns-3's pipe (with SACK the
+    /// SACKed segments and the presumed-lost first one out; without, one segment per
+    /// duplicate ACK out and the first one back in).
+    fn reduction_base_bytes(&self, loss: bool) -> u64 {
         let s = &self.state;
         match self.ssthresh_from {
             SsthreshFrom::Cwnd => s.window.cwnd_bytes.min(s.rwnd_bytes),
             SsthreshFrom::FlightSize => s.flight_size_before_limited_transmit(),
+            SsthreshFrom::Ns3Pipe => {
+                // A fast retransmit also takes the first segment as lost (with SACK; without,
+                // it is counted back in); an ECN-Echo reduction (`EnterCwr`) does not.
+                let reported = match self.recovery {
+                    LossRecovery::Sack(_) => s.sacked_count() + u64::from(loss),
+                    _ => s.dupacks as u64,
+                };
+                s.flight_size().saturating_sub(reported * s.mss)
+            }
         }
     }
 

@@ -421,6 +421,25 @@ fn fast_retransmit_halves_cwnd_with_its_fraction_or_the_flight_size() {
     }
 }
 
+/// `ssthresh_from = "ns3_pipe"`, the same loss as above. At the third duplicate ACK segments
+/// 2–9 are outstanding (8000 bytes, limited transmit's 8 and 9 included). Without SACK each of
+/// the three duplicate ACKs takes one segment out and the lost segment 2 stays in: 5000, so
+/// ssthresh 2500. With SACK the SACKed 3, 4 and 5 and the presumed-lost 2 come out: 4000,
+/// ssthresh 2000 (ns-3.44 `TcpSocketBase::EnterRecovery`).
+#[test]
+fn ns3_pipe_halves_the_flight_less_what_the_duplicate_acks_report() {
+    for (recovery, halved) in [(RecoveryKind::Newreno, 2500), (RecoveryKind::Sack, 2000)] {
+        let mut cfg = scenario(recovery, &[2], true);
+        let tcp = &mut cfg.flows[0].tcp;
+        (tcp.init_cwnd_segments, tcp.init_ssthresh_bytes, tcp.limited_transmit) = (6, 6000, true);
+        tcp.ssthresh_from = SsthreshFrom::Ns3Pipe;
+        cfg.flows[0].app = AppConfig::Bulk { start_ns: 0, start_jitter_ns: 0, stop_ns: None, bytes: Some(12_000) };
+        let o = run_config(&cfg);
+        assert_eq!(o.ssthresh.iter().find(|&&s| s < 6000), Some(&halved), "{recovery:?}: {:?}", o.ssthresh);
+        assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes), (0, 1, 1000), "{recovery:?}");
+    }
+}
+
 /// RFC 6675 (1.c): with SACK, limited transmit goes by pipe. The first duplicate ACK SACKs
 /// segment 2: pipe = segments 1 and 3 = 2000, cwnd − pipe = 1 SMSS, segment 4 leaves; the
 /// second SACKs 3: pipe = 1 and 4, segment 5 leaves — the same two segments as by the window.
