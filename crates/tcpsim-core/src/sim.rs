@@ -788,6 +788,7 @@ mod tests {
             interval_ns: 100_000_000,
             ecn: false,
             mtu_bytes: 1514,
+            maxpacket_backlog: Default::default(),
             classifier: crate::queue::FlowClassifier::Hash,
         });
         let (lazy, _, lazy_rows) = run_summary(&cfg, 3, Ends::ByLinks);

@@ -622,8 +622,17 @@ class FqCodelQueue(QueueDisciplineModel):
         PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
         WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
     ] = Field(1514, alias="mtu")
-    """A departure leaving at most this many bytes in the whole queue is never above target (RFC 8289
-    §4.2 "maxpacket"; Linux `mtu` 1514, compared with the whole qdisc's backlog)."""
+    """A departure leaving at most this many bytes queued (`maxpacket_backlog`) is never above
+    target (RFC 8289 §4.2 "maxpacket"; Linux `mtu` 1514)."""
+    maxpacket_backlog: Annotated[
+        str,
+        PlainValidator(choice("a maxpacket backlog", ("queue", "sub_queue"))),
+        WithJsonSchema({"enum": ["queue", "sub_queue"]}),
+    ] = "queue"
+    """Whose bytes the `mtu` test reads, which RFC 8290 leaves open: "queue", the whole queue's
+    (Linux `sch_fq_codel`, so a sub-queue down to its last packet still drops while others hold
+    more than an MTU); "sub_queue", the departing packet's sub-queue's (ns-3.44
+    `FqCoDelQueueDisc`, whose sub-queues are CoDel queue discs testing their own `MinBytes`)."""
     classifier: Annotated[
         str,
         PlainValidator(choice("an FQ-CoDel classifier", ("hash", "exact"))),
@@ -656,6 +665,8 @@ class FqCodelQueue(QueueDisciplineModel):
             "ecn": self.ecn,
             "mtu_bytes": self.mtu_bytes,
             "classifier": self.classifier,
+            # Written only when not the default, so that existing scenarios keep their hash.
+            **({"maxpacket_backlog": self.maxpacket_backlog} if self.maxpacket_backlog != "queue" else {}),
         }
 
 

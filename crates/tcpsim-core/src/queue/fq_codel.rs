@@ -14,7 +14,7 @@
 //! list is not empty (§4.2's guard against starving old flows). Each sub-queue is a CoDel
 //! FIFO with its own state (`codel::CodelState`, RFC 8289) and the discipline's `target`,
 //! `interval`, `ecn` and `mtu`; as in Linux the "maxpacket" test reads the whole queue's
-//! bytes. When an arrival takes the queue past `limit_packets` (§4.1), packets are
+//! bytes (or, as ns-3.44 does, the sub-queue's: `MaxpacketBacklog`). When an arrival takes the queue past `limit_packets` (§4.1), packets are
 //! dropped from the head of the sub-queue holding the most bytes — up to `drop_batch_size`
 //! of them, stopping once half its bytes are gone (Linux `fq_codel_drop`, which also raises
 //! that sub-queue's CoDel count by the number dropped).
@@ -44,6 +44,27 @@ pub enum FlowClassifier {
     Exact,
 }
 
+/// Whose bytes CoDel's "maxpacket" test (RFC 8289 §4.2: a departure leaving at most `mtu_bytes`
+/// queued is never above target) reads in FQ-CoDel. RFC 8290 does not say.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum MaxpacketBacklog {
+    /// The whole queue's: Linux `fq_codel_dequeue` hands the qdisc's backlog to
+    /// `codel_dequeue`, so a sub-queue down to its last packet still drops while other
+    /// sub-queues hold more than an MTU.
+    #[default]
+    Queue,
+    /// The departing packet's sub-queue's: ns-3.44's `FqCoDelQueueDisc`, whose sub-queues are
+    /// `CoDelQueueDisc`s, each testing its own bytes against `MinBytes`.
+    SubQueue,
+}
+
+impl MaxpacketBacklog {
+    fn is_queue(&self) -> bool {
+        *self == MaxpacketBacklog::Queue
+    }
+}
+
 /// FQ-CoDel's parameters (RFC 8290 §4, §5.2). Defaults users get are set in the scenario
 /// layer (`FqCodelQueue` in `tcpsim.scenario.network`): Linux `sch_fq_codel`'s limit 10240
 /// packets, 1024 flows, quantum 1514 bytes, drop batch 64, ECN on; RFC 8289's target 5 ms and
@@ -67,9 +88,12 @@ pub struct FqCodelConfig {
     pub interval_ns: u64,
     /// Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.2 (ECN); Linux on).
     pub ecn: bool,
-    /// A departure leaving at most this many bytes in the whole queue is never above target
-    /// (RFC 8289 §4.2 "maxpacket"; Linux `mtu`, 1514).
+    /// A departure leaving at most this many bytes queued (`maxpacket_backlog`) is never
+    /// above target (RFC 8289 §4.2 "maxpacket"; Linux `mtu`, 1514).
     pub mtu_bytes: u32,
+    /// Whose bytes that test reads; written only when not the default.
+    #[serde(default, skip_serializing_if = "MaxpacketBacklog::is_queue")]
+    pub maxpacket_backlog: MaxpacketBacklog,
     /// How arrivals are assigned to sub-queues.
     pub classifier: FlowClassifier,
 }
@@ -206,11 +230,12 @@ struct SubQueue {
 }
 
 /// A sub-queue as CoDel sees it: popping frees the slot and updates the whole queue's
-/// occupancy, whose bytes are what "maxpacket" reads (Linux passes the qdisc's backlog).
+/// occupancy; "maxpacket" reads that occupancy's bytes or the sub-queue's (`backlog`).
 struct SubQueueFifo<'a> {
     chain: &'a mut Chain,
     slab: &'a mut Slab,
     occupancy: &'a mut Occupancy,
+    backlog: MaxpacketBacklog,
 }
 
 impl CodelFifo for SubQueueFifo<'_> {
@@ -219,7 +244,11 @@ impl CodelFifo for SubQueueFifo<'_> {
         let s = self.chain.pop(self.slab)?;
         self.occupancy.remove(s.wire_bytes, now_ns);
         let departure = Departure { id: s.id, wire_bytes: s.wire_bytes, enqueued_ns: s.enqueued_ns, ect: s.ect };
-        Some((departure, self.occupancy.bytes))
+        let left = match self.backlog {
+            MaxpacketBacklog::Queue => self.occupancy.bytes,
+            MaxpacketBacklog::SubQueue => self.chain.bytes,
+        };
+        Some((departure, left))
     }
 }
 
@@ -367,7 +396,12 @@ impl QueueDiscipline for FqCodel {
                 self.old_flows.push_back(i);
                 continue;
             }
-            let mut fifo = SubQueueFifo { chain: &mut q.chain, slab: &mut self.slab, occupancy: &mut self.occupancy };
+            let mut fifo = SubQueueFifo {
+                chain: &mut q.chain,
+                slab: &mut self.slab,
+                occupancy: &mut self.occupancy,
+                backlog: self.cfg.maxpacket_backlog,
+            };
             if let Some(d) = q.codel.dequeue(&mut fifo, &self.params, now_ns, sink, &mut self.signals) {
                 q.deficit -= d.wire_bytes as i64;
                 return Some((d.id, d.wire_bytes));
@@ -436,6 +470,7 @@ mod tests {
             interval_ns: 100 * MS,
             ecn: false,
             mtu_bytes: 0,
+            maxpacket_backlog: MaxpacketBacklog::Queue,
             classifier: FlowClassifier::Exact,
         }
     }
@@ -560,6 +595,28 @@ mod tests {
         assert!(!q.queues[1].codel.dropping());
         assert_eq!((q.queues[0].codel.count(), q.queues[1].codel.count()), (1, 0));
         assert_eq!(q.signals.drops_early, 1);
+    }
+
+    #[test]
+    fn the_maxpacket_test_reads_the_whole_queue_or_the_departing_sub_queue() {
+        // mtu 1500 B; flow 0 holds three 1000-byte packets, flow 1 five; a 10 000-byte quantum
+        // keeps serving flow 0.
+        let second_departure = |backlog| {
+            let cfg = FqCodelConfig { mtu_bytes: 1500, maxpacket_backlog: backlog, ..config(10_000, 100) };
+            let mut q = fq(&cfg);
+            (1..=3).for_each(|id| assert_eq!(offer(&mut q, id, 0, 1000, 0), Verdict::Enqueued));
+            (21..=25).for_each(|id| assert_eq!(offer(&mut q, id, 1, 1000, 0), Verdict::Enqueued));
+            // 10 ms: packet 1 waited 10 ms > 5 ms and leaves 2000 B in flow 0 (7000 B in all):
+            // above target either way, first_above = 110 ms.
+            assert_eq!(take(&mut q, 10 * MS), (Some(1), vec![]));
+            // 115 ms: packet 2 leaves 1000 B in flow 0, 6000 B in all.
+            take(&mut q, 115 * MS)
+        };
+        // Linux: the queue's 6000 B exceed an MTU, so flow 0 has been above target for an
+        // interval: drop 2, send 3.
+        assert_eq!(second_departure(MaxpacketBacklog::Queue), (Some(3), vec![2]));
+        // ns-3.44: flow 0's 1000 B do not: below target, 2 is sent.
+        assert_eq!(second_departure(MaxpacketBacklog::SubQueue), (Some(2), vec![]));
     }
 
     #[test]
