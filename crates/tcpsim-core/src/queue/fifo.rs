@@ -6,8 +6,9 @@
 //! and dequeue; what a packet costs the buffer and when it fits is the same for all of them,
 //! so it is written once here. An entry is whatever the discipline must remember of a packet
 //! ([`Waiting`]: at least its id and wire bytes; PIE adds its enqueue time, CoDel also whether
-//! it is ECN-capable). RD keeps its own pair of class queues under one shared buffer, which a
-//! single FIFO's occupancy cannot count.
+//! it is ECN-capable). RD's R and D queues are two of them, each limited to its class's share
+//! of the buffer (reset at each recalculation, [`Fifo::set_limits`]); RD counts the whole
+//! buffer's occupancy itself.
 
 use std::collections::VecDeque;
 
@@ -58,6 +59,13 @@ impl<E: Waiting> Fifo<E> {
         }
     }
 
+    /// Change the limits (RD's class shares move at each recalculation); the packets waiting
+    /// stay, even beyond a lowered limit.
+    pub fn set_limits(&mut self, limit_packets: Option<u64>, limit_bytes: Option<u64>) {
+        self.limit_packets = limit_packets.unwrap_or(u64::MAX);
+        self.limit_bytes = limit_bytes.unwrap_or(u64::MAX);
+    }
+
     /// Whether a packet of `wire_bytes` fits beside those waiting: one more packet within the
     /// packet limit and its bytes within the byte limit (the byte limit counts wire bytes,
     /// headers included, as a router's buffer memory would).
@@ -87,6 +95,11 @@ impl<E: Waiting> Fifo<E> {
     #[inline]
     pub fn next_out(&self) -> [PacketId; 2] {
         [self.entries.front().map_or(NO_PACKET, Waiting::id), NO_PACKET]
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// The waiting packets, head first.
@@ -147,5 +160,34 @@ mod tests {
         assert_eq!((o.packets, o.bytes, o.packet_ns, o.max_packets), (1, 40, 60, 2));
         assert_eq!(f.pop(40), Some((8, 40, 10, false)));
         assert_eq!(f.occupancy().bytes, 0);
+    }
+
+    #[test]
+    fn new_limits_apply_to_the_next_arrival_and_keep_the_queue() {
+        let mut f: Fifo<(PacketId, u32)> = Fifo::new(Some(3), None);
+        f.push((1, 100), 0);
+        f.push((2, 100), 0);
+        f.set_limits(Some(1), None);
+        assert!(!f.fits(1), "2 waiting, 1 allowed: nothing more, and none removed");
+        assert_eq!((f.occupancy().packets, f.occupancy().bytes, f.is_empty()), (2, 200, false));
+        f.set_limits(None, Some(300));
+        assert!(f.fits(100) && !f.fits(101), "200 + 100 = 300 bytes, no packet limit");
+    }
+
+    #[test]
+    fn the_byte_integral_weights_each_length_by_its_time() {
+        let mut f: Fifo<(PacketId, u32)> = Fifo::new(None, None);
+        f.push((1, 100), 0);
+        f.push((2, 1500), 10);
+        f.push((3, 40), 20);
+        f.pop(30);
+        f.push((4, 60), 40);
+        f.pop(50);
+        f.pop(50);
+        f.pop(60);
+        assert!(f.is_empty());
+        // 10 ns each at 100, 1600, 1640, 1540, 1600 and 60 bytes (1, 2, 3, 2, 3 and 1 packets).
+        let o = f.occupancy().at(80);
+        assert_eq!((o.byte_ns, o.packet_ns, o.max_packets), (65_400, 120, 3));
     }
 }

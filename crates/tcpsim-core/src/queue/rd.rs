@@ -40,9 +40,10 @@
 
 use std::collections::VecDeque;
 
+use super::fifo::Fifo;
 use super::flow_counter::FlowCounter;
 use super::{Arrival, DequeueSink, Occupancy, QueueDiscipline, Verdict};
-use crate::packet::{PacketId, NO_PACKET};
+use crate::packet::PacketId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -142,8 +143,8 @@ pub struct Rd {
     d_delay_bound_ns: Option<u64>,
     rate_bps: u64,
     interval_ns: u64,
-    /// Each queued packet with its size and arrival time.
-    fifo: [VecDeque<(PacketId, u32, u64)>; 2],
+    /// The R and D queues: each packet with its size and arrival time, limited to B_R, B_D.
+    fifo: [Fifo<(PacketId, u32, u64)>; 2],
     /// Per-queue limit in the unit of the total: B_R, B_D.
     limit: [u64; 2],
     /// L_R, L_D of Fig. 2, bytes (signed: L_D may be set to −δL).
@@ -163,7 +164,9 @@ pub struct Rd {
     waits: [VecDeque<(u64, u64)>; 2],
     last_recalculation_ns: u64,
     next_recalculation_ns: u64,
+    /// Per-class counters; their `occupancy` is the class FIFO's, filled in when read.
     stats: [ClassQueueStats; 2],
+    /// The whole buffer's (both FIFOs').
     occupancy: Occupancy,
 }
 
@@ -180,7 +183,7 @@ impl Rd {
             d_delay_bound_ns: cfg.d_delay_bound_ns,
             rate_bps,
             interval_ns: cfg.interval_ns,
-            fifo: [VecDeque::new(), VecDeque::new()],
+            fifo: [Fifo::new(None, None), Fifo::new(None, None)],
             limit: [0, 0],
             served: [0.0, 0.0],
             debt: 0.0,
@@ -213,6 +216,13 @@ impl Rd {
         }
         .min(self.total);
         self.limit = [self.total - b_d, b_d];
+        for (fifo, &limit) in self.fifo.iter_mut().zip(&self.limit) {
+            if self.in_packets {
+                fifo.set_limits(Some(limit), None);
+            } else {
+                fifo.set_limits(None, Some(limit));
+            }
+        }
     }
 
     /// Recalculate the control parameters if an interval boundary has passed.
@@ -299,16 +309,20 @@ impl Rd {
     }
 
     /// Statistics of the R and D queues.
-    pub fn class_stats(&self) -> &[ClassQueueStats; 2] {
-        &self.stats
+    pub fn class_stats(&self) -> [ClassQueueStats; 2] {
+        let mut out = self.stats;
+        for (s, fifo) in out.iter_mut().zip(&self.fifo) {
+            s.occupancy = *fifo.occupancy();
+        }
+        out
     }
 
     /// The statistics with their occupancy and count integrals brought up to `now_ns`.
     pub fn class_stats_at(&self, now_ns: u64) -> [ClassQueueStats; 2] {
         let elapsed = now_ns.saturating_sub(self.last_recalculation_ns) as f64;
         let mut out = self.stats;
-        for (s, n) in out.iter_mut().zip(self.flows) {
-            s.occupancy = s.occupancy.at(now_ns);
+        for ((s, n), fifo) in out.iter_mut().zip(self.flows).zip(&self.fifo) {
+            s.occupancy = fifo.occupancy().at(now_ns);
             s.flow_count_ns += n * elapsed;
         }
         out
@@ -337,18 +351,11 @@ impl QueueDiscipline for Rd {
         self.recalculate_if_due(now_ns);
         let x = a.rd_class as usize;
         self.counters[x].record(a.connection(), now_ns);
-        let held = &self.stats[x].occupancy;
-        let full = if self.in_packets {
-            held.packets + 1 > self.limit[x]
-        } else {
-            held.bytes + a.wire_bytes as u64 > self.limit[x]
-        };
-        if full {
+        if !self.fifo[x].fits(a.wire_bytes) {
             self.stats[x].drops += 1;
             return Verdict::Dropped;
         }
-        self.fifo[x].push_back((a.id, a.wire_bytes, now_ns));
-        self.stats[x].occupancy.add(a.wire_bytes, now_ns);
+        self.fifo[x].push((a.id, a.wire_bytes, now_ns), now_ns);
         self.occupancy.add(a.wire_bytes, now_ns);
         Verdict::Enqueued
     }
@@ -384,12 +391,11 @@ impl QueueDiscipline for Rd {
             (true, false) => 0,
             (false, true) => 1,
         };
-        let (id, size, arrived_ns) = self.fifo[x].pop_front().expect("the chosen queue is non-empty");
+        let (id, size, arrived_ns) = self.fifo[x].pop(now_ns).expect("the chosen queue is non-empty");
         let wait = &mut self.interval_max_wait_ns[x];
         *wait = (*wait).max(now_ns - arrived_ns);
         self.account(x, size as f64, r_busy, d_busy);
         self.record_service(x, size);
-        self.stats[x].occupancy.remove(size, now_ns);
         self.occupancy.remove(size, now_ns);
         Some((id, size))
     }
@@ -404,11 +410,11 @@ impl QueueDiscipline for Rd {
 
     #[inline]
     fn next_out(&self) -> [PacketId; 2] {
-        self.fifo.each_ref().map(|q| q.front().map_or(NO_PACKET, |&(id, _, _)| id))
+        self.fifo.each_ref().map(|q| q.next_out()[0])
     }
 
     fn waiting(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
-        Box::new(self.fifo.iter().flatten().map(|(id, _, _)| *id))
+        Box::new(self.fifo.iter().flat_map(Fifo::ids))
     }
 }
 
