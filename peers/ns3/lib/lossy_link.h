@@ -28,6 +28,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "lib/default_overrides.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -208,22 +210,7 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     Config::SetDefault("ns3::TcpWestwoodPlus::FilterType", EnumValue(TcpWestwoodPlus::TUSTIN));
 
     // Sensitivity runs: TWIN_SET="ns3::A::B=value;..." overrides any of the defaults above.
-    if (const char* set = std::getenv("TWIN_SET"))
-    {
-        std::string all(set);
-        size_t start = 0;
-        while (start < all.size())
-        {
-            size_t end = all.find(';', start);
-            std::string item = all.substr(start, end == std::string::npos ? std::string::npos : end - start);
-            size_t eq = item.find('=');
-            if (eq != std::string::npos)
-            {
-                Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
-            }
-            start = end == std::string::npos ? all.size() : end + 1;
-        }
-    }
+    twin::ApplyTwinSet();
 
     // --- topology ---
     NodeContainer nodes;
