@@ -26,6 +26,7 @@
 #include "ns3/traffic-control-module.h"
 
 #include "lib/aqm_args.h"
+#include "lib/bottleneck_path.h"
 #include "lib/cut_trace.h"
 #include "lib/time_integral.h"
 
@@ -75,51 +76,24 @@ RunAqmDumbbell(const AqmDumbbell& d, const AqmArgs& args, bool traceCuts)
     const std::string& queue = args.queue;
     const bool isAqm = queue == d.aqm;
 
-    NodeContainer nodes;
-    nodes.Create(4); // senders, r1, r2, receivers
-    PointToPointHelper edge;
-    edge.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    edge.SetChannelAttribute("Delay", StringValue(d.edgeDelay));
-    edge.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("10000p"));
-    PointToPointHelper neck;
-    neck.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
-    neck.SetChannelAttribute("Delay", StringValue(d.neckDelay));
-    neck.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-    NetDeviceContainer access = edge.Install(nodes.Get(0), nodes.Get(1));
-    NetDeviceContainer bottleneck = neck.Install(nodes.Get(1), nodes.Get(2));
-    NetDeviceContainer egress = edge.Install(nodes.Get(2), nodes.Get(3));
-
-    InternetStackHelper stack;
-    stack.Install(nodes);
+    PointToPointHelper edge = P2pLink("100Mbps", d.edgeDelay, "10000p");
+    PointToPointHelper neck = P2pLink("10Mbps", d.neckDelay, "1p");
+    BottleneckPath path = MakeBottleneckPath(edge, neck);
     TrafficControlHelper tch;
     tch.SetRootQueueDisc(isAqm ? d.discType : "ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
-    QueueDiscContainer discs = tch.Install(bottleneck);
-    Ipv4AddressHelper addr;
-    addr.SetBase("10.0.1.0", "255.255.255.0");
-    addr.Assign(access);
-    addr.SetBase("10.0.2.0", "255.255.255.0");
-    addr.Assign(bottleneck);
-    addr.SetBase("10.0.3.0", "255.255.255.0");
-    Ipv4InterfaceContainer sinkIf = addr.Assign(egress);
+    QueueDiscContainer discs = tch.Install(path.bottleneck);
+    Ipv4Address receiver = AddressBottleneckPath(path);
     TrafficControlHelper none;
-    none.Uninstall(access);
-    none.Uninstall(egress);
+    none.Uninstall(path.access);
+    none.Uninstall(path.egress);
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
     std::vector<Ptr<PacketSink>> sinks;
     for (uint16_t f = 0; f < d.flows; ++f)
     {
-        uint16_t port = 5000 + f;
-        BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkIf.GetAddress(1), port));
-        source.SetAttribute("MaxBytes", UintegerValue(0));
-        source.SetAttribute("SendSize", UintegerValue(d.segment));
-        ApplicationContainer src = source.Install(nodes.Get(0));
-        src.Start(Seconds(jitter->GetValue(0, d.startSpread)));
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer snk = sinkHelper.Install(nodes.Get(3));
-        snk.Start(Seconds(0));
-        sinks.push_back(DynamicCast<PacketSink>(snk.Get(0)));
+        Time start = Seconds(jitter->GetValue(0, d.startSpread));
+        sinks.push_back(BulkFlow(path.nodes.Get(0), path.nodes.Get(3), receiver, 5000 + f, d.segment, start));
     }
 
     Ptr<QueueDisc> disc = discs.Get(0); // r1 -> r2
@@ -132,7 +106,7 @@ RunAqmDumbbell(const AqmDumbbell& d, const AqmArgs& args, bool traceCuts)
             ++g_sojournCount;
         }
     })));
-    Ptr<PointToPointNetDevice> dev = bottleneck.Get(0)->GetObject<PointToPointNetDevice>();
+    Ptr<PointToPointNetDevice> dev = path.bottleneck.Get(0)->GetObject<PointToPointNetDevice>();
     NS_ABORT_UNLESS(dev->GetQueue()->TraceConnectWithoutContext(
         "BytesInQueue", MakeCallback(+[](uint32_t, uint32_t v) { g_device.Set(v); })));
     NS_ABORT_UNLESS(dev->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(+[](Ptr<const Packet> p) {
