@@ -36,7 +36,6 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
-#include "lib/dctcp_floor.h"
 #include "lib/datacentre_tcp.h"
 #include "lib/default_overrides.h"
 #include "lib/port_queue.h"
@@ -195,12 +194,8 @@ main(int argc, char** argv)
     cmd.AddValue("run", "RNG run", run);
     cmd.Parse(argc > 1 ? argc - 1 : argc, argc > 1 ? argv + 1 : argv);
     RngSeedManager::SetRun(run);
-    bool dctcp = variant == "dctcp" || variant == "dctcp_floor";
-    if (!dctcp && variant != "newreno")
-    {
-        std::cerr << "variant: dctcp, dctcp_floor or newreno\n";
-        return 2;
-    }
+    TypeId socketType = twin::DataCentreSocket(variant);
+    bool dctcp = socketType != TcpNewReno::GetTypeId();
 
     std::ifstream in(cdfPath);
     if (!in)
@@ -235,9 +230,6 @@ main(int argc, char** argv)
         mean += (g_cdf[i - 1].first + g_cdf[i].first) / 2 * (g_cdf[i].second - g_cdf[i - 1].second);
     }
 
-    TypeId socketType = !dctcp                        ? TcpNewReno::GetTypeId()
-                        : (variant == "dctcp_floor") ? TwinDctcpFloor::GetTypeId()
-                                                       : TcpDctcp::GetTypeId();
     twin::DataCentreTcp(socketType, 3, 1 << 25, MilliSeconds(minRtoMs));
     Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(ecmp == "random"));
     twin::ApplyTwinSet();

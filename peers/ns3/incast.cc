@@ -28,7 +28,6 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
-#include "lib/dctcp_floor.h"
 #include "lib/datacentre_tcp.h"
 #include "lib/default_overrides.h"
 #include "lib/port_queue.h"
@@ -216,18 +215,11 @@ main(int argc, char** argv)
     cmd.AddValue("run", "RNG run", run);
     cmd.Parse(argc > 1 ? argc - 1 : argc, argc > 1 ? argv + 1 : argv);
     RngSeedManager::SetRun(run);
-    bool dctcp = g_variant == "dctcp" || g_variant == "dctcp_floor";
-    if (!dctcp && g_variant != "newreno")
-    {
-        std::cerr << "variant: dctcp, dctcp_floor or newreno\n";
-        return 2;
-    }
+    TypeId socketType = twin::DataCentreSocket(g_variant);
+    bool dctcp = socketType != TcpNewReno::GetTypeId();
     g_size = 1000000 / g_senders;
     const uint32_t k = 20;
 
-    TypeId socketType = !dctcp                        ? TcpNewReno::GetTypeId()
-                        : (g_variant == "dctcp_floor") ? TwinDctcpFloor::GetTypeId()
-                                                       : TcpDctcp::GetTypeId();
     twin::DataCentreTcp(socketType, 3, 1 << 21, MilliSeconds(300));
     twin::ApplyTwinSet();
 
