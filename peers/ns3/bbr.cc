@@ -129,11 +129,7 @@ int main(int argc, char** argv)
     PointToPointHelper neck = twin::P2pLink("10Mbps", "18ms", "400000B");
     twin::BottleneckPath path = twin::MakeBottleneckPath(edge, neck); // 0 sender, 1 r1, 2 r2, 3 receiver
     Ipv4Address receiver = twin::AddressBottleneckPath(path);
-    TrafficControlHelper tch;
-    tch.Uninstall(path.access);
-    tch.Uninstall(path.bottleneck);
-    tch.Uninstall(path.egress);
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    twin::RemoveQueueDiscs(path);
 
     g_sink = twin::BulkFlow(path.nodes.Get(0), path.nodes.Get(3), receiver, 5000, 1460, Seconds(0));
     g_bottleneck = path.bottleneck.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue();

@@ -95,12 +95,7 @@ int main(int argc, char** argv)
     PointToPointHelper neck = twin::P2pLink("10Mbps", "18ms", "50000B");
     twin::BottleneckPath path = twin::MakeBottleneckPath(edge, neck); // 0 sender, 1 r1, 2 r2, 3 receiver
     Ipv4Address receiver = twin::AddressBottleneckPath(path);
-    // No queue discs: the device queues are the buffers, as tcpsim's links.
-    TrafficControlHelper tch;
-    tch.Uninstall(path.access);
-    tch.Uninstall(path.bottleneck);
-    tch.Uninstall(path.egress);
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    twin::RemoveQueueDiscs(path);
 
     Ptr<PacketSink> sink = twin::BulkFlow(path.nodes.Get(0), path.nodes.Get(3), receiver, 5000, 1460, Seconds(0));
 

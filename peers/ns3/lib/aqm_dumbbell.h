@@ -86,7 +86,6 @@ RunAqmDumbbell(const AqmDumbbell& d, const AqmArgs& args, bool traceCuts)
     TrafficControlHelper none;
     none.Uninstall(path.access);
     none.Uninstall(path.egress);
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
     std::vector<Ptr<PacketSink>> sinks;

@@ -5,7 +5,8 @@
 // Links are point-to-point (PPP, 2 bytes a packet); addresses 10.0.1.0/24 (access),
 // 10.0.2.0/24 (bottleneck), 10.0.3.0/24 (egress). Each twin decides the queue discs: install
 // them after MakeBottleneckPath and before AddressBottleneckPath (the address helper installs
-// ns-3's default queue disc on a device that has none), or uninstall them after.
+// ns-3's default queue disc on a device that has none), or remove them after
+// (RemoveQueueDiscs: the device queues are then the buffers, as tcpsim's links).
 #pragma once
 
 #include "ns3/applications-module.h"
@@ -13,6 +14,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <cstdint>
 #include <string>
@@ -54,7 +56,7 @@ MakeBottleneckPath(ns3::PointToPointHelper& edge, ns3::PointToPointHelper& neck)
     return p;
 }
 
-/// Assigns the three subnets; returns the receiver's address.
+/// Assigns the three subnets and fills the routing tables; returns the receiver's address.
 inline ns3::Ipv4Address
 AddressBottleneckPath(const BottleneckPath& p)
 {
@@ -64,7 +66,19 @@ AddressBottleneckPath(const BottleneckPath& p)
     addr.SetBase("10.0.2.0", "255.255.255.0");
     addr.Assign(p.bottleneck);
     addr.SetBase("10.0.3.0", "255.255.255.0");
-    return addr.Assign(p.egress).GetAddress(1);
+    ns3::Ipv4Address receiver = addr.Assign(p.egress).GetAddress(1);
+    ns3::Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    return receiver;
+}
+
+/// Removes the queue discs of all three links (after AddressBottleneckPath).
+inline void
+RemoveQueueDiscs(const BottleneckPath& p)
+{
+    ns3::TrafficControlHelper tch;
+    tch.Uninstall(p.access);
+    tch.Uninstall(p.bottleneck);
+    tch.Uninstall(p.egress);
 }
 
 /// A BulkSendApplication on `from` writing `sendSize`-byte chunks without end from `start`, to a
