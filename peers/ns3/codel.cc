@@ -35,7 +35,7 @@ main(int argc, char* argv[])
 {
     bool traceCuts = false; // --trace-cuts: TRACE lines of lib/cut_trace.h, after the warm-up
     twin::AqmArgs args = twin::ParseAqmArgs(
-        argc, argv, {.duration = 60, .warmup = 10},
+        argc, argv, 60, 10, // default duration and warm-up, s
         "usage: codel <codel|drop_tail> <run> [--duration=S] [--warmup=S] [--set=...]",
         [&](const std::string& a) { traceCuts = traceCuts || a == "--trace-cuts"; });
     RngSeedManager::SetSeed(1);

@@ -72,7 +72,7 @@ int
 main(int argc, char* argv[])
 {
     twin::AqmArgs args = twin::ParseAqmArgs(
-        argc, argv, {.duration = 60, .warmup = 10},
+        argc, argv, 60, 10, // default duration and warm-up, s
         "usage: fq_codel <fq_codel|codel> <run> [--duration=S] [--warmup=S] [--set=...]");
     const std::string& queue = args.queue;
     const double duration = args.duration;

@@ -36,7 +36,7 @@ main(int argc, char* argv[])
     std::string estimator = "timestamp";
     bool traceCuts = false;
     twin::AqmArgs args = twin::ParseAqmArgs(
-        argc, argv, {.duration = 100, .warmup = 20},
+        argc, argv, 100, 20, // default duration and warm-up, s
         "usage: pie <pie|drop_tail> <run> [--duration=S] [--warmup=S] [--estimator=...]",
         [&](const std::string& a) {
             if (a.rfind("--estimator=", 0) == 0)

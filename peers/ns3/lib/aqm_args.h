@@ -17,16 +17,20 @@ namespace twin
 struct AqmArgs
 {
     std::string queue;
-    uint32_t run = 1;
-    double duration = 60;            ///< simulated seconds
-    double warmup = 10;              ///< seconds before the measurement window
-    std::vector<std::string> sets;   ///< the --set= items, for ApplySets (lib/default_overrides.h)
+    uint32_t run = 0;
+    double duration = 0;           ///< simulated seconds
+    double warmup = 0;             ///< seconds before the measurement window
+    std::vector<std::string> sets; ///< the --set= items, for ApplySets (lib/default_overrides.h)
 };
 
-/// Parses argv over the twin's defaults in `args`; `own` sees every other option. Exits with
-/// status 2 and `usage` on stderr without <queue> and <run>.
+/// Parses argv over the twin's default `duration` and `warmup`; `own` sees every other option.
+/// Exits with status 2 and `usage` on stderr without <queue> and <run>.
 inline AqmArgs
-ParseAqmArgs(int argc, char* argv[], AqmArgs args, const char* usage,
+ParseAqmArgs(int argc,
+             char* argv[],
+             double duration,
+             double warmup,
+             const char* usage,
              const std::function<void(const std::string&)>& own = nullptr)
 {
     if (argc < 3)
@@ -34,6 +38,9 @@ ParseAqmArgs(int argc, char* argv[], AqmArgs args, const char* usage,
         std::fprintf(stderr, "%s\n", usage);
         std::exit(2);
     }
+    AqmArgs args;
+    args.duration = duration;
+    args.warmup = warmup;
     args.queue = argv[1];
     args.run = std::stoul(argv[2]);
     for (int i = 3; i < argc; ++i)
