@@ -27,7 +27,6 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
 
 #include "lib/bottleneck_path.h"
 
