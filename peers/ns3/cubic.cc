@@ -147,7 +147,8 @@ int main(int argc, char** argv)
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
     const uint64_t rx = sink->GetTotalRx();
-    const uint32_t routerDrops = path.bottleneck.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()->GetTotalDroppedPackets();
+    const uint32_t routerDrops =
+        path.bottleneck.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()->GetTotalDroppedPackets();
     Simulator::Destroy();
     if (g_trace)
     {
