@@ -27,7 +27,8 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
+
+#include "lib/bottleneck_path.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -123,47 +124,14 @@ int main(int argc, char** argv)
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
 
-    NodeContainer nodes;
-    nodes.Create(4); // 0 sender, 1 r1, 2 r2, 3 receiver
-    PointToPointHelper fast;
-    fast.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    fast.SetChannelAttribute("Delay", StringValue("1ms"));
-    fast.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1000p"));
-    PointToPointHelper slow;
-    slow.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
-    slow.SetChannelAttribute("Delay", StringValue("18ms"));
-    slow.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("400000B"));
-    NetDeviceContainer access = fast.Install(nodes.Get(0), nodes.Get(1));
-    NetDeviceContainer bottleneck = slow.Install(nodes.Get(1), nodes.Get(2));
-    NetDeviceContainer egress = fast.Install(nodes.Get(2), nodes.Get(3));
+    PointToPointHelper edge = twin::P2pLink("100Mbps", "1ms", "1000p");
+    PointToPointHelper neck = twin::P2pLink("10Mbps", "18ms", "400000B");
+    twin::BottleneckPath path = twin::MakeBottleneckPath(edge, neck); // 0 sender, 1 r1, 2 r2, 3 receiver
+    Ipv4Address receiver = twin::AddressBottleneckPath(path);
+    twin::RemoveQueueDiscs(path);
 
-    InternetStackHelper stack;
-    stack.Install(nodes);
-    Ipv4AddressHelper addr;
-    addr.SetBase("10.0.1.0", "255.255.255.0");
-    addr.Assign(access);
-    addr.SetBase("10.0.2.0", "255.255.255.0");
-    addr.Assign(bottleneck);
-    addr.SetBase("10.0.3.0", "255.255.255.0");
-    Ipv4InterfaceContainer sinkIf = addr.Assign(egress);
-    TrafficControlHelper tch;
-    tch.Uninstall(access);
-    tch.Uninstall(bottleneck);
-    tch.Uninstall(egress);
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-
-    const uint16_t port = 5000;
-    BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkIf.GetAddress(1), port));
-    source.SetAttribute("MaxBytes", UintegerValue(0));
-    source.SetAttribute("SendSize", UintegerValue(1460));
-    ApplicationContainer src = source.Install(nodes.Get(0));
-    src.Start(Seconds(0));
-    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-    ApplicationContainer snk = sinkHelper.Install(nodes.Get(3));
-    snk.Start(Seconds(0));
-
-    g_bottleneck = bottleneck.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue();
-    g_sink = DynamicCast<PacketSink>(snk.Get(0));
+    g_sink = twin::BulkFlow(path.nodes.Get(0), path.nodes.Get(3), receiver, 5000, 1460, Seconds(0));
+    g_bottleneck = path.bottleneck.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue();
     Simulator::Schedule(MilliSeconds(1), &Connect); // the socket exists once the app started
     Simulator::Schedule(MilliSeconds(1), &Sample);
     Simulator::Schedule(Seconds(g_warmup), [] { g_rxAtWarmup = g_sink->GetTotalRx(); });

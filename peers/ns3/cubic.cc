@@ -18,6 +18,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "lib/bottleneck_path.h"
+
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -89,49 +91,17 @@ int main(int argc, char** argv)
         NS_ABORT_MSG_UNLESS(recovery == "prr", "--recovery: prr or classic");
     }
 
-    NodeContainer nodes;
-    nodes.Create(4); // 0 sender, 1 r1, 2 r2, 3 receiver
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
-    access.SetChannelAttribute("Delay", StringValue("1ms"));
-    access.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1000p"));
-    PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
-    bottleneck.SetChannelAttribute("Delay", StringValue("18ms"));
-    bottleneck.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("50000B"));
-    NetDeviceContainer a = access.Install(nodes.Get(0), nodes.Get(1));
-    NetDeviceContainer b = bottleneck.Install(nodes.Get(1), nodes.Get(2));
-    NetDeviceContainer c = access.Install(nodes.Get(2), nodes.Get(3));
+    PointToPointHelper edge = twin::P2pLink("100Mbps", "1ms", "1000p");
+    PointToPointHelper neck = twin::P2pLink("10Mbps", "18ms", "50000B");
+    twin::BottleneckPath path = twin::MakeBottleneckPath(edge, neck); // 0 sender, 1 r1, 2 r2, 3 receiver
+    Ipv4Address receiver = twin::AddressBottleneckPath(path);
+    twin::RemoveQueueDiscs(path);
 
-    InternetStackHelper stack;
-    stack.Install(nodes);
-    Ipv4AddressHelper addr;
-    addr.SetBase("10.0.1.0", "255.255.255.0");
-    addr.Assign(a);
-    addr.SetBase("10.0.2.0", "255.255.255.0");
-    addr.Assign(b);
-    addr.SetBase("10.0.3.0", "255.255.255.0");
-    Ipv4InterfaceContainer sinkIf = addr.Assign(c);
-    // No queue discs: the device queues are the buffers, as tcpsim's links.
-    TrafficControlHelper tch;
-    tch.Uninstall(a);
-    tch.Uninstall(b);
-    tch.Uninstall(c);
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-
-    const uint16_t port = 5000;
-    BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkIf.GetAddress(1), port));
-    source.SetAttribute("MaxBytes", UintegerValue(0));
-    source.SetAttribute("SendSize", UintegerValue(1460));
-    ApplicationContainer src = source.Install(nodes.Get(0));
-    src.Start(Seconds(0));
-    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-    ApplicationContainer snk = sinkHelper.Install(nodes.Get(3));
-    snk.Start(Seconds(0));
+    Ptr<PacketSink> sink = twin::BulkFlow(path.nodes.Get(0), path.nodes.Get(3), receiver, 5000, 1460, Seconds(0));
 
     // With no queue disc the traffic-control layer drops a packet its full device queue cannot
     // take (TcDrop): r1's drops are the bottleneck buffer's.
-    NS_ABORT_UNLESS(nodes.Get(1)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+    NS_ABORT_UNLESS(path.nodes.Get(1)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
         "TcDrop",
         MakeCallback(+[](Ptr<const Packet>) {
             ++g_routerDrops;
@@ -176,8 +146,9 @@ int main(int argc, char** argv)
 
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
-    const uint64_t rx = DynamicCast<PacketSink>(snk.Get(0))->GetTotalRx();
-    const uint32_t routerDrops = b.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()->GetTotalDroppedPackets();
+    const uint64_t rx = sink->GetTotalRx();
+    const uint32_t routerDrops =
+        path.bottleneck.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()->GetTotalDroppedPackets();
     Simulator::Destroy();
     if (g_trace)
     {

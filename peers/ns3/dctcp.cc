@@ -24,6 +24,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
+#include "lib/datacentre_tcp.h"
+#include "lib/default_overrides.h"
 #include "lib/port_queue.h"
 
 #include <iostream>
@@ -129,35 +131,9 @@ main(int argc, char** argv)
     bool dctcp = variant == "dctcp";
     const uint32_t k = 20;
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       StringValue(dctcp ? "ns3::TcpDctcp" : "ns3::TcpNewReno"));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpClassicRecovery::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 22));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 22));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false)); // 40-byte headers
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
-    GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    twin::DataCentreTcp(dctcp ? TcpDctcp::GetTypeId() : TcpNewReno::GetTypeId(), 10, 1 << 22, MilliSeconds(200));
     // Sensitivity: TWIN_SET="ns3::TcpSocket::DelAckCount=1;..." overrides any attribute default.
-    if (const char* set = std::getenv("TWIN_SET"))
-    {
-        std::string all = set;
-        for (size_t at = 0; at < all.size();)
-        {
-            size_t end = all.find(';', at);
-            std::string item = all.substr(at, end == std::string::npos ? std::string::npos : end - at);
-            size_t eq = item.find('=');
-            if (eq != std::string::npos)
-            {
-                Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
-            }
-            at = end == std::string::npos ? all.size() : end + 1;
-        }
-    }
+    twin::ApplyTwinSet();
 
     NodeContainer hosts;
     hosts.Create(2);

@@ -36,7 +36,8 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
-#include "lib/dctcp_floor.h"
+#include "lib/datacentre_tcp.h"
+#include "lib/default_overrides.h"
 #include "lib/port_queue.h"
 
 #include <cmath>
@@ -193,12 +194,8 @@ main(int argc, char** argv)
     cmd.AddValue("run", "RNG run", run);
     cmd.Parse(argc > 1 ? argc - 1 : argc, argc > 1 ? argv + 1 : argv);
     RngSeedManager::SetRun(run);
-    bool dctcp = variant == "dctcp" || variant == "dctcp_floor";
-    if (!dctcp && variant != "newreno")
-    {
-        std::cerr << "variant: dctcp, dctcp_floor or newreno\n";
-        return 2;
-    }
+    TypeId socketType = twin::DataCentreSocket(variant);
+    bool dctcp = socketType != TcpNewReno::GetTypeId();
 
     std::ifstream in(cdfPath);
     if (!in)
@@ -233,37 +230,9 @@ main(int argc, char** argv)
         mean += (g_cdf[i - 1].first + g_cdf[i].first) / 2 * (g_cdf[i].second - g_cdf[i - 1].second);
     }
 
-    TypeId socketType = !dctcp                        ? TcpNewReno::GetTypeId()
-                        : (variant == "dctcp_floor") ? TwinDctcpFloor::GetTypeId()
-                                                       : TcpDctcp::GetTypeId();
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socketType));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpClassicRecovery::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(3));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 25));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 25));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(minRtoMs)));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false)); // 40-byte headers
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
+    twin::DataCentreTcp(socketType, 3, 1 << 25, MilliSeconds(minRtoMs));
     Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(ecmp == "random"));
-    GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
-    if (const char* set = std::getenv("TWIN_SET"))
-    {
-        std::string all = set;
-        for (size_t at = 0; at < all.size();)
-        {
-            size_t end = all.find(';', at);
-            std::string item = all.substr(at, end == std::string::npos ? std::string::npos : end - at);
-            size_t eq = item.find('=');
-            if (eq != std::string::npos)
-            {
-                Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
-            }
-            at = end == std::string::npos ? all.size() : end + 1;
-        }
-    }
+    twin::ApplyTwinSet();
 
     const uint32_t kAry = 4;
     const uint32_t half = kAry / 2;

@@ -33,6 +33,11 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "lib/aqm_args.h"
+#include "lib/default_overrides.h"
+#include "lib/tcpsim_tcp.h"
+#include "lib/time_integral.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -45,26 +50,11 @@ namespace
 {
 const double kLinkBps = 10e6;
 double g_warmup = 10;
-double g_discLast = 0;
-double g_discValue = 0;
-double g_discArea = 0;
+twin::TimeIntegral g_disc;
 double g_rttSum = 0;
 double g_rttMin = std::numeric_limits<double>::infinity();
 uint64_t g_rttCount = 0;
 uint64_t g_txBytes = 0;
-
-void
-DiscBytes(uint32_t, uint32_t v)
-{
-    double now = Simulator::Now().GetSeconds();
-    double from = std::max(g_discLast, g_warmup);
-    if (now > from)
-    {
-        g_discArea += g_discValue * (now - from);
-    }
-    g_discLast = now;
-    g_discValue = v;
-}
 
 void
 SparseRtt(Time, Time rtt)
@@ -81,47 +71,17 @@ SparseRtt(Time, Time rtt)
 int
 main(int argc, char* argv[])
 {
-    if (argc < 3)
-    {
-        std::fprintf(stderr, "usage: fq_codel <fq_codel|codel> <run> [--duration=S] [--warmup=S] [--set=...]\n");
-        return 2;
-    }
-    std::string queue = argv[1];
-    uint32_t run = std::stoul(argv[2]);
-    double duration = 60;
-    std::vector<std::string> sets;
-    for (int i = 3; i < argc; ++i)
-    {
-        std::string a = argv[i];
-        if (a.rfind("--duration=", 0) == 0)
-        {
-            duration = std::stod(a.substr(11));
-        }
-        else if (a.rfind("--warmup=", 0) == 0)
-        {
-            g_warmup = std::stod(a.substr(9));
-        }
-        else if (a.rfind("--set=", 0) == 0)
-        {
-            sets.push_back(a.substr(6));
-        }
-    }
+    twin::AqmArgs args = twin::ParseAqmArgs(
+        argc, argv, 60, 10, // default duration and warm-up, s
+        "usage: fq_codel <fq_codel|codel> <run> [--duration=S] [--warmup=S] [--set=...]");
+    const std::string& queue = args.queue;
+    const double duration = args.duration;
+    g_warmup = args.warmup;
+    g_disc.warmup = args.warmup;
     RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(run);
+    RngSeedManager::SetRun(args.run);
 
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpClassicRecovery::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1000));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 26));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 26));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(true));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
+    twin::TcpsimTcp(1000);
     Config::SetDefault("ns3::FqCoDelQueueDisc::Target", StringValue("5ms"));
     Config::SetDefault("ns3::FqCoDelQueueDisc::Interval", StringValue("100ms"));
     Config::SetDefault("ns3::FqCoDelQueueDisc::Flows", UintegerValue(1024));
@@ -131,12 +91,7 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::CoDelQueueDisc::Interval", TimeValue(MilliSeconds(100)));
     Config::SetDefault("ns3::CoDelQueueDisc::MinBytes", UintegerValue(1514));
     Config::SetDefault("ns3::CoDelQueueDisc::UseEcn", BooleanValue(queue == "fq_codel"));
-    for (const auto& item : sets)
-    {
-        size_t eq = item.find('=');
-        NS_ABORT_MSG_IF(eq == std::string::npos, "--set needs ns3::Type::Attribute=value");
-        Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
-    }
+    twin::ApplySets(args.sets);
 
     const std::vector<std::string> names = {"bulk20", "bulk40", "bulk60", "bulk80", "sparse"};
     const std::vector<std::string> accessDelay = {"4ms", "14ms", "24ms", "34ms", "14ms"};
@@ -219,7 +174,8 @@ main(int argc, char* argv[])
     }
 
     Ptr<QueueDisc> disc = discs.Get(0); // r1 -> r2
-    NS_ABORT_UNLESS(disc->TraceConnectWithoutContext("BytesInQueue", MakeCallback(&DiscBytes)));
+    NS_ABORT_UNLESS(disc->TraceConnectWithoutContext(
+        "BytesInQueue", MakeCallback(+[](uint32_t, uint32_t v) { g_disc.Set(v); })));
     Ptr<PointToPointNetDevice> dev = bottleneck.Get(0)->GetObject<PointToPointNetDevice>();
     NS_ABORT_UNLESS(dev->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(+[](Ptr<const Packet> p) {
         if (Simulator::Now().GetSeconds() >= g_warmup)
@@ -236,11 +192,11 @@ main(int argc, char* argv[])
             rxAtWarmup[f] = sinks[f]->GetTotalRx();
         }
         atWarmup = disc->GetStats();
-        DiscBytes(0, g_discValue);
+        g_disc.Set(g_disc.value);
     });
     Simulator::Stop(Seconds(duration));
     Simulator::Run();
-    DiscBytes(0, g_discValue);
+    g_disc.Set(g_disc.value);
 
     double window = duration - g_warmup;
     auto report = [&](const std::string& metric, double value) {
@@ -252,7 +208,7 @@ main(int argc, char* argv[])
     }
     report("sparse_rtt_mean_ms", g_rttCount ? g_rttSum / g_rttCount * 1e3 : 0);
     report("sparse_rtt_min_ms", g_rttCount ? g_rttMin * 1e3 : 0);
-    report("queue_delay_ms", g_discArea / window * 8 / kLinkBps * 1e3);
+    report("queue_delay_ms", g_disc.area / window * 8 / kLinkBps * 1e3);
     QueueDisc::Stats end = disc->GetStats();
     // FQ-CoDel's sub-queues are child CoDel discs: their drops reach the parent's stats under
     // a prefixed reason, so the CoDel drops are the total less the overlimit drops.

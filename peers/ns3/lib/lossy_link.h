@@ -28,6 +28,9 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include "lib/bottleneck_path.h"
+#include "lib/default_overrides.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -208,34 +211,13 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     Config::SetDefault("ns3::TcpWestwoodPlus::FilterType", EnumValue(TcpWestwoodPlus::TUSTIN));
 
     // Sensitivity runs: TWIN_SET="ns3::A::B=value;..." overrides any of the defaults above.
-    if (const char* set = std::getenv("TWIN_SET"))
-    {
-        std::string all(set);
-        size_t start = 0;
-        while (start < all.size())
-        {
-            size_t end = all.find(';', start);
-            std::string item = all.substr(start, end == std::string::npos ? std::string::npos : end - start);
-            size_t eq = item.find('=');
-            if (eq != std::string::npos)
-            {
-                Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
-            }
-            start = end == std::string::npos ? all.size() : end + 1;
-        }
-    }
+    twin::ApplyTwinSet();
 
     // --- topology ---
     NodeContainer nodes;
     nodes.Create(3); // 0 source, 1 router, 2 sink
-    PointToPointHelper access;
-    access.SetDeviceAttribute("DataRate", StringValue("10Mbps"));
-    access.SetChannelAttribute("Delay", StringValue("45ms"));
-    access.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1000p"));
-    PointToPointHelper lossy;
-    lossy.SetDeviceAttribute("DataRate", StringValue("2Mbps"));
-    lossy.SetChannelAttribute("Delay", StringValue("0.01ms"));
-    lossy.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1000p"));
+    PointToPointHelper access = P2pLink("10Mbps", "45ms", "1000p");
+    PointToPointHelper lossy = P2pLink("2Mbps", "0.01ms", "1000p");
     NetDeviceContainer a = access.Install(nodes.Get(0), nodes.Get(1));
     NetDeviceContainer b = lossy.Install(nodes.Get(1), nodes.Get(2));
     // The router's buffer: 100 packets drop-tail on its 2 Mb/s device.
@@ -261,15 +243,7 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     tch.Uninstall(b);
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    const uint16_t port = 5000;
-    BulkSendHelper source("ns3::TcpSocketFactory", InetSocketAddress(sinkIf.GetAddress(1), port));
-    source.SetAttribute("MaxBytes", UintegerValue(0));
-    source.SetAttribute("SendSize", UintegerValue(p.mss));
-    ApplicationContainer src = source.Install(nodes.Get(0));
-    src.Start(Seconds(0));
-    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-    ApplicationContainer snk = sinkHelper.Install(nodes.Get(2));
-    snk.Start(Seconds(0));
+    Ptr<PacketSink> sink = BulkFlow(nodes.Get(0), nodes.Get(2), sinkIf.GetAddress(1), 5000, p.mss, Seconds(0));
 
     // Drop counters: the traffic-control layer drops a packet when the device queue is full
     // (stopped) and no queue disc is installed; the receive error model's drops are PhyRxDrop.
@@ -328,7 +302,7 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     }
     Simulator::Stop(Seconds(o.duration));
     Simulator::Run();
-    const uint64_t rx = DynamicCast<PacketSink>(snk.Get(0))->GetTotalRx();
+    const uint64_t rx = sink->GetTotalRx();
     const uint32_t routerDrops =
         b.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()->GetTotalDroppedPackets();
     const uint32_t sourceDrops =
