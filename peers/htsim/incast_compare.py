@@ -28,12 +28,11 @@ from pathlib import Path
 
 import tcpsim
 from tcpsim import topologies
-from tcpsim.fct import incast_rounds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from htsim_tcp import TCPSIM, TICK_US, htsim_tcp  # noqa: E402 - beside this script
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
-from twin_rounds import round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
+from twin_rounds import resent_cell, round_summary, tcpsim_round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
 
 TWIN = Path(os.environ.get("HTSIM_DIR", "/tmp/htsim")) / "bin" / "incast"
 TCP = htsim_tcp("300ms")
@@ -53,24 +52,8 @@ def scenario(senders: int, variant: str, rounds: int, non_ect: str = "drop") -> 
     )
 
 
-def tcpsim_side(senders: int, variant: str, rounds: int, non_ect: str) -> dict[str, float]:
-    r = tcpsim.run(scenario(senders, variant, rounds, non_ect), seed=1)
-    table = incast_rounds(r.transfers, "query")
-    qct = table["qct_s"].dropna().to_numpy()
-    port = r.links[(r.links["name"] == "port") & (r.links["direction"] == "ab")].iloc[0]
-    return {
-        "rounds": len(qct),
-        "qct_mean_ms": 1e3 * qct.mean(),
-        "qct_min_ms": 1e3 * qct.min(),
-        "qct_max_ms": 1e3 * qct.max(),
-        "drops_per_round": int(port["drops_queue"]) / max(1, len(qct)),
-        "marks": int(port["marks_ecn"]),
-        # Data packets sent beyond each response's segments: resent ones when every response
-        # completed, else meaningless (None).
-        "resent": int(r.web["packets_sent"].sum()) - int((-(-r.transfers["bytes"] // 1460)).sum())
-        if bool(r.transfers["completed"].all())
-        else None,
-    }
+def tcpsim_side(senders: int, variant: str, rounds: int, non_ect: str) -> dict[str, float | None]:
+    return tcpsim_round_summary(tcpsim.run(scenario(senders, variant, rounds, non_ect), seed=1))
 
 
 def twin_command(senders: int, variant: str, rounds: int, tick_us: float) -> list[str]:
@@ -153,7 +136,7 @@ def main() -> None:
                 f"| {b['qct_mean_ms']:.2f} ({b['qct_min_ms']:.2f}–{b['qct_max_ms']:.2f}) "
                 f"| {a['rounds']} | {b['rounds']} | {size * 8 / a['qct_mean_ms'] / 1e3:.0f} | {size * 8 / b['qct_mean_ms'] / 1e3:.0f} "
                 f"| {a['drops_per_round']:.1f} | {b['drops_per_round']:.1f} "
-                f"| {a['marks']} | {b['marks']} | {'–' if a['resent'] is None else a['resent']} | {b['resent']} |",
+                f"| {a['marks']} | {b['marks']} | {resent_cell(a['resent'])} | {b['resent']} |",
                 flush=True,
             )
 

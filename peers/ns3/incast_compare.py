@@ -25,11 +25,10 @@ from pathlib import Path
 
 import tcpsim
 from tcpsim import topologies
-from tcpsim.fct import incast_rounds
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
-from twin_rounds import round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
+from twin_rounds import resent_cell, round_summary, tcpsim_round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
 
 TWIN = Path(os.environ.get("NS3_TWIN_BIN", "/tmp/ns3-twins/bin")) / "incast"
 TCP = {"mss": 1460, "header": 40, "init_cwnd": 3, "min_rto": "300ms", "delack_timeout": "40ms"}
@@ -51,21 +50,8 @@ def scenario(senders: int, variant: str, rounds: int) -> dict:
     )
 
 
-def tcpsim_side(senders: int, variant: str, rounds: int) -> dict[str, float]:
-    r = tcpsim.run(scenario(senders, variant, rounds), seed=1)
-    table = incast_rounds(r.transfers, "query")
-    qct = table["qct_s"].dropna().to_numpy()
-    port = r.links[(r.links["name"] == "port") & (r.links["direction"] == "ab")].iloc[0]
-    return {
-        "rounds": len(qct),
-        "qct_mean_ms": 1e3 * qct.mean(),
-        "qct_min_ms": 1e3 * qct.min(),
-        "qct_max_ms": 1e3 * qct.max(),
-        "drops_per_round": int(port["drops_queue"]) / max(1, len(qct)),
-        "marks": int(port["marks_ecn"]),
-        # Data packets sent beyond each response's segments (every response completes).
-        "resent": int(r.web["packets_sent"].sum()) - int((-(-r.transfers["bytes"] // 1460)).sum()),
-    }
+def tcpsim_side(senders: int, variant: str, rounds: int) -> dict[str, float | None]:
+    return tcpsim_round_summary(tcpsim.run(scenario(senders, variant, rounds), seed=1))
 
 
 def ns3_side(senders: int, variant: str, rounds: int) -> dict[str, float]:
@@ -139,7 +125,7 @@ def main() -> None:
                 f"| {b['qct_mean_ms']:.2f} ({b['qct_min_ms']:.2f}–{b['qct_max_ms']:.2f}) "
                 f"| {b['qct_from_query_ms']:.2f} | {size * 8 / a['qct_mean_ms'] / 1e3:.0f} "
                 f"| {size * 8 / b['qct_mean_ms'] / 1e3:.0f} | {a['drops_per_round']:.1f} | {b['drops_per_round']:.1f} "
-                f"| {a['marks']} | {b['marks']} | {a['resent']} | {b['resent']} |",
+                f"| {a['marks']} | {b['marks']} | {resent_cell(a['resent'])} | {b['resent']} |",
                 flush=True,
             )
 
