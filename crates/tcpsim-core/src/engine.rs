@@ -227,6 +227,9 @@ pub struct Scheduler {
     now_key: u128,
     /// Events popped so far.
     pub events: u64,
+    /// The entry [`Scheduler::peek`] last unpacked, and its event: popped next, it is not
+    /// unpacked again (each unpacking hashes the time).
+    peeked: (Entry, Event),
 }
 
 #[derive(Clone, Copy)]
@@ -253,6 +256,7 @@ impl Default for Scheduler {
             now_ns: 0,
             now_key: 0,
             events: 0,
+            peeked: (Entry { time_ns: u64::MAX, event: u64::MAX }, Event::WarmupEnd),
         }
     }
 }
@@ -327,6 +331,10 @@ impl Scheduler {
         self.now_ns = top.time_ns;
         self.now_key = top.key();
         self.events += 1;
+        let (peeked, event) = self.peeked;
+        if (peeked.time_ns, peeked.event) == (top.time_ns, top.event) {
+            return Some(event);
+        }
         Some(Event::unpack(top.event, top.time_ns))
     }
 
@@ -456,8 +464,11 @@ impl Scheduler {
 
     /// The next event, if it is in the current slot (a hint for prefetching).
     #[inline]
-    pub fn peek(&self) -> Option<Event> {
-        self.near.peek().map(|e| Event::unpack(e.event, e.time_ns))
+    pub fn peek(&mut self) -> Option<Event> {
+        let next = self.near.peek()?;
+        let event = Event::unpack(next.event, next.time_ns);
+        self.peeked = (next, event);
+        Some(event)
     }
 
     /// Move the clock to `t` (the end of the run) once no event remains at or before it: every
