@@ -194,11 +194,11 @@ const SPARSE_SLOT_EVENTS: u64 = 8;
 const NIL: u32 = u32::MAX;
 
 /// The pending events and the current time, in three tiers by how far ahead they are:
-/// `near`, those before `near_end` (the current slot's, sorted); a timing wheel of
-/// `SLOTS` slots of 2^`slot_shift` ns holding, unsorted, those of the next `SLOTS` slot
-/// widths (one slot each interval); and `later`, a heap of the rest. Scheduling into the wheel is a constant-time
-/// push onto its slot's list; the events of a slot are sorted only when time reaches it, a
-/// few entries at a time. The order is exactly (time, event) whatever the tier, so any
+/// `near`, those before `near_end` (the current slot's, sorted); a timing wheel of `SLOTS`
+/// slots of 2^`slot_shift` ns holding, unsorted, those of the next `SLOTS` slot widths (one
+/// slot each interval); and `later`, a heap of the rest. Scheduling into the wheel is a
+/// constant-time push onto its slot's list; the events of a slot are sorted only when time
+/// reaches it, a few entries at a time. The order is exactly (time, event) whatever the tier, so any
 /// correct priority queue would run the same events in the same order.
 pub struct Scheduler {
     near: Near,
