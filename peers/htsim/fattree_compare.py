@@ -38,6 +38,7 @@ from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from compare_args import fattree_arguments, speed_argument  # noqa: E402 - peers/compare_args.py, beside this folder
 from fct_tables import plot_variants, print_table, tcpsim_counts, twin_transfer  # noqa: E402 - peers/fct_tables.py, beside this folder
 from htsim_tcp import TCPSIM, TICK_US, htsim_tcp  # noqa: E402 - beside this script
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
@@ -168,12 +169,12 @@ def speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--load", type=float, default=0.6)
-    parser.add_argument("--duration", type=float, default=0.15)
-    parser.add_argument("--seed", type=int, default=1, help="tcpsim seed (the transfers) and htsim's path draws")
-    parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
-    parser.add_argument("--plot", help="write the slowdown figure to this file")
-    parser.add_argument("--raw", default="/tmp/htsim-fattree", help="flow lists, htsim outputs and speed scenarios")
+    fattree_arguments(
+        parser,
+        "tcpsim seed (the transfers) and htsim's path draws",
+        "/tmp/htsim-fattree",
+        "flow lists, htsim outputs and speed scenarios",
+    )
     parser.add_argument(
         "--non-ect",
         choices=["drop", "enqueue"],
@@ -182,7 +183,7 @@ def main() -> None:
         "(htsim's ECNQueue never drops below the buffer limit: enqueue is its twin)",
     )
     parser.add_argument("--tick-us", type=float, default=TICK_US, help="htsim's timer-scanner period")
-    parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
+    speed_argument(parser)
     args = parser.parse_args()
     if not TWIN.exists():
         sys.exit(f"{TWIN} missing: run peers/htsim/build.sh fattree")

@@ -30,6 +30,7 @@ import tcpsim
 from tcpsim import topologies
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from compare_args import incast_arguments, speed_argument  # noqa: E402 - peers/compare_args.py, beside this folder
 from htsim_tcp import TCPSIM, TICK_US, htsim_tcp  # noqa: E402 - beside this script
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 from twin_rounds import resent_cell, round_summary, tcpsim_round_summary  # noqa: E402 - peers/twin_rounds.py, beside this folder
@@ -101,9 +102,7 @@ def speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--senders", type=int, nargs="+", default=[1, 2, 3, 4, 8, 16, 32, 40, 48])
-    parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
+    incast_arguments(parser, "/tmp/htsim-incast")
     parser.add_argument(
         "--non-ect",
         choices=["drop", "enqueue"],
@@ -112,8 +111,7 @@ def main() -> None:
         "(htsim's ECNQueue never drops below the buffer limit: enqueue is its twin)",
     )
     parser.add_argument("--tick-us", type=float, default=TICK_US, help="htsim's timer-scanner period")
-    parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
-    parser.add_argument("--raw", default="/tmp/htsim-incast", help="the speed runs' scenario file goes here")
+    speed_argument(parser)
     args = parser.parse_args()
     if not TWIN.exists():
         sys.exit(f"{TWIN} missing: run peers/htsim/build.sh incast")

@@ -33,6 +33,7 @@ from tcpsim.fct import fct_frame
 from tcpsim.scenario import load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from compare_args import fattree_arguments, speed_argument  # noqa: E402 - peers/compare_args.py, beside this folder
 from fct_tables import plot_variants, print_table, tcpsim_counts, twin_transfer  # noqa: E402 - peers/fct_tables.py, beside this folder
 from interleaved import time_pairs  # noqa: E402 - peers/interleaved.py, beside this folder
 
@@ -150,14 +151,11 @@ def speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--load", type=float, default=0.6)
-    parser.add_argument("--duration", type=float, default=0.15)
-    parser.add_argument("--seed", type=int, default=1, help="tcpsim seed and ns-3 RNG run")
-    parser.add_argument("--variants", nargs="+", default=["newreno", "dctcp"])
-    parser.add_argument("--plot", help="write the slowdown figure to this file")
-    parser.add_argument("--raw", default="/tmp/ns3-fattree", help="ns-3 outputs and speed scenarios go here")
+    fattree_arguments(
+        parser, "tcpsim seed and ns-3 RNG run", "/tmp/ns3-fattree", "ns-3 outputs and speed scenarios go here"
+    )
     parser.add_argument("--reuse", action="store_true", help="reuse ns-3 outputs already in --raw")
-    parser.add_argument("--speed", type=int, metavar="PAIRS", help="time PAIRS interleaved runs instead")
+    speed_argument(parser)
     args = parser.parse_args()
     if args.speed:
         speed(args)
