@@ -624,6 +624,16 @@ impl Heap {
 mod tests {
     use super::*;
 
+    /// A reproducible stream of draws below `n` (a 64-bit linear congruential generator's top
+    /// bits) for the randomized order tests.
+    fn draws(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut x = seed;
+        move |n| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        }
+    }
+
     /// The initial slot width and the wheel's span at it.
     const SLOT_NS: u64 = 1 << INITIAL_SLOT_SHIFT;
     const WHEEL_NS: u64 = SLOT_NS * SLOTS as u64;
@@ -679,11 +689,10 @@ mod tests {
     #[test]
     fn many_events_come_out_sorted_by_time_then_component_rank_whatever_the_insertion_order() {
         let mut s = Scheduler::default();
-        let mut x: u64 = 12345;
+        let mut draw = draws(12345);
         let mut expected = vec![];
         for i in 0..10_000u32 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let t = (x >> 33) % 500;
+            let t = draw(500);
             let flow = i.wrapping_mul(7919) % 10_000;
             s.at(t, Event::Rto { flow, generation: flow.wrapping_mul(7) });
             expected.push((t, tie_rank(flow, t), flow));
@@ -704,11 +713,7 @@ mod tests {
         // (time, event), which only grows. (An event at the current instant that ranks before
         // the one handled runs next: the reference-model test below covers it.)
         let mut s = Scheduler::default();
-        let mut x: u64 = 99;
-        let mut draw = |n: u64| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 33) % n
-        };
+        let mut draw = draws(99);
         let mut scheduled = 0u32;
         for _ in 0..50 {
             s.at(draw(100), Event::AppStart { flow: scheduled });
@@ -743,11 +748,7 @@ mod tests {
         // reference is a sorted set of the pending (time, event) pairs.
         let mut s = Scheduler::default();
         let mut pending = std::collections::BTreeSet::new();
-        let mut x: u64 = 7;
-        let mut draw = |n: u64| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 33) % n
-        };
+        let mut draw = draws(7);
         let delays = [0, 1, SLOT_NS - 1, SLOT_NS, 5 * SLOT_NS + 3, WHEEL_NS - 1, WHEEL_NS, 3 * WHEEL_NS + 17];
         let mut id = 0u32;
         let mut schedule = |s: &mut Scheduler, pending: &mut std::collections::BTreeSet<(u64, u64)>, t: u64| {
@@ -781,11 +782,7 @@ mod tests {
         // initial slot), then 10–90 ms ahead (one every few slots); checked against a sorted set.
         let mut s = Scheduler::default();
         let mut pending = std::collections::BTreeSet::new();
-        let mut x: u64 = 11;
-        let mut draw = |n: u64| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 33) % n
-        };
+        let mut draw = draws(11);
         for flow in 0..200 {
             let event = Event::AppStart { flow };
             s.at(0, event);
