@@ -363,7 +363,7 @@ impl Scheduler {
                 self.in_wheel -= 1;
                 i = node.next;
             }
-            self.near.sort_run();
+            self.near.sort_run(self.near_end - self.slot_ns(), self.slot_shift);
             self.bring_later_into_wheel();
             if !self.near.is_empty() {
                 return true;
@@ -487,7 +487,22 @@ impl Scheduler {
 struct Near {
     run: Vec<Entry>,
     since: Heap,
+    /// A counting sort's counts per interval and its output (kept to reuse their memory).
+    counts: Vec<u32>,
+    sorted: Vec<Entry>,
 }
+
+/// A slot at most 2^`COUNTING_SORT_MAX_SHIFT` ns wide holding from `COUNTING_SORT_MIN` to
+/// `COUNTING_SORT_MAX` events is sorted by counting its events into 2^`COUNTING_SORT_BUCKETS_LOG2`
+/// equal intervals of time, then ordering the few that share one by insertion. A dense
+/// network's slots hold about a hundred events at mostly distinct times, which a comparison
+/// sort orders in some 700 unpredictable comparisons of 128-bit keys: the k = 8 fat tree runs
+/// 7 % more events per second. (Wider slots, a dumbbell's, hold events bunched at a few
+/// instants, and keep the comparison sort.) The order is the same either way.
+const COUNTING_SORT_BUCKETS_LOG2: u32 = 7;
+const COUNTING_SORT_MIN: usize = 32;
+const COUNTING_SORT_MAX: usize = 4 << COUNTING_SORT_BUCKETS_LOG2;
+const COUNTING_SORT_MAX_SHIFT: u32 = 10;
 
 impl Near {
     #[inline]
@@ -495,9 +510,53 @@ impl Near {
         self.run.is_empty() && self.since.is_empty()
     }
 
+    /// Sort `run`, the events of the slot of 2^`slot_shift` ns starting at `slot_start`,
+    /// latest first.
     #[inline]
-    fn sort_run(&mut self) {
-        self.run.sort_unstable_by_key(|e| std::cmp::Reverse(e.key()));
+    fn sort_run(&mut self, slot_start: u64, slot_shift: u32) {
+        if slot_shift > COUNTING_SORT_MAX_SHIFT || !(COUNTING_SORT_MIN..=COUNTING_SORT_MAX).contains(&self.run.len()) {
+            self.run.sort_unstable_by_key(|e| std::cmp::Reverse(e.key()));
+            return;
+        }
+        // Bucket b holds the events of the b-th interval from the slot's end (latest first);
+        // counts[b] becomes where bucket b starts, then where the next of its events goes.
+        let interval_shift = slot_shift.saturating_sub(COUNTING_SORT_BUCKETS_LOG2);
+        let last = (1usize << (slot_shift - interval_shift)) - 1;
+        let bucket = |e: &Entry| {
+            debug_assert!(
+                e.time_ns >= slot_start && (e.time_ns - slot_start) >> slot_shift == 0,
+                "event outside its slot"
+            );
+            last - ((e.time_ns - slot_start) >> interval_shift) as usize
+        };
+        self.counts.clear();
+        self.counts.resize(last + 1, 0);
+        for e in &self.run {
+            self.counts[bucket(e)] += 1;
+        }
+        let mut start = 0;
+        for count in self.counts.iter_mut() {
+            (*count, start) = (start, start + *count);
+        }
+        self.sorted.clear();
+        self.sorted.resize(self.run.len(), Entry { time_ns: 0, event: 0 });
+        for e in &self.run {
+            let at = &mut self.counts[bucket(e)];
+            self.sorted[*at as usize] = *e;
+            *at += 1;
+        }
+        // Events of the same interval, adjacent now, in their order: an insertion sort moves
+        // only those.
+        for i in 1..self.sorted.len() {
+            let e = self.sorted[i];
+            let mut j = i;
+            while j > 0 && self.sorted[j - 1].key() < e.key() {
+                self.sorted[j] = self.sorted[j - 1];
+                j -= 1;
+            }
+            self.sorted[j] = e;
+        }
+        std::mem::swap(&mut self.run, &mut self.sorted);
     }
 
     #[inline]
@@ -804,6 +863,33 @@ mod tests {
         assert!(pending.is_empty(), "{} left", pending.len());
         assert!(narrowest < 10, "the dense phase narrowed the slots to 2^{narrowest} ns only");
         assert_eq!(s.slot_shift, MAX_SLOT_SHIFT, "the sparse phase widened the slots back");
+    }
+
+    #[test]
+    fn a_dense_slot_sorted_by_counting_comes_out_as_a_comparison_sort_orders_it() {
+        // Slots of 2^6..2^10 ns with 32..512 events, some at the same nanosecond and several of
+        // one interval, several of one kind and component at one time (a stale timer).
+        let mut draw = draws(5);
+        for slot_shift in [6, 7, 8, 9, 10] {
+            for n in [COUNTING_SORT_MIN, 100, COUNTING_SORT_MAX] {
+                let slot_start = 7 << slot_shift;
+                let mut near = Near::default();
+                for _ in 0..n {
+                    let t = slot_start + draw(1 << slot_shift).min(draw(1 << slot_shift));
+                    let event = match draw(3) {
+                        0 => Event::PipeHead { channel: draw(8) as u32, packet: draw(1000) as u32 },
+                        1 => Event::Rto { flow: draw(4) as u32, generation: draw(3) as u32 },
+                        _ => Event::TxEnd { channel: draw(8) as u32 },
+                    };
+                    near.run.push(Entry { time_ns: t, event: event.pack(t) });
+                }
+                let mut expected: Vec<u128> = near.run.iter().map(Entry::key).collect();
+                expected.sort_unstable_by(|a, b| b.cmp(a));
+                near.sort_run(slot_start, slot_shift);
+                let got: Vec<u128> = near.run.iter().map(Entry::key).collect();
+                assert_eq!(got, expected, "slots of 2^{slot_shift} ns, {n} events");
+            }
+        }
     }
 
     #[test]
