@@ -561,6 +561,14 @@ def test_tcpsim_alone_still_prints_the_help():
     assert result.output.startswith("Usage: tcpsim [OPTIONS] COMMAND [ARGS]...")
 
 
+def test_python_dash_m_tcpsim_is_the_command_line():
+    done = subprocess.run(
+        [sys.executable, "-m", "tcpsim", "run", "x.toml", "--seed", "1", "--seed", "2"], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr == "error: --seed given more than once; give it once (see 'tcpsim run -h')\n"
+
+
 def test_the_console_script_prints_the_same_error_line(tmp_path):
     script = [sys.executable, "-c", "from tcpsim.launch import main; main()"]
     done = subprocess.run([*script, "run", "x.toml", "--seed", "1", "--seed", "2"], capture_output=True, text=True)
