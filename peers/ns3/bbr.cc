@@ -18,9 +18,14 @@
 //   rtt_mean_ms       mean of the RTT samples (TcpSocketBase "RTT" trace, one per ACK)
 //   rtt_min_ms        smallest of them
 //   drops             packets dropped at r1's bottleneck device
-// TWIN_TRACE=1: cwnd, pacing rate and queue every 10 ms on stderr.
+// TWIN_TRACE=1: cwnd, queue, pacing rate and bytes in flight every 10 ms on stderr.
+// --trace-rate: every delivery-rate sample given to TcpBbr and every pacing change, as TRACE lines
+// on stdout (lib/rate_trace.h).
+// --fresh-rate-sample: the sensitivity variant whose rate sample is started afresh on every ACK,
+// as Linux's (lib/fresh_rate_sample.h).
 //
 // Build and run:  peers/ns3/build.sh bbr && /tmp/ns3-twins/bin/bbr [--duration=30] [--warmup=5]
+//                 [--trace-rate] [--fresh-rate-sample]
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -29,6 +34,8 @@
 #include "ns3/point-to-point-module.h"
 
 #include "lib/bottleneck_path.h"
+#include "lib/fresh_rate_sample.h"
+#include "lib/rate_trace.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -48,9 +55,12 @@ double g_rttSum = 0;
 double g_rttMin = 1e9;
 uint64_t g_rttCount = 0;
 uint32_t g_cwnd = 0;
+uint32_t g_inFlight = 0;
 double g_pacingBps = 0;
 Ptr<Queue<Packet>> g_bottleneck;
 Ptr<PacketSink> g_sink;
+bool g_traceRate = false;
+bool g_freshRateSample = false;
 uint64_t g_rxAtWarmup = 0;
 
 void Sample()
@@ -65,8 +75,8 @@ void Sample()
     }
     if (std::getenv("TWIN_TRACE") && Simulator::Now().GetMilliSeconds() % 10 == 0)
     {
-        std::fprintf(stderr, "%.3f cwnd %u queue %.0f pacing_bps %.0f\n", Simulator::Now().GetSeconds(), g_cwnd, q,
-                     g_pacingBps);
+        std::fprintf(stderr, "%.3f cwnd %u queue %.0f pacing_bps %.0f inflight %u\n", Simulator::Now().GetSeconds(),
+                     g_cwnd, q, g_pacingBps, g_inFlight);
     }
     Simulator::Schedule(MilliSeconds(1), &Sample);
 }
@@ -75,6 +85,8 @@ void Connect()
 {
     Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongestionWindow",
                                   MakeCallback(+[](uint32_t, uint32_t v) { g_cwnd = v; }));
+    Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/BytesInFlight",
+                                  MakeCallback(+[](uint32_t, uint32_t v) { g_inFlight = v; }));
     Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/PacingRate",
                                   MakeCallback(+[](DataRate, DataRate v) { g_pacingBps = v.GetBitRate(); }));
     Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/RTT",
@@ -86,6 +98,15 @@ void Connect()
                                           ++g_rttCount;
                                       }
                                   }));
+    Ptr<Socket> sender = DynamicCast<BulkSendApplication>(NodeList::GetNode(0)->GetApplication(0))->GetSocket();
+    if (g_freshRateSample)
+    {
+        twin::UseFreshRateSample(sender); // before the handshake completes: no data sent yet
+    }
+    if (g_traceRate)
+    {
+        twin::TraceRate(sender);
+    }
 }
 } // namespace
 
@@ -103,9 +124,17 @@ int main(int argc, char** argv)
         {
             g_warmup = std::stod(arg.substr(9));
         }
+        else if (arg == "--trace-rate")
+        {
+            g_traceRate = true;
+        }
+        else if (arg == "--fresh-rate-sample")
+        {
+            g_freshRateSample = true;
+        }
         else
         {
-            std::cerr << "usage: bbr [--duration=S] [--warmup=S]\n";
+            std::cerr << "usage: bbr [--duration=S] [--warmup=S] [--trace-rate] [--fresh-rate-sample]\n";
             return 2;
         }
     }
