@@ -39,6 +39,9 @@ def tcpsim_counts(r, duration: float) -> tuple[pd.DataFrame, dict]:
         "unfinished": int((~t["completed"] & (t["start_s"] < cutoff)).sum()),
         "drops": int(r.links["drops_queue"].sum()),
         "marks": int(r.links["marks_ecn"].sum()),
+        "resent": int(t["packets_retransmitted"].sum()),
+        "timeouts": int(t["timeouts"].sum()),
+        "fast recoveries": int(t["fast_retransmits"].sum()),
         # Data packets sent beyond the segments of the bytes delivered: resent segments, plus
         # what unfinished transfers had in flight or not yet delivered (an upper bound).
         "sent_beyond_delivered": int(r.web["packets_sent"].sum() - r.web["bytes_delivered"].sum() / 1460),

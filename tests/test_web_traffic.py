@@ -72,6 +72,8 @@ def test_every_transfer_starts_in_slow_start_with_two_four_eight_segments():
     assert r.meta["connection_slots"] <= 5 < 50 < len(t), "slots are reused"
     w = r.web.iloc[0]
     assert w["packets_sent"] == 14 * w["transfers_started"], "no retransmission: every round was a full window"
+    assert (t["packets_sent"] == 14).all(), "each transfer's own count: its 14 segments once"
+    assert (t[["packets_retransmitted", "timeouts", "fast_retransmits"]] == 0).all().all()
 
 
 def test_a_hundred_thousand_short_transfers_reuse_a_bounded_number_of_slots():
@@ -112,6 +114,33 @@ def test_the_web_table_the_transfers_table_and_the_throughput_series_agree():
     assert w["bytes_delivered"] >= done["bytes"].sum()
 
 
+def test_each_transfer_counts_its_own_connections_sends_and_they_add_up_to_the_generators():
+    # Two clients' transfers of 10–100 segments share a 10 Mb/s core with a 20-packet queue:
+    # drops, fast retransmits and timeouts. Every segment a slot's connections sent belongs to
+    # one transfer (open connections are counted up to the end of the run), so the transfers'
+    # counts add up to the generator's packets (no warm-up: the window is the whole run).
+    spec = scenario(
+        duration="20s",
+        link_rate="10Mbps",
+        delay="5ms",
+        clients=["c1", "c2"],
+        arrivals={"process": "poisson", "rate": "30/s"},
+        sizes={"dist": "list", "sizes": ["10KB", "100KB"]},
+    )
+    spec["links"][0]["queue"] = "20pkt"
+    r = tcpsim.run(spec, seed=3)
+    t, w = r.transfers, r.web.iloc[0]
+    assert t["packets_sent"].sum() == w["packets_sent"]
+    assert t["packets_retransmitted"].sum() > 0 and t["fast_retransmits"].sum() > 0 and t["timeouts"].sum() > 0
+    first_sends = t["packets_sent"] - t["packets_retransmitted"]
+    assert (first_sends <= t["bytes"] // 1000).all(), "a segment is sent new once"
+    done = t[t["completed"]]
+    assert (first_sends[t["completed"]] == done["bytes"] // 1000).all(), "a completed transfer sent all of its data"
+    lossless = done[done["packets_retransmitted"] == 0]
+    assert len(lossless) > 10 and (lossless[["timeouts", "fast_retransmits"]] == 0).all().all()
+    assert (t.loc[t["timeouts"] + t["fast_retransmits"] > 0, "packets_retransmitted"] > 0).all()
+
+
 def test_a_warm_up_keeps_every_transfer_listed_but_counts_the_window():
     spec = scenario(duration="20s", arrivals={"process": "poisson", "rate": "5/s"})
     spec["warmup"] = "10s"
@@ -149,7 +178,7 @@ def test_a_run_with_web_and_on_off_traffic_is_identical_per_seed_and_conserves_p
 def test_results_with_web_traffic_save_serialize_and_survive_the_store(tmp_path):
     r = tcpsim.run(scenario(duration="10s", arrivals={"process": "poisson", "rate": "5/s"}), seed=1)
     out = r.save(tmp_path / "run")
-    assert pd.read_csv(out / "transfers.csv").shape == (len(r.transfers), 9)
+    assert pd.read_csv(out / "transfers.csv").shape == (len(r.transfers), 13)
     assert pd.read_csv(out / "web.csv")["name"].tolist() == ["w"]
     doc = r.to_json_dict()
     assert doc["web"][0]["name"] == "w" and len(doc["transfers"]) == len(r.transfers)

@@ -73,6 +73,12 @@ double g_duration = 0.25;
 double g_rate = 0;
 uint64_t g_resent = 0;
 uint64_t g_dataSent = 0;
+// Each sender's congestion state (TcpSocketState::TcpCongState_t), the times each state was
+// entered, and the resent segments by the state their sender was in when it sent them.
+std::map<std::string, int> g_congState;
+uint64_t g_entered[5] = {};
+uint64_t g_resentIn[5] = {};
+const char* const kCongStates[5] = {"open", "disorder", "cwr", "recovery", "loss"};
 std::map<std::string, uint32_t> g_highest;
 Ptr<ExponentialRandomVariable> g_gap;
 Ptr<UniformRandomVariable> g_uniform;
@@ -108,11 +114,19 @@ SegmentSent(std::string ctx, Ptr<const Packet> pkt, const TcpHeader& h, Ptr<cons
     if (!fresh && seq <= it->second)
     {
         g_resent++;
+        g_resentIn[g_congState[ctx]]++;
     }
     else
     {
         it->second = seq;
     }
+}
+
+void
+CongStateChanged(std::string ctx, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    g_congState[ctx] = now;
+    g_entered[now]++;
 }
 
 void
@@ -164,6 +178,7 @@ Arrival()
     g_bySource[{g_hostAddress[src].Get(), InetSocketAddress::ConvertFrom(local).GetPort()}] = id;
     g_bySender[s] = id;
     s->TraceConnect("Tx", std::to_string(id), MakeCallback(&SegmentSent));
+    s->TraceConnect("CongState", std::to_string(id), MakeCallback(&CongStateChanged));
     s->SetConnectCallback(MakeCallback(&Connected), MakeNullCallback<void, Ptr<Socket>>());
     s->Connect(InetSocketAddress(g_hostAddress[dst], kPort));
     double next = now + g_gap->GetValue();
@@ -365,6 +380,11 @@ main(int argc, char** argv)
     std::cout << r << "marks " << marks << "\n";
     std::cout << r << "resent_segments " << g_resent << "\n";
     std::cout << r << "data_segments_sent " << g_dataSent << "\n";
+    for (int state = 0; state < 5; state++)
+    {
+        std::cout << r << "entered_" << kCongStates[state] << " " << g_entered[state] << "\n";
+        std::cout << r << "resent_in_" << kCongStates[state] << " " << g_resentIn[state] << "\n";
+    }
     std::cout << r << "bytes_delivered " << delivered << "\n";
     Simulator::Destroy();
     return 0;

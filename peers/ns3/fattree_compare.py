@@ -108,6 +108,11 @@ def ns3_side(variant: str, args: argparse.Namespace) -> tuple[pd.DataFrame, dict
     }
     if "data_segments_sent" in result:  # outputs of the twin from before it counted them lack it
         stats["sent_beyond_delivered"] = int(result["data_segments_sent"] - result["bytes_delivered"] / 1460)
+    if "entered_loss" in result:  # likewise for its congestion-state counts
+        stats["timeouts"] = int(result["entered_loss"])
+        stats["fast recoveries"] = int(result["entered_recovery"])
+        for state in ("recovery", "loss", "open"):
+            stats[f"resent in {state}"] = int(result[f"resent_in_{state}"])
     return frame, stats
 
 
@@ -126,7 +131,20 @@ def compare(args: argparse.Namespace) -> None:
         print_table(
             variant,
             columns,
-            ("transfers", "counted", "unfinished", "drops", "marks", "resent", "sent_beyond_delivered"),
+            (
+                "transfers",
+                "counted",
+                "unfinished",
+                "drops",
+                "marks",
+                "resent",
+                "timeouts",
+                "fast recoveries",
+                "resent in recovery",
+                "resent in loss",
+                "resent in open",
+                "sent_beyond_delivered",
+            ),
         )
     if args.plot:
         titles = {}

@@ -241,6 +241,7 @@ impl Sim {
                     None => {
                         self.sched.advance_to(self.duration_ns);
                         self.net.settle(&mut self.pool, &mut self.sched, &mut self.trace);
+                        self.web.close_open(&self.flows);
                         return true;
                     }
                 }

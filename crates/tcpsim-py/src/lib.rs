@@ -120,6 +120,10 @@ fn transfers<'py>(py: Python<'py>, rows: &[Transfer]) -> PyResult<Bound<'py, PyD
             ("start_ns", &column_u64(|t| t.start_ns)),
             ("end_ns", &column_u64(|t| t.end_ns)),
             ("bytes", &column_u64(|t| t.bytes)),
+            ("packets_sent", &column_u32(|t| t.tcp.packets_sent)),
+            ("packets_retransmitted", &column_u32(|t| t.tcp.packets_retransmitted)),
+            ("timeouts", &column_u32(|t| t.tcp.timeouts)),
+            ("fast_retransmits", &column_u32(|t| t.tcp.fast_retransmits)),
         ],
     )
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tcpsim.result.layout import NOT_COMPLETED_NS, TRANSFER_COLUMNS, WEB_COLUMNS, EngineOutput
+from tcpsim.result.layout import NOT_COMPLETED_NS, TRANSFER_COLUMNS, TRANSFER_TCP_COLUMNS, WEB_COLUMNS, EngineOutput
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,6 +84,7 @@ def _transfer_columns(engine: EngineOutput) -> dict[str, Any]:
             ("start_ns", "Q"),
             ("end_ns", "Q"),
             ("bytes", "Q"),
+            *((name, "I") for name in TRANSFER_TCP_COLUMNS),
         )
     }
 
@@ -94,8 +95,9 @@ def transfer_rows(engine: EngineOutput) -> list[dict[str, Any]]:
     names = [generator["name"] for generator in engine.canonical["web"]]
     nodes = engine.canonical["nodes"]
     rows = []
-    for generator, client, src, dst, start, end, size in zip(
-        c["generator"], c["client"], c["src"], c["dst"], c["start_ns"], c["end_ns"], c["bytes"], strict=True
+    tcp = zip(*(c[name] for name in TRANSFER_TCP_COLUMNS), strict=True)
+    for generator, client, src, dst, start, end, size, counts in zip(
+        c["generator"], c["client"], c["src"], c["dst"], c["start_ns"], c["end_ns"], c["bytes"], tcp, strict=True
     ):
         completed = end != NOT_COMPLETED_NS
         rows.append(
@@ -109,6 +111,7 @@ def transfer_rows(engine: EngineOutput) -> list[dict[str, Any]]:
                 "bytes": size,
                 "fct_s": (end - start) / 1e9 if completed else None,
                 "completed": completed,
+                **dict(zip(TRANSFER_TCP_COLUMNS, counts, strict=True)),
             }
         )
     return rows
@@ -136,6 +139,7 @@ def _transfer_frame(engine: EngineOutput) -> pd.DataFrame:
             "bytes": _column(raw, "bytes", "u8").astype("int64"),  # the engine caps sizes at 2^53
             "fct_s": np.where(completed, (end - start) / 1e9, np.nan),
             "completed": completed,
+            **{name: _column(raw, name, "u4").astype("int64") for name in TRANSFER_TCP_COLUMNS},
         }
     )
 

@@ -37,7 +37,22 @@ WEB_COLUMNS = [
     "fct_p95_s",
     "connection_slots",
 ]
-TRANSFER_COLUMNS = ["generator", "client", "src", "dst", "start_s", "end_s", "bytes", "fct_s", "completed"]
+TRANSFER_TCP_COLUMNS = ["packets_sent", "packets_retransmitted", "timeouts", "fast_retransmits"]
+"""A transfer's connection's sender counts, from its start until its last byte is acknowledged
+(or the run's end): data segments sent (retransmissions included), retransmitted segments,
+retransmission timeouts and fast-retransmit episodes."""
+TRANSFER_COLUMNS = [
+    "generator",
+    "client",
+    "src",
+    "dst",
+    "start_s",
+    "end_s",
+    "bytes",
+    "fct_s",
+    "completed",
+    *TRANSFER_TCP_COLUMNS,
+]
 
 
 class EngineOutput(NamedTuple):

@@ -22,6 +22,7 @@ from tcpsim.result.layout import (
     TABLES,
     TRACE_FORMATS,
     TRACE_KINDS,
+    TRANSFER_TCP_COLUMNS,
     WEB_COLUMNS,
     EngineOutput,
 )
@@ -293,7 +294,10 @@ def build_result(
     slots: the flow table's size beyond the flows)."""
     keys = ("trace_truncated", "trace_truncated_at_s", "connection_slots")
     meta = meta | {key: engine_summary[key] for key in keys}
-    empty = {name: b"" for name in ("generator", "client", "src", "dst", "start_ns", "end_ns", "bytes")}
+    empty = {
+        name: b""
+        for name in ("generator", "client", "src", "dst", "start_ns", "end_ns", "bytes", *TRANSFER_TCP_COLUMNS)
+    }
     engine = EngineOutput(
         engine_summary, raw_traces, canonical, flow_variants, flow_classes, raw_transfers or empty, web_variants or []
     )

@@ -22,6 +22,10 @@
 //! With no handshake (docs/architecture.md, fidelity choices) it is one RTT shorter than a real
 //! stack's. The slot is reclaimed later, when the sender has every byte acknowledged.
 //!
+//! A transfer's TCP counts (segments sent and resent, timeouts, fast retransmits) are its
+//! connection's, from its start until its slot is reclaimed, or until the run's end for a
+//! connection still open then: the slot's cumulative counters at both ends, subtracted.
+//!
 //! A barrier generator's round is the transfers one arrival started; when the last of them
 //! ends, the generator is asked when its next round starts.
 
@@ -30,6 +34,7 @@ use crate::config::WebConfig;
 use crate::context::Ctx;
 use crate::engine::MAX_COMPONENTS;
 use crate::results::WebResult;
+use crate::tcp::transmitter::SenderCounters;
 use crate::tcp::TcpFlow;
 use crate::time::ns_to_s;
 
@@ -45,6 +50,34 @@ pub struct Transfer {
     /// When the receiver held every byte (u64::MAX: not by the end of the run).
     pub end_ns: u64,
     pub bytes: u64,
+    /// What its connection's sender did (see the module's header).
+    pub tcp: TransferTcp,
+}
+
+/// A transfer's sender counts, over its connection's life (u32: a transfer's segments number
+/// far below 2^32).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TransferTcp {
+    /// Data segments put on the wire, retransmissions included.
+    pub packets_sent: u32,
+    /// Of those, retransmissions (fast, after a timeout, go-back-N).
+    pub packets_retransmitted: u32,
+    pub timeouts: u32,
+    /// Fast-retransmit episodes.
+    pub fast_retransmits: u32,
+}
+
+impl TransferTcp {
+    /// The counts between two snapshots of one slot's cumulative counters.
+    fn between(start: &SenderCounters, end: &SenderCounters) -> Self {
+        let count = |f: fn(&SenderCounters) -> u64| u32::try_from(f(end) - f(start)).unwrap_or(u32::MAX);
+        TransferTcp {
+            packets_sent: count(|c| c.packets_sent),
+            packets_retransmitted: count(|c| c.packets_retransmitted),
+            timeouts: count(|c| c.timeouts),
+            fast_retransmits: count(|c| c.fast_retransmits),
+        }
+    }
 }
 
 impl Transfer {
@@ -61,10 +94,13 @@ pub struct WindowCounts {
     pub packets_dropped: u64,
 }
 
-/// Which generator a slot serves and its current (or last) transfer.
+/// Which generator a slot serves, its current (or last) transfer, and the slot's cumulative
+/// sender counters when that transfer started; `open` until the transfer's counts are taken.
 struct Slot {
     generator: u32,
     transfer: usize,
+    counters_at_start: SenderCounters,
+    open: bool,
 }
 
 pub struct WebTraffic {
@@ -151,14 +187,17 @@ impl WebTraffic {
         let flow = match self.free[g as usize].pop() {
             Some(flow) => {
                 flows[flow as usize].succeed(fresh(flow));
-                self.slots[(flow - self.first_flow) as usize].transfer = transfer;
+                let counters_at_start = flows[flow as usize].sender.counters();
+                self.slots[(flow - self.first_flow) as usize] =
+                    Slot { generator: g, transfer, counters_at_start, open: true };
                 flow
             }
             None if flows.len() < MAX_COMPONENTS => {
                 let flow = flows.len() as u32;
                 flows.push(fresh(flow));
                 ctx.net.data_drops.push(0);
-                self.slots.push(Slot { generator: g, transfer });
+                let counters_at_start = SenderCounters::default();
+                self.slots.push(Slot { generator: g, transfer, counters_at_start, open: true });
                 flow
             }
             None => {
@@ -177,6 +216,7 @@ impl WebTraffic {
             start_ns: ctx.now(),
             end_ns: u64::MAX,
             bytes: request.bytes,
+            tcp: TransferTcp::default(),
         });
         if let Some(pcap) = &mut ctx.trace.pcap {
             pcap.connect(flow, src, dst);
@@ -216,9 +256,30 @@ impl WebTraffic {
     pub fn after_ack(&mut self, flow: u32, connection: &mut TcpFlow) {
         if connection.sender.all_acked() {
             connection.retire();
+            self.close(flow, connection);
             let free = &mut self.free[self.slots[(flow - self.first_flow) as usize].generator as usize];
             debug_assert!(!free.contains(&flow), "slot {flow} reclaimed twice");
             free.push(flow);
+        }
+    }
+
+    /// Slot `flow`'s transfer has its last counts: take them from its connection.
+    fn close(&mut self, flow: u32, connection: &TcpFlow) {
+        let slot = &mut self.slots[(flow - self.first_flow) as usize];
+        debug_assert!(slot.open, "slot {flow} closed twice");
+        slot.open = false;
+        self.transfers[slot.transfer].tcp =
+            TransferTcp::between(&slot.counters_at_start, &connection.sender.counters());
+    }
+
+    /// The run has ended: the transfers whose connections are still open take their counts
+    /// so far (`flows` is the whole flow table).
+    pub fn close_open(&mut self, flows: &[TcpFlow]) {
+        for k in 0..self.slots.len() {
+            if self.slots[k].open {
+                let flow = self.first_flow + k as u32;
+                self.close(flow, &flows[flow as usize]);
+            }
         }
     }
 
