@@ -142,7 +142,7 @@ tcp = st.fixed_dictionaries(
         "avoid_repeated_fast_retransmit": st.booleans(),
         "limited_transmit": st.booleans(),
         "timeout_ssthresh": st.sampled_from(["first_of_episode", "every"]),
-        "ca_increment": st.sampled_from(["exact", "ns3"]),
+        "ca_increment": st.sampled_from(["exact", "ns3", "linux"]),
     },
 )
 

@@ -672,9 +672,11 @@ class TcpOptions(Model):
     `BytesInFlight()` at the third duplicate ACK, RFC 6675's pipe with the limited-transmit
     segments in and the duplicate-ACKed ones out; with limited transmit FlightSize − 1 segment
     without SACK, − 2 with SACK, so each cut is half a segment (a segment) deeper."""
-    ca_increment: Literal["exact", "ns3"] = "exact"
-    """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried, or
-    "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era)."""
+    ca_increment: Literal["exact", "ns3", "linux"] = "exact"
+    """Congestion-avoidance growth per ACK: "exact" SMSS²/cwnd with fractions carried,
+    "ns3" max(1, ⌊SMSS²/cwnd⌋) bytes (ns-3's NewReno of the `gangadhar` era), or "linux" whole
+    segments, one more per window of segments acknowledged (Linux, ns-3's TcpLinuxReno and
+    TcpDctcp)."""
     ecn: Flag = False
     """ECN (RFC 3168 §6.1): data leaves ECN-capable (ECT(0); retransmissions not), the receiver
     echoes CE marks until the sender's CWR, and the sender reduces its window once per window

@@ -158,6 +158,10 @@ pub enum CaIncrement {
     /// `TcpNewReno::CongestionAvoidance` of the `gangadhar` era (faster than exact when
     /// cwnd > SMSS², e.g. 41-byte segments).
     Ns3,
+    /// Whole segments: one more after a window's worth of segments acknowledged, counted per
+    /// ACK (Linux `tcp_cong_avoid_ai`; ns-3's `TcpLinuxReno` and `TcpDctcp`). The window stays
+    /// a whole number of segments once it grows.
+    Linux,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]

@@ -4,7 +4,8 @@
 //! Congestion avoidance: cwnd += SMSS·SMSS/cwnd per ACK (eq. 3), i.e. ACK counting as in
 //! ns-2 and the classic BSD stack (so delayed ACKs halve the growth rate, the `b = 2` of the
 //! Padhye model). Fractions are carried in `Window::ca_credit` so tiny segments (41 bytes
-//! in `gangadhar` Fig. 9) still grow the window exactly.
+//! in `gangadhar` Fig. 9) still grow the window exactly. `CaIncrement::Linux` counts whole
+//! segments instead, as Linux and ns-3's `TcpLinuxReno` (and so `TcpDctcp`) do.
 //! Loss: ssthresh = max(W/2, 2·SMSS) (eq. 4), for duplicate ACKs and timeouts, and for an
 //! ECN-Echo (RFC 3168 §6.1.2: "the TCP source halves the congestion window"). W is the window
 //! the sender hands over: FlightSize, as eq. 4 has it, or cwnd, as ns-2 and Linux halve
@@ -41,7 +42,7 @@ pub fn increase_window(w: &mut Window, acked_bytes: u64) {
     if w.cwnd_bytes < w.ssthresh_bytes {
         w.cwnd_bytes += acked_bytes.min(w.mss_bytes);
     } else {
-        congestion_avoidance(w);
+        congestion_avoidance(w, acked_bytes);
     }
 }
 
@@ -51,16 +52,35 @@ pub fn ssthresh_after_loss(w: &Window, flight_bytes: u64) -> u64 {
     (flight_bytes / 2).max(2 * w.mss_bytes)
 }
 
-/// One ACK's worth of RFC 5681 eq. (3) growth: exact over many ACKs, or ns-3's rounding.
-pub fn congestion_avoidance(w: &mut Window) {
-    if w.ca_increment == CaIncrement::Ns3 {
-        w.cwnd_bytes += (w.mss_bytes * w.mss_bytes / w.cwnd_bytes).max(1);
-        return;
+/// One ACK's worth of RFC 5681 eq. (3) growth, for an ACK of `acked_bytes` new bytes: exact
+/// over many ACKs, ns-3's rounding, or Linux's whole segments.
+pub fn congestion_avoidance(w: &mut Window, acked_bytes: u64) {
+    match w.ca_increment {
+        CaIncrement::Ns3 => w.cwnd_bytes += (w.mss_bytes * w.mss_bytes / w.cwnd_bytes).max(1),
+        CaIncrement::Linux => whole_segment_increase(w, acked_bytes),
+        CaIncrement::Exact => {
+            w.ca_credit += w.mss_bytes * w.mss_bytes;
+            let inc = w.ca_credit / w.cwnd_bytes;
+            w.ca_credit -= inc * w.cwnd_bytes;
+            w.cwnd_bytes += inc;
+        }
     }
-    w.ca_credit += w.mss_bytes * w.mss_bytes;
-    let inc = w.ca_credit / w.cwnd_bytes;
-    w.ca_credit -= inc * w.cwnd_bytes;
-    w.cwnd_bytes += inc;
+}
+
+/// Linux's additive increase (`tcp_cong_avoid_ai`, also ns-3's `TcpLinuxReno`): the window is a
+/// whole number of segments W, `ca_credit` counts the segments acknowledged (each ACK's, rounded
+/// up, at least one), and every W of them add a segment. Credit left from a larger window (the
+/// window was cut while it accrued) first adds one segment and is dropped, as Linux does.
+fn whole_segment_increase(w: &mut Window, acked_bytes: u64) {
+    let mut segments = (w.cwnd_bytes / w.mss_bytes).max(1);
+    if w.ca_credit >= segments {
+        w.ca_credit = 0;
+        segments += 1;
+    }
+    w.ca_credit += acked_bytes.div_ceil(w.mss_bytes).max(1);
+    let added = w.ca_credit / segments;
+    w.ca_credit -= added * segments;
+    w.cwnd_bytes = (segments + added) * w.mss_bytes;
 }
 
 #[cfg(test)]
@@ -109,6 +129,37 @@ mod tests {
         }
         // 1000 ACKs of 41²/41000 bytes each add 40.96 bytes; whole bytes only are added.
         assert_eq!(w.cwnd_bytes, 41_040);
+    }
+
+    #[test]
+    fn linux_increment_adds_a_whole_segment_per_window_of_segments_acked() {
+        // cwnd 1050 bytes = 10 whole segments of 100 after a cut left a fraction: the first ACK
+        // drops it; 10 segments acked add one (the 10th ACK); delayed ACKs of 2 segments count 2
+        // each, so 6 more reach 11 + 1 of credit; a cut (credit reset by the sender) starts over.
+        let mut w = window(1050, 500);
+        w.ca_increment = CaIncrement::Linux;
+        Aimd.increase_window(&mut w, 100);
+        assert_eq!((w.cwnd_bytes, w.ca_credit), (1000, 1));
+        for _ in 0..8 {
+            Aimd.increase_window(&mut w, 100);
+        }
+        assert_eq!((w.cwnd_bytes, w.ca_credit), (1000, 9));
+        Aimd.increase_window(&mut w, 100);
+        assert_eq!((w.cwnd_bytes, w.ca_credit), (1100, 0));
+        for _ in 0..6 {
+            Aimd.increase_window(&mut w, 200);
+        }
+        assert_eq!((w.cwnd_bytes, w.ca_credit), (1200, 1));
+    }
+
+    #[test]
+    fn linux_increment_spends_credit_left_from_a_larger_window_as_one_segment() {
+        // 12 segments of credit against a window cut to 5: one segment more, the rest dropped,
+        // then this ACK's segment counted.
+        let mut w = window(500, 100);
+        (w.ca_increment, w.ca_credit) = (CaIncrement::Linux, 12);
+        Aimd.increase_window(&mut w, 100);
+        assert_eq!((w.cwnd_bytes, w.ca_credit), (600, 1));
     }
 
     #[test]

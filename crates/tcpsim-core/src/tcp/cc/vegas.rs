@@ -235,7 +235,7 @@ impl Vegas {
             VegasRenoIncrease::Segments => acked_bytes.div_ceil(self.mss_bytes).max(1),
         };
         for _ in 0..times {
-            aimd::congestion_avoidance(w);
+            aimd::congestion_avoidance(w, self.mss_bytes); // one segment's increase each
         }
     }
 
