@@ -14,7 +14,7 @@ use crate::config::{AppConfig, RoutingConfig, SimConfig};
 use crate::context::Ctx;
 use crate::engine::{Event, Scheduler};
 use crate::loss::LossModel;
-use crate::net::{Channel, ChannelCounters, Network, Routes};
+use crate::net::{Channel, ChannelCounters, Network, Routes, NO_HOP};
 use crate::packet::{PacketKind, PacketPool};
 use crate::prefetch::prefetch;
 use crate::queue::{ClassQueueStats, Occupancy, Queue, Signals};
@@ -259,6 +259,10 @@ impl Sim {
             Event::PipeHead { channel, packet } => {
                 prefetch(self.pool.get(packet));
                 prefetch(&self.net.channels[channel as usize]);
+                let hop = self.net.hop(packet);
+                if hop != NO_HOP {
+                    prefetch(&self.net.channels[hop as usize]);
+                }
             }
             Event::TxEnd { channel } => prefetch(&self.net.channels[channel as usize]),
             _ => {}
@@ -278,9 +282,12 @@ impl Sim {
                 if let Some(pcap) = ctx.trace.pcap.as_mut() {
                     pcap.arrive(node, ctx.sched.now(), ctx.pool.get(id), ctx.pool.sack(id));
                 }
+                // Known ahead, the packet's hop is the channel the routes give, taken without
+                // waiting on its record.
+                let hop = ctx.net.hop(id);
                 let p = *ctx.pool.get(id);
-                if p.dst != node {
-                    ctx.net.forward(node, id, ctx.pool, ctx.sched, ctx.trace);
+                if hop != NO_HOP || p.dst != node {
+                    ctx.net.forward_on(node, id, hop, ctx.pool, ctx.sched, ctx.trace);
                     return;
                 }
                 // Taken before the slot is freed: the ACK's handler may reuse it.
@@ -675,6 +682,8 @@ mod tests {
         ByLinks,
         /// Links run their own ends and hand packets over where they can (the default).
         ByLinksWithHandovers,
+        /// As `ByLinksWithHandovers`, but routers look every hop up when the packet arrives.
+        HopsOnArrival,
     }
 
     /// The summary of `cfg` run with `seed`, the events run, and the queue trace's rows.
@@ -684,6 +693,7 @@ mod tests {
             Ends::Events => sim.net.set_eager(),
             Ends::ByLinks => sim.net.forbid_handovers(),
             Ends::ByLinksWithHandovers => {}
+            Ends::HopsOnArrival => sim.net.forbid_hops_ahead(),
         }
         sim.run();
         let mut summary = serde_json::to_value(sim.summary().expect("packet conservation holds")).unwrap();
@@ -828,7 +838,9 @@ mod tests {
                 let (handed, handed_events, _) = run_summary(&cfg, 11, Ends::ByLinksWithHandovers);
                 let (arrivals, arrival_events, _) = run_summary(&cfg, 11, Ends::ByLinks);
                 let (eager, _, _) = run_summary(&cfg, 11, Ends::Events);
+                let (on_arrival, _, _) = run_summary(&cfg, 11, Ends::HopsOnArrival);
                 assert_eq!(handed, arrivals, "{select}, warm-up {warmup_ns}");
+                assert_eq!(handed, on_arrival, "{select}, warm-up {warmup_ns}: hops found ahead");
                 assert_eq!(eager, arrivals, "{select}, warm-up {warmup_ns}");
                 assert!(handed_events < arrival_events * 9 / 10, "{handed_events} events, {arrival_events} without");
                 // Both paths carry data: r1→m1 is link 1's a→b, r1→m2 link 3's.

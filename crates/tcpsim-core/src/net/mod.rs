@@ -56,15 +56,30 @@ pub struct Network {
     shared_buffer_of: Vec<u32>,
     /// Per channel: arrivals its node's shared buffer refused (also counted in `drops_queue`).
     pub shared_buffer_drops: Vec<u64>,
+    /// Per packet (by its slot in the pool), where routers choose among equal-cost channels
+    /// (`hops_ahead`): its *hop*, the channel it takes from the far node of the channel it last
+    /// arrived at, found on that arrival, when its record is at hand anyway; `NO_HOP` if it is
+    /// delivered there or a spraying router draws there. Its arrival at that node then
+    /// forwards it without waiting on its record, the route table and the flow hash, and the
+    /// run loop prefetches the channel it takes an event ahead.
+    hops: Vec<u32>,
+    /// Whether `hops` are kept: only with equal-cost choices, where the choice (a flow hash)
+    /// is long to wait for; a dumbbell's lookups are short.
+    hops_ahead: bool,
 }
 
 /// `shared_buffer_of` value of a channel whose queue has its own memory only.
 const NO_SHARED_BUFFER: u32 = u32::MAX;
 
+/// A packet's hop when none is known ahead (see `Network::hops`).
+pub const NO_HOP: u32 = u32::MAX;
+
 impl Network {
     pub fn new(channels: Vec<Channel>, routes: Routes, tcp_flows: usize, eager: bool) -> Self {
         let sole_feeder = vec![handover::UNUSED; channels.len()];
         Network {
+            hops: Vec::new(),
+            hops_ahead: routes.has_choices(),
             channels,
             routes,
             data_drops: vec![0; tcp_flows],
@@ -107,6 +122,13 @@ impl Network {
     pub fn forbid_handovers(&mut self) {
         self.sole_feeder.fill(handover::UNUSED);
         self.channels.iter_mut().for_each(|ch| ch.feeds_alone = false);
+    }
+
+    /// Look every hop up on arrival (before a run starts: to check that results do not depend
+    /// on hops found ahead).
+    #[cfg(test)]
+    pub fn forbid_hops_ahead(&mut self) {
+        self.hops_ahead = false;
     }
 
     /// Find the channels fed by one other (`paths`: every (source, destination) packets
@@ -191,7 +213,22 @@ impl Network {
         sched: &mut Scheduler,
         trace: &mut Trace,
     ) {
-        let c = self.routes.next_channel(node, pool.get(id));
+        self.forward_on(node, id, NO_HOP, pool, sched, trace);
+    }
+
+    /// `forward`, taking channel `hop` if not `NO_HOP` (the packet's hop, see `hops`) rather
+    /// than looking it up.
+    #[inline]
+    pub fn forward_on(
+        &mut self,
+        node: u32,
+        id: PacketId,
+        hop: u32,
+        pool: &mut PacketPool,
+        sched: &mut Scheduler,
+        trace: &mut Trace,
+    ) {
+        let c = if hop == NO_HOP { self.routes.next_channel(node, pool.get(id)) } else { hop };
         self.catch_up(c, pool, sched, trace);
         if !self.shared_buffers.is_empty()
             && self.has_shared_buffer(c)
@@ -200,6 +237,28 @@ impl Network {
             return;
         }
         self.arrive(c, id, sched.now(), pool, sched, trace);
+    }
+
+    /// Packet `id`'s hop from the far node of the channel it last arrived at (see `hops`), or
+    /// `NO_HOP`.
+    #[inline]
+    pub fn hop(&self, id: PacketId) -> u32 {
+        if self.hops_ahead {
+            self.hops[id as usize]
+        } else {
+            NO_HOP
+        }
+    }
+
+    /// Note the hop of packet `id`, arriving at channel `c` (see `hops`).
+    #[inline]
+    fn note_hop(&mut self, c: u32, id: PacketId, p: &Packet, slots: usize) {
+        let to = self.channels[c as usize].to;
+        let hop = if p.dst == to { NO_HOP } else { self.routes.next_channel_ahead(to, p).unwrap_or(NO_HOP) };
+        if id as usize >= self.hops.len() {
+            self.hops.resize(slots, NO_HOP);
+        }
+        self.hops[id as usize] = hop;
     }
 
     /// Ask the shared buffer of channel `c` whether `id` may join `c`'s queue, after every port
@@ -248,6 +307,9 @@ impl Network {
         trace: &mut Trace,
     ) {
         let p = pool.get(id);
+        if self.hops_ahead {
+            self.note_hop(c, id, p, pool.slots());
+        }
         let ch = &mut self.channels[c as usize];
         if ch.is_idle() {
             ch.queue.arrive_at_idle_link(id, p, now);

@@ -212,6 +212,11 @@ impl Routes {
         row
     }
 
+    /// Whether some router has a choice of equal-cost channels towards some destination.
+    pub fn has_choices(&self) -> bool {
+        !self.choices.is_empty()
+    }
+
     /// Whether `dst` can be reached from `node`.
     pub fn reachable(&self, node: u32, dst: u32) -> bool {
         match (self.component.get(node as usize), self.component.get(dst as usize)) {
