@@ -323,11 +323,11 @@ impl Scheduler {
         if self.near.is_empty() && !self.refill() {
             return None;
         }
-        let top = self.near.peek().expect("refilled");
+        let (top, from_run) = self.near.least().expect("refilled");
         if top.time_ns > until_ns {
             return None;
         }
-        self.near.pop();
+        self.near.remove(from_run);
         self.now_ns = top.time_ns;
         self.now_key = top.key();
         self.events += 1;
@@ -580,16 +580,14 @@ impl Near {
         self.least().map(|(e, _)| e)
     }
 
-    /// Take the least entry (there is one).
+    /// Remove the least entry, which [`Near::least`] found in the run (`from_run`) or in the heap.
     #[inline]
-    fn pop(&mut self) -> Entry {
-        let (entry, from_run) = self.least().expect("pop from an empty slot");
+    fn remove(&mut self, from_run: bool) {
         if from_run {
             self.run.pop();
         } else {
             self.since.pop();
         }
-        entry
     }
 }
 
