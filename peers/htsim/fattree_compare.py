@@ -142,7 +142,8 @@ def compare(args: argparse.Namespace) -> None:
         columns = {"tcpsim flow hash": (frame, stats)}
         columns["htsim random per flow"] = htsim_side(variant, flow_file(transfers, variant, args), args)
         frames[variant] = {name: frame for name, (frame, _) in columns.items()}
-        print_table(variant, columns, ("transfers", "counted", "unfinished", "drops", "marks", "sent_beyond_delivered"))
+        counters = ("transfers", "counted", "unfinished", "drops", "marks", "resent", "timeouts", "fast recoveries")
+        print_table(variant, columns, (*counters, "sent_beyond_delivered"))
     if args.plot:
         titles = {}
         for variant in frames:
