@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from tcpsim.scenario.errors import Loc, Problem, Problems, raise_if_any
 from tcpsim.scenario.fields import (
@@ -29,6 +29,7 @@ from tcpsim.scenario.fields import (
     RateBps,
     SegmentNumber,
     UnitFraction,
+    Validated,
     choice,
     literal_kind,
     whole_number,
@@ -161,9 +162,7 @@ class RedQueue(QueueDisciplineModel):
     Default 5pkt (ns-2 thresh_, ns-3 MinTh)."""
     max_th: QueueThresholdValue | None = None
     """Upper threshold, > min_th. Default 3·min_th (ns-2's rule; 15pkt with the default min_th)."""
-    thresholds: Annotated[
-        str | None, PlainValidator(choice("a threshold rule", ("auto",))), WithJsonSchema({"enum": ["auto"]})
-    ] = None
+    thresholds: Annotated[str | None, Validated(choice("a threshold rule", ("auto",)), {"enum": ["auto"]})] = None
     """ "auto": min_th = max(5, target_delay·C/(8·mean_packet)/2) packets, max_th = 3·min_th
     (ns-2 `initialize_params`, ns-3 `InitializeParams`: half the queue that drains in
     target_delay at the link rate C; Floyd, Gummadi & Shenker, "Adaptive RED", 2001)."""
@@ -179,9 +178,7 @@ class RedQueue(QueueDisciplineModel):
     wait: Flag = True
     """Space drops uniformly between 1/p and 2/p arrivals (ns-2 wait_, ns-3 Wait, both default);
     false: F&J Sec. 7's p_b/(1 − count·p_b), between 1 and 1/p."""
-    mode: Annotated[
-        str, PlainValidator(choice("a RED mode", ("packet", "byte"))), WithJsonSchema({"enum": ["packet", "byte"]})
-    ] = "packet"
+    mode: Annotated[str, Validated(choice("a RED mode", ("packet", "byte")), {"enum": ["packet", "byte"]})] = "packet"
     """ "packet": the average counts packets; "byte": it counts bytes, thresholds may be given in
     bytes (packets count `mean_packet` each), and a packet's drop probability scales with its
     size (F&J Sec. 4)."""
@@ -333,14 +330,11 @@ class RdQueue(QueueDisciplineModel):
     kind: Literal["rd"]
     limit: QueueLimitValue
     """The whole buffer, shared by R and D: "100pkt", "64KB" or "1BDP"."""
-    k: Annotated[float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = (
-        1.0
-    )
+    k: Annotated[float, Validated(_positive_number, {"type": "number", "exclusiveMinimum": 0})] = 1.0
     """Target ratio of the per-flow throughputs R : D (eq. 5); 1 = equal per-flow shares."""
     d_share: Annotated[
         float | None,
-        PlainValidator(_open_fraction),
-        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+        Validated(_open_fraction, {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
     ] = None
     """Fraction of the buffer for the D queue, in (0, 1); default 0.1 (Sec. III)."""
     d_delay_bound_ns: PositiveDurationNs | None = Field(None, alias="d_delay_bound")
@@ -350,17 +344,17 @@ class RdQueue(QueueDisciplineModel):
     """Recalculation period of the flow counts and the buffer split."""
     counter_slots: Annotated[
         int,
-        PlainValidator(whole_number("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS}),
+        Validated(
+            whole_number("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096),
+            {"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS},
+        ),
     ] = 4096
     """Slots of each class's timestamp vector (8 bytes each), at most 2^24: counting a few
     thousand flows needs a few thousand slots (Whang et al.'s linear counting)."""
     counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
     """The base of the counting window: with counter_delay_multiple 0, a flow not seen for longer
     than this no longer counts as active."""
-    counter_delay_multiple: Annotated[
-        float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})
-    ] = 2.0
+    counter_delay_multiple: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 2.0
     """m: a class's counting window is counter_timeout + m × the longest queueing delay of its
     packets within the window (2: one RTO back-off of a flow behind that queue); 0: fixed."""
 
@@ -425,13 +419,9 @@ class PieQueue(QueueDisciplineModel):
     """QDELAY_REF, the queueing delay PIE steers to. Default 15ms (RFC 8033 §4.2, ns-3, Linux)."""
     t_update_ns: PositiveDurationNs = Field("15ms", alias="t_update", validate_default=True)
     """T_UPDATE, the period of the drop-probability update. Default 15ms (RFC 8033 §4.2)."""
-    alpha: Annotated[float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})] = (
-        0.125
-    )
+    alpha: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 0.125
     """α in Hz: weight of the delay's distance from the target. Default 0.125 (RFC 8033 §4.2)."""
-    beta: Annotated[float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})] = (
-        1.25
-    )
+    beta: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 1.25
     """β in Hz: weight of the delay's change since the previous update. Default 1.25 (§4.2)."""
     max_burst_ns: DurationNs = Field("150ms", alias="max_burst", validate_default=True)
     """MAX_BURST: no early drop for this long at the start and after each quiet period (an arrival
@@ -442,8 +432,9 @@ class PieQueue(QueueDisciplineModel):
     ns-3's packet-mode `qSize <= 2`)."""
     delay_estimator: Annotated[
         str,
-        PlainValidator(choice("a PIE delay estimator", ("timestamp", "dequeue_rate"))),
-        WithJsonSchema({"enum": ["timestamp", "dequeue_rate"]}),
+        Validated(
+            choice("a PIE delay estimator", ("timestamp", "dequeue_rate")), {"enum": ["timestamp", "dequeue_rate"]}
+        ),
     ] = "timestamp"
     """ "timestamp": the sojourn time of the packet last dequeued (ns-3.44 and Linux default);
     "dequeue_rate": queued bytes over the departure rate measured in cycles of `dq_threshold`
@@ -547,8 +538,10 @@ class CodelQueue(QueueDisciplineModel):
     """Mark ECN-capable packets CE instead of dropping them (Linux `ecn`; default off)."""
     mtu_bytes: Annotated[
         int,
-        PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
-        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
+        Validated(
+            whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514),
+            {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
+        ),
     ] = Field(1514, alias="mtu")
     """A departure leaving at most this many bytes queued is never above target (RFC 8289
     §4.2 "maxpacket"; Linux `mtu` 1514)."""
@@ -599,16 +592,20 @@ class FqCodelQueue(QueueDisciplineModel):
     """Buffer of all sub-queues together, packets (RFC 8290 §4.1; Linux `limit`, 10240)."""
     flows: Annotated[
         int,
-        PlainValidator(whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 65536}),
+        Validated(
+            whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024),
+            {"type": "integer", "minimum": 1, "maximum": 65536},
+        ),
     ] = 1024
     """Number of sub-queues (RFC 8290 §5.2; Linux `flows`, 1024, at most 65536)."""
     quantum_bytes: PositiveSizeBytes = Field(1514, alias="quantum", validate_default=True)
     """Bytes a sub-queue sends per round-robin turn (RFC 8290 §4.2, §5.2: one MTU; Linux 1514B)."""
     drop_batch: Annotated[
         int,
-        PlainValidator(whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2**32 - 1}),
+        Validated(
+            whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64),
+            {"type": "integer", "minimum": 1, "maximum": 2**32 - 1},
+        ),
     ] = 64
     """Most packets one overflow drops from the fattest sub-queue (Linux `drop_batch_size`, 64)."""
     target_ns: PositiveDurationNs = Field("5ms", alias="target", validate_default=True)
@@ -619,15 +616,16 @@ class FqCodelQueue(QueueDisciplineModel):
     """Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.2, Linux and ns-3: on by default)."""
     mtu_bytes: Annotated[
         int,
-        PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
-        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
+        Validated(
+            whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514),
+            {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
+        ),
     ] = Field(1514, alias="mtu")
     """A departure leaving at most this many bytes queued (`maxpacket_backlog`) is never above
     target (RFC 8289 §4.2 "maxpacket"; Linux `mtu` 1514)."""
     maxpacket_backlog: Annotated[
         str,
-        PlainValidator(choice("a maxpacket backlog", ("queue", "sub_queue"))),
-        WithJsonSchema({"enum": ["queue", "sub_queue"]}),
+        Validated(choice("a maxpacket backlog", ("queue", "sub_queue")), {"enum": ["queue", "sub_queue"]}),
     ] = "queue"
     """Whose bytes the `mtu` test reads, which RFC 8290 leaves open: "queue", the whole queue's
     (Linux `sch_fq_codel`, so a sub-queue down to its last packet still drops while others hold
@@ -635,8 +633,7 @@ class FqCodelQueue(QueueDisciplineModel):
     `FqCoDelQueueDisc`, whose sub-queues are CoDel queue discs testing their own `MinBytes`)."""
     classifier: Annotated[
         str,
-        PlainValidator(choice("an FQ-CoDel classifier", ("hash", "exact"))),
-        WithJsonSchema({"enum": ["hash", "exact"]}),
+        Validated(choice("an FQ-CoDel classifier", ("hash", "exact")), {"enum": ["hash", "exact"]}),
     ] = "hash"
     """ "hash": a hash of the connection with a perturbation drawn from the run seed (RFC 8290
     §4.1, Linux; two connections may share a sub-queue); "exact": connection i (TCP flows, then
@@ -1089,9 +1086,7 @@ class SharedBufferSpec(Model):
     """The switch: a node named by the links."""
     size_bytes: PositiveSizeBytes = Field(alias="size")
     """Memory its output queues share, counted in wire bytes of waiting packets, e.g. "4MB"."""
-    alpha: Annotated[
-        float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})
-    ] = 1.0
+    alpha: Annotated[float, Validated(_positive_number, {"type": "number", "exclusiveMinimum": 0})] = 1.0
     """The threshold's multiple of the free memory. 1 (Choudhury & Hahne's example value): one
     congested port holds at most half the buffer, N congested ports 1/(N + 1) each."""
 
@@ -1104,16 +1099,15 @@ class NetworkSpec(Model):
     """How packets find their way (`net/routing.rs`). Every route has the fewest hops; this
     table says what a router does when several next hops give one."""
 
-    routing: Annotated[
-        str, PlainValidator(choice("a routing mode", ROUTING_MODES)), WithJsonSchema({"enum": list(ROUTING_MODES)})
-    ] = "shortest"
+    routing: Annotated[str, Validated(choice("a routing mode", ROUTING_MODES), {"enum": list(ROUTING_MODES)})] = (
+        "shortest"
+    )
     """ "shortest": one path per destination; among equal-hop paths the one through the links
     written first. "ecmp": equal-cost multipath, a router with several next hops on shortest
     paths picks one for each packet as `ecmp` says (RFC 2992)."""
     ecmp: Annotated[
         str | None,
-        PlainValidator(choice("an ECMP selection", ECMP_SELECTIONS)),
-        WithJsonSchema({"enum": list(ECMP_SELECTIONS)}),
+        Validated(choice("an ECMP selection", ECMP_SELECTIONS), {"enum": list(ECMP_SELECTIONS)}),
     ] = None
     """With routing = "ecmp": "flow_hash" (the default) hashes the packet's connection and
     direction with a salt of the router's own (from the run seed), so each connection direction

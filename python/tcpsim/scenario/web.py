@@ -7,7 +7,7 @@ barrier-synchronised rounds model incast."""
 import math
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, PlainValidator, WithJsonSchema, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from tcpsim.scenario.errors import Problem, raise_if_any
 from tcpsim.scenario.fields import (
@@ -17,6 +17,7 @@ from tcpsim.scenario.fields import (
     ParetoShape,
     PerSecond,
     TransferSizeBytes,
+    Validated,
     choice,
     whole_number,
 )
@@ -59,8 +60,7 @@ class BarrierArrivals(Model):
     process: Literal["barrier"]
     rounds: Annotated[
         int,
-        PlainValidator(whole_number("a count", minimum=1, maximum=2**32 - 1, example=10)),
-        WithJsonSchema({"type": "integer", "minimum": 1}),
+        Validated(whole_number("a count", minimum=1, maximum=2**32 - 1, example=10), {"type": "integer", "minimum": 1}),
     ]
     gap_ns: DurationNs = Field("0s", alias="gap", validate_default=True)
 
@@ -172,8 +172,7 @@ class WebSpec(Model):
     uniformly (sender, then receiver among the others)."""
     direction: Annotated[
         Literal["download", "upload"],
-        PlainValidator(choice("a direction", DIRECTIONS)),
-        WithJsonSchema({"enum": list(DIRECTIONS)}),
+        Validated(choice("a direction", DIRECTIONS), {"enum": list(DIRECTIONS)}),
     ] = "download"
     """"download": server → client; "upload": client → server."""
     variant: VariantName = "newreno"
