@@ -34,6 +34,7 @@ from tcpsim.scenario.fields import (
     literal_kind,
     whole_number,
 )
+from tcpsim.scenario.on_use import on_use
 from tcpsim.units import NS_PER_S, QueueLimit, QueueThreshold, bdp_bytes, format_duration, parse_queue_limit
 
 MAX_COUNTER_SLOTS = 1 << 24
@@ -135,7 +136,7 @@ class DropTailQueue(QueueDisciplineModel):
 _DEFAULT_MIN_TH = QueueThreshold("packets", Fraction(5), "5pkt")
 
 
-class RedQueue(QueueDisciplineModel):
+class RedQueue(QueueDisciplineModel, defer_build=True):
     """Random Early Detection (Floyd & Jacobson 1993, as ns-2's `queue/red.cc`): each arrival is
     dropped — or, with `ecn`, an ECN-capable one marked CE — with a probability that rises with
     the average queue from 0 at `min_th` to `max_p` at `max_th` (then to 1 at 2·max_th if
@@ -306,7 +307,7 @@ def _open_fraction(value: object) -> float:
     return float(value)
 
 
-class RdQueue(QueueDisciplineModel):
+class RdQueue(QueueDisciplineModel, defer_build=True):
     """RD (Rate-Delay) Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R queue for
     throughput-greedy flows and a D queue for delay-sensitive ones, each drop-tail in its share
     of the buffer, served so that the bytes sent from them follow k·n_R : n_D, the counts of
@@ -390,7 +391,7 @@ class RdQueue(QueueDisciplineModel):
         }
 
 
-class PieQueue(QueueDisciplineModel):
+class PieQueue(QueueDisciplineModel, defer_build=True):
     """PIE, Proportional Integral controller Enhanced (RFC 8033; Pan et al., HPSR 2013): each
     arrival is dropped — or, with `ecn`, an ECN-capable one marked CE while the probability is
     at most `mark_ecn_th` — with a probability p that a PI controller on the queueing delay
@@ -472,7 +473,7 @@ class PieQueue(QueueDisciplineModel):
         }
 
 
-class StepQueue(QueueDisciplineModel):
+class StepQueue(QueueDisciplineModel, defer_build=True):
     """Step marking, the switch of DCTCP (Alizadeh et al., SIGCOMM 2010, Sec. 3.1; RFC 8257
     §3.1): a FIFO that marks CE on an ECN-capable arrival that finds more than `threshold`
     (K) waiting — the instantaneous queue, no average. A packet that is not ECN-capable finding
@@ -516,7 +517,7 @@ class StepQueue(QueueDisciplineModel):
         }
 
 
-class CodelQueue(QueueDisciplineModel):
+class CodelQueue(QueueDisciplineModel, defer_build=True):
     """CoDel, Controlled Delay (RFC 8289; Nichols & Jacobson 2012): once every packet leaving
     has waited longer than `target` for a whole `interval`, the head is dropped (or, with
     `ecn`, an ECN-capable one marked CE) at intervals shrinking as interval/sqrt(count), until
@@ -570,7 +571,7 @@ FQ_CODEL_MAX_PACKETS = 2**20
 """Bound on FQ-CoDel's buffer (the engine's `MAX_LIMIT_PACKETS`; its slots are allocated at build)."""
 
 
-class FqCodelQueue(QueueDisciplineModel):
+class FqCodelQueue(QueueDisciplineModel, defer_build=True):
     """FQ-CoDel, Flow Queue CoDel (RFC 8290): arrivals are hashed by connection into `flows`
     sub-queues, served by deficit round robin with `quantum` bytes a round; a sub-queue that
     becomes active goes ahead of those with a standing backlog (new flows first, §4.2), and each
@@ -667,7 +668,7 @@ class FqCodelQueue(QueueDisciplineModel):
         }
 
 
-QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
+QueueModel = functools.reduce(operator.or_, map(on_use, QUEUE_MODELS))
 """Every queue discipline's model."""
 
 
@@ -717,7 +718,7 @@ class BernoulliLoss(Model):
         return {"kind": "bernoulli", "p": self.p}
 
 
-class ScriptedLoss(Model):
+class ScriptedLoss(Model, defer_build=True):
     """Drop the first transmission of the listed data segments of one flow (segment n carries
     bytes [(n-1)·mss, n·mss), counting from 1)."""
 
@@ -732,7 +733,7 @@ class ScriptedLoss(Model):
         return {"kind": "scripted", "flow": flow_index[self.flow], "segments": list(self.segments)}
 
 
-class BitErrorLoss(Model):
+class BitErrorLoss(Model, defer_build=True):
     """Independent bit errors (`casetti` Sec. 5.1): a packet of w bytes on the wire is lost with
     probability 1 − (1 − ber)^(8·w), so data packets suffer more than ACKs. Give `ber`, or
     `one_per`, the data per bit error: one_per = "64KiB" is casetti's "1 bit in 64 kBytes",
@@ -759,7 +760,7 @@ class BitErrorLoss(Model):
         return {"kind": "bit_error", "ber": ber}
 
 
-class GilbertElliottLoss(Model):
+class GilbertElliottLoss(Model, defer_build=True):
     """Two-state Markov channel (`casetti` Sec. 5.2): Good and Bad alternate, each lasting an
     exponentially distributed time of mean `good_mean` / `bad_mean`; each packet is lost with
     the current state's probability. Fading (Sec. 5.2.1): good_mean = "8s", bad_mean = "4s",
@@ -827,7 +828,7 @@ class GilbertElliottLoss(Model):
         return engine
 
 
-class TwoStateLoss(Model):
+class TwoStateLoss(Model, defer_build=True):
     """Two-state channel with deterministic sojourns (`macura` Sec. 5.5): every Good sojourn
     lasts `good_sojourn`, every Bad one `bad_sojourn`; when one ends, the next is Bad with
     probability `p_bad`, else Good (a state may repeat). Each packet is lost with the current
@@ -878,7 +879,7 @@ class TwoStateLoss(Model):
         return engine
 
 
-class PacketMarkovLoss(Model):
+class PacketMarkovLoss(Model, defer_build=True):
     """Two-state Markov chain stepped by packets, as ns-2's `ErrorModel/MultiState` with
     `sttype pkt` runs it: each packet of the link direction first moves the chain (Good → Bad
     with probability 1/`good_mean`, Bad → Good with 1/`bad_mean`), then is lost with the new
@@ -913,7 +914,7 @@ class PacketMarkovLoss(Model):
         }
 
 
-class OutageLoss(Model):
+class OutageLoss(Model, defer_build=True):
     """Scheduled total loss: every packet finishing transmission inside a window is lost.
     Periodic: an outage of `duration` every `period`, the first at `offset` (`casetti` Sec. 5.3,
     LEO hand-offs: period = "4s", duration = "100ms"); or listed windows [start, end):
@@ -980,8 +981,17 @@ class OutageLoss(Model):
         }
 
 
+_LOSS_MODELS = (
+    BernoulliLoss,
+    BitErrorLoss,
+    GilbertElliottLoss,
+    TwoStateLoss,
+    PacketMarkovLoss,
+    OutageLoss,
+    ScriptedLoss,
+)
 LossSpec = Annotated[
-    BernoulliLoss | BitErrorLoss | GilbertElliottLoss | TwoStateLoss | PacketMarkovLoss | OutageLoss | ScriptedLoss,
+    functools.reduce(operator.or_, map(on_use, _LOSS_MODELS)),
     Field(discriminator="kind"),
 ]
 
