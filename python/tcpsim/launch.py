@@ -4,6 +4,7 @@ so that a Ctrl-C landing while it loads ends like any other interrupt (`error: i
 exit 130) rather than in a traceback. Only this module and the package's own light
 ``__init__`` load before the handler is in place."""
 
+import gc
 import sys
 
 EXIT_INTERRUPTED = 130
@@ -11,6 +12,10 @@ EXIT_INTERRUPTED = 130
 
 
 def main() -> None:
+    # Loading the command line makes objects that live as long as the process (modules, classes,
+    # typer's commands, pydantic's schemas): the cyclic collector's passes over them find nothing
+    # to free. It is off until the root options are read (`tcpsim.cli.root`).
+    gc.disable()
     try:
         from tcpsim.cli import main as run_command_line
     except KeyboardInterrupt:

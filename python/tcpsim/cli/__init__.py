@@ -12,6 +12,10 @@ One module per command group: `run` (run, validate), `listing` (list), `repro`, 
 `root` (with the root options). What they share: `command` (the command class), `errors`
 (error lines and exit status), `options` (shared options), `parsing` (option values) and
 `output` (tables and JSON on stdout). No command module imports another.
+
+The command modules leave their annotations evaluated (no ``from __future__ import
+annotations``): typer reads every command's signature at each start, and as strings it would
+compile and evaluate some 200 of them again (9 of the 15 ms it takes to build the commands).
 """
 
 from __future__ import annotations

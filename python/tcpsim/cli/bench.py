@@ -1,7 +1,5 @@
 """``tcpsim bench``: time the benchmark workloads, each in a process of its own."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

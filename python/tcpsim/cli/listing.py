@@ -1,7 +1,5 @@
 """``tcpsim list``: the paper experiments, the bundled scenarios and the benchmark workloads."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,8 +1,6 @@
 """``tcpsim model``: analytical models evaluated without simulation (``model moller``: the
 fluid model of NewReno vs Westwood+ at a drop-tail bottleneck)."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -141,7 +139,7 @@ def model_moller(
         console.print(f"figure written to {plot_file}")
 
 
-def _plot_moller(df: pd.DataFrame, bdp_pkts: float, path: Path) -> None:
+def _plot_moller(df: "pd.DataFrame", bdp_pkts: float, path: Path) -> None:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(7, 4.5), layout="constrained")

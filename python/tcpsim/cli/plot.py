@@ -1,7 +1,5 @@
 """``tcpsim plot``: a figure of a saved run or sweep (`tcpsim.saved`, drawn by `tcpsim.figures`)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

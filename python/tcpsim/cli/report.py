@@ -1,8 +1,6 @@
 """``tcpsim report``: the static HTML report of a reproduction's results, a run's or sweep's
 folder, or a stored run."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

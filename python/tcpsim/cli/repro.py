@@ -1,8 +1,6 @@
 """``tcpsim repro``: reproduce the papers' experiments, print each one's claims and numbers as
 its runs finish, write figures, summaries and (--update-readme) the README's status table."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -157,7 +155,7 @@ def _output_options(quiet: bool, verbose: bool) -> bool:
     return progress.is_quiet()
 
 
-def _mark(ok: bool) -> Text:
+def _mark(ok: bool) -> "Text":
     from rich.text import Text
 
     return Text("✓", style="green") if ok else Text("✗", style="red")
@@ -196,7 +194,7 @@ def _report_rows(group: dict[str, Any], reading: str) -> list[tuple[Any, ...]]:
     return rows
 
 
-def _print_report(console: Console, report: dict[str, Any]) -> None:
+def _print_report(console: "Console", report: dict[str, Any]) -> None:
     """The main reading's claims and numbers, then each alternative reading's, in one table."""
     rows = _report_rows(report, "main")
     for reading in report["readings"]:

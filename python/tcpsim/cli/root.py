@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -56,6 +57,12 @@ def _root(
     reproduction does not match the paper or simulation runs fail, 2 on input errors (reported
     as 'error: ...' lines on stderr).
     """
+    if not gc.isenabled():
+        # The console script loads the command line with the collector off (`tcpsim.launch`).
+        # What it made lives as long as the process: frozen, it is left out of every later
+        # collection, the one at exit included, and the command runs with the collector on.
+        gc.freeze()
+        gc.enable()
     from tcpsim import progress
 
     progress.configure(quiet=quiet, verbose=verbose)

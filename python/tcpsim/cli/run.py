@@ -1,8 +1,6 @@
 """``tcpsim run`` (one scenario, its result tables or JSON, --out, --pcap) and ``tcpsim
 validate`` (the same checks without running)."""
 
-from __future__ import annotations
-
 import enum
 import json
 import sys

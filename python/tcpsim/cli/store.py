@@ -4,8 +4,6 @@ Every command takes ``--store DIR`` (else ``$TCPSIM_STORE``, else the per-user d
 refuses a directory that holds no store, so a mistyped path is an error, not a new empty store.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
@@ -60,7 +58,7 @@ def _bare_bytes(text: str) -> int | str:
     return number
 
 
-def _open(directory: str | None) -> Store:
+def _open(directory: str | None) -> "Store":
     from tcpsim.store import Store, StoreUnavailable, store_root
     from tcpsim.store.catalog import CATALOG
 

@@ -1,8 +1,6 @@
 """``tcpsim sweep``: a scenario over a parameter grid × seeds, summarized per flow (mean
 goodput and its 95 % CI) or printed as JSON, saved with --out."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from tcpsim.scenario.errors import Loc, Problem, Problems, raise_if_any
 from tcpsim.scenario.fields import (
@@ -29,10 +29,12 @@ from tcpsim.scenario.fields import (
     RateBps,
     SegmentNumber,
     UnitFraction,
+    Validated,
     choice,
     literal_kind,
     whole_number,
 )
+from tcpsim.scenario.on_use import on_use
 from tcpsim.units import NS_PER_S, QueueLimit, QueueThreshold, bdp_bytes, format_duration, parse_queue_limit
 
 MAX_COUNTER_SLOTS = 1 << 24
@@ -134,7 +136,7 @@ class DropTailQueue(QueueDisciplineModel):
 _DEFAULT_MIN_TH = QueueThreshold("packets", Fraction(5), "5pkt")
 
 
-class RedQueue(QueueDisciplineModel):
+class RedQueue(QueueDisciplineModel, defer_build=True):
     """Random Early Detection (Floyd & Jacobson 1993, as ns-2's `queue/red.cc`): each arrival is
     dropped — or, with `ecn`, an ECN-capable one marked CE — with a probability that rises with
     the average queue from 0 at `min_th` to `max_p` at `max_th` (then to 1 at 2·max_th if
@@ -161,9 +163,7 @@ class RedQueue(QueueDisciplineModel):
     Default 5pkt (ns-2 thresh_, ns-3 MinTh)."""
     max_th: QueueThresholdValue | None = None
     """Upper threshold, > min_th. Default 3·min_th (ns-2's rule; 15pkt with the default min_th)."""
-    thresholds: Annotated[
-        str | None, PlainValidator(choice("a threshold rule", ("auto",))), WithJsonSchema({"enum": ["auto"]})
-    ] = None
+    thresholds: Annotated[str | None, Validated(choice("a threshold rule", ("auto",)), {"enum": ["auto"]})] = None
     """ "auto": min_th = max(5, target_delay·C/(8·mean_packet)/2) packets, max_th = 3·min_th
     (ns-2 `initialize_params`, ns-3 `InitializeParams`: half the queue that drains in
     target_delay at the link rate C; Floyd, Gummadi & Shenker, "Adaptive RED", 2001)."""
@@ -179,9 +179,7 @@ class RedQueue(QueueDisciplineModel):
     wait: Flag = True
     """Space drops uniformly between 1/p and 2/p arrivals (ns-2 wait_, ns-3 Wait, both default);
     false: F&J Sec. 7's p_b/(1 − count·p_b), between 1 and 1/p."""
-    mode: Annotated[
-        str, PlainValidator(choice("a RED mode", ("packet", "byte"))), WithJsonSchema({"enum": ["packet", "byte"]})
-    ] = "packet"
+    mode: Annotated[str, Validated(choice("a RED mode", ("packet", "byte")), {"enum": ["packet", "byte"]})] = "packet"
     """ "packet": the average counts packets; "byte": it counts bytes, thresholds may be given in
     bytes (packets count `mean_packet` each), and a packet's drop probability scales with its
     size (F&J Sec. 4)."""
@@ -309,7 +307,7 @@ def _open_fraction(value: object) -> float:
     return float(value)
 
 
-class RdQueue(QueueDisciplineModel):
+class RdQueue(QueueDisciplineModel, defer_build=True):
     """RD (Rate-Delay) Network Services (`podlesny` Sec. II-C, III, Fig. 2): an R queue for
     throughput-greedy flows and a D queue for delay-sensitive ones, each drop-tail in its share
     of the buffer, served so that the bytes sent from them follow k·n_R : n_D, the counts of
@@ -333,14 +331,11 @@ class RdQueue(QueueDisciplineModel):
     kind: Literal["rd"]
     limit: QueueLimitValue
     """The whole buffer, shared by R and D: "100pkt", "64KB" or "1BDP"."""
-    k: Annotated[float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = (
-        1.0
-    )
+    k: Annotated[float, Validated(_positive_number, {"type": "number", "exclusiveMinimum": 0})] = 1.0
     """Target ratio of the per-flow throughputs R : D (eq. 5); 1 = equal per-flow shares."""
     d_share: Annotated[
         float | None,
-        PlainValidator(_open_fraction),
-        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+        Validated(_open_fraction, {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
     ] = None
     """Fraction of the buffer for the D queue, in (0, 1); default 0.1 (Sec. III)."""
     d_delay_bound_ns: PositiveDurationNs | None = Field(None, alias="d_delay_bound")
@@ -350,17 +345,17 @@ class RdQueue(QueueDisciplineModel):
     """Recalculation period of the flow counts and the buffer split."""
     counter_slots: Annotated[
         int,
-        PlainValidator(whole_number("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS}),
+        Validated(
+            whole_number("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096),
+            {"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS},
+        ),
     ] = 4096
     """Slots of each class's timestamp vector (8 bytes each), at most 2^24: counting a few
     thousand flows needs a few thousand slots (Whang et al.'s linear counting)."""
     counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
     """The base of the counting window: with counter_delay_multiple 0, a flow not seen for longer
     than this no longer counts as active."""
-    counter_delay_multiple: Annotated[
-        float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})
-    ] = 2.0
+    counter_delay_multiple: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 2.0
     """m: a class's counting window is counter_timeout + m × the longest queueing delay of its
     packets within the window (2: one RTO back-off of a flow behind that queue); 0: fixed."""
 
@@ -396,7 +391,7 @@ class RdQueue(QueueDisciplineModel):
         }
 
 
-class PieQueue(QueueDisciplineModel):
+class PieQueue(QueueDisciplineModel, defer_build=True):
     """PIE, Proportional Integral controller Enhanced (RFC 8033; Pan et al., HPSR 2013): each
     arrival is dropped — or, with `ecn`, an ECN-capable one marked CE while the probability is
     at most `mark_ecn_th` — with a probability p that a PI controller on the queueing delay
@@ -425,13 +420,9 @@ class PieQueue(QueueDisciplineModel):
     """QDELAY_REF, the queueing delay PIE steers to. Default 15ms (RFC 8033 §4.2, ns-3, Linux)."""
     t_update_ns: PositiveDurationNs = Field("15ms", alias="t_update", validate_default=True)
     """T_UPDATE, the period of the drop-probability update. Default 15ms (RFC 8033 §4.2)."""
-    alpha: Annotated[float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})] = (
-        0.125
-    )
+    alpha: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 0.125
     """α in Hz: weight of the delay's distance from the target. Default 0.125 (RFC 8033 §4.2)."""
-    beta: Annotated[float, PlainValidator(_non_negative_number), WithJsonSchema({"type": "number", "minimum": 0})] = (
-        1.25
-    )
+    beta: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 1.25
     """β in Hz: weight of the delay's change since the previous update. Default 1.25 (§4.2)."""
     max_burst_ns: DurationNs = Field("150ms", alias="max_burst", validate_default=True)
     """MAX_BURST: no early drop for this long at the start and after each quiet period (an arrival
@@ -442,8 +433,9 @@ class PieQueue(QueueDisciplineModel):
     ns-3's packet-mode `qSize <= 2`)."""
     delay_estimator: Annotated[
         str,
-        PlainValidator(choice("a PIE delay estimator", ("timestamp", "dequeue_rate"))),
-        WithJsonSchema({"enum": ["timestamp", "dequeue_rate"]}),
+        Validated(
+            choice("a PIE delay estimator", ("timestamp", "dequeue_rate")), {"enum": ["timestamp", "dequeue_rate"]}
+        ),
     ] = "timestamp"
     """ "timestamp": the sojourn time of the packet last dequeued (ns-3.44 and Linux default);
     "dequeue_rate": queued bytes over the departure rate measured in cycles of `dq_threshold`
@@ -481,7 +473,7 @@ class PieQueue(QueueDisciplineModel):
         }
 
 
-class StepQueue(QueueDisciplineModel):
+class StepQueue(QueueDisciplineModel, defer_build=True):
     """Step marking, the switch of DCTCP (Alizadeh et al., SIGCOMM 2010, Sec. 3.1; RFC 8257
     §3.1): a FIFO that marks CE on an ECN-capable arrival that finds more than `threshold`
     (K) waiting — the instantaneous queue, no average. A packet that is not ECN-capable finding
@@ -525,7 +517,7 @@ class StepQueue(QueueDisciplineModel):
         }
 
 
-class CodelQueue(QueueDisciplineModel):
+class CodelQueue(QueueDisciplineModel, defer_build=True):
     """CoDel, Controlled Delay (RFC 8289; Nichols & Jacobson 2012): once every packet leaving
     has waited longer than `target` for a whole `interval`, the head is dropped (or, with
     `ecn`, an ECN-capable one marked CE) at intervals shrinking as interval/sqrt(count), until
@@ -547,8 +539,10 @@ class CodelQueue(QueueDisciplineModel):
     """Mark ECN-capable packets CE instead of dropping them (Linux `ecn`; default off)."""
     mtu_bytes: Annotated[
         int,
-        PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
-        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
+        Validated(
+            whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514),
+            {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
+        ),
     ] = Field(1514, alias="mtu")
     """A departure leaving at most this many bytes queued is never above target (RFC 8289
     §4.2 "maxpacket"; Linux `mtu` 1514)."""
@@ -577,7 +571,7 @@ FQ_CODEL_MAX_PACKETS = 2**20
 """Bound on FQ-CoDel's buffer (the engine's `MAX_LIMIT_PACKETS`; its slots are allocated at build)."""
 
 
-class FqCodelQueue(QueueDisciplineModel):
+class FqCodelQueue(QueueDisciplineModel, defer_build=True):
     """FQ-CoDel, Flow Queue CoDel (RFC 8290): arrivals are hashed by connection into `flows`
     sub-queues, served by deficit round robin with `quantum` bytes a round; a sub-queue that
     becomes active goes ahead of those with a standing backlog (new flows first, §4.2), and each
@@ -599,16 +593,20 @@ class FqCodelQueue(QueueDisciplineModel):
     """Buffer of all sub-queues together, packets (RFC 8290 §4.1; Linux `limit`, 10240)."""
     flows: Annotated[
         int,
-        PlainValidator(whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 65536}),
+        Validated(
+            whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024),
+            {"type": "integer", "minimum": 1, "maximum": 65536},
+        ),
     ] = 1024
     """Number of sub-queues (RFC 8290 §5.2; Linux `flows`, 1024, at most 65536)."""
     quantum_bytes: PositiveSizeBytes = Field(1514, alias="quantum", validate_default=True)
     """Bytes a sub-queue sends per round-robin turn (RFC 8290 §4.2, §5.2: one MTU; Linux 1514B)."""
     drop_batch: Annotated[
         int,
-        PlainValidator(whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 2**32 - 1}),
+        Validated(
+            whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64),
+            {"type": "integer", "minimum": 1, "maximum": 2**32 - 1},
+        ),
     ] = 64
     """Most packets one overflow drops from the fattest sub-queue (Linux `drop_batch_size`, 64)."""
     target_ns: PositiveDurationNs = Field("5ms", alias="target", validate_default=True)
@@ -619,15 +617,16 @@ class FqCodelQueue(QueueDisciplineModel):
     """Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.2, Linux and ns-3: on by default)."""
     mtu_bytes: Annotated[
         int,
-        PlainValidator(whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)),
-        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 2**32 - 1}),
+        Validated(
+            whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514),
+            {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
+        ),
     ] = Field(1514, alias="mtu")
     """A departure leaving at most this many bytes queued (`maxpacket_backlog`) is never above
     target (RFC 8289 §4.2 "maxpacket"; Linux `mtu` 1514)."""
     maxpacket_backlog: Annotated[
         str,
-        PlainValidator(choice("a maxpacket backlog", ("queue", "sub_queue"))),
-        WithJsonSchema({"enum": ["queue", "sub_queue"]}),
+        Validated(choice("a maxpacket backlog", ("queue", "sub_queue")), {"enum": ["queue", "sub_queue"]}),
     ] = "queue"
     """Whose bytes the `mtu` test reads, which RFC 8290 leaves open: "queue", the whole queue's
     (Linux `sch_fq_codel`, so a sub-queue down to its last packet still drops while others hold
@@ -635,8 +634,7 @@ class FqCodelQueue(QueueDisciplineModel):
     `FqCoDelQueueDisc`, whose sub-queues are CoDel queue discs testing their own `MinBytes`)."""
     classifier: Annotated[
         str,
-        PlainValidator(choice("an FQ-CoDel classifier", ("hash", "exact"))),
-        WithJsonSchema({"enum": ["hash", "exact"]}),
+        Validated(choice("an FQ-CoDel classifier", ("hash", "exact")), {"enum": ["hash", "exact"]}),
     ] = "hash"
     """ "hash": a hash of the connection with a perturbation drawn from the run seed (RFC 8290
     §4.1, Linux; two connections may share a sub-queue); "exact": connection i (TCP flows, then
@@ -670,7 +668,7 @@ class FqCodelQueue(QueueDisciplineModel):
         }
 
 
-QueueModel = functools.reduce(operator.or_, QUEUE_MODELS)
+QueueModel = functools.reduce(operator.or_, map(on_use, QUEUE_MODELS))
 """Every queue discipline's model."""
 
 
@@ -720,7 +718,7 @@ class BernoulliLoss(Model):
         return {"kind": "bernoulli", "p": self.p}
 
 
-class ScriptedLoss(Model):
+class ScriptedLoss(Model, defer_build=True):
     """Drop the first transmission of the listed data segments of one flow (segment n carries
     bytes [(n-1)·mss, n·mss), counting from 1)."""
 
@@ -735,7 +733,7 @@ class ScriptedLoss(Model):
         return {"kind": "scripted", "flow": flow_index[self.flow], "segments": list(self.segments)}
 
 
-class BitErrorLoss(Model):
+class BitErrorLoss(Model, defer_build=True):
     """Independent bit errors (`casetti` Sec. 5.1): a packet of w bytes on the wire is lost with
     probability 1 − (1 − ber)^(8·w), so data packets suffer more than ACKs. Give `ber`, or
     `one_per`, the data per bit error: one_per = "64KiB" is casetti's "1 bit in 64 kBytes",
@@ -762,7 +760,7 @@ class BitErrorLoss(Model):
         return {"kind": "bit_error", "ber": ber}
 
 
-class GilbertElliottLoss(Model):
+class GilbertElliottLoss(Model, defer_build=True):
     """Two-state Markov channel (`casetti` Sec. 5.2): Good and Bad alternate, each lasting an
     exponentially distributed time of mean `good_mean` / `bad_mean`; each packet is lost with
     the current state's probability. Fading (Sec. 5.2.1): good_mean = "8s", bad_mean = "4s",
@@ -830,7 +828,7 @@ class GilbertElliottLoss(Model):
         return engine
 
 
-class TwoStateLoss(Model):
+class TwoStateLoss(Model, defer_build=True):
     """Two-state channel with deterministic sojourns (`macura` Sec. 5.5): every Good sojourn
     lasts `good_sojourn`, every Bad one `bad_sojourn`; when one ends, the next is Bad with
     probability `p_bad`, else Good (a state may repeat). Each packet is lost with the current
@@ -881,7 +879,7 @@ class TwoStateLoss(Model):
         return engine
 
 
-class PacketMarkovLoss(Model):
+class PacketMarkovLoss(Model, defer_build=True):
     """Two-state Markov chain stepped by packets, as ns-2's `ErrorModel/MultiState` with
     `sttype pkt` runs it: each packet of the link direction first moves the chain (Good → Bad
     with probability 1/`good_mean`, Bad → Good with 1/`bad_mean`), then is lost with the new
@@ -916,7 +914,7 @@ class PacketMarkovLoss(Model):
         }
 
 
-class OutageLoss(Model):
+class OutageLoss(Model, defer_build=True):
     """Scheduled total loss: every packet finishing transmission inside a window is lost.
     Periodic: an outage of `duration` every `period`, the first at `offset` (`casetti` Sec. 5.3,
     LEO hand-offs: period = "4s", duration = "100ms"); or listed windows [start, end):
@@ -983,8 +981,17 @@ class OutageLoss(Model):
         }
 
 
+_LOSS_MODELS = (
+    BernoulliLoss,
+    BitErrorLoss,
+    GilbertElliottLoss,
+    TwoStateLoss,
+    PacketMarkovLoss,
+    OutageLoss,
+    ScriptedLoss,
+)
 LossSpec = Annotated[
-    BernoulliLoss | BitErrorLoss | GilbertElliottLoss | TwoStateLoss | PacketMarkovLoss | OutageLoss | ScriptedLoss,
+    functools.reduce(operator.or_, map(on_use, _LOSS_MODELS)),
     Field(discriminator="kind"),
 ]
 
@@ -1089,9 +1096,7 @@ class SharedBufferSpec(Model):
     """The switch: a node named by the links."""
     size_bytes: PositiveSizeBytes = Field(alias="size")
     """Memory its output queues share, counted in wire bytes of waiting packets, e.g. "4MB"."""
-    alpha: Annotated[
-        float, PlainValidator(_positive_number), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})
-    ] = 1.0
+    alpha: Annotated[float, Validated(_positive_number, {"type": "number", "exclusiveMinimum": 0})] = 1.0
     """The threshold's multiple of the free memory. 1 (Choudhury & Hahne's example value): one
     congested port holds at most half the buffer, N congested ports 1/(N + 1) each."""
 
@@ -1104,16 +1109,15 @@ class NetworkSpec(Model):
     """How packets find their way (`net/routing.rs`). Every route has the fewest hops; this
     table says what a router does when several next hops give one."""
 
-    routing: Annotated[
-        str, PlainValidator(choice("a routing mode", ROUTING_MODES)), WithJsonSchema({"enum": list(ROUTING_MODES)})
-    ] = "shortest"
+    routing: Annotated[str, Validated(choice("a routing mode", ROUTING_MODES), {"enum": list(ROUTING_MODES)})] = (
+        "shortest"
+    )
     """ "shortest": one path per destination; among equal-hop paths the one through the links
     written first. "ecmp": equal-cost multipath, a router with several next hops on shortest
     paths picks one for each packet as `ecmp` says (RFC 2992)."""
     ecmp: Annotated[
         str | None,
-        PlainValidator(choice("an ECMP selection", ECMP_SELECTIONS)),
-        WithJsonSchema({"enum": list(ECMP_SELECTIONS)}),
+        Validated(choice("an ECMP selection", ECMP_SELECTIONS), {"enum": list(ECMP_SELECTIONS)}),
     ] = None
     """With routing = "ecmp": "flow_hash" (the default) hashes the packet's connection and
     direction with a salt of the router's own (from the run seed), so each connection direction

@@ -11,6 +11,7 @@ from tcpsim.scenario.checks import check_scenario, host_rate
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
 from tcpsim.scenario.network import LinkSpec, NetworkSpec
+from tcpsim.scenario.on_use import on_use
 from tcpsim.scenario.sections import LimitsSpec, TraceSpec, split_pcap_tap
 from tcpsim.scenario.tcp import TcpOptions, default_tcp
 from tcpsim.scenario.traffic import FlowSpec, UdpSpec, effective_tcp, flow_instances
@@ -55,7 +56,7 @@ class Scenario(Model):
     switches share their buffer (`[[network.shared_buffers]]`)."""
     flows: list[FlowSpec] = []
     udp: list[UdpSpec] = []
-    web: list[WebSpec] = []
+    web: list[on_use(WebSpec)] = []  # type: ignore[valid-type]
     """Flow generators of finite TCP transfers (web-like traffic)."""
     trace: TraceSpec = Field(default_factory=TraceSpec)
     limits: LimitsSpec = Field(default_factory=LimitsSpec)

@@ -13,10 +13,8 @@ first step no replica is on.
 from collections.abc import Sequence
 from typing import Annotated
 
-from pydantic import PlainValidator, WithJsonSchema
-
 from tcpsim.scenario.errors import Problem, show
-from tcpsim.scenario.fields import _DURATION_SCHEMA, MAX_FLOW_COUNT, MAX_TIME_NS
+from tcpsim.scenario.fields import _DURATION_SCHEMA, MAX_FLOW_COUNT, MAX_TIME_NS, Validated
 from tcpsim.units import format_duration, parse_duration_ns
 
 Step = tuple[int, int]
@@ -41,14 +39,14 @@ def _step(value: object) -> Step:
 
 ScheduleStep = Annotated[
     Step,
-    PlainValidator(_step),
-    WithJsonSchema(
+    Validated(
+        _step,
         {
             "type": "array",
             "prefixItems": [_DURATION_SCHEMA, {"type": "integer", "minimum": 0, "maximum": MAX_FLOW_COUNT}],
             "minItems": 2,
             "maxItems": 2,
-        }
+        },
     ),
 ]
 """One entry of a `schedule`, checked on its own (the path of an error is `schedule[j]`)."""

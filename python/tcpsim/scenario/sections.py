@@ -2,9 +2,9 @@
 
 from typing import Annotated
 
-from pydantic import Field, PlainValidator, WithJsonSchema
+from pydantic import Field
 
-from tcpsim.scenario.fields import DurationNs, Flag, Model, Name, PositiveSizeBytes, whole_number
+from tcpsim.scenario.fields import DurationNs, Flag, Model, Name, PositiveSizeBytes, Validated, whole_number
 from tcpsim.units import U64_MAX
 
 PCAP_DIRECTIONS = ("ab", "ba")
@@ -31,8 +31,7 @@ def split_pcap_tap(value: str) -> tuple[str, tuple[str, ...]]:
 
 PcapTap = Annotated[
     str,
-    PlainValidator(_pcap_tap),
-    WithJsonSchema({"type": "string", "minLength": 1, "examples": ["bottleneck:ab", "bottleneck"]}),
+    Validated(_pcap_tap, {"type": "string", "minLength": 1, "examples": ["bottleneck:ab", "bottleneck"]}),
 ]
 
 
@@ -65,14 +64,17 @@ class LimitsSpec(Model):
 
     max_events: Annotated[
         int,
-        PlainValidator(whole_number("an event count", minimum=1, maximum=U64_MAX, example=10**10)),
-        WithJsonSchema({"type": "integer", "minimum": 1}),
+        Validated(
+            whole_number("an event count", minimum=1, maximum=U64_MAX, example=10**10),
+            {"type": "integer", "minimum": 1},
+        ),
     ] = 10**10
     """Engine events (about 15 min to a few hours of computing at 10–40 M events/s)."""
     max_trace_rows: Annotated[
         int,
-        PlainValidator(whole_number("a row count", minimum=1, maximum=U64_MAX, example=10**8)),
-        WithJsonSchema({"type": "integer", "minimum": 1}),
+        Validated(
+            whole_number("a row count", minimum=1, maximum=U64_MAX, example=10**8), {"type": "integer", "minimum": 1}
+        ),
     ] = 10**8
     """Rows of all traces together."""
     max_memory_bytes: PositiveSizeBytes = Field("8GiB", alias="max_memory", validate_default=True)

@@ -7,7 +7,7 @@ import operator
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self
 
-from pydantic import BeforeValidator, Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import (
@@ -22,6 +22,7 @@ from tcpsim.scenario.fields import (
     PositiveSizeBytes,
     Probability,
     UnitFraction,
+    Validated,
     choice,
     literal_kind,
     whole_number,
@@ -43,8 +44,7 @@ RECOVERY_KINDS = ("tahoe", "reno", "newreno", "sack", "vegas_ns2", "westwood_ns2
 
 RecoveryName = Annotated[
     str,
-    PlainValidator(choice("a recovery algorithm", RECOVERY_KINDS)),
-    WithJsonSchema({"enum": sorted(RECOVERY_KINDS)}),
+    Validated(choice("a recovery algorithm", RECOVERY_KINDS), {"enum": sorted(RECOVERY_KINDS)}),
 ]
 
 
@@ -96,9 +96,7 @@ def _alpha(value: object) -> float:
     return float(value)
 
 
-Alpha = Annotated[
-    float, PlainValidator(_alpha), WithJsonSchema({"type": "number", "minimum": 0, "exclusiveMaximum": 1})
-]
+Alpha = Annotated[float, Validated(_alpha, {"type": "number", "minimum": 0, "exclusiveMaximum": 1})]
 
 
 class TustinFilter(Model):
@@ -156,8 +154,10 @@ class WestwoodCc(CcModel):
     """Filter time constant τ (casetti Sec. 4: 500 ms)."""
     null_sample_divisor: Annotated[
         int,
-        PlainValidator(whole_number("a divisor", minimum=0, maximum=U32_MAX, example=2)),
-        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": U32_MAX}),
+        Validated(
+            whole_number("a divisor", minimum=0, maximum=U32_MAX, example=2),
+            {"type": "integer", "minimum": 0, "maximum": U32_MAX},
+        ),
     ] = 2
     """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
     filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
@@ -171,16 +171,14 @@ class WestwoodCc(CcModel):
     one tick join one sample."""
     acked_count: Annotated[
         str,
-        PlainValidator(choice("an AckedCount rule", ["paper", "ns2_agent"])),
-        WithJsonSchema({"enum": ["ns2_agent", "paper"]}),
+        Validated(choice("an AckedCount rule", ["paper", "ns2_agent"]), {"enum": ["ns2_agent", "paper"]}),
     ] = "paper"
     """"paper" (casetti Sec. 2.3: a cumulative ACK the duplicates already counted debits all it
     covers) or "ns2_agent" (ns-2's TCPW agent, `tcp-westwood.cc`: it debits one segment less, and
     no ACK counts more than two segments)."""
     silence: Annotated[
         str,
-        PlainValidator(choice("a silence rule", ["whole_silence", "ns2_agent"])),
-        WithJsonSchema({"enum": ["ns2_agent", "whole_silence"]}),
+        Validated(choice("a silence rule", ["whole_silence", "ns2_agent"]), {"enum": ["ns2_agent", "whole_silence"]}),
     ] = "whole_silence"
     """"whole_silence": null samples every tau/m, then the real sample over the whole silence, and a
     loss folds in the silence before it reads the estimate; "ns2_agent" (ns-2's TCPW agent, filter
@@ -259,7 +257,7 @@ def _fraction(value: object) -> float:
     return float(value)
 
 
-Segments = Annotated[float, PlainValidator(_segments), WithJsonSchema({"type": "number", "minimum": 0})]
+Segments = Annotated[float, Validated(_segments, {"type": "number", "minimum": 0})]
 
 
 VEGAS_FLAVOURS: dict[str, dict[str, Any]] = {
@@ -333,8 +331,7 @@ from. `flavour = "ns2"` sets them all; fields written beside it override the pre
 _VEGAS_ALIASES = {"timeout_cwnd": "timeout_cwnd_segments"}
 VegasFlavour = Annotated[
     str,
-    PlainValidator(choice("a Vegas flavour", list(VEGAS_FLAVOURS))),
-    WithJsonSchema({"enum": sorted(VEGAS_FLAVOURS)}),
+    Validated(choice("a Vegas flavour", list(VEGAS_FLAVOURS)), {"enum": sorted(VEGAS_FLAVOURS)}),
 ]
 
 
@@ -370,22 +367,23 @@ class VegasCc(CcModel):
     """Leaving slow start: cwnd − cwnd/8 (ns-2) or the window of the actual rate (Linux, ns-3)."""
     loss_decrease: Annotated[
         float | str,
-        PlainValidator(_loss_decrease),
-        WithJsonSchema({"anyOf": [{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, {"const": "ns3"}]}),
+        Validated(
+            _loss_decrease,
+            {"anyOf": [{"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}, {"const": "ns3"}]},
+        ),
     ] = 0.25
     """Window cut on duplicate ACKs: 0.25 (papers, ns-2), 0.5 (Linux) or "ns3" (cwnd − 1 segment,
     at most a quarter)."""
     ecn_decrease: Annotated[
         float | None,
-        PlainValidator(_fraction),
-        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+        Validated(_fraction, {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
     ] = None
     """Window cut on an ECN echo, a fraction in (0, 1); absent: as on duplicate ACKs (RFC 3168
     §6.1.2). ns-2's Vegas halves (0.5): it answers an ECN echo with TcpAgent's `ecn()`."""
     timeout_cwnd_segments: Count = Field(2, alias="timeout_cwnd", validate_default=True)
     """The window a timeout restarts from: 2 segments (papers, ns-2), 1 (Linux, ns-3)."""
     min_round_samples: Annotated[
-        int, PlainValidator(_round_samples), WithJsonSchema({"type": "integer", "minimum": 0, "maximum": U32_MAX})
+        int, Validated(_round_samples, {"type": "integer", "minimum": 0, "maximum": U32_MAX})
     ] = 3
     """A round with fewer RTT samples makes no Vegas decision: Reno's increase once, on its
     closing ACK (Linux and ns-3, `cntRTT <= 2`: 3); 0 decides every round, timing one without
@@ -453,12 +451,11 @@ class CubicCc(CcModel):
     # (tcp_sack = 1; its PRR, RFC 6937, is not modelled): RFC 6675 here.
     variants: ClassVar[Mapping[str, str]] = {"cubic": "sack"}
     kind: Literal["cubic"]
-    c: Annotated[float, PlainValidator(_cubic_c), WithJsonSchema({"type": "number", "exclusiveMinimum": 0})] = 0.4
+    c: Annotated[float, Validated(_cubic_c, {"type": "number", "exclusiveMinimum": 0})] = 0.4
     """C, segments/s³ (RFC 9438: 0.4; Linux and ns-3.44 the same)."""
     beta: Annotated[
         float,
-        PlainValidator(_cubic_beta),
-        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+        Validated(_cubic_beta, {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
     ] = 0.7
     """β_cubic, the multiplicative decrease factor (RFC 9438 §4.6: 0.7; Linux 717/1024)."""
     fast_convergence: Flag = True
@@ -516,7 +513,7 @@ def _gain(minimum: float, maximum: float = float("inf"), *, open_below: bool) ->
     schema: dict[str, Any] = {"type": "number", ("exclusiveMinimum" if open_below else "minimum"): minimum}
     if maximum != float("inf"):
         schema["maximum"] = maximum
-    return Annotated[float, PlainValidator(validate), WithJsonSchema(schema)]
+    return Annotated[float, Validated(validate, schema)]
 
 
 class BbrCc(CcModel):
@@ -556,8 +553,10 @@ class BbrCc(CcModel):
     """Rounds without that growth that end STARTUP: 3 (Linux `bbr_full_bw_cnt`)."""
     pacing_margin_percent: Annotated[
         int,
-        PlainValidator(whole_number("a percentage", minimum=0, maximum=99, example=1)),
-        WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 99}),
+        Validated(
+            whole_number("a percentage", minimum=0, maximum=99, example=1),
+            {"type": "integer", "minimum": 0, "maximum": 99},
+        ),
     ] = 1
     """Pace this many percent below pacing_gain·BtlBw: 1 (Linux >= 4.20, ns-3.44 `TcpBbr`)."""
     tso_quanta: Flag = True
@@ -592,9 +591,7 @@ VARIANTS: dict[str, Variant] = {
 }
 """Preset name → (recovery, congestion control), from the models' `variants`."""
 
-VariantName = Annotated[
-    str, PlainValidator(choice("a variant", list(VARIANTS))), WithJsonSchema({"enum": sorted(VARIANTS)})
-]
+VariantName = Annotated[str, Validated(choice("a variant", list(VARIANTS)), {"enum": sorted(VARIANTS)})]
 
 
 class TcpOptions(Model):

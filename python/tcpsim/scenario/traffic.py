@@ -3,7 +3,7 @@
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Self
 
-from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import Field, model_validator
 
 from tcpsim.scenario.errors import Loc, Problem, raise_if_any
 from tcpsim.scenario.fields import (
@@ -15,6 +15,7 @@ from tcpsim.scenario.fields import (
     PacketSizeBytes,
     PositiveSizeBytes,
     RateBps,
+    Validated,
     whole_number,
 )
 from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
@@ -51,8 +52,10 @@ class FlowSpec(Model):
     Instead of start/stop/start_jitter."""
     count: Annotated[
         int,
-        PlainValidator(whole_number("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2)),
-        WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_FLOW_COUNT}),
+        Validated(
+            whole_number("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2),
+            {"type": "integer", "minimum": 1, "maximum": MAX_FLOW_COUNT},
+        ),
     ] = 1
     """Replicate this flow N times, named "<name>.0" ... "<name>.<N-1>"."""
     schedule: Annotated[list[ScheduleStep], Field(min_length=1)] | None = None

@@ -7,7 +7,7 @@ barrier-synchronised rounds model incast."""
 import math
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, PlainValidator, WithJsonSchema, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from tcpsim.scenario.errors import Problem, raise_if_any
 from tcpsim.scenario.fields import (
@@ -17,6 +17,7 @@ from tcpsim.scenario.fields import (
     ParetoShape,
     PerSecond,
     TransferSizeBytes,
+    Validated,
     choice,
     whole_number,
 )
@@ -26,8 +27,11 @@ from tcpsim.workloads import CdfError, cdf_mean, check_cdf, named_cdf, poisson_r
 
 DIRECTIONS = ("download", "upload")
 
+# Every table here is built when a scenario first holds a [[web]] generator (`on_use`), the
+# parts of `WebSpec` as part of it: `defer_build=True`.
 
-class PoissonArrivals(Model):
+
+class PoissonArrivals(Model, defer_build=True):
     """Transfers start as a Poisson process: exponential gaps of mean 1/rate, the rate given or
     set from a target `load` (all-to-all generators)."""
 
@@ -52,20 +56,19 @@ class PoissonArrivals(Model):
         return self
 
 
-class BarrierArrivals(Model):
+class BarrierArrivals(Model, defer_build=True):
     """Incast: every client starts one transfer at once (a round); the next round starts `gap`
     after the last transfer of the round completed; `rounds` rounds."""
 
     process: Literal["barrier"]
     rounds: Annotated[
         int,
-        PlainValidator(whole_number("a count", minimum=1, maximum=2**32 - 1, example=10)),
-        WithJsonSchema({"type": "integer", "minimum": 1}),
+        Validated(whole_number("a count", minimum=1, maximum=2**32 - 1, example=10), {"type": "integer", "minimum": 1}),
     ]
     gap_ns: DurationNs = Field("0s", alias="gap", validate_default=True)
 
 
-class ParetoArrivals(Model):
+class ParetoArrivals(Model, defer_build=True):
     """Pareto gaps of mean 1/rate (bursty, heavy-tailed arrivals)."""
 
     process: Literal["pareto"]
@@ -78,7 +81,7 @@ class ParetoArrivals(Model):
 ArrivalSpec = Annotated[PoissonArrivals | ParetoArrivals | BarrierArrivals, Field(discriminator="process")]
 
 
-class ParetoSizes(Model):
+class ParetoSizes(Model, defer_build=True):
     """Pareto sizes (heavy-tailed, as web objects): scale mean·(shape − 1)/shape."""
 
     dist: Literal["pareto"]
@@ -88,21 +91,21 @@ class ParetoSizes(Model):
     """> 1: a Pareto with shape <= 1 has an infinite mean."""
 
 
-class FixedSizes(Model):
+class FixedSizes(Model, defer_build=True):
     """Every transfer the same size."""
 
     dist: Literal["fixed"]
     size_bytes: TransferSizeBytes = Field(alias="size")
 
 
-class ListSizes(Model):
+class ListSizes(Model, defer_build=True):
     """Each transfer one of the listed sizes, drawn uniformly."""
 
     dist: Literal["list"]
     sizes_bytes: list[TransferSizeBytes] = Field(alias="sizes", min_length=1)
 
 
-class EmpiricalSizes(Model):
+class EmpiricalSizes(Model, defer_build=True):
     """Sizes from an empirical CDF: `cdf` points [[bytes, cumulative probability], ...] or a
     `file` of them (`tcpsim.workloads` for the format), sampled by inverse transform with
     linear interpolation between points (HPCC's convention)."""
@@ -131,7 +134,7 @@ class EmpiricalSizes(Model):
         return list(self.cdf) if self.cdf is not None else read_cdf(self.file or "")
 
 
-class NamedSizes(Model):
+class NamedSizes(Model, defer_build=True):
     """Sizes from a shipped CDF: "web_search" (DCTCP, Alizadeh et al., SIGCOMM 2010) or
     "data_mining" (VL2, Greenberg et al., SIGCOMM 2009); `tcpsim.workloads`."""
 
@@ -155,7 +158,7 @@ def mean_size(spec: "ParetoSizes | FixedSizes | ListSizes | EmpiricalSizes | Nam
     return cdf_mean(spec.points())
 
 
-class WebSpec(Model):
+class WebSpec(Model, defer_build=True):
     """A flow generator: finite TCP transfers between `server` and a client drawn uniformly
     from `clients` (barrier arrivals: every client each round), or, with `hosts` instead, from
     a host drawn uniformly to another (all-to-all), starting as `arrivals` in [start, stop) with
@@ -172,8 +175,7 @@ class WebSpec(Model):
     uniformly (sender, then receiver among the others)."""
     direction: Annotated[
         Literal["download", "upload"],
-        PlainValidator(choice("a direction", DIRECTIONS)),
-        WithJsonSchema({"enum": list(DIRECTIONS)}),
+        Validated(choice("a direction", DIRECTIONS), {"enum": list(DIRECTIONS)}),
     ] = "download"
     """"download": server → client; "upload": client → server."""
     variant: VariantName = "newreno"
