@@ -63,7 +63,7 @@ class Validated:
         schema = handler(source)
         serialization = schema.get(
             "serialization",
-            core_schema.wrap_serializer_function_ser_schema(_dump_as, schema=schema, return_schema=schema),
+            core_schema.wrap_serializer_function_ser_schema(_dump_as, schema=schema),
         )
         return core_schema.no_info_plain_validator_function(
             self.parse, serialization=serialization, json_schema_input_schema=core_schema.any_schema()
