@@ -7,8 +7,6 @@ class MyCc(CcModel):
     increase_segments: Segments = 1.0
     """a: segments added per RTT in congestion avoidance (Reno: 1)."""
     decrease_factor: Annotated[
-        float,
-        PlainValidator(_fraction),
-        WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+        float, Validated(_fraction, {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1})
     ] = 0.5
     """b: the share of the window kept after a loss (Reno: 0.5)."""
