@@ -293,7 +293,9 @@ OBSERVATIONS: dict[str, list[str]] = {
         "(RFC 6675 emulation, NewReno partial ACKs) through chains of timeouts whose back-off, now kept, reaches "
         "64 x (43 timeouts in run 1); with ns-3.44's PRR recovery (sensitivity, 1 run) its count 1 gets 1.600 / "
         "1.625 / 1.146 and Westwood's spreads are 0.262 / 0.293 / 0.453 (count 2 vs 8 each), Reno's 1.011 / 1.089 / "
-        "0.521 (count 1 vs 8; its count 1 at PER 0.0005 1.559, tcpsim 1.567).",
+        "0.521 (count 1 vs 8; its count 1 at PER 0.0005 1.559, tcpsim 1.567). ns-3.17's own Westwood recovery "
+        "windows (--recovery=ns317, run 1 by hand) do not lift Westwood's count 1 (1.206 / 0.464 at PER 0.0005 / "
+        "0.005).",
         "Verdict: with ns-3.17's RTO rules ns-3 gives Reno's spread close to 1 Mb/s as the paper and tcpsim (0.975, "
         "PRR 1.089; tcpsim 1.114, which matches), and does not give Westwood's below 0.4 either: 0.766 with classic "
         "recovery, 0.453 with PRR, 0.29-0.47 over counts 2-8, against tcpsim's 0.419. Its per-count curves agree with "
