@@ -38,7 +38,9 @@ KNOWN_MISSES = {
     "podlesny.fig9": "setup",
     # podlesny.fig12: ns-2.35 on the same set-up misses the RED/ECN claim too (0.87 against < 0.85).
     "podlesny.fig12": "setup",
-    "gangadhar.fig8": "mechanism",
+    # gangadhar.fig8: ns-3.44 with ns-3.17's RTO rules misses Westwood's bound too (0.77 against < 0.4)
+    # and agrees with tcpsim's curves where its count-1 recovery does not decide (peers/ns3).
+    "gangadhar.fig8": "setup",
     "casetti.friendliness": "setup",
     "casetti.fig17": "setup",
     "gangadhar.fig7": "setup",

@@ -5,8 +5,10 @@
 
 Builds the twin (`build.sh`: g++ against the ns3==3.44.post0 pip wheel in $NS3_VENV, default
 /tmp/ns3venv), runs every point of the experiment's selection once per replication and per
-configuration (`<twin> <point> <k> --duration=S`, RNG run k; a configuration is a set of
-`TWIN_SET` attribute overrides: "main" is the twin's own set-up, others are sensitivities),
+configuration (`<twin> <point> <k> --duration=S [options]`, RNG run k; a configuration is a set of
+`TWIN_SET` attribute overrides and twin options: "main" is the twin's own set-up with ns-3.44's
+rules, "ns317" the same with ns-3.17's RTT sampling and RTO back-off (`--ns317-rto`), others are
+sensitivities; each twin names the configuration of its main reading),
 collects the `RESULT <point> <metric> <value>` lines, and writes
 `python/tcpsim/repro/ns2_reference/<experiment id>.json` in the format of the peer reference
 data that tcpsim's experiments read (the same files as the ns-2 twins': experiment, script,
@@ -48,6 +50,10 @@ PRR = "ns3::TcpL4Protocol::RecoveryType=ns3::TcpPrrRecovery"
 TS = "ns3::TcpSocketBase::Timestamp=true"
 CONFIGS = {
     "main": "",
+    # ns-3.17's RTT sampling and RTO back-off (twin option --ns317-rto, lib/ns317_rto.h): the
+    # SYN gives no sample, the back-off lasts until a valid sample, ns-3.17's estimator gains.
+    "ns317": "",
+    "ns317_prr": PRR,
     # Sensitivities. ns-3.44's default recovery (RFC 6937 PRR) instead of TcpClassicRecovery:
     "prr": PRR,
     # Timestamps on: every ACK gives an RTT sample (RFC 7323), so ns-3.44's RTO learns the
@@ -55,7 +61,16 @@ CONFIGS = {
     "ts": TS,
     "prr_ts": f"{PRR};{TS}",
 }
-CONFIG_LABELS = {"prr": "PRR recovery", "ts": "timestamps on", "prr_ts": "PRR recovery and timestamps on"}
+CONFIG_ARGS = {"ns317": ["--ns317-rto"], "ns317_prr": ["--ns317-rto"]}
+"""Twin options of a configuration, besides its TWIN_SET."""
+CONFIG_LABELS = {
+    "main": "ns-3.44's RTO rules",
+    "ns317": "ns-3.17's RTO rules",
+    "ns317_prr": "ns-3.17's RTO rules and PRR recovery",
+    "prr": "PRR recovery",
+    "ts": "timestamps on, ns-3.44's RTO rules",
+    "prr_ts": "PRR recovery and timestamps on",
+}
 
 Data = dict[tuple[str, str], dict[str, list[float]]]
 """(configuration, point) → metric → one value per replication, in replication order."""
@@ -70,6 +85,21 @@ class Twin:
     setup: str
     numbers: Callable[[Data], list[tuple[str, list[float]]]]
     observations: list[str] = field(default_factory=list)
+    reading: str = "main"
+    """The configuration of the main reading: its numbers carry the experiment's names and it runs
+    `replications` times (the others SENSITIVITY_REPLICATIONS times)."""
+    durations: dict[str, float] = field(default_factory=dict)
+    """Run length of a configuration when not `duration_s`."""
+    replicated: tuple[str, ...] = ()
+    """Configurations besides `reading` that also run `replications` times."""
+    tool: str = TOOL
+    """The simulator build as the reference file names it (its main reading's rules)."""
+
+    def replications_of(self, config: str) -> int:
+        return self.replications if config == self.reading or config in self.replicated else SENSITIVITY_REPLICATIONS
+
+    def duration_of(self, config: str) -> float:
+        return self.durations.get(config, self.duration_s)
 
 
 def tput(data: Data, config: str, point: str) -> list[float]:
@@ -99,12 +129,34 @@ FIG8_PERS = ("0.0005", "0.001", "0.005")
 FIG9_PERS = ("0.001", "0.01")
 
 
-def fig8_points() -> list[str]:
-    return [f"{v}_d{c}_p{p}" for v in VARIANTS for c in (1, 8) for p in FIG8_PERS]
+def fig8_points(counts: tuple[int, ...] = (1, 8)) -> list[str]:
+    return [f"{v}_d{c}_p{p}" for v in VARIANTS for c in counts for p in FIG8_PERS]
 
 
 def fig9_points() -> list[str]:
     return [f"{v}_m{m}_p{p}" for v in VARIANTS for m in (41, 1460) for p in FIG9_PERS]
+
+
+def fig8_counts(data: Data, config: str, variant: str) -> list[int]:
+    return sorted(
+        {int(p.split("_d")[1].split("_")[0]) for c, p in data if c == config and p.startswith(f"{variant}_d")}
+    )
+
+
+def fig8_spread(data: Data, config: str, variant: str) -> tuple[list[float], str]:
+    """As tcpsim's experiment: at each PER the spread between the delayed-ACK counts of highest and
+    lowest mean throughput (per replication, best − worst), the largest over the PERs."""
+    pairs = []
+    for per in FIG8_PERS:
+        means = {
+            c: statistics.fmean(t)
+            for c in fig8_counts(data, config, variant)
+            if (t := tput(data, config, f"{variant}_d{c}_p{per}"))
+        }
+        if len(means) >= 2:
+            best, worst = max(means, key=means.get), min(means, key=means.get)
+            pairs.append((f"{variant}_d{best}_p{per}", f"{variant}_d{worst}_p{per}"))
+    return largest_spread(data, config, pairs)
 
 
 def fig8_numbers(data: Data) -> list[tuple[str, list[float]]]:
@@ -113,17 +165,22 @@ def fig8_numbers(data: Data) -> list[tuple[str, list[float]]]:
         "reno": "Reno: largest spread across delayed-ACK counts at one PER (Mb/s), paper close to 1",
         "westwood": "Westwood: largest spread across delayed-ACK counts at one PER (Mb/s), paper < 0.4",
     }
-    for config in CONFIGS:
+    reading = TWINS["gangadhar.fig8"].reading
+    for config in sorted(CONFIGS, key=lambda c: c != reading):
         for v, label in VARIANTS.items():
-            pairs = [(f"{v}_d1_p{p}", f"{v}_d8_p{p}") for p in FIG8_PERS]
-            values, which = largest_spread(data, config, pairs)
+            values, which = fig8_spread(data, config, v)
             if not values:
                 continue
-            if config == "main" and v in names:
+            if config == reading and v in names:
                 out.append((names[v], values))
             else:
-                suffix = "" if config == "main" else f", {CONFIG_LABELS[config]}"
-                out.append((f"other: {label} largest spread count 1 − count 8 (Mb/s){suffix} [{which}]", values))
+                counts = fig8_counts(data, config, v)
+                among = (
+                    f"across delayed-ACK counts {counts[0]}-{counts[-1]}"
+                    if len(counts) > 2
+                    else f"count {counts[0]} − count {counts[-1]}"
+                )
+                out.append((f"other: {label} largest spread {among} (Mb/s), {CONFIG_LABELS[config]} [{which}]", values))
     return out
 
 
@@ -165,14 +222,31 @@ COMMON_SETUP = (
 
 TWINS: dict[str, Twin] = {
     "gangadhar.fig8": Twin(
-        points={"main": fig8_points(), "ts": [p for p in fig8_points() if not p.startswith("westwood_plus")]},
+        points={
+            "ns317": fig8_points(tuple(range(1, 9))),
+            "main": fig8_points(),
+            "ts": [p for p in fig8_points() if not p.startswith("westwood_plus")],
+            "ns317_prr": fig8_points(tuple(range(1, 9))),
+        },
         replications=2,
         duration_s=200,
+        reading="ns317",
+        tool=f"{TOOL} with ns-3.17's RTO rules (--ns317-rto)",
+        replicated=("main",),
+        durations={"ns317": 600, "ns317_prr": 600},
         setup=COMMON_SETUP
-        + "fig8 deviates from tcpsim's main reading in: 200 s runs instead of 600 s, 2 replications (RNG runs 1-2), "
-        "delayed-ACK counts 1 and 8 only (the experiment's best and worst), PER 0.0005, 0.001 and 0.005 "
-        "only (where tcpsim's spreads peak); spread = throughput at count 1 − at count 8, the largest over those "
-        "PERs. Sensitivity, 1 replication: 'timestamps on' (Reno and Westwood).",
+        + "fig8's main reading here is 'ns-3.17's RTO rules' (twin option --ns317-rto, peers/ns3/lib/ns317_rto.h): "
+        "the same set-up with ns-3.44's RTT estimator replaced by ns-3.17's rules, i.e. no RTT sample from the SYN "
+        "(first data RTO 1 s), an RTO back-off multiplier that a timeout doubles (up to 64) and only a valid "
+        "(non-retransmitted) sample resets, kept through the RTO that ns-3.44 recomputes on every new ACK, and "
+        "ns-3.17's RttMeanDeviation gains (0.1 for mean and deviation, first deviation = first sample); Westwood's "
+        "RTTmin is the minimum valid raw sample as in ns-3.17; 600 s runs as tcpsim, 2 replications (RNG runs "
+        "1-2), delayed-ACK counts 1-8, PER 0.0005, 0.001 and 0.005 only (where tcpsim's spreads peak); spread as "
+        "tcpsim's: at one PER the mean throughput of the best count − that of the worst (per replication, best − "
+        "worst), the largest over those PERs. Configuration 'ns-3.44's RTO rules' (the twin as is, the previous "
+        "main reading): 200 s runs, 2 replications, counts 1 and 8 only. Sensitivities, 1 replication: "
+        "'timestamps on' with ns-3.44's RTO rules (Reno and Westwood, 200 s, counts 1 and 8); 'ns-3.17's RTO rules "
+        "and PRR recovery' (ns-3.44's default TcpPrrRecovery instead of TcpClassicRecovery, 600 s, counts 1-8).",
         numbers=fig8_numbers,
     ),
     "gangadhar.fig9": Twin(
@@ -192,23 +266,47 @@ SENSITIVITY_REPLICATIONS = 1
 
 OBSERVATIONS: dict[str, list[str]] = {
     "gangadhar.fig8": [
-        "ns-3.44 cannot run fig8's large delayed-ACK counts as ns-3.17 did: from count 3 up the flow livelocks in "
-        "spurious timeouts, one segment every 0.29 s (0.011 Mb/s at count 8 in every run, every variant and PER; "
-        "Reno at PER 0.001 over 60 s, RNG run 1: count 2 0.75 Mb/s, counts 3-7 0.011). A lone segment's ACK waits "
-        "for the 200 ms delayed-ACK timer and arrives 290 ms after the send, but the RTO stays at 228 ms: ns-3.44 "
-        "takes an RTT sample from the SYN (its SendEmptyPacket enters the SYN in the RTT history: 90 ms) and "
-        "recomputes the RTO without back-off on every new ACK (TcpSocketBase::NewAck), so the doubled RTO of a "
-        "timeout never lasts until a segment's ACK can arrive, and every later data sample is a retransmitted "
-        "segment's (Karn). ns-3.17 did neither: its SYN is not in the RTT history (the first data RTO is the 1 s "
-        "initial estimate) and its back-off multiplier is reset only by a valid sample (RttEstimator::AckSeq). "
-        "Timestamps on (RTT samples from echoes) do not help: still 0.011 Mb/s at count 8. So ns-3.44's spreads "
-        "count 1 - count 8 (Reno 1.07, Westwood 1.45, Westwood+ 1.60 Mb/s) measure this livelock, not the "
-        "paper's mechanism, and decide nothing about tcpsim's miss.",
-        "At count 1 (means of 2 runs of 200 s) ns-3.44 gives Reno 0.41 / 1.08 / 0.57 Mb/s at PER 0.0005 / "
-        "0.001 / 0.005 (tcpsim, 600 s: 1.567 / 1.234 / 0.565), Westwood 1.46 / 1.31 / 1.09 (tcpsim 1.789 / "
-        "1.770 / 1.565), Westwood+ 1.38 / 1.32 / 1.61 (tcpsim 1.793 / 1.781 / 1.364). ns-3.44's Reno at low PER "
-        "is held down by a cycle of recoveries and timeouts that follows the first slow-start overshoot without "
-        "SACK (Reno, count 1, PER 0.0001, 30 s: 0.43 Mb/s; with ns-3.44's PRR recovery 1.54, with SACK 1.64).",
+        "Main reading: ns-3.17's RTO rules (--ns317-rto; 2 runs of 600 s, counts 1-8). ns-3.44 as is cannot run "
+        "fig8's large delayed-ACK counts: from count 3 up the flow livelocks in spurious timeouts, one segment every "
+        "0.29 s (0.011 Mb/s at count 8 in every run, variant and PER; configuration 'ns-3.44's RTO rules', the "
+        "previous main reading). A lone segment's ACK waits for the 200 ms delayed-ACK timer and arrives 290 ms after "
+        "the send, but the RTO stays at 228 ms: ns-3.44 takes an RTT sample from the SYN (its SendEmptyPacket enters "
+        "the SYN in the RTT history) and recomputes the RTO without back-off on every new ACK (TcpSocketBase::NewAck), "
+        "so the doubled RTO of a timeout never lasts until a segment's ACK can arrive. ns-3.17 did neither (checked "
+        "in the ns-3.17 sources): only SendDataPacket fed its RTT history (the first data RTO was the 1 s initial "
+        "estimate), and its back-off multiplier, doubled by a timeout, was reset only by a valid sample "
+        "(RttEstimator::AckSeq). With those rules (and ns-3.17's estimator gains) the livelock is gone: Reno at "
+        "count 8 gets 0.49 / 0.25 / 0.09 Mb/s at PER 0.0005 / 0.001 / 0.005, and a trace shows the RTO of a timeout "
+        "(0.646 s, Reno, count 8, PER 0.001, run 1, t = 6.25 s) kept through the new ACKs of slow start and a fast "
+        "recovery until the first valid sample (t = 7.15 s, back to 0.331 s). Timestamps on with ns-3.44's rules do "
+        "not help (0.011 Mb/s at count 8).",
+        "With ns-3.17's RTO rules, means of 2 runs at counts 1-8 (tcpsim, 600 s, 2 runs, in brackets). Reno at PER "
+        "0.001: 1.228 0.914 0.722 0.584 0.485 0.392 0.294 0.252 (1.234 0.891 0.684 0.557 0.455 0.337 0.270 0.227), "
+        "within 0.06 Mb/s of tcpsim at every count; spread 0.975 (tcpsim 1.006), at PER 0.0005 0.759 (1.114, from "
+        "ns-3's lower count 1: 1.248 against 1.567), at 0.005 0.460 (0.476). Westwood at PER 0.001: 1.373 1.727 "
+        "1.701 1.658 1.599 1.556 1.484 1.441 (1.770 1.733 1.680 1.618 1.554 1.478 1.402 1.350): counts 2-8 within "
+        "0.09 Mb/s of tcpsim, but ns-3's count 1 falls below count 2 at every PER (1.120 / 1.373 / 0.709 at PER "
+        "0.0005 / 0.001 / 0.005), so its largest spread, 0.766 (count 2 vs 1 at PER 0.005), is count 1's; over "
+        "counts 2-8 its spreads are 0.293 / 0.286 / 0.465 (tcpsim 0.333 / 0.383 / 0.221; tcpsim's over 1-8 0.351 / "
+        "0.419 / 0.310). ns-3's count 1 overruns the 100-packet router buffer (Westwood, PER 0.0005: 4568 and 3861 "
+        "router drops against 206 and 237 error losses) and recovers with ns-3.44's classic recovery without SACK "
+        "(RFC 6675 emulation, NewReno partial ACKs) through chains of timeouts whose back-off, now kept, reaches "
+        "64 x (43 timeouts in run 1); with ns-3.44's PRR recovery (sensitivity, 1 run) its count 1 gets 1.600 / "
+        "1.625 / 1.146 and Westwood's spreads are 0.262 / 0.293 / 0.453 (count 2 vs 8 each), Reno's 1.011 / 1.089 / "
+        "0.521 (count 1 vs 8; its count 1 at PER 0.0005 1.559, tcpsim 1.567). ns-3.17's own Westwood recovery "
+        "windows (--recovery=ns317, run 1 by hand) do not lift Westwood's count 1 (1.206 / 0.464 at PER 0.0005 / "
+        "0.005).",
+        "Verdict: with ns-3.17's RTO rules ns-3 gives Reno's spread close to 1 Mb/s as the paper and tcpsim (0.975, "
+        "PRR 1.089; tcpsim 1.114, which matches), and does not give Westwood's below 0.4 either: 0.766 with classic "
+        "recovery, 0.453 with PRR, 0.29-0.47 over counts 2-8, against tcpsim's 0.419. Its per-count curves agree with "
+        "tcpsim's wherever its count-1 recovery does not decide, so it shows no ns-3.17 mechanism that tcpsim lacks; "
+        "Westwood's spread sits near 0.4 in both, on the PER grid and on how the window-limited count 1 recovers from "
+        "router overruns, which the paper does not state.",
+        "Westwood+ (not a paper number): ns-3.44's TcpWestwoodPlus with ns-3.17's RTO rules hardly depends on the "
+        "count at PER 0.0005-0.001 (1.69-1.79 Mb/s at counts 2-8) where tcpsim's falls from 1.75 to 0.53 at PER "
+        "0.001; at PER 0.005 both fall at count 8 (0.623, tcpsim 0.092). ns-3's largest spread 1.086 (count 2 vs 8 "
+        "at PER 0.005), tcpsim's 1.506 (PER 0.002). The paper's own Westwood+ (ns-3.17's TcpWestwood with "
+        "ProtocolType WestwoodPlus) is not ns-3.44's class; this difference remains open.",
     ],
     "gangadhar.fig9": [
         "The 41-byte Westwood collapses in ns-3.44 as in tcpsim, by overrunning the buffers: 0.019, 0.019 and "
@@ -246,7 +344,8 @@ def run_one(experiment: str, config: str, point: str, k: int, duration: float, r
     if reuse and path.is_file() and path.stat().st_size > 0:
         return path.read_text()
     env = {**os.environ, "TWIN_SET": CONFIGS[config]}
-    cmd = ["nice", "-n", "5", str(BIN / experiment), point, str(k), f"--duration={duration:g}"]
+    options = [f"--duration={duration:g}", *CONFIG_ARGS.get(config, [])]
+    cmd = ["nice", "-n", "5", str(BIN / experiment), point, str(k), *options]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(out)
@@ -256,10 +355,11 @@ def run_one(experiment: str, config: str, point: str, k: int, duration: float, r
 def collect(experiment: str, twin: Twin, jobs: int, reuse: bool) -> Data:
     tasks = []
     for config, points in twin.points.items():
-        reps = twin.replications if config == "main" else SENSITIVITY_REPLICATIONS
-        tasks += [(config, point, k) for k in range(1, reps + 1) for point in points]
+        tasks += [(config, point, k) for k in range(1, twin.replications_of(config) + 1) for point in points]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        outputs = list(pool.map(lambda t: (t, run_one(experiment, t[0], t[1], t[2], twin.duration_s, reuse)), tasks))
+        outputs = list(
+            pool.map(lambda t: (t, run_one(experiment, t[0], t[1], t[2], twin.duration_of(t[0]), reuse)), tasks)
+        )
     data: Data = {}
     for (config, point, _k), text in outputs:
         for line in text.splitlines():
@@ -278,7 +378,7 @@ def write(experiment: str, twin: Twin, data: Data) -> Path:
         "experiment": experiment,
         "script": f"peers/ns3/{experiment}.cc",
         "command": f"python3 peers/ns3/run.py {experiment}",
-        "ns2": TOOL,
+        "ns2": twin.tool,
         "tool": "ns-3",
         "setup": twin.setup,
         "replications": twin.replications,

@@ -14,7 +14,8 @@
 //   <twin> list                 the points, one a line
 //   <twin> <point> <k> [opts]   runs the point with RNG run number k; prints
 //                               RESULT <point> <metric> <value> lines
-// Options: --duration=S (default 600), --recovery=classic|ns317 (default classic).
+// Options: --duration=S (default 600), --recovery=classic|ns317 (default classic), --ns317-rto
+// (ns-3.17's RTT sampling and RTO back-off, lib/ns317_rto.h).
 // TWIN_SET="ns3::TcpSocketBase::Sack=true;..." overrides TCP defaults (sensitivity runs).
 // TWIN_TRACE=1 in the environment prints cwnd, ssthresh, RTO and drops to stderr.
 
@@ -30,6 +31,7 @@
 
 #include "lib/bottleneck_path.h"
 #include "lib/default_overrides.h"
+#include "lib/ns317_rto.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -165,6 +167,7 @@ struct Options
 {
     double duration{600};
     std::string recovery{"classic"};
+    bool ns317Rto{false}; //!< ns-3.17's RTT sampling and RTO back-off (lib/ns317_rto.h)
 };
 
 inline std::string PerText(double per)
@@ -244,6 +247,10 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
     Ptr<PacketSink> sink = BulkFlow(nodes.Get(0), nodes.Get(2), sinkIf.GetAddress(1), 5000, p.mss, Seconds(0));
+    if (o.ns317Rto)
+    {
+        InstallNs317Rto(nodes.Get(0));
+    }
 
     // Drop counters: the traffic-control layer drops a packet when the device queue is full
     // (stopped) and no queue disc is installed; the receive error model's drops are PhyRxDrop.
@@ -314,7 +321,7 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     std::printf("RESULT %s error_drops %lu\n", p.name.c_str(), (unsigned long)errorDrops);
 }
 
-/// The twin's main(): `list`, or `<point> <k> [--duration=S] [--recovery=...]`.
+/// The twin's main(): `list`, or `<point> <k> [--duration=S] [--recovery=...] [--ns317-rto]`.
 inline int Main(int argc, char** argv, const std::vector<Point>& points)
 {
     if (argc == 2 && std::string(argv[1]) == "list")
@@ -327,7 +334,7 @@ inline int Main(int argc, char** argv, const std::vector<Point>& points)
     }
     if (argc < 3)
     {
-        std::cerr << "usage: " << argv[0] << " list | <point> <k> [--duration=S] [--recovery=classic|ns317]\n";
+        std::cerr << "usage: " << argv[0] << " list | <point> <k> [--duration=S] [--recovery=classic|ns317] [--ns317-rto]\n";
         return 2;
     }
     Options o;
@@ -341,6 +348,10 @@ inline int Main(int argc, char** argv, const std::vector<Point>& points)
         else if (arg.rfind("--recovery=", 0) == 0)
         {
             o.recovery = arg.substr(11);
+        }
+        else if (arg == "--ns317-rto")
+        {
+            o.ns317Rto = true;
         }
         else
         {
