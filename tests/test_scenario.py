@@ -186,6 +186,7 @@ def test_defaults_fill_every_engine_field():
         "ecn_sender": "rfc3168",
         "ecn_receiver": "rfc3168",
         "rtt_sampling": "every_ack",
+        "rto_estimator": "rfc6298",
         "partial_ack_timer": "impatient",
         "rd_class": None,
     }
@@ -877,6 +878,17 @@ def test_the_ns2_agent_rules_are_named_choices():
     scenario["flows"][0]["tcp"]["cc"]["silence"] = "remainder"
     assert "flows[0].tcp.cc.silence" in str(errors_of(scenario))
     assert "whole_silence" in str(errors_of(scenario))
+
+
+def test_the_ns2_tick_rto_estimator_is_a_named_choice_that_needs_an_rtt_tick():
+    scenario = minimal(tcp={"rto_estimator": "ns2_ticks", "rtt_tick": "100ms", "min_rto": "200ms"})
+    assert load_scenario(scenario).to_engine()["flows"][0]["tcp"]["rto_estimator"] == "ns2_ticks"
+    tcpsim.run(scenario, seed=1)
+    scenario["tcp"]["rtt_tick"] = "0s"
+    with pytest.raises(tcpsim.SimulationError, match="rto_estimator"):
+        tcpsim.run(scenario, seed=1)
+    scenario["tcp"]["rto_estimator"] = "ns2"
+    assert "rfc6298" in str(errors_of(scenario))
 
 
 def test_the_latest_sample_ablation_filter_needs_null_samples_like_tustin():

@@ -35,6 +35,8 @@
 # Perl 4 libraries: apt-get install libperl4-corelibs-perl (getopts.pl).
 set -euo pipefail
 
+# The script's folder (patches/), found before the build changes directory.
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NS2_ROOT="${NS2_ROOT:-/tmp/ns2}"
 : "${NS2_GIT:?set NS2_GIT to the bare git directory of the fetched snapshot github:paultsr/ns-allinone-2.35}"
 NS2_COMMIT="7c93412391263673ff459664244bd395930f2ff0"
@@ -81,7 +83,6 @@ CUR="$SRC"
 # TTLChecker::recv in test-all-newreno/newreno). With all headers present the
 # write is dead (init() zeroes the headers right after), so removing it
 # changes nothing else.
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 for pf in "$HERE"/patches/*.patch; do
     [ -f "$pf" ] || continue
     if patch -d "$SRC" -p1 -R --dry-run -s -f < "$pf" >/dev/null 2>&1; then

@@ -271,14 +271,15 @@ def run_fig5(r: Runner, seeds: int | None) -> dict:
 NOTES = {
     "fig9": "Agent/TCP/Reno and Agent/TCP/Sack1 agree with tcpsim's Reno and SACK (quick: 0.233 and 0.246 Mb/s "
     "at 1 %); the two TCPW agents do not agree with each other: the Reno-based Agent/TCP/Westwood (fast "
-    "retransmit without window inflation) gets about 0.75 Mb/s, like tcpsim's preset with the recover guard "
-    "on, and Agent/TCP/WestwoodNR about 1.27 Mb/s, like tcpsim's casetti TCPW (1.19) and its NewReno "
-    "sensitivity (1.37).",
+    "retransmit without window inflation) gets about 0.78 Mb/s, like tcpsim's emulation of it "
+    "(westwood[ns2_agent], 0.79 over seeds 1-3 of 300 s against ns-2's 0.77, README.md 'Against the agent') "
+    "and its preset with the recover guard on, and Agent/TCP/WestwoodNR about 1.32 Mb/s, like tcpsim's "
+    "casetti TCPW (1.19) and its NewReno sensitivity (1.37).",
     "fig10": "No peak at 100 ms in ns-2 either: the Reno-based agent's gain keeps rising to 200 ms; ns-2's "
     "default window_ 20 caps every variant.",
     "fig15": "The 'pkt' set-up is tcpsim's alternative reading 'sojourns in packets' as ns-2 runs it "
-    "(ErrorModel/MultiState, sttype pkt); there Agent/TCP/Reno 0.169 and Agent/TCP/Sack1 0.184 Mb/s against "
-    "tcpsim's packet_markov 0.168 and 0.183 (4 seeds, 1000 s), and Agent/TCP/WestwoodNR 0.858 Mb/s, +407 % "
+    "(ErrorModel/MultiState, sttype pkt); there Agent/TCP/Reno 0.170 and Agent/TCP/Sack1 0.186 Mb/s against "
+    "tcpsim's packet_markov 0.168 and 0.183 (4 seeds, 1000 s), and Agent/TCP/WestwoodNR 0.899 Mb/s, +430 % "
     "over Reno (4 seeds, run by hand: ns casetti.fig15.tcl westwoodnr SEED 0.05 1000 20 pkt) against "
     "tcpsim's TCPW 0.798, +376 %. 'multistate' is ns-2's MultiState with sttype time (fixed 8 s / 4 s "
     "periods, alternating).",

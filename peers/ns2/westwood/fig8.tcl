@@ -5,7 +5,9 @@
 # between warm-up and end, as ns-2 counts them: highest cumulative ACK x 400 B).
 #
 # Set-up of tcpsim's casetti main readings (python/tcpsim/repro/casetti/common.py):
-# 400-byte packets (ns-2 packetSize_ is the whole packet, ACKs 40 B), delayed ACKs (one ACK
+# 400-byte packets (packetSize_ 400 with useHeaders_ false: ns-2.35's TcpAgent::output adds
+# 40 bytes of header to every data packet unless told not to, which made them 440 bytes on
+# the wire until 2026-11; ACKs 40 B), delayed ACKs (one ACK
 # per two segments, 200 ms timer), tcpTick_ 0.1 s and no minrto_ (ns-2's defaults of 2001),
 # windowInit_ 1, no receiver window (window_ 1e6), DropTail buffers = bandwidth x round-trip
 # propagation delay in packets (at least cfg(min_buffer)), start uniform in [0, 1] s.
@@ -31,6 +33,8 @@ proc fig8_agent {variant} {
 
 proc fig8_defaults {} {
     Agent/TCP set packetSize_ 400
+    # The whole packet, as ns-2 before 2001/11/28 (the paper's) and tcpsim (360 B + 40 B) have it.
+    Agent/TCP set useHeaders_ false
     Agent/TCP set window_ 1000000
     Agent/TCP set windowInit_ 1
     Agent/TCP set tcpTick_ 0.1

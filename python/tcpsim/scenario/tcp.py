@@ -629,6 +629,11 @@ class TcpOptions(Model):
     "timed_segment", one timed never-sent segment at a time, about one sample per round trip,
     the timing cancelled by a timeout or fast retransmit (ns-2.35's TcpAgent without timestamps,
     tcp/tcp.cc `rtt_active_`/`rtt_seq_`). The congestion control sees every ACK's sample."""
+    rto_estimator: Literal["rfc6298", "ns2_ticks"] = "rfc6298"
+    """The RTO estimator's arithmetic: "rfc6298" (exact; RTTVAR decays towards 0) or "ns2_ticks",
+    ns-2's fixed-point estimator on samples in whole `rtt_tick`s (tcp/tcp.cc `rtt_update`: SRTT in
+    1/8, RTTVAR in 1/4 of a tick, truncating shifts, RTO in whole ticks), whose RTTVAR stops
+    decaying at up to 3/4 tick; needs `rtt_tick`."""
     partial_ack_timer: Literal["impatient", "slow_but_steady"] = "impatient"
     """Which partial ACKs of a fast recovery restart the retransmission timer (RFC 6582 §4.1):
     "impatient" (the recovery's own rule: NewReno only the first, the RFC's recommendation; SACK

@@ -75,6 +75,24 @@ pub enum SsthreshFrom {
     Ns3Pipe,
 }
 
+/// The arithmetic of the retransmission timer's estimator.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoEstimator {
+    /// RFC 6298 §2 in exact arithmetic: RTO = SRTT + max(G, 4·RTTVAR), RTTVAR decaying towards 0
+    /// while samples agree.
+    #[default]
+    Rfc6298,
+    /// ns-2's `TcpAgent::rtt_update` (tcp/tcp.cc), Jacobson's fixed-point estimator on samples in
+    /// whole `rtt_tick`s: SRTT in 1/8 and RTTVAR in 1/4 of a tick, updated with truncating
+    /// shifts, each kept at least 1, and RTO = ⌊SRTT + 4·RTTVAR⌋ ticks (`t_rtxcur_`). The
+    /// truncation stops RTTVAR from decaying below 3/4 tick once it is there (`t_rttvar_ >> 2`
+    /// is 0 below 4), so with 100 ms ticks and one-tick samples the RTO settles at 0.2–0.4 s
+    /// where RFC 6298's falls to SRTT + G. ns-2's `rtt_backoff` past a multiplier of 8 drops
+    /// SRTT, so the next sample starts the estimator afresh. Needs `rtt_tick_ns` > 0.
+    Ns2Ticks,
+}
+
 /// Which ACKs give the retransmission timer's estimator (RFC 6298) an RTT sample.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -200,6 +218,9 @@ pub struct TcpConfig {
     /// Which ACKs feed the RTO estimator (`RttSampling`).
     #[serde(default)]
     pub rtt_sampling: RttSampling,
+    /// The RTO estimator's arithmetic (`RtoEstimator`).
+    #[serde(default)]
+    pub rto_estimator: RtoEstimator,
     /// Which partial ACKs of a fast recovery restart the retransmission timer (`PartialAckTimer`).
     #[serde(default)]
     pub partial_ack_timer: PartialAckTimer,
@@ -310,6 +331,9 @@ impl TcpConfig {
         }
         if self.rtt_tick_ns > self.max_rto_ns {
             return Err(".rtt_tick_ns: must be <= max_rto_ns".into());
+        }
+        if self.rto_estimator == RtoEstimator::Ns2Ticks && self.rtt_tick_ns == 0 {
+            return Err(".rto_estimator: \"ns2_ticks\" needs rtt_tick_ns > 0".into());
         }
         self.cc.validate().map_err(|e| format!(".cc.{e}"))
     }

@@ -94,6 +94,7 @@ pub(crate) mod tests {
             ecn_sender: Default::default(),
             ecn_receiver: Default::default(),
             rtt_sampling: Default::default(),
+            rto_estimator: Default::default(),
             partial_ack_timer: Default::default(),
             rd_class: None,
         }

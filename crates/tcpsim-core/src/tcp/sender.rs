@@ -113,7 +113,8 @@ impl TcpSender {
             },
             cc,
             recovery: LossRecovery::from_kind(cfg.recovery),
-            rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns),
+            rtt: RttEstimator::new(cfg.initial_rto_ns, cfg.min_rto_ns, cfg.max_rto_ns, cfg.clock_granularity_ns)
+                .with_arithmetic(cfg.rto_estimator, cfg.rtt_tick_ns),
             avoid_repeated_fast_retransmit: cfg.avoid_repeated_fast_retransmit,
             partial_ack_timer: cfg.partial_ack_timer,
             limited_transmit: cfg.limited_transmit,
@@ -447,6 +448,9 @@ impl TcpSender {
         } else if recovery.recovery_complete(s) {
             recovery.exit(s);
             s.dupacks = 0;
+            if recovery.grows_on_exit() && !ece {
+                cc.increase_window(&mut s.window, acked);
+            }
             true
         } else {
             partial = true;

@@ -43,8 +43,8 @@ Common set-up (paper Sec. 4: "packet size 400 bytes", buffers = BDP, delayed ACK
   retransmits on every third duplicate ACK). So a second loss in a window is a second faster
   recovery (to BWE·RTTmin again, not a further halving), not a timeout. Reno and SACK keep the
   guard (ns-2's `bug_fix_`, on by default). Every sweep reports sensitivity runs at its headline
-  point: TCPW as ns-2's `Agent/TCP/Westwood` (`recovery = "westwood_ns2"` and the agent's
-  estimator options), the preset as is (guard on), TCPW over NewReno recovery, TCPW with a
+  point: TCPW as ns-2's `Agent/TCP/Westwood` (`recovery = "westwood_ns2"`, the agent's
+  estimator options and its base class's RTO, `rto_estimator = "ns2_ticks"`), the preset as is (guard on), TCPW over NewReno recovery, TCPW with a
   fixed-coefficient filter and no null samples (ns-2 TCPW filter type 1), and the RFC 6298 1 s
   RTO floor for all.
 - Gains are TCPW / Reno − 1 (and / SACK − 1), per seed (runs paired by seed number), then

@@ -66,13 +66,17 @@ PAPER_WESTWOOD_TCP: dict[str, Any] = {"avoid_repeated_fast_retransmit": False}
 NS2_AGENT_TCP: dict[str, Any] = {
     **PAPER_WESTWOOD_TCP,
     **NS2_RTT_TICK,
+    "rtt_sampling": "timed_segment",
+    "rto_estimator": "ns2_ticks",
     "recovery": "westwood_ns2",
     "cc": {"kind": "westwood", "acked_count": "ns2_agent", "silence": "ns2_agent", "timeout_divisor": True},
 }
 """Per-flow TCP settings of ns-2's `Agent/TCP/Westwood` (`tcp-westwood.cc` v1.3, the authors' agent, Reno-based):
-fast retransmit without fast recovery's inflation, the agent's AckedCount (debit one segment less, at most
-two per ACK), its null samples (real sample over the remainder, 10 ms patch, clock from 0, none on a loss),
-its timeout divisor `fr_a_`, and RTTmin from 100 ms ticks. Field by field: peers/ns2/westwood/README.md."""
+fast retransmit without fast recovery's inflation (the window growing on the ACK that ends it), the agent's
+AckedCount (debit one segment less, at most two per ACK), its null samples (real sample over the remainder,
+10 ms patch, clock from 0, none on a loss), its timeout divisor `fr_a_`, RTTmin from 100 ms ticks, and the RTO
+of its base class `TcpAgent`: one timed segment per RTT and the fixed-point estimator in 100 ms ticks. Field by
+field: peers/ns2/westwood/README.md."""
 
 
 @dataclass(frozen=True)

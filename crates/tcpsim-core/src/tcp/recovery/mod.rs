@@ -117,6 +117,12 @@ pub trait RecoveryOps {
     /// Leave recovery after a full acknowledgment (the sender then clears `dupacks`).
     fn exit(&mut self, s: &mut SendState);
 
+    /// Whether the ACK that ends recovery also grows the window, as any ACK of new data outside
+    /// recovery does: by default not (RFC 5681 §3.2 step 6 sets cwnd and stops there).
+    fn grows_on_exit(&self) -> bool {
+        false
+    }
+
     /// A partial acknowledgment: new data acknowledged, `recover` not yet. Returns whether
     /// the retransmission timer is to be restarted; by default it is, as on every new ACK
     /// (RFC 6298 §5.3), and nothing else happens.

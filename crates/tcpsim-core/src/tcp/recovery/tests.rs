@@ -56,6 +56,8 @@ fn scenario(recovery: RecoveryKind, lost_segments: &[u64], avoid_repeated: bool)
 
 struct Outcome {
     cwnd: Vec<u64>,
+    /// When each cwnd row was recorded (ns).
+    cwnd_times: Vec<u64>,
     ssthresh: Vec<u64>,
     timeouts: u64,
     fast_retransmits: u64,
@@ -75,6 +77,7 @@ fn run_config(cfg: &SimConfig) -> Outcome {
     let f = &s.flows[0];
     Outcome {
         cwnd: sim.trace.cwnd.cwnd_bytes.clone(),
+        cwnd_times: sim.trace.cwnd.time_ns.clone(),
         ssthresh: sim.trace.cwnd.ssthresh_bytes.clone(),
         timeouts: f.timeouts,
         fast_retransmits: f.fast_retransmits,
@@ -319,14 +322,19 @@ fn ns3_westwood_recovery_starts_uninflated_and_ends_at_ssthresh() {
 /// ns-2's `Agent/TCP/Westwood` recovery (`westwood_ns2`), AIMD's cut, segment 15 lost: the
 /// third duplicate ACK (segment 18) sets cwnd = ssthresh = 12 000 with no inflation, so the
 /// 20 further duplicate ACKs (segments 19..38) change nothing and release nothing (24
-/// segments are out); the ACK 38 000 of the retransmission ends the episode with
-/// cwnd still 12 000, which then grows by congestion avoidance (12 000 + 1000²/12 000).
+/// segments are out); the ACK 38 000 of the retransmission ends the episode and, as any ACK
+/// of new data in the agent (`recv_newack_helper`), grows cwnd by congestion avoidance:
+/// 12 000 + 1000²/12 000 = 12 083. That ACK comes one round trip of the retransmission after
+/// the cut: 10 ms each way, 2 × 83.2 µs of 1040-byte packets at 100 Mb/s (its own and that of
+/// segment 38, still being serialized) and 3.2 µs of the ACK; without the growth the first
+/// increase would wait for the ACK of segment 39, a round trip later still (40.3 ms).
 #[test]
-fn westwood_ns2_recovery_cuts_once_and_never_inflates() {
+fn westwood_ns2_recovery_cuts_once_never_inflates_and_grows_on_the_ack_that_ends_it() {
     let o = run(RecoveryKind::WestwoodNs2, &[15], false);
     let mut expected = kb(&(11..=24).collect::<Vec<_>>());
     expected.extend([12_000, 12_083]);
     assert_eq!(&o.cwnd[..expected.len()], &expected[..]);
+    assert_eq!(o.cwnd_times[15] - o.cwnd_times[14], 20 * MS + 2 * 83_200 + 3_200);
     assert_eq!(o.ssthresh[14], 12_000);
     assert_eq!((o.timeouts, o.fast_retransmits, o.retransmitted_bytes, o.spurious), (0, 1, 1000, 0));
     assert_eq!(o.delivered, 200_000);

@@ -11,9 +11,12 @@
 //! - Nothing inflates the window: `dupwnd_` is never set, so further duplicate ACKs send
 //!   nothing the window does not already allow, and there is no limited transmit (`recv` never
 //!   calls `send_one`; run it with `TcpConfig::limited_transmit` off).
-//! - The next ACK of new data ends the episode (`newack` clears `dupacks_`) and leaves cwnd
-//!   where it is; the agent grows the window on that ACK (`opencwnd`), tcpsim, as for Reno,
-//!   does not: a difference of at most one segment's worth of window growth per episode.
+//! - The next ACK of new data ends the episode (`newack` clears `dupacks_`) and, being an ACK
+//!   of new data like any other, grows the window (`recv_newack_helper` → `opencwnd`: one
+//!   segment in slow start, 1/cwnd in congestion avoidance) from where the cut left it.
+//!   One segment more after a cut in slow start is one packet more in a drop-tail buffer the
+//!   window already fills: on `casetti`'s batcp path (buffer = BDP) it is the first
+//!   divergence of tcpsim from the agent under identical losses.
 //! - No `recover` guard: a partial ACK followed by n more duplicate ACKs is another fast
 //!   retransmit (run it with `TcpConfig::avoid_repeated_fast_retransmit` off).
 
@@ -45,9 +48,14 @@ impl RecoveryOps for WestwoodNs2 {
         true
     }
 
-    /// cwnd stays where `enter` left it.
+    /// cwnd stays where `enter` left it, then grows on this ACK (`grows_on_exit`).
     fn exit(&mut self, _s: &mut SendState) {
         self.in_recovery = false;
+    }
+
+    /// `WestwoodTcpAgent::recv` calls `recv_newack_helper` on every ACK of new data.
+    fn grows_on_exit(&self) -> bool {
+        true
     }
 
     fn on_timeout(&mut self, _s: &SendState) {
