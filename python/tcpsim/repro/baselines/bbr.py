@@ -14,13 +14,13 @@ The claims and their set-up were fixed from the literature before any run:
   Congestion Control", ICNP 2017; Cardwell et al. 2016): BBR takes most of the capacity when the
   buffer is shallow (losses cut the loss-based flow, not BBR) and the loss-based flow most when
   it is deep (it fills the buffer and BBR's in-flight cap, 2 × BtlBw × RTprop, limits BBR). The
-  issue names CUBIC as the loss-based peer; CUBIC is not in the engine yet, so NewReno stands in
-  (Hock et al. report the same pattern for BBR against Reno-like AIMD; CUBIC is only more
-  aggressive). Set-up: 1 BBR + 1 NewReno, same 20 Mb/s, 40 ms dumbbell, buffer 0.5 BDP
-  (shallow) and 8 BDP (deep), 1460-byte segments, starts jittered over [0, 1] s, 120 s with the
-  first 20 s excluded (60 s and 10 s in quick mode). Checked: BBR's share of the two flows'
+  loss-based peer is CUBIC (RFC 9438, Hock et al.'s and Linux's default) and, as first run before
+  tcpsim had CUBIC, NewReno (Hock et al. report the same pattern against Reno-like AIMD). Set-up:
+  1 BBR + 1 CUBIC, and 1 BBR + 1 NewReno, same 20 Mb/s, 40 ms dumbbell, buffer 0.5 BDP (shallow)
+  and 8 BDP (deep), 1460-byte segments, starts jittered over [0, 1] s, 120 s with the first 20 s
+  excluded (60 s and 10 s in quick mode). Checked, for each peer: BBR's share of the two flows'
   throughput (mean over seeds) > 0.5 at 0.5 BDP and < 0.5 at 8 BDP — the qualitative pattern the
-  literature reports, not its exact numbers (which depend on the run length and CUBIC).
+  literature reports, not its exact numbers (which depend on the run length).
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ RATE_BPS = 20e6
 RTT_S = 0.040
 BUFFERS_BDP = (0.5, 8.0)
 """Shallow and deep drop-tail buffers, in bandwidth-delay products (20 Mb/s × 40 ms = 100 kB)."""
+
+PEERS = {"cubic": "CUBIC", "newreno": "NewReno"}
+"""The loss-based peers BBR competes with (variant: name)."""
 
 UTILIZATION_FLOOR = 0.9
 QUEUE_DELAY_FRACTION = 0.25
@@ -98,41 +101,49 @@ class BbrValidation(Experiment):
     paper = "validation"
     seeds_quick = 1
     seeds_full = 5
-    title = "BBR v1 alone (full link, empty queue) and against NewReno in shallow and deep buffers"
+    title = "BBR v1 alone (full link, empty queue) and against CUBIC and NewReno in shallow and deep buffers"
     setup = (
         "Dumbbell with a 20 Mb/s, 10 ms bottleneck, 100 Mb/s access links, 40 ms round-trip propagation, "
         "1460-byte segments, delayed ACKs. Alone: one BBR flow, drop-tail buffer 8 BDP (800 kB). Against a "
-        "loss-based TCP: 1 BBR + 1 NewReno (standing in for the issue's CUBIC, not yet in the engine), buffer "
-        "0.5 BDP and 8 BDP, starts jittered over [0, 1] s. 120 s, first 20 s excluded (quick: 60 s, 10 s). "
-        "Checked: alone, utilization ≥ 0.9 and mean queueing delay < 0.25 × RTprop (Cardwell et al. 2016); "
-        "against NewReno, BBR's mean share > 0.5 at 0.5 BDP and < 0.5 at 8 BDP (Hock et al. 2017)."
+        "loss-based TCP: 1 BBR + 1 CUBIC and 1 BBR + 1 NewReno, buffer 0.5 BDP and 8 BDP, starts jittered "
+        "over [0, 1] s. 120 s, first 20 s excluded (quick: 60 s, 10 s). Checked: alone, utilization ≥ 0.9 and "
+        "mean queueing delay < 0.25 × RTprop (Cardwell et al. 2016); against each peer, BBR's mean share > 0.5 "
+        "at 0.5 BDP and < 0.5 at 8 BDP (Hock et al. 2017)."
     )
     xlabel = "bottleneck buffer (BDP)"
     ylabel = "BBR's share of the throughput"
 
     def runs(self, quick: bool, seeds: int | None) -> list[RunSpec]:
         replications = self.replications(quick, seeds)
-        mixed = Sweep(Axis("buffer_bdp", BUFFERS_BDP)).specs(
-            lambda buffer_bdp: _scenario(["bbr", "newreno"], buffer_bdp, quick), quick, replications, mix="bbr+newreno"
-        )
+        mixed = [
+            spec
+            for peer in PEERS
+            for spec in Sweep(Axis("buffer_bdp", BUFFERS_BDP)).specs(
+                lambda buffer_bdp, peer=peer: _scenario(["bbr", peer], buffer_bdp, quick),
+                quick,
+                replications,
+                mix=f"bbr+{peer}",
+            )
+        ]
         alone = _scenario(["bbr"], 8.0, quick)
         return mixed + [
             RunSpec(key=RunKey(mix="bbr", buffer_bdp=8.0, seed=s), scenario=alone, seed=s) for s in replications
         ]
 
     def analyze(self, results: Mapping[RunKey, RunResult], quick: bool) -> Outcome:
-        shares: dict[float, list[float]] = {}
-        detail = []
-        for b in BUFFERS_BDP:
-            shares[b] = []
-            for r in select_runs(results, mix="bbr+newreno", buffer_bdp=b).values():
-                tput = r.flows.groupby("variant")["throughput_bps"].sum()
-                shares[b].append(bbr_share(float(tput["bbr"]), float(tput["newreno"])))
-                detail.append(
-                    f"{b:g} BDP: BBR {tput['bbr'] / 1e6:.2f} Mb/s, NewReno {tput['newreno'] / 1e6:.2f} Mb/s "
-                    f"(share {shares[b][-1]:.3f})"
-                )
-        share = Curve.of(shares, FRACTION)
+        shares: dict[str, dict[float, list[float]]] = {}
+        detail: dict[str, list[str]] = {}
+        for peer, name in PEERS.items():
+            shares[peer], detail[peer] = {}, []
+            for b in BUFFERS_BDP:
+                shares[peer][b] = []
+                for r in select_runs(results, mix=f"bbr+{peer}", buffer_bdp=b).values():
+                    tput = r.flows.groupby("variant")["throughput_bps"].sum()
+                    shares[peer][b].append(bbr_share(float(tput["bbr"]), float(tput[peer])))
+                    detail[peer].append(
+                        f"{b:g} BDP: BBR {tput['bbr'] / 1e6:.2f} Mb/s, {name} {tput[peer] / 1e6:.2f} Mb/s "
+                        f"(share {shares[peer][b][-1]:.3f})"
+                    )
         alone_runs = list(select_runs(results, mix="bbr").values())
         utils, delays, rtprops = [], [], []
         for r in alone_runs:
@@ -141,9 +152,23 @@ class BbrValidation(Experiment):
             delays.append(float(link["queue_mean_bytes"]) * 8 / float(link["rate_bps"]))
             rtprops.append(float(r.flows.iloc[0]["rtt_min_s"]))
         util, delay, rtprop = float(np.mean(utils)), float(np.mean(delays)), float(np.mean(rtprops))
-        shallow, deep = shares[BUFFERS_BDP[0]], shares[BUFFERS_BDP[1]]
+        competition = []
+        for peer, name in PEERS.items():
+            shallow, deep = shares[peer][BUFFERS_BDP[0]], shares[peer][BUFFERS_BDP[1]]
+            competition.append(
+                Claim(
+                    f"BBR takes more than half against {name} in a shallow buffer (0.5 BDP), less in a deep one "
+                    "(8 BDP)",
+                    shallow_to_bbr_deep_to_loss_based(shallow, deep),
+                    f"test: mean BBR share > 0.5 at 0.5 BDP and < 0.5 at 8 BDP; shallow {np.mean(shallow):.3f}, "
+                    f"deep {np.mean(deep):.3f}; " + "; ".join(detail[peer]),
+                )
+            )
         return Outcome(
-            series=[share.series("BBR vs NewReno: BBR's share (mean, 95% CI)")],
+            series=[
+                Curve.of(shares[peer], FRACTION).series(f"BBR vs {name}: BBR's share (mean, 95% CI)")
+                for peer, name in PEERS.items()
+            ],
             claims=[
                 Claim(
                     "one BBR flow fills the link (≥ 90 %) with a near-empty queue (mean delay < 0.25 RTprop)",
@@ -153,17 +178,10 @@ class BbrValidation(Experiment):
                     f"{delay * 1e3:.2f} ms, RTprop (min RTT) {rtprop * 1e3:.1f} ms "
                     f"({delay / rtprop:.3f} RTprop); 8 BDP buffer",
                 ),
-                Claim(
-                    "BBR takes more than half against NewReno in a shallow buffer (0.5 BDP), less in a deep one "
-                    "(8 BDP)",
-                    shallow_to_bbr_deep_to_loss_based(shallow, deep),
-                    f"test: mean BBR share > 0.5 at 0.5 BDP and < 0.5 at 8 BDP; shallow {np.mean(shallow):.3f}, "
-                    f"deep {np.mean(deep):.3f}; " + "; ".join(detail),
-                ),
+                *competition,
             ],
             notes=[
-                "NewReno stands in for CUBIC (the issue's loss-based peer), which the engine does not have yet",
                 "BBR = Linux tcp_bbr.c v1 (variant 'bbr': SACK recovery, pacing, delivery-rate estimation); "
-                "share = BBR throughput / (BBR + NewReno throughput) over the measurement window",
+                "share = BBR throughput / (BBR + peer throughput) over the measurement window",
             ],
         )

@@ -462,7 +462,7 @@ class Fig17(_Markov):
         (
             "The shape holds (the gain peaks near 0.1-0.2 s and falls as every variant times out) but the "
             "size does not: +80 % over Reno at 0.1 s against the paper's +167 %. ns-2.35 with the UCLA TCP "
-            "Westwood agent and ns-2's own TwoState channel on the same set-up gives +63 % (WestwoodNR +51 "
+            "Westwood agent and ns-2's own TwoState channel on the same set-up gives +73 % (WestwoodNR +56 "
             "%), so ns-2 agrees with tcpsim: the paper's number does not come from this set-up as stated."
         ),
     )
