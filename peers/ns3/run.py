@@ -48,6 +48,8 @@ TOOL = "ns-3.44 (pip wheel ns3==3.44.post0)"
 
 PRR = "ns3::TcpL4Protocol::RecoveryType=ns3::TcpPrrRecovery"
 TS = "ns3::TcpSocketBase::Timestamp=true"
+SNDBUF64 = "ns3::TcpSocket::SndBufSize=65535"
+SCALED = "ns3::TcpSocketBase::WindowScaling=true"
 CONFIGS = {
     "main": "",
     # ns-3.17's RTT sampling and RTO back-off (twin option --ns317-rto, lib/ns317_rto.h): the
@@ -60,8 +62,30 @@ CONFIGS = {
     # delayed-ACK wait as ns-3.17's did through Karn's back-off (12 more header bytes):
     "ts": TS,
     "prr_ts": f"{PRR};{TS}",
+    # fig7's two readings of the advertised window. ns-3.17 (and tcpsim) bounded the unacknowledged
+    # data, SND.NXT - SND.UNA, by min(cwnd, rwnd) (its AvailableWindow counted UnAckDataCount);
+    # ns-3.44 bounds the RFC 6675 pipe, which leaves out the segments marked lost, so in recovery
+    # it sends beyond SND.UNA + rwnd up to its send buffer (128 KB). A send buffer of 65 535 B
+    # restores the bound of the 64 KB window (main reading); the scaled reading advertises the
+    # 131 072-byte receive buffer, and the default 128 KB send buffer gives the same bound.
+    # "_count": Westwood's and Westwood+'s samples counted as ns-3.17's CountAck (twin option
+    # --ns317-count, as tcpsim's AckedCount), not ns-3.44's counts, which count the segments of the
+    # duplicate ACKs twice when a fast recovery ends.
+    "ns317_sndbuf64_count": SNDBUF64,
+    "ns317_scaled_count": SCALED,
+    "ns317_sndbuf64": SNDBUF64,
+    "ns317_count": "",
+    "sndbuf64_count": SNDBUF64,
 }
-CONFIG_ARGS = {"ns317": ["--ns317-rto"], "ns317_prr": ["--ns317-rto"]}
+CONFIG_ARGS = {
+    "ns317": ["--ns317-rto"],
+    "ns317_prr": ["--ns317-rto"],
+    "ns317_sndbuf64_count": ["--ns317-rto", "--ns317-count"],
+    "ns317_scaled_count": ["--ns317-rto", "--ns317-count"],
+    "ns317_sndbuf64": ["--ns317-rto"],
+    "ns317_count": ["--ns317-rto", "--ns317-count"],
+    "sndbuf64_count": ["--ns317-count"],
+}
 """Twin options of a configuration, besides its TWIN_SET."""
 CONFIG_LABELS = {
     "main": "ns-3.44's RTO rules",
@@ -70,6 +94,11 @@ CONFIG_LABELS = {
     "prr": "PRR recovery",
     "ts": "timestamps on, ns-3.44's RTO rules",
     "prr_ts": "PRR recovery and timestamps on",
+    "ns317_sndbuf64_count": "ns-3.17's RTO rules and CountAck, 64 KB window bounding the unacknowledged data",
+    "ns317_scaled_count": "ns-3.17's RTO rules and CountAck, 128 KB window (window scaling)",
+    "ns317_sndbuf64": "ns-3.17's RTO rules, ns-3.44's ACK counts, 64 KB window bounding the unacknowledged data",
+    "ns317_count": "ns-3.17's RTO rules and CountAck, 64 KB advertised, 128 KB send buffer",
+    "sndbuf64_count": "ns-3.44's RTO rules, ns-3.17's CountAck, 64 KB window bounding the unacknowledged data",
 }
 
 Data = dict[tuple[str, str], dict[str, list[float]]]
@@ -207,6 +236,134 @@ def fig9_numbers(data: Data) -> list[tuple[str, list[float]]]:
     return out
 
 
+# --- gangadhar.fig7 -------------------------------------------------------------------------------
+
+FIG7_RATES = tuple(range(1, 9))
+FIG7_SCALED = "ns317_scaled_count"
+"""The configuration of the alternative reading "ns-3 window scaling / 128 KB"."""
+FIG7_TOOL = f"{TOOL} with ns-3.17's RTO rules (--ns317-rto), CountAck (--ns317-count) and a 65 535-byte send buffer"
+NS317_RULES = (
+    "(1) ns-3.17's RTT sampling and RTO back-off (--ns317-rto, as fig8's twin); (2) Westwood's and Westwood+'s "
+    "samples counted as ns-3.17's TcpWestwood::CountAck and tcpsim's AckedCount (--ns317-count: a duplicate ACK "
+    "counts one segment, a cumulative ACK only the segments the duplicates did not count; ns-3.44's "
+    "TcpSocketBase passes PktsAcked every segment the ACK that ends a fast recovery covers, so the duplicates' "
+    "segments count twice: Westwood+ at 2 Mb/s, PER 0.005, 100 s counted 22 % more segments than were "
+    "delivered); (3) the unacknowledged data (SND.NXT - SND.UNA) bounded by the 64 KB window, as ns-3.17's "
+    "AvailableWindow and tcpsim do, through a 65 535-byte send buffer (ns-3.44 compares the window with the RFC "
+    "6675 pipe, which leaves out the segments marked lost, so in recovery it sends beyond SND.UNA + 65 535 B up "
+    "to its send buffer)."
+)
+
+
+def fig7_points() -> list[str]:
+    return [f"{v}_r{r}" for v in VARIANTS for r in FIG7_RATES]
+
+
+def fig7_curve(data: Data, config: str, variant: str) -> dict[int, float]:
+    """Mean throughput (Mb/s) by bottleneck rate (Mb/s)."""
+    return {r: statistics.fmean(t) for r in FIG7_RATES if (t := tput(data, config, f"{variant}_r{r}"))}
+
+
+def ratio(data: Data, config: str, top: str, bottom: str) -> list[float]:
+    """Per replication, throughput of `top` / throughput of `bottom`."""
+    return [a / b for a, b in zip(tput(data, config, top), tput(data, config, bottom)) if b > 0]
+
+
+def fig7_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """The quantities tcpsim's fig7 claims test, per configuration: each variant at 1 and 8 Mb/s,
+    Westwood's and Westwood+'s 8 Mb/s / 1 Mb/s ratio (claim: ≥ 1.3 and no fall), Westwood / Westwood+
+    at 8 Mb/s (claim: ≥ 1.5), Westwood's highest point, Reno's range / mean (claim: ≤ 15 %). The
+    sensitivities give only the 8 Mb/s values and Westwood's highest point."""
+    out: list[tuple[str, list[float]]] = []
+    twin = TWINS["gangadhar.fig7"]
+    full = (twin.reading, FIG7_SCALED)
+    for config in sorted(twin.points, key=lambda c: (c not in full, c != twin.reading)):
+        label = CONFIG_LABELS[config]
+        curves = {v: fig7_curve(data, config, v) for v in VARIANTS}
+        if not curves["westwood"]:
+            continue
+        for v, name in VARIANTS.items():
+            ends = (1, 8) if config in full else (8,)
+            out += [(f"other: {name} at {r} Mb/s (Mb/s), {label}", tput(data, config, f"{v}_r{r}")) for r in ends]
+        if config in full:
+            for v in ("westwood", "westwood_plus"):
+                out.append(
+                    (
+                        f"other: {VARIANTS[v]} 8 Mb/s / 1 Mb/s (tcpsim's claim: >= 1.3, no fall), {label}",
+                        ratio(data, config, f"{v}_r8", f"{v}_r1"),
+                    )
+                )
+            out.append(
+                (
+                    f"other: Westwood / Westwood+ at 8 Mb/s (tcpsim's claim: >= 1.5), {label}",
+                    ratio(data, config, "westwood_r8", "westwood_plus_r8"),
+                )
+            )
+            reno = list(curves["reno"].values())
+            out.append(
+                (
+                    f"other: Reno (max - min) / mean over 1-8 Mb/s of the mean curve (tcpsim's claim: <= 0.15), {label}",
+                    [(max(reno) - min(reno)) / statistics.fmean(reno)],
+                )
+            )
+        best = max(curves["westwood"], key=curves["westwood"].get)
+        out.append(
+            (
+                f"other: Westwood's highest mean over 1-8 Mb/s (at {best} Mb/s), {label}",
+                tput(data, config, f"westwood_r{best}"),
+            )
+        )
+    return out
+
+
+# --- gangadhar.fig11 ------------------------------------------------------------------------------
+
+FIG11_NAMES = {
+    ("westwood", "bwe_peak_mbps"): "Westwood: peak bandwidth estimate (Mb/s), paper 8",
+    ("westwood_plus", "bwe_window_max_kbps"): (
+        "Westwood+: highest estimate in 8–14 s (kb/s), paper only slightly above 500"
+    ),
+    ("westwood_plus", "bwe_window_min_kbps"): "Westwood+: lowest estimate in 8–14 s (kb/s), paper approximately 300",
+}
+"""tcpsim's fig11 numbers, by (point, metric) of the twin."""
+FIG11_METRICS = {
+    "bwe_peak_mbps": "peak estimate (Mb/s)",
+    "bwe_mean_after_mbps": "mean estimate after 2 s (Mb/s)",
+    "bwe_sd_after_mbps": "sd of the estimate after 2 s (Mb/s)",
+    "bwe_window_min_kbps": "lowest estimate in 8–14 s (kb/s)",
+    "bwe_window_max_kbps": "highest estimate in 8–14 s (kb/s)",
+    "throughput_mbps": "flow 1 throughput over 20 s (Mb/s)",
+}
+
+
+FIG11_SHOWN = {
+    "westwood": ("bwe_peak_mbps", "bwe_mean_after_mbps", "bwe_sd_after_mbps", "throughput_mbps"),
+    "westwood_plus": ("bwe_peak_mbps", "bwe_window_min_kbps", "bwe_window_max_kbps", "throughput_mbps"),
+}
+"""The main reading's summaries given as numbers: what tcpsim's claims and numbers test, and flow 1's
+throughput (the other configurations give only tcpsim's three numbers' quantities)."""
+
+
+def fig11_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """tcpsim's three numbers from the main reading's run; the claims' other quantities under the main
+    reading, and the three numbers' quantities under the other configurations, as "other" values."""
+    out: list[tuple[str, list[float]]] = []
+    reading = TWINS["gangadhar.fig11"].reading
+    for config in sorted(TWINS["gangadhar.fig11"].points, key=lambda c: c != reading):
+        for v in ("westwood", "westwood_plus"):
+            shown = FIG11_SHOWN[v] if config == reading else [m for p, m in FIG11_NAMES if p == v]
+            for metric in shown:
+                what = FIG11_METRICS[metric]
+                values = data.get((config, v), {}).get(metric, [])
+                if not values:
+                    continue
+                if config == reading and (v, metric) in FIG11_NAMES:
+                    out.append((FIG11_NAMES[(v, metric)], values))
+                else:
+                    out.append((f"other: {VARIANTS[v]} {what}, {CONFIG_LABELS[config]}", values))
+    return out
+
+
 COMMON_SETUP = (
     "ns-3.44 C++ twin (peers/ns3/lib/lossy_link.h) of the Fig. 3 / Table 1 set-up: source -10 Mb/s, 45 ms- "
     "router -2 Mb/s, 0.01 ms- sink, one BulkSend flow, RateErrorModel (packet unit) on the receive side of both "
@@ -248,6 +405,67 @@ TWINS: dict[str, Twin] = {
         "'timestamps on' with ns-3.44's RTO rules (Reno and Westwood, 200 s, counts 1 and 8); 'ns-3.17's RTO rules "
         "and PRR recovery' (ns-3.44's default TcpPrrRecovery instead of TcpClassicRecovery, 600 s, counts 1-8).",
         numbers=fig8_numbers,
+    ),
+    "gangadhar.fig7": Twin(
+        points={
+            config: fig7_points()
+            for config in (
+                "ns317_sndbuf64_count",
+                FIG7_SCALED,
+                "ns317_sndbuf64",
+                "ns317_count",
+                "sndbuf64_count",
+                "main",
+            )
+        },
+        replications=2,
+        duration_s=600,
+        reading="ns317_sndbuf64_count",
+        replicated=(FIG7_SCALED, "ns317_sndbuf64"),
+        tool=FIG7_TOOL,
+        setup=COMMON_SETUP
+        + "fig7 sweeps the bottleneck rate 1-8 Mb/s (PER 0.005, 0.01 ms, 400-byte segments, delayed-ACK count 2) "
+        "as tcpsim, 600 s runs and 2 replications (RNG runs 1-2) as tcpsim; Reno, Westwood and Westwood+ only "
+        "(ns-3.44 has no Tahoe, and its Reno is TcpNewReno, so NewReno would be the same runs). Its main reading "
+        '("' + CONFIG_LABELS["ns317_sndbuf64_count"] + "\") is the set-up above with three of ns-3.17's rules "
+        "that tcpsim's main reading has and ns-3.44 lacks: " + NS317_RULES + " The alternative reading 'ns-3 "
+        "window scaling / 128 KB' (\"" + CONFIG_LABELS[FIG7_SCALED] + '") turns window scaling on (advertised '
+        "window = the 131 072-byte receive buffer, scale 2, as tcpsim's 131 072-byte rwnd; the 131 072-byte send "
+        "buffer gives the same bound on the unacknowledged data), 2 replications. Sensitivities: ns-3.44's ACK "
+        "counts (2 replications), and with 1 replication the 128 KB send buffer (ns-3.44's pipe bound only), "
+        "ns-3.44's RTO rules, and the twin as is (ns-3.44's rules throughout, configuration 'main').",
+        numbers=fig7_numbers,
+    ),
+    "gangadhar.fig11": Twin(
+        points={
+            config: ["westwood", "westwood_plus"]
+            for config in (
+                "ns317_sndbuf64_count",
+                "ns317_scaled_count",
+                "ns317_sndbuf64",
+                "ns317_count",
+                "sndbuf64_count",
+                "main",
+            )
+        },
+        replications=1,
+        duration_s=20,
+        reading="ns317_sndbuf64_count",
+        tool=FIG7_TOOL,
+        setup="ns-3.44 C++ twin (peers/ns3/gangadhar.fig11.cc) of tcpsim's fig11 main reading, the paper's Fig. 4: "
+        "PC1 and PC2 -1 Mb/s, 45 ms- router -500 kb/s, 0.01 ms- server, 100-packet drop-tail device queues "
+        "everywhere, no queue discs, no random errors; flow 1 PC1 -> server (BulkSend) from 0 s, flow 2 server -> "
+        "PC2 from 2 s with the same variant, 20 s. TCP as the lossy-link twins (peers/ns3/lib/lossy_link.h): "
+        "400-byte segments, delayed ACKs 2 / 200 ms, initial cwnd 1, initial ssthresh 65 535 B, SACK, timestamps "
+        "and limited transmit off, min RTO 200 ms, TcpClassicRecovery; Westwood = the twin's per-ACK TwinWestwood, "
+        "Westwood+ = ns-3.44's TcpWestwoodPlus (Tustin filter). Main reading as fig7's twin: " + NS317_RULES + " "
+        "Flow 1's estimate is traced at every change (the EstimatedBW trace sources; TcpWestwoodPlus assigns the "
+        "raw sample and then the filtered value at the same instant, and the last value of an instant is kept) "
+        "and summarised as tcpsim's experiment: the peak over the run, the lowest and highest value of the step "
+        "function on a 10 ms grid over 8-14 s, its mean and sd over 2-20 s. Nothing is random: one run per "
+        "configuration (as tcpsim). Other configurations: the 128 KB window (window scaling, tcpsim's alternative "
+        "reading), ns-3.44's ACK counts, the 128 KB send buffer, ns-3.44's RTO rules, and the twin as is.",
+        numbers=fig11_numbers,
     ),
     "gangadhar.fig9": Twin(
         points={"main": fig9_points(), "prr": fig9_points()},
