@@ -270,47 +270,54 @@ def ratio(data: Data, config: str, top: str, bottom: str) -> list[float]:
 
 
 def fig7_numbers(data: Data) -> list[tuple[str, list[float]]]:
-    """The quantities tcpsim's fig7 claims test, per configuration: each variant at 1 and 8 Mb/s,
-    Westwood's and Westwood+'s 8 Mb/s / 1 Mb/s ratio (claim: ≥ 1.3 and no fall), Westwood / Westwood+
-    at 8 Mb/s (claim: ≥ 1.5), Westwood's highest point, Reno's range / mean (claim: ≤ 15 %). The
-    sensitivities give only the 8 Mb/s values and Westwood's highest point."""
+    """The quantities tcpsim's fig7 claims test, under each reading: Westwood and Westwood+ at 1 and
+    8 Mb/s and their 8 Mb/s / 1 Mb/s ratio (claim: ≥ 1.3 and no fall; Westwood's highest point too when
+    it is not at 8 Mb/s), Westwood / Westwood+ at 8 Mb/s (claim: ≥ 1.5), Reno's range / mean (claim:
+    ≤ 15 %). The sensitivities give Westwood and Westwood+ at 8 Mb/s."""
     out: list[tuple[str, list[float]]] = []
     twin = TWINS["gangadhar.fig7"]
-    full = (twin.reading, FIG7_SCALED)
-    for config in sorted(twin.points, key=lambda c: (c not in full, c != twin.reading)):
+    readings = (twin.reading, FIG7_SCALED)
+    for config in sorted(twin.points, key=lambda c: (c not in readings, c != twin.reading)):
         label = CONFIG_LABELS[config]
-        curves = {v: fig7_curve(data, config, v) for v in VARIANTS}
-        if not curves["westwood"]:
+        if not tput(data, config, "westwood_r8"):
             continue
-        for v, name in VARIANTS.items():
-            ends = (1, 8) if config in full else (8,)
-            out += [(f"other: {name} at {r} Mb/s (Mb/s), {label}", tput(data, config, f"{v}_r{r}")) for r in ends]
-        if config in full:
-            for v in ("westwood", "westwood_plus"):
-                out.append(
-                    (
-                        f"other: {VARIANTS[v]} 8 Mb/s / 1 Mb/s (tcpsim's claim: >= 1.3, no fall), {label}",
-                        ratio(data, config, f"{v}_r8", f"{v}_r1"),
-                    )
-                )
+        if config not in readings:
+            out += [
+                (f"other: {VARIANTS[v]} at 8 Mb/s (Mb/s), {label}", tput(data, config, f"{v}_r8"))
+                for v in VARIANTS
+                if v != "reno"
+            ]
+            continue
+        for v in ("westwood", "westwood_plus"):
+            out += [
+                (f"other: {VARIANTS[v]} at {r} Mb/s (Mb/s), {label}", tput(data, config, f"{v}_r{r}")) for r in (1, 8)
+            ]
             out.append(
                 (
-                    f"other: Westwood / Westwood+ at 8 Mb/s (tcpsim's claim: >= 1.5), {label}",
-                    ratio(data, config, "westwood_r8", "westwood_plus_r8"),
+                    f"other: {VARIANTS[v]} 8 Mb/s / 1 Mb/s (tcpsim's claim: >= 1.3, no fall), {label}",
+                    ratio(data, config, f"{v}_r8", f"{v}_r1"),
                 )
             )
-            reno = list(curves["reno"].values())
+        curve = fig7_curve(data, config, "westwood")
+        best = max(curve, key=curve.get)
+        if best != FIG7_RATES[-1]:
             out.append(
                 (
-                    f"other: Reno (max - min) / mean over 1-8 Mb/s of the mean curve (tcpsim's claim: <= 0.15), {label}",
-                    [(max(reno) - min(reno)) / statistics.fmean(reno)],
+                    f"other: Westwood's highest mean over 1-8 Mb/s (at {best} Mb/s), {label}",
+                    tput(data, config, f"westwood_r{best}"),
                 )
             )
-        best = max(curves["westwood"], key=curves["westwood"].get)
         out.append(
             (
-                f"other: Westwood's highest mean over 1-8 Mb/s (at {best} Mb/s), {label}",
-                tput(data, config, f"westwood_r{best}"),
+                f"other: Westwood / Westwood+ at 8 Mb/s (tcpsim's claim: >= 1.5), {label}",
+                ratio(data, config, "westwood_r8", "westwood_plus_r8"),
+            )
+        )
+        reno = list(fig7_curve(data, config, "reno").values())
+        out.append(
+            (
+                f"other: Reno (max - min) / mean over 1-8 Mb/s of the mean curve (tcpsim's claim: <= 0.15), {label}",
+                [(max(reno) - min(reno)) / statistics.fmean(reno)],
             )
         )
     return out
@@ -525,6 +532,47 @@ OBSERVATIONS: dict[str, list[str]] = {
         "0.001; at PER 0.005 both fall at count 8 (0.623, tcpsim 0.092). ns-3's largest spread 1.086 (count 2 vs 8 "
         "at PER 0.005), tcpsim's 1.506 (PER 0.002). The paper's own Westwood+ (ns-3.17's TcpWestwood with "
         "ProtocolType WestwoodPlus) is not ns-3.44's class; this difference remains open.",
+    ],
+    "gangadhar.fig7": [
+        "Main reading (ns-3.17's RTO rules and CountAck, 64 KB window bounding the unacknowledged data; 2 runs of "
+        "600 s), means at 1-8 Mb/s (tcpsim's main reading in brackets): Westwood 0.818 1.550 2.267 2.716 2.896 "
+        "3.076 3.159 3.217 (0.792 1.476 2.067 2.515 2.774 2.987 2.668 2.689); Westwood+ 0.834 1.502 1.773 1.888 "
+        "2.027 2.069 2.173 2.182 (0.749 0.974 1.049 1.081 1.113 1.146 1.155 1.169); Reno 0.398 0.366 0.370 0.373 "
+        "0.374 0.375 0.375 0.376 (0.356-0.383). ns-3's Westwood rises at every step (3.93 x from 1 to 8 Mb/s) where "
+        "tcpsim's falls from 6 to 7 Mb/s; up to 6 Mb/s the two agree within 10 %. ns-3.44 stays in fast recovery "
+        "across partial ACKs for every variant, where tcpsim's main reading gives the paper's Westwood Reno "
+        "recovery (ns-3.17's TcpWestwood left recovery on the first new ACK): tcpsim's own Westwood over NewReno "
+        "recovery (fig7's sensitivity) gets 0.806 1.543 2.249 2.753 3.004 3.184 3.338 3.396, within 6 % of ns-3 "
+        "at every rate. So ns-3 confirms the curve of the recovery it can run and cannot test the fall itself, "
+        "which needs Reno recovery under the 64 KB window.",
+        "Alternative reading 'ns-3 window scaling / 128 KB' (2 runs): Westwood 0.705 1.557 2.277 2.966 3.524 3.776 "
+        "3.898 3.926 (tcpsim 0.791 ... 3.276), Westwood+ 0.828 ... 2.321 (tcpsim 0.749 ... 1.180), Reno 0.371-0.400. "
+        "Against tcpsim's claims: Westwood and Westwood+ rise in both readings (Westwood+ 2.62 x and 2.80 x from 1 to "
+        "8 Mb/s); Westwood / Westwood+ at 8 Mb/s is 1.47 under the 64 KB window (claim >= 1.5; tcpsim 2.30) and "
+        "1.69 under 128 KB (tcpsim 2.78); Reno's range is 8.5 % and 7.7 % of its mean (claim <= 15 %; tcpsim 7 %).",
+        "Westwood+ is where ns-3.44 and tcpsim differ most: ns-3's is 1.5-1.9 x tcpsim's from 2 Mb/s up (2.18 "
+        "against 1.17 at 8 Mb/s; tcpsim over NewReno recovery 1.30), so recovery does not explain it. Part of it is "
+        "ns-3.44's own ACK count: with it (configuration 'ns-3.44's ACK counts', 2 runs) Westwood+ gets 0.881 "
+        "1.702 2.358 2.697 2.874 2.969 3.048 3.118, and Westwood 3.227 at 8 Mb/s (unchanged). The rest remains "
+        "open, as fig8's Westwood+ (fig8's and fig9's twins use ns-3.44's counts).",
+        "The window bound did not decide here: with the 128 KB send buffer (ns-3.44's pipe bound only, 1 run) "
+        "Westwood gets 3.205 at 8 Mb/s (3.217 with it). ns-3.44's RTO rules (1 run) livelock every variant in "
+        "spurious timeouts at PER 0.005 and delayed-ACK count 2 (Reno 0.025 Mb/s from 3 Mb/s up, Westwood 0.03-"
+        "0.42, Westwood+ 0.11-0.48), with and without the other rules (the twin as is: Reno 0.025, Westwood 0.10-"
+        "0.90, Westwood+ 0.06-1.20): no evidence about the paper or tcpsim.",
+    ],
+    "gangadhar.fig11": [
+        "Main reading (ns-3.17's RTO rules and CountAck, 64 KB window bounding the unacknowledged data; one run, "
+        "nothing random): Westwood's estimate peaks at 5.71 Mb/s (tcpsim 9.13, paper 8) and after 2 s has mean "
+        "1.99 and sd 1.41 Mb/s (tcpsim 1.64 and 1.73), so tcpsim's claim 'fluctuates wildly' (peak >= 2 Mb/s, sd "
+        ">= mean / 2) holds in ns-3 too; Westwood+'s estimate over 8-14 s is 228-238 kb/s (tcpsim 162-336; paper "
+        "about 300 to slightly above 500), its flow 1 getting 0.21 Mb/s over 20 s (tcpsim 0.28).",
+        "The peak is built as tcpsim's explanation says: flow 1's ACKs leave the server's 500 kb/s device 0.67 ms "
+        "apart behind flow 2's data, and the estimate climbs by these samples (to 5.71 Mb/s at 10.92 s after 7 "
+        "compressed ACKs in a row). The longest run of compressed ACKs sets the peak, and it moves with the "
+        "set-up's details: 8.88 Mb/s with ns-3.44's own ACK counts (after 25 compressed ACKs, at 19.56 s), 7.00 "
+        "with the 128 KB window (tcpsim 6.94), 5.00 with ns-3.44's RTO rules, 8.60 with the twin as is. "
+        "Westwood+'s 8-14 s range stays between 227 and 270 kb/s in every configuration.",
     ],
     "gangadhar.fig9": [
         "The 41-byte Westwood collapses in ns-3.44 as in tcpsim, by overrunning the buffers: 0.019, 0.019 and "
