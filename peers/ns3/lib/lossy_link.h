@@ -1,7 +1,7 @@
 // The gangadhar Fig. 3 / Table 1 set-up ("lossy link") in ns-3.44, shared by the twins of
-// gangadhar.fig8 and gangadhar.fig9 (peers/ns3/README.md).
+// gangadhar.fig7, gangadhar.fig8 and gangadhar.fig9 (peers/ns3/README.md).
 //
-//   source --10 Mb/s, 45 ms-- router --2 Mb/s, 0.01 ms-- sink
+//   source --10 Mb/s, 45 ms-- router --2 Mb/s, 0.01 ms-- sink   (fig7 sweeps the 2 Mb/s)
 //
 // One bulk TCP flow (BulkSendApplication -> PacketSink) for the whole run; Bernoulli packet
 // errors (RateErrorModel, packet unit) on the receive side of BOTH bottleneck devices (data at
@@ -15,7 +15,8 @@
 //   <twin> <point> <k> [opts]   runs the point with RNG run number k; prints
 //                               RESULT <point> <metric> <value> lines
 // Options: --duration=S (default 600), --recovery=classic|ns317 (default classic), --ns317-rto
-// (ns-3.17's RTT sampling and RTO back-off, lib/ns317_rto.h).
+// (ns-3.17's RTT sampling and RTO back-off, lib/ns317_rto.h), --ns317-count (ns-3.17's CountAck
+// for the Westwood estimates).
 // TWIN_SET="ns3::TcpSocketBase::Sack=true;..." overrides TCP defaults (sensitivity runs).
 // TWIN_TRACE=1 in the environment prints cwnd, ssthresh, RTO and drops to stderr.
 
@@ -44,6 +45,52 @@ namespace twin
 {
 using namespace ns3;
 
+/// ns-3.17's TcpWestwood::CountAck (Gangadhar et al. Sec. 3.2), the segments an ACK accounts for:
+/// a duplicate ACK counts one, a cumulative ACK the segments it covers beyond those already
+/// counted by duplicates. ns-3.44 counts a duplicate as one too, but on leaving fast recovery its
+/// TcpSocketBase::ProcessAck passes PktsAcked every segment the ACK covers, so the segments the
+/// duplicates accounted for count twice (Westwood+, 2 Mb/s, PER 0.005, 100 s: 22 % more segments
+/// than delivered). Computed from the ACK number (TcpSocketState::m_lastAckedSeq); only with
+/// --ns317-count (fig7's and fig11's sensitivity).
+class Ns317AckCount
+{
+  public:
+    /// The count of the ACK `tcb` last processed, which ns-3.44 counted as `socketCount`.
+    uint32_t Count(Ptr<const TcpSocketState> tcb, uint32_t socketCount)
+    {
+        const SequenceNumber32 ack = tcb->m_lastAckedSeq;
+        if (!m_started) // the first ACK: nothing counted twice yet
+        {
+            m_started = true;
+            m_prevAck = ack;
+            return socketCount;
+        }
+        uint32_t cumul = (ack - m_prevAck) / tcb->m_segmentSize;
+        m_prevAck = ack;
+        if (cumul == 0)
+        {
+            ++m_accountedFor;
+            return 1;
+        }
+        if (cumul > 1)
+        {
+            if (m_accountedFor >= cumul)
+            {
+                m_accountedFor -= cumul;
+                return 1;
+            }
+            cumul -= m_accountedFor;
+            m_accountedFor = 0;
+        }
+        return cumul;
+    }
+
+  private:
+    bool m_started{false};
+    SequenceNumber32 m_prevAck;
+    uint32_t m_accountedFor{0};
+};
+
 /// ns-3.17's TcpWestwood with ProtocolType = Westwood (per-ACK bandwidth samples), which
 /// ns-3.44 no longer has (ns-3.44 keeps only TcpWestwoodPlus, one sample per RTT). Written for
 /// this twin from the paper's description (Gangadhar et al. 2013, Sec. 2.4 eq. 1-2, Sec. 3.2):
@@ -52,8 +99,8 @@ using namespace ns3;
 /// last two samples; ssthresh = BWE x RTTmin (floored at 2 segments as ns-3.44's Westwood+).
 /// Window growth is ns-3.44's TcpNewReno (one segment per ACK in slow start, max(1,
 /// SMSS^2/cwnd) bytes per ACK in congestion avoidance, as ns-3.17's Westwood NewAck).
-/// The segment count per ACK is ns-3.44's (a duplicate ACK counts 1, a cumulative ACK the
-/// segments it covers beyond those already counted by duplicates), as ns-3.17's CountAck.
+/// The segment count per ACK is ns-3.44's (a duplicate ACK counts 1, the ACK that ends a fast
+/// recovery all the segments it covers), or with the attribute Ns317Count ns-3.17's CountAck.
 class TwinWestwood : public TcpNewReno
 {
   public:
@@ -62,7 +109,16 @@ class TwinWestwood : public TcpNewReno
         static TypeId tid = TypeId("twin::TwinWestwood")
                                 .SetParent<TcpNewReno>()
                                 .SetGroupName("Internet")
-                                .AddConstructor<TwinWestwood>();
+                                .AddConstructor<TwinWestwood>()
+                                .AddAttribute("Ns317Count",
+                                              "Count the segments of each ACK as ns-3.17's CountAck",
+                                              BooleanValue(false),
+                                              MakeBooleanAccessor(&TwinWestwood::m_ns317Count),
+                                              MakeBooleanChecker())
+                                .AddTraceSource("EstimatedBW",
+                                                "The filtered bandwidth estimate, bytes/s",
+                                                MakeTraceSourceAccessor(&TwinWestwood::m_bwe),
+                                                "ns3::TracedValueCallback::Double");
         return tid;
     }
 
@@ -70,9 +126,11 @@ class TwinWestwood : public TcpNewReno
 
     TwinWestwood(const TwinWestwood& other)
         : TcpNewReno(other),
-          m_bwe(other.m_bwe),
+          m_bwe(other.m_bwe.Get()),
           m_lastSample(other.m_lastSample),
-          m_lastAck(other.m_lastAck)
+          m_lastAck(other.m_lastAck),
+          m_ns317Count(other.m_ns317Count),
+          m_count(other.m_count)
     {
     }
 
@@ -83,6 +141,10 @@ class TwinWestwood : public TcpNewReno
 
     void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
     {
+        if (m_ns317Count)
+        {
+            segmentsAcked = m_count.Count(tcb, segmentsAcked);
+        }
         const Time now = Simulator::Now();
         const double dt = (now - m_lastAck).GetSeconds();
         m_lastAck = now;
@@ -108,9 +170,51 @@ class TwinWestwood : public TcpNewReno
 
   private:
     static constexpr double kAlpha = 0.9;
-    double m_bwe{0};        //!< filtered bandwidth estimate, bytes/s
+    TracedValue<double> m_bwe{0}; //!< filtered bandwidth estimate, bytes/s
     double m_lastSample{0}; //!< previous raw sample, bytes/s
     Time m_lastAck{Seconds(0)};
+    bool m_ns317Count{false};
+    Ns317AckCount m_count;
+};
+
+/// ns-3.44's TcpWestwoodPlus fed ns-3.17's CountAck instead of ns-3.44's counts (--ns317-count).
+class Ns317CountWestwoodPlus : public TcpWestwoodPlus
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("twin::Ns317CountWestwoodPlus")
+                                .SetParent<TcpWestwoodPlus>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<Ns317CountWestwoodPlus>();
+        return tid;
+    }
+
+    Ns317CountWestwoodPlus() = default;
+
+    Ns317CountWestwoodPlus(const Ns317CountWestwoodPlus& other)
+        : TcpWestwoodPlus(other),
+          m_count(other.m_count)
+    {
+    }
+
+    std::string GetName() const override
+    {
+        return "Ns317CountWestwoodPlus";
+    }
+
+    void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
+    {
+        TcpWestwoodPlus::PktsAcked(tcb, m_count.Count(tcb, segmentsAcked), rtt);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<Ns317CountWestwoodPlus>(this);
+    }
+
+  private:
+    Ns317AckCount m_count;
 };
 
 /// ns-3.17 TcpWestwood's fast-recovery windows (its DupAck and NewAck, Gangadhar et al. Sec.
@@ -161,6 +265,7 @@ struct Point
     uint32_t delack{2};  //!< TcpSocket::DelAckCount
     uint32_t mss{400};   //!< TcpSocket::SegmentSize (payload bytes)
     double per{0.005};   //!< packet error rate, each direction of the bottleneck
+    std::string rate{"2Mbps"}; //!< the bottleneck's rate (fig7 sweeps it)
 };
 
 struct Options
@@ -168,6 +273,7 @@ struct Options
     double duration{600};
     std::string recovery{"classic"};
     bool ns317Rto{false}; //!< ns-3.17's RTT sampling and RTO back-off (lib/ns317_rto.h)
+    bool ns317Count{false}; //!< ns-3.17's CountAck for Westwood's and Westwood+'s samples
 };
 
 inline std::string PerText(double per)
@@ -177,16 +283,19 @@ inline std::string PerText(double per)
     return buf;
 }
 
-/// Runs one point with RNG run `k`; prints its RESULT lines.
-inline void RunPoint(const Point& p, uint32_t k, const Options& o)
+/// The TCP defaults of every socket: ns-3.17's (tcpsim's main reading, NS3_TCP in
+/// gangadhar/common.py) with the point's variant, segment size and delayed-ACK count, then the
+/// TWIN_SET overrides.
+inline void ConfigureTcp(const Point& p, const Options& o)
 {
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(k);
-
-    // --- TCP: the ns-3.17 defaults (tcpsim's main reading, NS3_TCP in gangadhar/common.py) ---
     TypeId socket = p.variant == "reno"       ? TcpNewReno::GetTypeId()
                     : p.variant == "westwood" ? TwinWestwood::GetTypeId()
+                    : o.ns317Count            ? Ns317CountWestwoodPlus::GetTypeId()
                                               : TcpWestwoodPlus::GetTypeId();
+    if (p.variant == "westwood")
+    {
+        Config::SetDefault("twin::TwinWestwood::Ns317Count", BooleanValue(o.ns317Count));
+    }
     if (p.variant != "reno" && p.variant != "westwood" && p.variant != "westwood_plus")
     {
         std::cerr << "unknown variant " << p.variant << "\n";
@@ -215,15 +324,23 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
 
     // Sensitivity runs: TWIN_SET="ns3::A::B=value;..." overrides any of the defaults above.
     twin::ApplyTwinSet();
+}
+
+/// Runs one point of the lossy link with RNG run `k`; prints its RESULT lines.
+inline void RunPoint(const Point& p, uint32_t k, const Options& o)
+{
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(k);
+    ConfigureTcp(p, o);
 
     // --- topology ---
     NodeContainer nodes;
     nodes.Create(3); // 0 source, 1 router, 2 sink
     PointToPointHelper access = P2pLink("10Mbps", "45ms", "1000p");
-    PointToPointHelper lossy = P2pLink("2Mbps", "0.01ms", "1000p");
+    PointToPointHelper lossy = P2pLink(p.rate, "0.01ms", "1000p");
     NetDeviceContainer a = access.Install(nodes.Get(0), nodes.Get(1));
     NetDeviceContainer b = lossy.Install(nodes.Get(1), nodes.Get(2));
-    // The router's buffer: 100 packets drop-tail on its 2 Mb/s device.
+    // The router's buffer: 100 packets drop-tail on its bottleneck device.
     b.Get(0)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(QueueSize("100p"));
     for (uint32_t i = 0; i < 2; ++i)
     {
@@ -321,8 +438,13 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     std::printf("RESULT %s error_drops %lu\n", p.name.c_str(), (unsigned long)errorDrops);
 }
 
-/// The twin's main(): `list`, or `<point> <k> [--duration=S] [--recovery=...] [--ns317-rto]`.
-inline int Main(int argc, char** argv, const std::vector<Point>& points)
+/// The twin's main(): `list`, or `<point> <k> [--duration=S] [--recovery=...] [--ns317-rto]
+/// [--ns317-count]`;
+/// `run` runs one point (the lossy link's by default).
+inline int Main(int argc,
+                char** argv,
+                const std::vector<Point>& points,
+                void (*run)(const Point&, uint32_t, const Options&) = RunPoint)
 {
     if (argc == 2 && std::string(argv[1]) == "list")
     {
@@ -334,7 +456,8 @@ inline int Main(int argc, char** argv, const std::vector<Point>& points)
     }
     if (argc < 3)
     {
-        std::cerr << "usage: " << argv[0] << " list | <point> <k> [--duration=S] [--recovery=classic|ns317] [--ns317-rto]\n";
+        std::cerr << "usage: " << argv[0]
+                  << " list | <point> <k> [--duration=S] [--recovery=classic|ns317] [--ns317-rto] [--ns317-count]\n";
         return 2;
     }
     Options o;
@@ -353,6 +476,10 @@ inline int Main(int argc, char** argv, const std::vector<Point>& points)
         {
             o.ns317Rto = true;
         }
+        else if (arg == "--ns317-count")
+        {
+            o.ns317Count = true;
+        }
         else
         {
             std::cerr << "unknown option " << arg << "\n";
@@ -363,7 +490,7 @@ inline int Main(int argc, char** argv, const std::vector<Point>& points)
     {
         if (p.name == argv[1])
         {
-            RunPoint(p, static_cast<uint32_t>(std::stoul(argv[2])), o);
+            run(p, static_cast<uint32_t>(std::stoul(argv[2])), o);
             return 0;
         }
     }
