@@ -38,7 +38,7 @@ KNOWN_MISSES = {
     "podlesny.fig9": "setup",
     # podlesny.fig12: ns-2.35 on the same set-up misses the RED/ECN claim too (0.87 against < 0.85).
     "podlesny.fig12": "setup",
-    # gangadhar.fig8: ns-3.44 with ns-3.17's RTO rules misses Westwood's bound too (0.77 against < 0.4)
+    # gangadhar.fig8: ns-3.44 with ns-3.17's RTO rules and CountAck misses Westwood's bound too (0.64 against < 0.4)
     # and agrees with tcpsim's curves where its count-1 recovery does not decide (peers/ns3).
     "gangadhar.fig8": "setup",
     "casetti.friendliness": "setup",
@@ -46,7 +46,7 @@ KNOWN_MISSES = {
     # gangadhar.fig7: ns-3.44 (NewReno recovery only) rises as tcpsim's Westwood over NewReno recovery does
     # (peers/ns3); the fall needs the paper's Reno recovery under the 64 KB window.
     "gangadhar.fig7": "setup",
-    # gangadhar.fig9: ns-3.44 on the same set-up collapses the 41-byte flows as tcpsim does (peers/ns3).
+    # gangadhar.fig9: ns-3.44 on the same set-up collapses the 41-byte Westwood as tcpsim does (peers/ns3).
     "gangadhar.fig9": "setup",
     # gangadhar.fig11: ns-3.44 on the same set-up keeps Westwood+ below 500 kb/s too (peers/ns3).
     "gangadhar.fig11": "setup",
