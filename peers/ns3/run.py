@@ -601,7 +601,8 @@ OBSERVATIONS: dict[str, list[str]] = {
         "against 1.17 at 8 Mb/s; tcpsim over NewReno recovery 1.30), so recovery does not explain it. Part of it is "
         "ns-3.44's own ACK count: with it (configuration 'ns-3.44's ACK counts', 2 runs) Westwood+ gets 0.881 "
         "1.702 2.358 2.697 2.874 2.969 3.048 3.118, and Westwood 3.227 at 8 Mb/s (unchanged). The rest remains "
-        "open, as fig8's Westwood+ (fig8's and fig9's twins use ns-3.44's counts).",
+        "open, as fig8's Westwood+ (which, with ns-3.17's count too, falls with the delayed-ACK count far "
+        "less than tcpsim's).",
         "The window bound did not decide here: with the 128 KB send buffer (ns-3.44's pipe bound only, 1 run) "
         "Westwood gets 3.205 at 8 Mb/s (3.217 with it). ns-3.44's RTO rules (1 run) livelock every variant in "
         "spurious timeouts at PER 0.005 and delayed-ACK count 2 (Reno 0.025 Mb/s from 3 Mb/s up, Westwood 0.03-"

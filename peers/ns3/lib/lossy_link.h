@@ -51,7 +51,7 @@ using namespace ns3;
 /// TcpSocketBase::ProcessAck passes PktsAcked every segment the ACK covers, so the segments the
 /// duplicates accounted for count twice (Westwood+, 2 Mb/s, PER 0.005, 100 s: 22 % more segments
 /// than delivered). Computed from the ACK number (TcpSocketState::m_lastAckedSeq); only with
-/// --ns317-count (fig7's and fig11's sensitivity).
+/// --ns317-count (the gangadhar twins' main readings).
 class Ns317AckCount
 {
   public:
