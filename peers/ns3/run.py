@@ -498,24 +498,25 @@ TWINS: dict[str, Twin] = {
         numbers=fig11_numbers,
     ),
     "gangadhar.fig9": Twin(
-        points={config: fig9_points() for config in ("count", "ns317_count", "main", "prr")},
+        points={config: fig9_points() for config in ("ns317_count", "count", "main", "prr")},
         replications=3,
         duration_s=600,
-        reading="count",
-        replicated=("ns317_count", "main"),
-        tool=f"{TOOL} with ns-3.17's CountAck (--ns317-count)",
-        labels={"ns317_count": "ns-3.17's RTO rules and CountAck", "main": "ns-3.44's ACK counts"},
-        setup=COMMON_SETUP + "fig9's main reading here is '" + CONFIG_LABELS["count"] + "' (twin option --ns317-count, "
-        "peers/ns3/lib/lossy_link.h): the same set-up with Westwood's and Westwood+'s samples counted as ns-3.17's "
+        reading="ns317_count",
+        replicated=("count", "main"),
+        tool=f"{TOOL} with ns-3.17's RTO rules (--ns317-rto) and CountAck (--ns317-count)",
+        labels={"main": "ns-3.44's RTO rules and ACK counts"},
+        setup=COMMON_SETUP + "fig9's main reading here is 'ns-3.17's RTO rules and CountAck' (twin options "
+        "--ns317-rto, peers/ns3/lib/ns317_rto.h, and --ns317-count, peers/ns3/lib/lossy_link.h), the rules of fig7's "
+        "and fig8's main readings: no RTT sample from the SYN (first data RTO 1 s), a timeout's back-off kept until "
+        "a valid sample, ns-3.17's estimator gains, and Westwood's and Westwood+'s samples counted as ns-3.17's "
         "TcpWestwood::CountAck and tcpsim's AckedCount (a duplicate ACK counts one segment, a cumulative ACK only "
         "the segments the duplicates did not count; ns-3.44 counts the duplicates' segments again when a fast "
         "recovery ends). fig9 runs 600 s as tcpsim, 3 replications (RNG runs 1-3; tcpsim 2); deviations: payloads "
         "41 and 1460 B only (the experiment's worst and best; delayed-ACK count 2), PER 0.001 and 0.01 (the PERs of "
         "the paper's numbers); spread = throughput at 1460 B − at 41 B. Configurations with 3 replications and all "
-        "six spreads: 'ns-3.17's RTO rules and CountAck' (--ns317-rto as well, the rules of fig7's and fig8's main "
-        "readings: no RTT sample from the SYN, a timeout's back-off kept until a valid sample, ns-3.17's estimator "
-        "gains) and 'ns-3.44's ACK counts' (the twin as is, the previous main reading). Sensitivity, 1 "
-        "replication, ns-3.44's ACK counts: 'PRR recovery' (ns-3.44's default TcpPrrRecovery).",
+        "six spreads: '" + CONFIG_LABELS["count"] + "' (the previous main reading) and 'ns-3.44's RTO rules and ACK "
+        "counts' (the twin as is, the main reading before that). Sensitivity, 1 replication, ns-3.44's RTO rules "
+        "and ACK counts: 'PRR recovery' (ns-3.44's default TcpPrrRecovery).",
         numbers=fig9_numbers,
     ),
 }
@@ -623,43 +624,36 @@ OBSERVATIONS: dict[str, list[str]] = {
         "Westwood+'s 8-14 s range stays between 227 and 270 kb/s in every configuration.",
     ],
     "gangadhar.fig9": [
-        "Main reading: ns-3.17's CountAck with ns-3.44's RTO rules (3 runs of 600 s). The 41-byte Westwood collapses "
-        "in ns-3.44 as in tcpsim, by overrunning the router's buffer: 0.006, 0.011 and 0.005 Mb/s at PER 0.001 "
-        "(tcpsim 0.173), with 1028, 3678 and 1084 drops at the router's 100-packet queue against 28, 54 and 28 "
-        "error-model losses: the window of 41-byte segments (up to 1598 under 64 KB) overruns the buffer, as "
-        "tcpsim's explanation says. At PER 0.001 the spreads are Reno 1.30 Mb/s (1460 B 1.40, 41 B 0.105), "
-        "Westwood 1.79 (1.79 and 0.007), Westwood+ 1.20 (1.89 and 0.70); tcpsim's Reno 1.78 (1.863 and 0.083), "
-        "Westwood 1.73 (1.902 and 0.173), Westwood+ 1.43 (1.909 and 0.476). So in ns-3 too Westwood's spread "
-        "exceeds Reno's, and the paper's small Westwood spread, which needs a 41-byte Westwood near capacity, is "
-        "not given on this set-up.",
-        "ns-3.44's ACK counts (configuration 'ns-3.44's ACK counts', the previous main reading, 3 runs), which "
-        "count the duplicate ACKs' segments twice when a fast recovery ends, collapse the 41-byte Westwood+ as "
-        "well: 0.084 Mb/s at PER 0.001 (spread 1.81), against 0.82, 0.41 and 0.87 with CountAck. Their 41-byte "
-        "Westwood got 0.019, 0.019 and 0.003 Mb/s at PER 0.001 (5703, 5912 and 516 router drops against 90, 80 and "
-        "19 error losses; run 1 also 296 drops at the source's 1000-packet device queue; PRR recovery 0.022), "
-        "Westwood's spread 1.72. Reno's runs are the same in both (the count feeds only Westwood's and Westwood+'s "
-        "estimates).",
-        "At PER 0.01 every flow stalls under ns-3.44's RTO rules, the 1460-byte ones included: Reno 0.08, 0.06, "
-        "0.07 Mb/s, Westwood 0.46, 0.12, 0.19, Westwood+ 0.21, 0.12, 0.19 (with ns-3.44's ACK counts Westwood 0.69, "
-        "0.11, 0.10, Westwood+ 0.44, 0.08, 0.10; PRR recovery: Westwood 0.20, Westwood+ 0.58), with only about "
-        "100-400 error-model losses in 600 s: the flows sit in backed-off timeouts. The stalls go with ns-3.44's "
-        "RTO rules, as the livelocks of fig7's and fig8's twins: with ns-3.17's RTO rules and CountAck "
-        "(configuration 'ns-3.17's RTO rules and CountAck', 3 runs) the 1460-byte flows get Reno 0.78, Westwood "
-        "1.64 and Westwood+ 1.71 Mb/s (tcpsim 0.80, 1.56 and 1.34), with 620-1470 error losses a run. The main "
-        "reading's spreads at PER 0.01 (Westwood 0.25, Westwood+ 0.13) are therefore no evidence about the paper "
-        "or tcpsim.",
-        "With ns-3.17's RTO rules and CountAck (the rules of fig7's and fig8's main readings) ns-3 gives at PER "
-        "0.01 Westwood's spread 1.59 Mb/s (1460 B 1.64, 41 B 0.051; tcpsim 1.50: 1.555 and 0.057; paper < 1), "
-        "Westwood+'s 1.55 (1.71 and 0.165; tcpsim 1.28: 1.336 and 0.056; paper close to 1.2) and Reno's 0.75 (0.78 "
-        "and 0.023); at PER 0.001 Reno's 1.36 (1.48 and 0.116; tcpsim 1.78, paper about 1.4), Westwood's 1.38 "
-        "(1.90 and 0.52, with 8700-10900 router drops a run; tcpsim 1.73) and Westwood+'s 1.06 (1.91 and 0.85; "
-        "tcpsim 1.43). On these rules ns-3 agrees with tcpsim, not the paper, on Westwood's spread at PER 0.01 (a "
-        "41-byte Westwood far below capacity), and its Westwood's spread at PER 0.001 ties Reno's (1.38 against "
-        "1.36).",
-        "Reno's spread at PER 0.001: ns-3 1.30 Mb/s (ns-3.17's RTO rules 1.36; paper 1.4, tcpsim 1.78), from a "
-        "lower 1460-byte Reno (1.28, 1.50, 1.42; ns-3.17's RTO rules 1.51, 1.51, 1.42; PRR 1.75; tcpsim 1.86); the "
-        "41-byte ends agree (0.105 and 0.116 against 0.083). This difference at the 1460-byte end remains open; "
-        "ns-3.44's recovery without SACK (RFC 6675 emulation, NewReno partial ACKs) is not ns-3.17's Reno.",
+        "Main reading: ns-3.17's RTO rules and CountAck (--ns317-rto --ns317-count, the rules of fig7's and fig8's "
+        "main readings; 3 runs of 600 s). At PER 0.001 the spreads are Reno 1.36 Mb/s (1460 B 1.48, 41 B 0.116), "
+        "Westwood 1.38 (1.90 and 0.52), Westwood+ 1.06 (1.91 and 0.85); tcpsim's Reno 1.78 (1.863 and 0.083), "
+        "Westwood 1.73 (1.902 and 0.173), Westwood+ 1.43 (1.909 and 0.476). The 41-byte Westwood overruns the "
+        "router's 100-packet buffer (8738-10881 drops a run against 1320-1883 error-model losses), as tcpsim's "
+        "explanation says, but recovers more than tcpsim's (0.41-0.62 Mb/s), so its spread ties Reno's (1.38 "
+        "against 1.36) rather than exceeding it. At PER 0.01: Westwood 1.59 (1.64 and 0.051; tcpsim 1.50: 1.555 "
+        "and 0.057; paper < 1), Westwood+ 1.55 (1.71 and 0.165; tcpsim 1.28: 1.336 and 0.056; paper close to 1.2), "
+        "Reno 0.75 (0.78 and 0.023; tcpsim's 1460-byte Reno 0.80). So on ns-3.17's rules ns-3 agrees with tcpsim, "
+        "not the paper, on Westwood's spread at PER 0.01: its 41-byte Westwood stays far below capacity (5256-9834 "
+        "router drops a run), and the paper's small Westwood spread, which needs a 41-byte Westwood near capacity, "
+        "is not given on this set-up.",
+        "ns-3.44's RTO rules (configurations '" + CONFIG_LABELS["count"] + "', the previous main reading, and "
+        "'ns-3.44's RTO rules and ACK counts', the twin as is; 3 runs each) stall every flow at PER 0.01, the "
+        "1460-byte ones included: Reno 0.08, 0.06, 0.07 Mb/s, Westwood 0.46, 0.12, 0.19, Westwood+ 0.21, 0.12, "
+        "0.19 with CountAck (with ns-3.44's counts Westwood 0.69, 0.11, 0.10, Westwood+ 0.44, 0.08, 0.10; PRR "
+        "recovery: Westwood 0.20, Westwood+ 0.58), with only about 100-400 error-model losses in 600 s: the flows "
+        "sit in backed-off timeouts, as in the livelocks of fig7's and fig8's twins under those rules, and their "
+        "PER-0.01 spreads (Westwood 0.25 and 0.29, Westwood+ 0.13 and 0.19) are no evidence. At PER 0.001 their "
+        "41-byte Westwood collapses further (0.006, 0.011 and 0.005 Mb/s with CountAck, 1028-3678 router drops "
+        "against 28-54 error losses; 0.019, 0.019 and 0.003 with ns-3.44's counts), so Westwood's spread there "
+        "(1.79; 1.72) exceeds Reno's (1.30).",
+        "ns-3.44's ACK counts, which count the duplicate ACKs' segments twice when a fast recovery ends, collapse "
+        "the 41-byte Westwood+ under ns-3.44's RTO rules: 0.084 Mb/s at PER 0.001 (spread 1.81), against 0.82, "
+        "0.41 and 0.87 with CountAck. Reno's runs do not depend on the count.",
+        "Reno's spread at PER 0.001: ns-3 1.36 Mb/s (ns-3.44's RTO rules 1.30; paper 1.4, tcpsim 1.78), from a "
+        "lower 1460-byte Reno (1.51, 1.51, 1.42; ns-3.44's RTO rules 1.28, 1.50, 1.42, with PRR 1.75; tcpsim "
+        "1.86); the 41-byte ends agree (0.116 and 0.105 against 0.083). This difference at the 1460-byte end "
+        "remains open; ns-3.44's recovery without SACK (RFC 6675 emulation, NewReno partial ACKs) is not ns-3.17's "
+        "Reno.",
     ],
 }
 """Findings written down after the runs, per experiment."""
