@@ -18,7 +18,7 @@
 // (ns-3.17's RTT sampling and RTO back-off, lib/ns317_rto.h), --ns317-count (ns-3.17's CountAck
 // for the Westwood estimates).
 // TWIN_SET="ns3::TcpSocketBase::Sack=true;..." overrides TCP defaults (sensitivity runs).
-// TWIN_TRACE=1 in the environment prints cwnd, ssthresh, RTO and drops to stderr.
+// TWIN_TRACE=1 in the environment prints cwnd, ssthresh, congestion state, RTO and drops to stderr.
 
 #ifndef TCPSIM_PEERS_NS3_LOSSY_LINK_H
 #define TCPSIM_PEERS_NS3_LOSSY_LINK_H
@@ -400,7 +400,7 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     }
     if (std::getenv("TWIN_TRACE"))
     {
-        // Diagnostic: cwnd and ssthresh changes, router drops, to stderr.
+        // Diagnostic: cwnd, ssthresh and congestion-state changes, router drops, to stderr.
         Simulator::Schedule(Seconds(0.5), [] {
             Config::ConnectWithoutContext(
                 "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongestionWindow",
@@ -411,6 +411,12 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
                 "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/SlowStartThreshold",
                 MakeCallback(+[](uint32_t, uint32_t v) {
                     std::fprintf(stderr, "%.4f ssthresh %u\n", Simulator::Now().GetSeconds(), v);
+                }));
+            Config::ConnectWithoutContext(
+                "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongState",
+                MakeCallback(+[](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v) {
+                    std::fprintf(stderr, "%.4f state %s\n", Simulator::Now().GetSeconds(),
+                                 TcpSocketState::TcpCongStateName[v]);
                 }));
             Config::ConnectWithoutContext(
                 "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/RTO",

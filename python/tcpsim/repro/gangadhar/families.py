@@ -406,11 +406,14 @@ class Fig9(_Family):
             "set-up the paper does not give. ns-3's Westwood+ spread at PER 0.01 is 1.55 (ours 1.28, paper close to "
             "1.2); with ns-3.44's own RTO rules every ns-3 flow stalls in backed-off timeouts at PER 0.01. Open: "
             "Reno's 1460-byte flow at PER 0.001, 1.48 Mb/s in ns-3 against tcpsim's 1.86, which puts ns-3's Reno "
-            "spread (1.36) near the paper's 1.4; not yet explained on the ns-3 side: in a 200 s twin run (RNG run 1, "
-            "TWIN_TRACE=1) a burst of four reductions at 16-17 s leaves ssthresh at 2 segments, then for 40 s cwnd "
+            "spread (1.36) near the paper's 1.4; only partly explained: in a 200 s twin run (RNG run 1, "
+            "TWIN_TRACE=1) a fast retransmit at 16.37 s leaves the running RTO timer alone (ns-3.17's SendDataPacket "
+            "arms it only when none is pending; tcpsim restarts it, as ns-2 and Linux), which expires at 16.55 s, "
+            "0.2 s after the last new ACK, with the retransmission still queued; then for 40 s cwnd "
             "climbs from 2 to at most 5 segments and falls back to 2 every 0.1-0.3 s with no further ssthresh change "
             "and no RTT sample, until a timeout at 57 s (1.38 Mb/s over the run); tcpsim's NewReno on the same point "
-            "gives 1.88 Mb/s, as its Reno."
+            "gives 1.88 Mb/s, as its Reno; leaving its timer running too (a first cut, not an option yet) brings its "
+            "timeouts (14-20 in 600 s) but not the 40 s of repeated recoveries (1.79 Mb/s)."
         ),
     )
     title = "throughput vs PER for payloads 41…1460 B"
