@@ -35,7 +35,7 @@ pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
 pub use round::RoundCounter;
 pub use vegas::*;
 pub use westwood::{SilenceRule, Westwood, WestwoodConfig};
-pub use westwood_plus::{WestwoodPlus, WestwoodPlusConfig};
+pub use westwood_plus::{WestwoodPlus, WestwoodPlusConfig, WestwoodPlusSampling};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
