@@ -31,8 +31,9 @@
 //! BWE·RTTmin when the CWR state an ECN-Echo starts completes (`CA_EVENT_COMPLETE_CWR`).
 //! Loss (`macura` Sec. 2.1): ssthresh = max(2, ⌊BWE·RTTmin/seg_size⌋) segments on both
 //! signals, or with `ssthresh_in_bytes` max(2·seg_size, ⌊BWE·RTTmin⌋) bytes (ns-3.17
-//! `TcpWestwood::DupAck` and `Retransmit`, the `gangadhar` code); cwnd = ssthresh after 3 duplicate ACKs and 1 after a timeout — both the recovery
-//! half's default, so no cwnd is returned. RTTmin is the smallest RTT sample of the connection.
+//! `TcpWestwood::DupAck` and `Retransmit`, the `gangadhar` code); cwnd = ssthresh after 3
+//! duplicate ACKs and 1 after a timeout — both the recovery half's default, so no cwnd is
+//! returned. RTTmin is the smallest RTT sample of the connection.
 //! Modified Westwood+ (`moller` Sec. IV, `min_decrease_half`): "the new window is never set to
 //! a value smaller than half of the previous value", i.e. never below what New Reno would set:
 //! ssthresh = max(BWE·RTTmin, max(W/2, 2·SMSS)) — the [`super::Aimd`] target, W the window
