@@ -17,7 +17,8 @@
 // Options: --duration=S (default 600), --recovery=classic|ns317|ns317window (default classic), --ns317-rto
 // (ns-3.17's RTT sampling and RTO back-off, lib/ns317_rto.h), --ns317-count (ns-3.17's CountAck
 // for the Westwood estimates), --ns317-rtt (Westwood+'s sampling window is ns-3.17's last raw RTT
-// sample, not ns-3.44's srtt; needs the two before).
+// sample, not ns-3.44's srtt; needs the two before), --newest-rtt (the same with the sample of the
+// newest segment an ACK covers, as tcpsim; ns-3.17's was the oldest's).
 // TWIN_SET="ns3::TcpSocketBase::Sack=true;..." overrides TCP defaults (sensitivity runs).
 // TWIN_TRACE=1 in the environment prints cwnd, ssthresh, RTO and drops to stderr.
 
@@ -182,7 +183,9 @@ class TwinWestwood : public TcpNewReno
 /// ns-3.44's TcpWestwoodPlus fed ns-3.17's CountAck instead of ns-3.44's counts (--ns317-count);
 /// with the attribute Ns317Rtt (--ns317-rtt, needs --ns317-rto) its sampling window lasts
 /// ns-3.17's m_lastRtt, the last valid raw RTT sample, instead of ns-3.44's smoothed RTT (ns-3.17
-/// TcpWestwood::EstimateRtt scheduled EstimateBW m_lastRtt ahead and divided by it).
+/// TcpWestwood::EstimateRtt scheduled EstimateBW m_lastRtt ahead and divided by it). ns-3.17 took
+/// that sample from the oldest segment an ACK covers; with NewestRtt (--newest-rtt) the window
+/// lasts the sample from the newest (ns-3.44's m_lastRtt, and tcpsim's RTT sample).
 class Ns317CountWestwoodPlus : public TcpWestwoodPlus
 {
   public:
@@ -196,6 +199,11 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
                                               "Sample over ns-3.17's last raw RTT sample, not srtt",
                                               BooleanValue(false),
                                               MakeBooleanAccessor(&Ns317CountWestwoodPlus::m_ns317Rtt),
+                                              MakeBooleanChecker())
+                                .AddAttribute("NewestRtt",
+                                              "Sample over the last raw RTT sample of the newest segment",
+                                              BooleanValue(false),
+                                              MakeBooleanAccessor(&Ns317CountWestwoodPlus::m_newestRtt),
                                               MakeBooleanChecker());
         return tid;
     }
@@ -205,7 +213,8 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
     Ns317CountWestwoodPlus(const Ns317CountWestwoodPlus& other)
         : TcpWestwoodPlus(other),
           m_count(other.m_count),
-          m_ns317Rtt(other.m_ns317Rtt)
+          m_ns317Rtt(other.m_ns317Rtt),
+          m_newestRtt(other.m_newestRtt)
     {
     }
 
@@ -216,7 +225,15 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
 
     void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
     {
-        const Time window = m_ns317Rtt && !Ns317LastRtt().IsZero() ? Ns317LastRtt() : rtt;
+        Time window = rtt;
+        if (m_ns317Rtt && !Ns317LastRtt().IsZero())
+        {
+            window = Ns317LastRtt();
+        }
+        else if (m_newestRtt && !tcb->m_lastRtt.Get().IsZero())
+        {
+            window = tcb->m_lastRtt.Get();
+        }
         TcpWestwoodPlus::PktsAcked(tcb, m_count.Count(tcb, segmentsAcked), window);
     }
 
@@ -228,6 +245,7 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
   private:
     Ns317AckCount m_count;
     bool m_ns317Rtt{false};
+    bool m_newestRtt{false};
 };
 
 /// ns-3.17 TcpWestwood's fast-recovery windows (its DupAck and NewAck, Gangadhar et al. Sec.
@@ -340,6 +358,7 @@ struct Options
     bool ns317Rto{false}; //!< ns-3.17's RTT sampling and RTO back-off (lib/ns317_rto.h)
     bool ns317Count{false}; //!< ns-3.17's CountAck for Westwood's and Westwood+'s samples
     bool ns317Rtt{false};   //!< Westwood+ samples over ns-3.17's m_lastRtt (needs ns317Count)
+    bool newestRtt{false};  //!< Westwood+ samples over the newest segment's raw RTT (ditto)
 };
 
 inline std::string PerText(double per)
@@ -362,15 +381,16 @@ inline void ConfigureTcp(const Point& p, const Options& o)
     {
         Config::SetDefault("twin::TwinWestwood::Ns317Count", BooleanValue(o.ns317Count));
     }
-    if (o.ns317Rtt && !(o.ns317Count && o.ns317Rto))
+    if ((o.ns317Rtt || o.newestRtt) && !(o.ns317Count && o.ns317Rto && o.ns317Rtt != o.newestRtt))
     {
-        std::cerr << "--ns317-rtt needs --ns317-count and --ns317-rto\n";
+        std::cerr << "--ns317-rtt or --newest-rtt (one) needs --ns317-count and --ns317-rto\n";
         std::exit(2);
     }
-    if (o.ns317Rtt)
+    if (o.ns317Rtt || o.newestRtt)
     {
-        Ns317CountWestwoodPlus::GetTypeId(); // registers the attribute
-        Config::SetDefault("twin::Ns317CountWestwoodPlus::Ns317Rtt", BooleanValue(true));
+        Ns317CountWestwoodPlus::GetTypeId(); // registers the attributes
+        Config::SetDefault("twin::Ns317CountWestwoodPlus::Ns317Rtt", BooleanValue(o.ns317Rtt));
+        Config::SetDefault("twin::Ns317CountWestwoodPlus::NewestRtt", BooleanValue(o.newestRtt));
     }
     if (p.variant != "reno" && p.variant != "westwood" && p.variant != "westwood_plus")
     {
@@ -537,7 +557,7 @@ inline int Main(int argc,
     {
         std::cerr << "usage: " << argv[0]
                   << " list | <point> <k> [--duration=S] [--recovery=classic|ns317|ns317window] [--ns317-rto]"
-                     " [--ns317-count] [--ns317-rtt]\n";
+                     " [--ns317-count] [--ns317-rtt|--newest-rtt]\n";
         return 2;
     }
     Options o;
@@ -563,6 +583,10 @@ inline int Main(int argc,
         else if (arg == "--ns317-rtt")
         {
             o.ns317Rtt = true;
+        }
+        else if (arg == "--newest-rtt")
+        {
+            o.newestRtt = true;
         }
         else
         {
