@@ -14,8 +14,9 @@
 //!   No window closes before an RTT sample exists.
 //! - `ns3_timer` (the `gangadhar` code, ns-3.17 `TcpWestwood` with `ProtocolType`
 //!   WestwoodPlus: `EstimateRtt` schedules `EstimateBW` one RTT ahead): an ACK that finds no
-//!   window open opens one lasting exactly the latest Karn-valid RTT sample R (its own if it
-//!   has one) and is counted in it; the window's sample is the bytes of the ACKs that arrive
+//!   window open opens one lasting exactly R, the latest RTT sample taken from the oldest
+//!   segment an ACK covered (ns-3.17 `RttEstimator::AckSeq`; its own if it has one), and is
+//!   counted in it; the window's sample is the bytes of the ACKs that arrive
 //!   before it ends over R (not over the time to the next ACK). The time from a window's end to
 //!   the next ACK belongs to no window, so a silence shortens no sample but the one it starts in.
 //!   `min_window_ns` does not apply.
@@ -40,8 +41,8 @@
 //! the loss halves (`TcpConfig::ssthresh_from`) — on duplicate ACKs and timeouts alike.
 //!
 //! State: `accounted_bytes` (bytes), `window_start_ns`, `window_length_ns` (`ns3_timer`) and
-//! `window_bytes` (the open sampling window, ns and bytes), `last_rtt_ns` and `min_rtt_ns` (ns),
-//! filter state (bytes/s).
+//! `window_bytes` (the open sampling window, ns and bytes), `last_rtt_ns`, `last_oldest_rtt_ns`
+//! (`ns3_timer`) and `min_rtt_ns` (ns), filter state (bytes/s).
 //!
 //! Deviations: Linux keeps RTTmin only since the last timeout (`reset_rtt_min`) and sets
 //! cwnd = ssthresh = BWE·RTTmin when fast recovery completes (CA_EVENT_COMPLETE_CWR) rather
@@ -94,8 +95,9 @@ pub enum WestwoodPlusSampling {
     /// Closed by the first ACK after max(RTT, `min_window_ns`); bytes over the elapsed time.
     #[default]
     AckClocked,
-    /// ns-3.17 `TcpWestwood::EstimateRtt`/`EstimateBW`: exactly one RTT from the ACK that
-    /// opens it; bytes over that RTT; none open until the next ACK.
+    /// ns-3.17 `TcpWestwood::EstimateRtt`/`EstimateBW`: exactly one RTT (of the oldest segment
+    /// an ACK covered) from the ACK that opens it; bytes over that RTT; none open until the next
+    /// ACK.
     Ns3Timer,
 }
 
@@ -130,6 +132,9 @@ pub struct WestwoodPlus {
     window_bytes: u64,
     /// Latest RTT sample (ns).
     last_rtt_ns: Option<u64>,
+    /// `ns3_timer`: latest RTT sample from the oldest segment an ACK covered (ns-3.17's
+    /// `m_lastRtt`, ns).
+    last_oldest_rtt_ns: Option<u64>,
     /// RTTmin, the smallest RTT sample (ns).
     min_rtt_ns: Option<u64>,
 }
@@ -150,6 +155,7 @@ impl WestwoodPlus {
             window_length_ns: 0,
             window_bytes: 0,
             last_rtt_ns: None,
+            last_oldest_rtt_ns: None,
             min_rtt_ns: None,
         }
     }
@@ -165,9 +171,12 @@ impl WestwoodPlus {
     /// open and an RTT sample exists; `ReceivedAck` then counts the ACK (`CountAck`) only while
     /// a window is open.
     fn ns3_timer_ack(&mut self, ack: &AckSample) {
+        if ack.oldest_rtt_ns.is_some() {
+            self.last_oldest_rtt_ns = ack.oldest_rtt_ns;
+        }
         self.close_due_window(ack.now_ns);
         if self.window_start_ns.is_none() {
-            let Some(rtt) = self.last_rtt_ns else { return };
+            let Some(rtt) = self.last_oldest_rtt_ns else { return };
             self.window_start_ns = Some(ack.now_ns);
             self.window_length_ns = rtt;
             self.window_bytes = 0;
@@ -276,6 +285,7 @@ mod tests {
             acked_bytes,
             duplicate: false,
             rtt_ns: Some(rtt_ns),
+            oldest_rtt_ns: Some(rtt_ns),
             ece: false,
         });
     }
@@ -345,6 +355,7 @@ mod tests {
                 acked_bytes: 0,
                 duplicate: true,
                 rtt_ns: None,
+                oldest_rtt_ns: None,
                 ece: false,
             });
         }
@@ -431,6 +442,29 @@ mod tests {
         let stage1 = (7.0 * 100_000.0 + 9000.0 / 0.39) / 8.0;
         let expected = (7.0 * 100_000.0 + stage1) / 8.0;
         assert!((c.bwe_bytes_per_s() - expected).abs() < 1e-6, "{} vs {expected}", c.bwe_bytes_per_s());
+    }
+
+    #[test]
+    fn the_ns3_timer_window_lasts_the_oldest_segments_rtt() {
+        // Delayed ACKs of two segments every 10 ms: 100 ms from the newest segment, 101 ms from
+        // the oldest. The window opened at 0 lasts 101 ms, so the ACK at 100 ms is in it:
+        // 11 ACKs of 2000 bytes over 0.101 s.
+        let mut w = linux(0);
+        w.sampling = WestwoodPlusSampling::Ns3Timer;
+        for k in 0..=11u64 {
+            w.on_ack(&AckSample {
+                now_ns: k * 10 * MS,
+                ack: 0,
+                snd_nxt: 0,
+                acked_bytes: 2000,
+                duplicate: false,
+                rtt_ns: Some(100 * MS),
+                oldest_rtt_ns: Some(101 * MS),
+                ece: false,
+            });
+        }
+        assert!((w.bwe_bytes_per_s() - 22_000.0 / 0.101).abs() < 1e-6, "{}", w.bwe_bytes_per_s());
+        assert_eq!((w.window_start_ns, w.window_length_ns), (Some(110 * MS), 101 * MS));
     }
 
     #[test]
