@@ -239,8 +239,8 @@ class WestwoodPlusCc(CcModel):
     """"ack_clocked" (Linux): a window ends at the first ACK after max(RTT, min_window) and its
     bytes are divided by the time to that ACK, idle time included; "ns3_timer" (ns-3.17
     `TcpWestwood`, the `gangadhar` code): a window opened by an ACK lasts exactly the latest RTT
-    sample, its bytes are divided by that RTT, and no window is open from its end to the next
-    ACK (min_window does not apply)."""
+    sample of the oldest segment an ACK covered, its bytes are divided by that RTT, and no window
+    is open from its end to the next ACK (min_window does not apply)."""
     ssthresh_in_bytes: Flag = False
     """ssthresh = BWE·RTTmin in whole bytes (at least 2 segments), not rounded down to whole
     segments: ns-3.17 `TcpWestwood::DupAck` and `Retransmit` (the `gangadhar` code)."""

@@ -26,9 +26,10 @@ ns-3), reproduced with the cc/recovery overrides:
   samples (the ns-3 code has none): ``cc = {kind="westwood", null_sample_divisor=0,
   filter={kind="tustin_fixed", alpha=0.9}}``;
 - Westwood+: one sample per RTT (eq. 3) timed as ns-3.17's (`EstimateRtt` schedules `EstimateBW`
-  one raw RTT sample after the ACK that opens the window, which divides the segments counted by
-  that RTT; no window is open from then to the next ACK), the same α = 0.9 filter, no 50 ms
-  floor, ssthresh = BWE·RTTmin in bytes (`DupAck`, `Retransmit`):
+  one raw RTT sample after the ACK that opens the window, the sample of the oldest segment an ACK
+  covers as `RttEstimator::AckSeq` took it; `EstimateBW` divides the segments counted by that RTT;
+  no window is open from then to the next ACK), the same α = 0.9 filter, no 50 ms floor,
+  ssthresh = BWE·RTTmin in bytes (`DupAck`, `Retransmit`):
   ``cc = {kind="westwood_plus", filter={kind="tustin_fixed", alpha=0.9}, min_window="0s",
   sampling="ns3_timer", ssthresh_in_bytes=true}``;
 - both over **Reno** recovery: the ns-3 class derives from `TcpSocketBase`, not `TcpNewReno`;
@@ -76,8 +77,8 @@ and leaves it with cwnd = ssthresh even if that raises the window (`NewAck`)
 (`ns3_fast_recovery = true`); congestion avoidance adds max(1, ⌊SMSS²/cwnd⌋) bytes per ACK
 (`ca_increment = "ns3"`). Not modelled: ns-3's
 ssthresh has no 2-segment floor on duplicate ACKs (Westwood's is also rounded down to whole
-segments here), and ns-3.17 took its RTT sample from the oldest segment an ACK covers, tcpsim from the
-newest (it times Westwood+'s sampling window).
+segments here), and ns-3.17's RTTmin is the least sample of the oldest segment an ACK covers, tcpsim's
+of the newest.
 """
 
 # Importing a section registers its experiments; paper order is the order `tcpsim list` shows.

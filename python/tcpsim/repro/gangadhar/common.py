@@ -87,7 +87,8 @@ WESTWOOD_PLUS_NS3_CC: dict[str, Any] = {
     "ssthresh_in_bytes": True,
 }
 """ns-3.17 `TcpWestwood` with `ProtocolType` WestwoodPlus: its `EstimateRtt` opens a sampling window
-on an ACK and schedules `EstimateBW` one raw RTT sample (`m_lastRtt`) ahead, which divides the
+on an ACK and schedules `EstimateBW` one raw RTT sample (`m_lastRtt`, `RttEstimator::AckSeq`'s sample
+of the oldest segment an ACK covers) ahead, which divides the
 segments counted by that RTT (`sampling = "ns3_timer"`); `DupAck` and `Retransmit` set ssthresh
 = `m_currentBW · m_minRtt` in bytes, not whole segments (`ssthresh_in_bytes`)."""
 
@@ -143,7 +144,8 @@ FLAVOUR_NOTE = (
     "and ns-3's fast-recovery windows: min(cwnd, ssthresh) uninflated at entry, ssthresh at exit even if larger "
     '(cc = {kind="westwood", null_sample_divisor=0, filter={kind="tustin_fixed", alpha=0.9}, '
     "ns3_fast_recovery=true}); Westwood+ = one sample per RTT timed as ns-3.17's (a window opened by an ACK lasts "
-    "exactly the last RTT sample, its segments divided by that RTT), same filter, no 50 ms floor, ssthresh = "
+    "exactly the last RTT sample of the oldest segment an ACK covered, its segments divided by that RTT), same "
+    "filter, no 50 ms floor, ssthresh = "
     "BWE·RTTmin in bytes, same recovery windows "
     '(cc = {kind="westwood_plus", filter={kind="tustin_fixed", alpha=0.9}, min_window="0s", '
     'ns3_fast_recovery=true, sampling="ns3_timer", ssthresh_in_bytes=true})'
@@ -159,8 +161,8 @@ NS3_NOTE = (
 NOT_MODELLED_NOTE = (
     "ns-3 details tcpsim does not model: ns-3 sets ssthresh = BWE·RTTmin in bytes with no 2-segment floor on "
     "duplicate ACKs, tcpsim's Westwood rounds down to whole segments, at least 2 (its Westwood+ keeps the bytes "
-    "and the floor); ns-3.17's RTT sample, which times Westwood+'s sampling window, is taken from the oldest "
-    "segment an ACK covers, tcpsim's from the newest"
+    "and the floor); ns-3.17's RTTmin is the least RTT sample of the oldest segment an ACK covers, tcpsim's "
+    "of the newest"
 )
 
 
