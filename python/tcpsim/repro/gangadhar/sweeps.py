@@ -458,7 +458,7 @@ class Fig7(_Sweep):
             "Its Westwood+ is above ours (2.18 Mb/s at 8 Mb/s, ours 1.45) by two rules of ns-3.44 that ns-3.17 did "
             "not have (its sampling window is srtt, its fast recovery sends by the RFC 6675 pipe: 1.74 with both set "
             "to ns-3.17's) and its NewReno recovery (ours over it 1.87; peers/ns3/README.md, \"fig7: the Westwood+ "
-            "gap\"), so its Westwood / Westwood+ at 8 Mb/s is 1.47 (ours 1.85); its "
+            'gap"), so its Westwood / Westwood+ at 8 Mb/s is 1.47 (ours 1.85); its '
             "Reno is flat as ours (range 8.5 % of its mean)."
         ),
     )
