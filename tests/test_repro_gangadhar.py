@@ -35,7 +35,8 @@ EXPECTED_TCP = {
             "timeout_divisor": False,
         },
     ),
-    # One sample per RTT (no 50 ms floor), same filter, Reno recovery with the same ns-3 windows.
+    # One sample per RTT timed as ns-3.17's (no 50 ms floor), same filter, ssthresh in bytes, Reno
+    # recovery with the same ns-3 windows.
     "westwood_plus": (
         "reno",
         {
@@ -44,6 +45,8 @@ EXPECTED_TCP = {
             "min_window_ns": 0,
             "min_decrease_half": False,
             "ns3_fast_recovery": True,
+            "sampling": "ns3_timer",
+            "ssthresh_in_bytes": True,
         },
     ),
     "westwood_casetti": (
@@ -68,6 +71,8 @@ EXPECTED_TCP = {
             "min_window_ns": 50_000_000,
             "min_decrease_half": False,
             "ns3_fast_recovery": False,
+            "sampling": "ack_clocked",
+            "ssthresh_in_bytes": False,
         },
     ),
 }

@@ -838,6 +838,17 @@ def test_westwood_presets_pair_their_estimators_with_reno_and_newreno_recovery()
     assert (wp["recovery"], wp["cc"]["kind"], wp["cc"]["min_window_ns"]) == ("newreno", "westwood_plus", 50_000_000)
 
 
+def test_westwood_plus_names_its_sampling_window_and_ssthresh_unit():
+    scenario = minimal()
+    cc = {"kind": "westwood_plus", "sampling": "ns3_timer", "ssthresh_in_bytes": True}
+    scenario["flows"] = [{"src": "x", "dst": "y", "variant": "westwood_plus", "tcp": {"cc": cc}}]
+    engine = load_scenario(scenario).to_engine()["flows"][0]["tcp"]["cc"]
+    assert (engine["sampling"], engine["ssthresh_in_bytes"]) == ("ns3_timer", True)
+    scenario["flows"][0]["tcp"]["cc"]["sampling"] = "timer"
+    with pytest.raises(ScenarioError, match="sampling"):
+        load_scenario(scenario)
+
+
 def test_a_cc_override_takes_human_units_and_named_filters():
     scenario = minimal()
     scenario["flows"] = [

@@ -117,6 +117,8 @@ cc = (
             "min_window": st.sampled_from(["0s", "50ms", "1s"]),
             "min_decrease_half": st.booleans(),
             "ns3_fast_recovery": st.booleans(),
+            "sampling": st.sampled_from(["ack_clocked", "ns3_timer"]),
+            "ssthresh_in_bytes": st.booleans(),
         },
     )
 )

@@ -14,9 +14,11 @@
 //   <twin> list                 the points, one a line
 //   <twin> <point> <k> [opts]   runs the point with RNG run number k; prints
 //                               RESULT <point> <metric> <value> lines
-// Options: --duration=S (default 600), --recovery=classic|ns317 (default classic), --ns317-rto
+// Options: --duration=S (default 600), --recovery=classic|ns317|ns317window (default classic), --ns317-rto
 // (ns-3.17's RTT sampling and RTO back-off, lib/ns317_rto.h), --ns317-count (ns-3.17's CountAck
-// for the Westwood estimates).
+// for the Westwood estimates), --ns317-rtt (Westwood+'s sampling window is ns-3.17's last raw RTT
+// sample, not ns-3.44's srtt; needs the two before), --newest-rtt (the same with the sample of the
+// newest segment an ACK covers, as tcpsim; ns-3.17's was the oldest's).
 // TWIN_SET="ns3::TcpSocketBase::Sack=true;..." overrides TCP defaults (sensitivity runs).
 // TWIN_TRACE=1 in the environment prints cwnd, ssthresh, congestion state, RTO and drops to stderr.
 
@@ -33,6 +35,7 @@
 #include "lib/bottleneck_path.h"
 #include "lib/default_overrides.h"
 #include "lib/ns317_rto.h"
+#include "lib/westwood_trace.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -177,7 +180,12 @@ class TwinWestwood : public TcpNewReno
     Ns317AckCount m_count;
 };
 
-/// ns-3.44's TcpWestwoodPlus fed ns-3.17's CountAck instead of ns-3.44's counts (--ns317-count).
+/// ns-3.44's TcpWestwoodPlus fed ns-3.17's CountAck instead of ns-3.44's counts (--ns317-count);
+/// with the attribute Ns317Rtt (--ns317-rtt, needs --ns317-rto) its sampling window lasts
+/// ns-3.17's m_lastRtt, the last valid raw RTT sample, instead of ns-3.44's smoothed RTT (ns-3.17
+/// TcpWestwood::EstimateRtt scheduled EstimateBW m_lastRtt ahead and divided by it). ns-3.17 took
+/// that sample from the oldest segment an ACK covers; with NewestRtt (--newest-rtt) the window
+/// lasts the sample from the newest (ns-3.44's m_lastRtt, and tcpsim's RTT sample).
 class Ns317CountWestwoodPlus : public TcpWestwoodPlus
 {
   public:
@@ -186,7 +194,17 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
         static TypeId tid = TypeId("twin::Ns317CountWestwoodPlus")
                                 .SetParent<TcpWestwoodPlus>()
                                 .SetGroupName("Internet")
-                                .AddConstructor<Ns317CountWestwoodPlus>();
+                                .AddConstructor<Ns317CountWestwoodPlus>()
+                                .AddAttribute("Ns317Rtt",
+                                              "Sample over ns-3.17's last raw RTT sample, not srtt",
+                                              BooleanValue(false),
+                                              MakeBooleanAccessor(&Ns317CountWestwoodPlus::m_ns317Rtt),
+                                              MakeBooleanChecker())
+                                .AddAttribute("NewestRtt",
+                                              "Sample over the last raw RTT sample of the newest segment",
+                                              BooleanValue(false),
+                                              MakeBooleanAccessor(&Ns317CountWestwoodPlus::m_newestRtt),
+                                              MakeBooleanChecker());
         return tid;
     }
 
@@ -194,7 +212,9 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
 
     Ns317CountWestwoodPlus(const Ns317CountWestwoodPlus& other)
         : TcpWestwoodPlus(other),
-          m_count(other.m_count)
+          m_count(other.m_count),
+          m_ns317Rtt(other.m_ns317Rtt),
+          m_newestRtt(other.m_newestRtt)
     {
     }
 
@@ -205,7 +225,16 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
 
     void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override
     {
-        TcpWestwoodPlus::PktsAcked(tcb, m_count.Count(tcb, segmentsAcked), rtt);
+        Time window = rtt;
+        if (m_ns317Rtt && !Ns317LastRtt().IsZero())
+        {
+            window = Ns317LastRtt();
+        }
+        else if (m_newestRtt && !tcb->m_lastRtt.Get().IsZero())
+        {
+            window = tcb->m_lastRtt.Get();
+        }
+        TcpWestwoodPlus::PktsAcked(tcb, m_count.Count(tcb, segmentsAcked), window);
     }
 
     Ptr<TcpCongestionOps> Fork() override
@@ -215,6 +244,8 @@ class Ns317CountWestwoodPlus : public TcpWestwoodPlus
 
   private:
     Ns317AckCount m_count;
+    bool m_ns317Rtt{false};
+    bool m_newestRtt{false};
 };
 
 /// ns-3.17 TcpWestwood's fast-recovery windows (its DupAck and NewAck, Gangadhar et al. Sec.
@@ -258,6 +289,58 @@ class Ns317WestwoodRecovery : public TcpClassicRecovery
     }
 };
 
+/// ns-3.17 TcpWestwood's fast-recovery windows measured as ns-3.17 measured them (--recovery=
+/// ns317window, a diagnostic of the Westwood+ gap, README "fig7: the Westwood+ gap"). ns-3.17
+/// sent while SND.NXT - SND.UNA < cwnd, cwnd = min(cwnd, ssthresh) at the third duplicate ACK
+/// plus one segment per further one; ns-3.44 sends while its RFC 6675 pipe < cWnd, and without
+/// SACK the pipe is SND.NXT - SND.UNA less one segment per duplicate ACK (each emulates a SACKed
+/// segment; the lost head is out and its retransmission in). Holding cWnd at min(cwnd,
+/// ssthresh) - 3 segments through the recovery gives ns-3.17's condition: pipe < cWnd iff
+/// SND.NXT - SND.UNA < min(cwnd, ssthresh) + (dupacks - 3) segments. cWnd = ssthresh on leaving
+/// (ns-3.44's socket, as ns-3.17's NewAck). Partial ACKs stay ns-3.44's (NewReno).
+class Ns317WindowRecovery : public TcpClassicRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("twin::Ns317WindowRecovery")
+                                .SetParent<TcpClassicRecovery>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<Ns317WindowRecovery>();
+        return tid;
+    }
+
+    Ns317WindowRecovery() = default;
+
+    Ns317WindowRecovery(const Ns317WindowRecovery& other)
+        : TcpClassicRecovery(other)
+    {
+    }
+
+    std::string GetName() const override
+    {
+        return "Ns317WindowRecovery";
+    }
+
+    void EnterRecovery(Ptr<TcpSocketState> tcb, uint32_t dupAckCount, uint32_t, uint32_t) override
+    {
+        const uint32_t entry = std::min(tcb->m_cWnd.Get(), tcb->m_ssThresh.Get());
+        const uint32_t held = dupAckCount * tcb->m_segmentSize;
+        tcb->m_cWnd = std::max(entry > held ? entry - held : 0, tcb->m_segmentSize);
+        tcb->m_cWndInfl = entry;
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t, bool) override
+    {
+        tcb->m_cWndInfl += tcb->m_segmentSize; // the trace's ns-3.17 cwnd; the socket's cWnd stays
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<Ns317WindowRecovery>(this);
+    }
+};
+
 struct Point
 {
     std::string name;    //!< as printed in RESULT lines
@@ -274,6 +357,8 @@ struct Options
     std::string recovery{"classic"};
     bool ns317Rto{false}; //!< ns-3.17's RTT sampling and RTO back-off (lib/ns317_rto.h)
     bool ns317Count{false}; //!< ns-3.17's CountAck for Westwood's and Westwood+'s samples
+    bool ns317Rtt{false};   //!< Westwood+ samples over ns-3.17's m_lastRtt (needs ns317Count)
+    bool newestRtt{false};  //!< Westwood+ samples over the newest segment's raw RTT (ditto)
 };
 
 inline std::string PerText(double per)
@@ -296,15 +381,27 @@ inline void ConfigureTcp(const Point& p, const Options& o)
     {
         Config::SetDefault("twin::TwinWestwood::Ns317Count", BooleanValue(o.ns317Count));
     }
+    if ((o.ns317Rtt || o.newestRtt) && !(o.ns317Count && o.ns317Rto && o.ns317Rtt != o.newestRtt))
+    {
+        std::cerr << "--ns317-rtt or --newest-rtt (one) needs --ns317-count and --ns317-rto\n";
+        std::exit(2);
+    }
+    if (o.ns317Rtt || o.newestRtt)
+    {
+        Ns317CountWestwoodPlus::GetTypeId(); // registers the attributes
+        Config::SetDefault("twin::Ns317CountWestwoodPlus::Ns317Rtt", BooleanValue(o.ns317Rtt));
+        Config::SetDefault("twin::Ns317CountWestwoodPlus::NewestRtt", BooleanValue(o.newestRtt));
+    }
     if (p.variant != "reno" && p.variant != "westwood" && p.variant != "westwood_plus")
     {
         std::cerr << "unknown variant " << p.variant << "\n";
         std::exit(2);
     }
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(socket));
-    TypeId recovery = (o.recovery == "ns317" && p.variant != "reno")
-                          ? Ns317WestwoodRecovery::GetTypeId()
-                          : TcpClassicRecovery::GetTypeId();
+    TypeId recovery = p.variant == "reno"          ? TcpClassicRecovery::GetTypeId()
+                      : o.recovery == "ns317"        ? Ns317WestwoodRecovery::GetTypeId()
+                      : o.recovery == "ns317window" ? Ns317WindowRecovery::GetTypeId()
+                                                     : TcpClassicRecovery::GetTypeId();
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(recovery));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(p.mss));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(p.delack));
@@ -400,7 +497,9 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
     }
     if (std::getenv("TWIN_TRACE"))
     {
-        // Diagnostic: cwnd, ssthresh and congestion-state changes, router drops, to stderr.
+        // Diagnostic: congestion states, and Westwood+'s estimate at each change and each loss.
+        InstallWestwoodTrace(nodes.Get(0));
+        // Diagnostic: cwnd and ssthresh changes, router drops, to stderr.
         Simulator::Schedule(Seconds(0.5), [] {
             Config::ConnectWithoutContext(
                 "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongestionWindow",
@@ -411,12 +510,6 @@ inline void RunPoint(const Point& p, uint32_t k, const Options& o)
                 "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/SlowStartThreshold",
                 MakeCallback(+[](uint32_t, uint32_t v) {
                     std::fprintf(stderr, "%.4f ssthresh %u\n", Simulator::Now().GetSeconds(), v);
-                }));
-            Config::ConnectWithoutContext(
-                "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongState",
-                MakeCallback(+[](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v) {
-                    std::fprintf(stderr, "%.4f state %s\n", Simulator::Now().GetSeconds(),
-                                 TcpSocketState::TcpCongStateName[v]);
                 }));
             Config::ConnectWithoutContext(
                 "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/RTO",
@@ -463,7 +556,8 @@ inline int Main(int argc,
     if (argc < 3)
     {
         std::cerr << "usage: " << argv[0]
-                  << " list | <point> <k> [--duration=S] [--recovery=classic|ns317] [--ns317-rto] [--ns317-count]\n";
+                  << " list | <point> <k> [--duration=S] [--recovery=classic|ns317|ns317window] [--ns317-rto]"
+                     " [--ns317-count] [--ns317-rtt|--newest-rtt]\n";
         return 2;
     }
     Options o;
@@ -485,6 +579,14 @@ inline int Main(int argc,
         else if (arg == "--ns317-count")
         {
             o.ns317Count = true;
+        }
+        else if (arg == "--ns317-rtt")
+        {
+            o.ns317Rtt = true;
+        }
+        else if (arg == "--newest-rtt")
+        {
+            o.newestRtt = true;
         }
         else
         {

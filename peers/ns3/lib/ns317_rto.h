@@ -46,6 +46,15 @@ struct SocketTcb : ns3::TcpSocketBase
     }
 };
 
+/// The last valid raw RTT sample the estimator below took (ns-3.17's `m_lastRtt`: `AckSeq`'s
+/// sample of the oldest segment an ACK covers, kept over ACKs without one); zero before the
+/// first. Read by the Westwood+ of lib/lossy_link.h with --ns317-rtt.
+inline ns3::Time& Ns317LastRtt()
+{
+    static ns3::Time last;
+    return last;
+}
+
 /// ns-3.17's RTT estimator and RTO back-off (src/internet/model/rtt-estimator.cc of ns-3.17:
 /// RttMeanDeviation::Measurement, RetransmitTimeout, AckSeq, IncreaseMultiplier) behind ns-3.44's
 /// RttEstimator interface; see the top of this file.
@@ -121,6 +130,7 @@ class Ns317RttEstimator : public ns3::RttEstimator
             m_rttvar = m;
         }
         ++m_nSamples;
+        Ns317LastRtt() = m;
         if (m_multiplier > 1 && Tracing())
         {
             std::fprintf(stderr,

@@ -232,6 +232,18 @@ class WestwoodPlusCc(CcModel):
     ns3_fast_recovery: Flag = False
     """ns-3 `TcpWestwood` fast recovery (the `gangadhar` code): start from min(cwnd, ssthresh)
     without the n-segment inflation, leave with cwnd = ssthresh; false: Reno's windows."""
+    sampling: Annotated[
+        str,
+        Validated(choice("a sampling window", ["ack_clocked", "ns3_timer"]), {"enum": ["ack_clocked", "ns3_timer"]}),
+    ] = "ack_clocked"
+    """"ack_clocked" (Linux): a window ends at the first ACK after max(RTT, min_window) and its
+    bytes are divided by the time to that ACK, idle time included; "ns3_timer" (ns-3.17
+    `TcpWestwood`, the `gangadhar` code): a window opened by an ACK lasts exactly the latest RTT
+    sample of the oldest segment an ACK covered, its bytes are divided by that RTT, and no window
+    is open from its end to the next ACK (min_window does not apply)."""
+    ssthresh_in_bytes: Flag = False
+    """ssthresh = BWE·RTTmin in whole bytes (at least 2 segments), not rounded down to whole
+    segments: ns-3.17 `TcpWestwood::DupAck` and `Retransmit` (the `gangadhar` code)."""
 
 
 def _segments(value: object) -> float:

@@ -200,19 +200,22 @@ impl SendState {
     }
 
     /// Drop the records of the segments fully acknowledged by `ack` (before `snd_una`
-    /// advances); returns an RTT sample if none of them was ever retransmitted (Karn),
-    /// measured from the newest one.
-    pub(crate) fn take_acked_segments(&mut self, ack: u64, now: u64) -> Option<u64> {
+    /// advances); returns the RTT samples the ACK gives (`AckedRtt`).
+    pub(crate) fn take_acked_segments(&mut self, ack: u64, now: u64) -> AckedRtt {
         let first = self.snd_una / self.mss;
         let last_exclusive = ack.div_ceil(self.mss);
         let full =
             if ack == self.data_end.max(self.snd_max) || ack % self.mss == 0 { last_exclusive } else { ack / self.mss };
         let mut valid = true;
         let mut newest_sent = None;
+        let mut oldest = None;
         for abs in first..full {
             match self.segments.pop_front() {
                 Some(s) => {
                     valid &= !s.retransmitted;
+                    if abs == first && !s.retransmitted {
+                        oldest = Some(now - s.sent_ns);
+                    }
                     newest_sent = Some(s.sent_ns);
                     if s.sacked {
                         self.sacked.add(abs, -1);
@@ -228,6 +231,63 @@ impl SendState {
                 None => break,
             }
         }
-        newest_sent.filter(|_| valid).map(|t| now - t)
+        AckedRtt { newest: newest_sent.filter(|_| valid).map(|t| now - t), oldest }
+    }
+}
+
+/// The RTT samples of one ACK of new data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AckedRtt {
+    /// From the newest segment it covers, if none of them was ever retransmitted (Karn, RFC 6298
+    /// §3): the sample of the RTO estimator and of every controller.
+    pub newest: Option<u64>,
+    /// From the oldest segment it covers, if that one was never retransmitted: ns-3.17's
+    /// `RttEstimator::AckSeq` (the head of its history), which timed Westwood+'s sampling window.
+    pub oldest: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::CaIncrement;
+
+    const MSS: u64 = 1000;
+    const MS: u64 = 1_000_000;
+
+    fn state() -> SendState {
+        let window = Window {
+            cwnd_bytes: 10 * MSS,
+            ssthresh_bytes: u64::MAX,
+            mss_bytes: MSS,
+            ca_credit: 0,
+            ca_increment: CaIncrement::Exact,
+        };
+        SendState::new(MSS, 1 << 30, 3, window, u64::MAX)
+    }
+
+    /// Two segments sent at 0 and 1 ms, one delayed ACK of both at 101 ms.
+    fn two_sent(retransmit: Option<u64>) -> SendState {
+        let mut s = state();
+        s.record_sent(0, false, 0);
+        s.record_sent(MSS, false, MS);
+        if let Some(seq) = retransmit {
+            s.record_sent(seq, true, 50 * MS);
+        }
+        s.snd_nxt = 2 * MSS;
+        s.snd_max = 2 * MSS;
+        s
+    }
+
+    #[test]
+    fn an_ack_gives_the_newest_segments_rtt_and_the_oldest_segments() {
+        // Newest: 101 − 1 = 100 ms; oldest (ns-3.17's AckSeq): 101 − 0 = 101 ms.
+        let rtt = two_sent(None).take_acked_segments(2 * MSS, 101 * MS);
+        assert_eq!(rtt, AckedRtt { newest: Some(100 * MS), oldest: Some(101 * MS) });
+        // Karn drops the newest-segment sample if any covered segment was resent; the oldest
+        // one only if the oldest segment was.
+        let rtt = two_sent(Some(MSS)).take_acked_segments(2 * MSS, 101 * MS);
+        assert_eq!(rtt, AckedRtt { newest: None, oldest: Some(101 * MS) });
+        let rtt = two_sent(Some(0)).take_acked_segments(2 * MSS, 101 * MS);
+        assert_eq!(rtt, AckedRtt { newest: None, oldest: None });
     }
 }

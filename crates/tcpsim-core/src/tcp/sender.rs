@@ -299,6 +299,7 @@ impl TcpSender {
                 acked_bytes: 0,
                 duplicate: true,
                 rtt_ns: None,
+                oldest_rtt_ns: None,
                 ece,
             };
             self.cc.ops_mut().on_ack(&sample);
@@ -412,10 +413,12 @@ impl TcpSender {
     fn on_new_ack(&mut self, ack: u64, ece: bool, ctx: &mut Ctx) {
         let now = ctx.now();
         let acked = ack - self.state.snd_una;
-        let exact_rtt_ns = self.state.take_acked_segments(ack, now);
+        let acked_rtt = self.state.take_acked_segments(ack, now);
+        let exact_rtt_ns = acked_rtt.newest;
         // What the TCP's clock reads (`quantize_rtt`): the estimator, the controller and the
         // RTT trace see it; the summary's RTT statistics keep the exact sample.
         let rtt_ns = exact_rtt_ns.map(|r| quantize_rtt(r, self.rtt_tick_ns));
+        let oldest_rtt_ns = acked_rtt.oldest.map(|r| quantize_rtt(r, self.rtt_tick_ns));
         if let (Some(exact), Some(r)) = (exact_rtt_ns, rtt_ns) {
             if !self.wire.time_one_segment {
                 self.rtt.sample(r);
@@ -430,8 +433,16 @@ impl TcpSender {
         s.snd_una = ack;
         s.snd_nxt = s.snd_nxt.max(ack);
         s.limited_transmit_bytes = 0;
-        let sample =
-            AckSample { now_ns: now, ack, snd_nxt: s.snd_nxt, acked_bytes: acked, duplicate: false, rtt_ns, ece };
+        let sample = AckSample {
+            now_ns: now,
+            ack,
+            snd_nxt: s.snd_nxt,
+            acked_bytes: acked,
+            duplicate: false,
+            rtt_ns,
+            oldest_rtt_ns,
+            ece,
+        };
         let cc = self.cc.ops_mut();
         cc.on_ack(&sample);
         if self.rounds.on_ack(ack, s.snd_nxt) {

@@ -25,8 +25,13 @@ ns-3), reproduced with the cc/recovery overrides:
   α = 0.9 on the mean of the last two samples (Sec. 2.4 eq. 1, `Filtering()`), no virtual null
   samples (the ns-3 code has none): ``cc = {kind="westwood", null_sample_divisor=0,
   filter={kind="tustin_fixed", alpha=0.9}}``;
-- Westwood+: one sample per RTT (eq. 3), the same α = 0.9 filter, no 50 ms floor:
-  ``cc = {kind="westwood_plus", filter={kind="tustin_fixed", alpha=0.9}, min_window="0s"}``;
+- Westwood+: one sample per RTT (eq. 3) timed as ns-3.17's (`EstimateRtt` schedules `EstimateBW`
+  one raw RTT sample after the ACK that opens the window, the sample of the oldest segment an ACK
+  covers as `RttEstimator::AckSeq` took it; `EstimateBW` divides the segments counted by that RTT;
+  no window is open from then to the next ACK), the same α = 0.9 filter, no 50 ms floor,
+  ssthresh = BWE·RTTmin in bytes (`DupAck`, `Retransmit`):
+  ``cc = {kind="westwood_plus", filter={kind="tustin_fixed", alpha=0.9}, min_window="0s",
+  sampling="ns3_timer", ssthresh_in_bytes=true}``;
 - both over **Reno** recovery: the ns-3 class derives from `TcpSocketBase`, not `TcpNewReno`;
   its `NewAck` "follows the same rules as in TCP Reno" (Sec. 3.2) and leaves fast recovery on
   the first new ACK (Sec. 2.4: "a sender side modification to TCP Reno").
@@ -71,7 +76,9 @@ recovery with cwnd = min(cwnd, BWE·RTTmin), not inflated by the three duplicate
 and leaves it with cwnd = ssthresh even if that raises the window (`NewAck`)
 (`ns3_fast_recovery = true`); congestion avoidance adds max(1, ⌊SMSS²/cwnd⌋) bytes per ACK
 (`ca_increment = "ns3"`). Not modelled: ns-3's
-ssthresh has no whole-segment rounding or 2-segment floor on duplicate ACKs.
+ssthresh has no 2-segment floor on duplicate ACKs (Westwood's is also rounded down to whole
+segments here), and ns-3.17's RTTmin is the least sample of the oldest segment an ACK covers, tcpsim's
+of the newest.
 """
 
 # Importing a section registers its experiments; paper order is the order `tcpsim list` shows.

@@ -83,7 +83,14 @@ WESTWOOD_PLUS_NS3_CC: dict[str, Any] = {
     "filter": {"kind": "tustin_fixed", "alpha": 0.9},
     "min_window": "0s",
     "ns3_fast_recovery": True,
+    "sampling": "ns3_timer",
+    "ssthresh_in_bytes": True,
 }
+"""ns-3.17 `TcpWestwood` with `ProtocolType` WestwoodPlus: its `EstimateRtt` opens a sampling window
+on an ACK and schedules `EstimateBW` one raw RTT sample (`m_lastRtt`, `RttEstimator::AckSeq`'s sample
+of the oldest segment an ACK covers) ahead, which divides the
+segments counted by that RTT (`sampling = "ns3_timer"`); `DupAck` and `Retransmit` set ssthresh
+= `m_currentBW · m_minRtt` in bytes, not whole segments (`ssthresh_in_bytes`)."""
 
 
 @dataclass(frozen=True)
@@ -136,9 +143,12 @@ FLAVOUR_NOTE = (
     "samples, Tustin filter with fixed α = 0.9 on the mean of the last two samples, no null samples "
     "and ns-3's fast-recovery windows: min(cwnd, ssthresh) uninflated at entry, ssthresh at exit even if larger "
     '(cc = {kind="westwood", null_sample_divisor=0, filter={kind="tustin_fixed", alpha=0.9}, '
-    "ns3_fast_recovery=true}); Westwood+ = one sample per RTT, same filter, no 50 ms floor, same recovery windows "
+    "ns3_fast_recovery=true}); Westwood+ = one sample per RTT timed as ns-3.17's (a window opened by an ACK lasts "
+    "exactly the last RTT sample of the oldest segment an ACK covered, its segments divided by that RTT), same "
+    "filter, no 50 ms floor, ssthresh = "
+    "BWE·RTTmin in bytes, same recovery windows "
     '(cc = {kind="westwood_plus", filter={kind="tustin_fixed", alpha=0.9}, min_window="0s", '
-    "ns3_fast_recovery=true})"
+    'ns3_fast_recovery=true, sampling="ns3_timer", ssthresh_in_bytes=true})'
 )
 NS3_NOTE = (
     "ns-3 (2013) defaults for what the paper omits: min RTO 200 ms, initial cwnd 1 segment, initial ssthresh "
@@ -149,8 +159,10 @@ NS3_NOTE = (
     'sensitivity run). Alternative reading "' + SCALED_READING + '": the same with a 131 072-byte window'
 )
 NOT_MODELLED_NOTE = (
-    "ns-3 detail tcpsim does not model: ns-3 ssthresh = BWE·RTTmin in bytes with no 2-segment floor on "
-    "duplicate ACKs, tcpsim rounds down to whole segments, at least 2"
+    "ns-3 details tcpsim does not model: ns-3 sets ssthresh = BWE·RTTmin in bytes with no 2-segment floor on "
+    "duplicate ACKs, tcpsim's Westwood rounds down to whole segments, at least 2 (its Westwood+ keeps the bytes "
+    "and the floor); ns-3.17's RTTmin is the least RTT sample of the oldest segment an ACK covers, tcpsim's "
+    "of the newest"
 )
 
 

@@ -83,6 +83,16 @@ pub fn bwe_window_bytes(bwe_bytes_per_s: f64, min_rtt_ns: Option<u64>, mss_bytes
     segments * mss_bytes
 }
 
+/// The window BWE·RTTmin in whole bytes, at least two segments: `max(2·seg_size,
+/// ⌊BWE·RTTmin⌋)`. ns-3.17 `TcpWestwood` (the `gangadhar` code) sets ssthresh so, not rounded
+/// to segments: `DupAck` assigns `m_currentBW · m_minRtt` to the integer `m_ssThresh`,
+/// `Retransmit` takes its max with `2 · m_segmentSize` (the floor is kept on duplicate ACKs too,
+/// so that a loss before the first bandwidth sample cannot leave a zero window).
+pub fn bwe_window_exact_bytes(bwe_bytes_per_s: f64, min_rtt_ns: Option<u64>, mss_bytes: u64) -> u64 {
+    let bytes = (bwe_bytes_per_s * min_rtt_ns.unwrap_or(0) as f64 / 1e9).floor();
+    (bytes as u64).clamp(2 * mss_bytes, u32::MAX as u64)
+}
+
 /// How [`AckedCount`] debits a cumulative ACK and caps what one ACK counts
 /// (`WestwoodConfig::acked_count`).
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
@@ -265,6 +275,17 @@ mod tests {
     use super::*;
 
     const MSS: u64 = 1000;
+
+    #[test]
+    fn the_bwe_window_in_segments_rounds_down_and_in_bytes_does_not() {
+        // 105 500 bytes/s · 0.1 s = 10 550 bytes: 10 whole segments of 1000, or 10 550 bytes.
+        assert_eq!(bwe_window_bytes(105_500.0, Some(100_000_000), MSS), 10_000);
+        assert_eq!(bwe_window_exact_bytes(105_500.0, Some(100_000_000), MSS), 10_550);
+        // Both floor at two segments (no estimate or no RTT sample yet).
+        assert_eq!(bwe_window_bytes(0.0, Some(100_000_000), MSS), 2000);
+        assert_eq!(bwe_window_exact_bytes(0.0, Some(100_000_000), MSS), 2000);
+        assert_eq!(bwe_window_exact_bytes(105_500.0, None, MSS), 2000);
+    }
 
     #[test]
     fn a_duplicate_ack_counts_one_segment_and_is_remembered() {

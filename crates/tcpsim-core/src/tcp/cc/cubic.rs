@@ -438,7 +438,16 @@ mod tests {
     }
 
     fn ack(c: &mut Cubic, now_ns: u64, rtt_ns: Option<u64>) {
-        c.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: MSS, duplicate: false, rtt_ns, ece: false });
+        c.on_ack(&AckSample {
+            now_ns,
+            ack: 0,
+            snd_nxt: 0,
+            acked_bytes: MSS,
+            duplicate: false,
+            rtt_ns,
+            oldest_rtt_ns: None,
+            ece: false,
+        });
     }
 
     /// Loss at cwnd = 100 segments: ssthresh = 70 segments, W_max = 100, cwnd_prior = 100.
@@ -642,6 +651,7 @@ mod tests {
             acked_bytes: MSS,
             duplicate: false,
             rtt_ns: Some(rtt_ms * MS),
+            oldest_rtt_ns: None,
             ece: false,
         });
         c.increase_window(w, MSS);

@@ -159,7 +159,16 @@ mod tests {
 
     /// Feed one ACK as the sender does: `on_ack`, then `on_round_end` if it ends the window.
     fn ack(d: &mut Dctcp, rounds: &mut RoundCounter, ack: u64, snd_nxt: u64, acked_bytes: u64, ece: bool) {
-        let sample = AckSample { now_ns: 0, ack, snd_nxt, acked_bytes, duplicate: false, rtt_ns: None, ece };
+        let sample = AckSample {
+            now_ns: 0,
+            ack,
+            snd_nxt,
+            acked_bytes,
+            duplicate: false,
+            rtt_ns: None,
+            oldest_rtt_ns: None,
+            ece,
+        };
         d.on_ack(&sample);
         if rounds.on_ack(ack, snd_nxt) {
             d.on_round_end(&sample, &window(10 * MSS));
@@ -188,8 +197,16 @@ mod tests {
         let alpha2 = 15.0 / 16.0 * alpha1 + 1.0 / 16.0;
         assert!((d.alpha() - alpha2).abs() < 1e-15);
         // A duplicate ACK with ECE acknowledges nothing: it changes neither count.
-        let dup =
-            AckSample { now_ns: 0, ack: 7000, snd_nxt: 9000, acked_bytes: 0, duplicate: true, rtt_ns: None, ece: true };
+        let dup = AckSample {
+            now_ns: 0,
+            ack: 7000,
+            snd_nxt: 9000,
+            acked_bytes: 0,
+            duplicate: true,
+            rtt_ns: None,
+            oldest_rtt_ns: None,
+            ece: true,
+        };
         d.on_ack(&dup);
         assert_eq!((d.bytes_acked, d.bytes_marked), (0, 0));
     }

@@ -35,7 +35,7 @@ pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
 pub use round::RoundCounter;
 pub use vegas::*;
 pub use westwood::{SilenceRule, Westwood, WestwoodConfig};
-pub use westwood_plus::{WestwoodPlus, WestwoodPlusConfig};
+pub use westwood_plus::{WestwoodPlus, WestwoodPlusConfig, WestwoodPlusSampling};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -71,6 +71,9 @@ pub struct AckSample {
     pub duplicate: bool,
     /// RTT measured from this ACK (Karn-valid), if any.
     pub rtt_ns: Option<u64>,
+    /// RTT from the oldest segment this ACK covers, if that one was never retransmitted
+    /// (ns-3.17 `RttEstimator::AckSeq`); only Westwood+'s `ns3_timer` window reads it.
+    pub oldest_rtt_ns: Option<u64>,
     /// The ACK carries ECN-Echo (RFC 3168 §6.1.2; every such ACK, whether or not the sender
     /// reduces for it: DCTCP counts the bytes it acknowledges, RFC 8257 §3.3).
     pub ece: bool,

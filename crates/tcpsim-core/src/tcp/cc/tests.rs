@@ -12,6 +12,7 @@ use crate::config::*;
 use crate::sim::Sim;
 use crate::tcp::cc::{
     AckedCountRule, AimdConfig, SilenceRule, WestwoodConfig, WestwoodFilter, WestwoodPlusConfig, WestwoodPlusFilter,
+    WestwoodPlusSampling,
 };
 use crate::tcp::tests::tcp_config;
 
@@ -40,6 +41,8 @@ fn westwood_plus(min_decrease_half: bool) -> CcConfig {
         min_window_ns: 50 * MS,
         min_decrease_half,
         ns3_fast_recovery: false,
+        sampling: WestwoodPlusSampling::AckClocked,
+        ssthresh_in_bytes: false,
     })
 }
 
@@ -372,6 +375,8 @@ fn the_canonical_form_parses_and_is_checked() {
                 min_window_ns: 0,
                 min_decrease_half: false,
                 ns3_fast_recovery: false,
+                sampling: WestwoodPlusSampling::AckClocked,
+                ssthresh_in_bytes: false,
             })
         ),
         "flows[0].tcp.cc.filter.alpha: NaN must be in [0, 1)"

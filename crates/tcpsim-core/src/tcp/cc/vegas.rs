@@ -494,6 +494,7 @@ mod tests {
             acked_bytes: MSS,
             duplicate: false,
             rtt_ns: Some(rtt_ns),
+            oldest_rtt_ns: None,
             ece: false,
         }
     }
@@ -745,6 +746,7 @@ mod tests {
             acked_bytes: MSS,
             duplicate: false,
             rtt_ns: Some((rtt_ms * MS as f64) as u64),
+            oldest_rtt_ns: None,
             ece: false,
         }
     }

@@ -339,12 +339,22 @@ mod tests {
             acked_bytes,
             duplicate: false,
             rtt_ns: Some(105 * MS),
+            oldest_rtt_ns: None,
             ece: false,
         });
     }
 
     fn dupack(w: &mut Westwood, now_ns: u64) {
-        w.on_ack(&AckSample { now_ns, ack: 0, snd_nxt: 0, acked_bytes: 0, duplicate: true, rtt_ns: None, ece: false });
+        w.on_ack(&AckSample {
+            now_ns,
+            ack: 0,
+            snd_nxt: 0,
+            acked_bytes: 0,
+            duplicate: true,
+            rtt_ns: None,
+            oldest_rtt_ns: None,
+            ece: false,
+        });
     }
 
     /// One 1250-byte segment acknowledged every 10 ms: B = 125 000 bytes/s (1 Mb/s).
