@@ -651,6 +651,9 @@ class TcpOptions(Model):
     "impatient" (the recovery's own rule: NewReno only the first, the RFC's recommendation; SACK
     each) or "slow_but_steady" (every one, as ns-3 and Linux do: a recovery of many losses one
     round trip each then runs to its end instead of timing out)."""
+    fast_retransmit_timer: Literal["restart", "keep"] = "restart"
+    """What fast retransmit does to a running retransmission timer: "restart" it (ns-2, Linux) or
+    "keep" it running from the last ACK of new data (RFC 6298 §5.1 read literally, ns-3.17)."""
     dupack_threshold: Count = 3
     """Duplicate ACKs that trigger fast retransmit (RFC 5681: 3)."""
     delack_count: Count = 2

@@ -128,6 +128,24 @@ pub enum PartialAckTimer {
     SlowButSteady,
 }
 
+/// What fast retransmit does to a running retransmission timer. RFC 6298 §5.1 starts the
+/// timer on a send only if it is not running, so a fast retransmission leaves it to expire one
+/// RTO after it was last (re)started — by the last ACK of new data; ns-2 (`dupack_action` →
+/// `reset_rtx_timer`), Linux (`tcp_rearm_rto` when the head is resent) and tcpsim's default
+/// restart it, giving the retransmission a whole RTO.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FastRetransmitTimer {
+    /// Restart the timer with the fast retransmission (ns-2, Linux).
+    #[default]
+    Restart,
+    /// Leave a running timer alone (RFC 6298 §5.1 read literally; ns-3.17's
+    /// `TcpSocketBase::SendDataPacket` schedules the timer only when none is pending, and its
+    /// `DoRetransmit` goes through it): when the queue has grown the round trip beyond the
+    /// RTO, the timer can expire before the retransmission's ACK returns.
+    Keep,
+}
+
 /// How an ECN sender (`TcpConfig::ecn`) marks its segments ECN-capable and where it sets CWR.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -224,6 +242,9 @@ pub struct TcpConfig {
     /// Which partial ACKs of a fast recovery restart the retransmission timer (`PartialAckTimer`).
     #[serde(default)]
     pub partial_ack_timer: PartialAckTimer,
+    /// Whether fast retransmit restarts a running retransmission timer (`FastRetransmitTimer`).
+    #[serde(default)]
+    pub fast_retransmit_timer: FastRetransmitTimer,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     pub recovery: RecoveryKind,

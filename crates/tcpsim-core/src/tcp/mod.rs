@@ -96,6 +96,7 @@ pub(crate) mod tests {
             rtt_sampling: Default::default(),
             rto_estimator: Default::default(),
             partial_ack_timer: Default::default(),
+            fast_retransmit_timer: Default::default(),
             rd_class: None,
         }
     }

@@ -19,7 +19,9 @@ use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::send_state::SendState;
 use super::transmitter::{Transmitter, Wire};
-use crate::config::{EcnSender, PartialAckTimer, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsthresh};
+use crate::config::{
+    EcnSender, FastRetransmitTimer, PartialAckTimer, RttSampling, SsthreshFrom, TcpConfig, TimeoutSsthresh,
+};
 use crate::context::Ctx;
 use crate::engine::Event;
 use crate::packet::SackBlock;
@@ -104,6 +106,7 @@ impl TcpSender {
                 rd_class: cfg.rd_mark(),
                 cwr_pending: false,
                 rto_timer: Default::default(),
+                keep_timer_at_fast_retransmit: cfg.fast_retransmit_timer == FastRetransmitTimer::Keep,
                 counters: SenderCounters::default(),
                 time_one_segment: cfg.rtt_sampling == RttSampling::TimedSegment,
                 timed: None,

@@ -61,6 +61,8 @@ pub(crate) struct Wire {
     /// new data segment (with `ecn_ns2`, the next segment) carries CWR.
     pub(crate) cwr_pending: bool,
     pub(crate) rto_timer: Timer,
+    /// `FastRetransmitTimer::Keep`: fast retransmit leaves a running timer alone.
+    pub(crate) keep_timer_at_fast_retransmit: bool,
     pub(crate) counters: SenderCounters,
     /// `RttSampling::TimedSegment`: time one never-sent segment at a time.
     pub(crate) time_one_segment: bool,
@@ -199,5 +201,13 @@ impl<'a, 'c> Transmitter<'a, 'c> {
     /// Restart the retransmission timer (RFC 6298 §5.3).
     pub fn restart_rto_timer(&mut self) {
         self.wire.restart_rto_timer(self.rto_ns, self.ctx);
+    }
+
+    /// The timer at fast retransmit (`TcpConfig::fast_retransmit_timer`): restarted, or left
+    /// running if it is (the retransmission armed it if it was not).
+    pub fn restart_rto_timer_at_fast_retransmit(&mut self) {
+        if !self.wire.keep_timer_at_fast_retransmit {
+            self.restart_rto_timer();
+        }
     }
 }

@@ -34,7 +34,7 @@ impl RecoveryOps for Reno {
         self.restart_cwnd_bytes = r.cwnd_bytes.unwrap_or(r.ssthresh_bytes);
         s.window.cwnd_bytes = r.entry_cwnd_bytes.unwrap_or(self.restart_cwnd_bytes + s.dupack_threshold as u64 * s.mss);
         self.in_recovery = true;
-        tx.restart_rto_timer();
+        tx.restart_rto_timer_at_fast_retransmit();
     }
 
     /// Step 4: inflate by one segment per duplicate ACK.

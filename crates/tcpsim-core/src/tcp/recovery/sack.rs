@@ -70,7 +70,7 @@ impl RecoveryOps for Sack {
         self.in_recovery = true;
         self.high_rxt = s.snd_una;
         self.retransmit(s, s.snd_una, tx);
-        tx.restart_rto_timer();
+        tx.restart_rto_timer_at_fast_retransmit();
     }
 
     /// A cumulative ACK at or beyond RecoveryPoint (the default `recovery_complete`) ends

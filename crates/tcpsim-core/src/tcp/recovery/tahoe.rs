@@ -21,7 +21,7 @@ impl RecoveryOps for Tahoe {
         s.window.cwnd_bytes = s.mss;
         s.snd_nxt = s.snd_una;
         tx.retransmit_first_unacked(s);
-        tx.restart_rto_timer();
+        tx.restart_rto_timer_at_fast_retransmit();
     }
 
     fn exit(&mut self, _s: &mut SendState) {}
