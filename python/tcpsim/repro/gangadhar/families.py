@@ -403,7 +403,7 @@ class Fig9(_Family):
             "(ours 1.50, paper < 1), and at PER 0.001 it ties Reno's (1.38 against 1.36; ours 1.73 and 1.78). The "
             "paper's Westwood spread below 1 Mb/s needs a 41-byte Westwood near capacity, which neither simulator "
             "gives with the assumed 100-packet buffer and errors in both directions (the paper states neither): a "
-            "set-up the paper does not give. ns-3's Westwood+ spread at PER 0.01 is 1.55 (ours 1.28, paper close to "
+            "set-up the paper does not give. ns-3's Westwood+ spread at PER 0.01 is 1.55 (ours 1.49, paper close to "
             "1.2); with ns-3.44's own RTO rules every ns-3 flow stalls in backed-off timeouts at PER 0.01. Open: "
             "Reno's 1460-byte flow at PER 0.001, 1.48 Mb/s in ns-3 against tcpsim's 1.86, which puts ns-3's Reno "
             "spread (1.36) near the paper's 1.4; only partly explained: in a 200 s twin run (RNG run 1, "
