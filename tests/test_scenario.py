@@ -188,6 +188,7 @@ def test_defaults_fill_every_engine_field():
         "rtt_sampling": "every_ack",
         "rto_estimator": "rfc6298",
         "partial_ack_timer": "impatient",
+        "fast_retransmit_timer": "restart",
         "rd_class": None,
     }
 

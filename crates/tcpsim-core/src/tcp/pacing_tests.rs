@@ -74,6 +74,7 @@ fn wire(pacing_rate_bps: Option<u64>) -> Wire {
         rd_class: RdMark::R,
         cwr_pending: false,
         rto_timer: Default::default(),
+        keep_timer_at_fast_retransmit: false,
         counters: Default::default(),
         time_one_segment: false,
         timed: None,

@@ -47,12 +47,15 @@ NS3_TCP: dict[str, Any] = {
     "ca_increment": "ns3",
     "limited_transmit": False,
     "ssthresh_from": "flight_size",
+    "fast_retransmit_timer": "keep",
 }
 """The ns-3 (2013) defaults of the parameters the paper does not state (the main reading); no limited
 transmit: ns-3.17's `TcpNewReno` had it as the attribute `LimitedTransmit`, false by default, and its
 Tahoe, Reno and Westwood sockets not at all. Fast retransmit halves FlightSize: `TcpReno` and
 `TcpNewReno::DupAck` set ssthresh = max(2·SMSS, BytesInFlight()/2); `TcpTahoe::DupAck` halves cWnd
-instead (`TAHOE`)."""
+instead (`TAHOE`). A fast retransmission leaves a running retransmission timer alone: ns-3.17's
+`DoRetransmit` sends through `SendDataPacket`, which schedules `ReTxTimeout` only when none is pending,
+and only `NewAck` restarts it."""
 SCALED_RWND = "131072B"
 """ns-3's default receive buffer (`TcpSocket::RcvBufSize`), advertised once the window may scale: the
 alternative reading's window (module docstring)."""
@@ -153,7 +156,7 @@ FLAVOUR_NOTE = (
 NS3_NOTE = (
     "ns-3 (2013) defaults for what the paper omits: min RTO 200 ms, initial cwnd 1 segment, initial ssthresh "
     "65 535 B, advertised window 65 535 B (16 bits, no window scaling in ns-3.17), no RFC 6582 recover check "
-    "before fast retransmit, 42 header bytes (IPv4 + TCP + PPP), congestion avoidance adding max(1, ⌊SMSS²/cwnd⌋) "
+    "before fast retransmit, a fast retransmission leaving the running retransmission timer alone, 42 header bytes (IPv4 + TCP + PPP), congestion avoidance adding max(1, ⌊SMSS²/cwnd⌋) "
     'bytes per ACK (ca_increment = "ns3"); router buffer 100 packets drop-tail, errors in both directions of the '
     "bottleneck (assumed where the paper is silent); the source's device queue is large, not ns-3's 100 packets (fig7 "
     'sensitivity run). Alternative reading "' + SCALED_READING + '": the same with a 131 072-byte window'

@@ -576,3 +576,34 @@ fn vegas_ns2_worried_checks_resend_later_losses_and_a_window_cut_since_is_not_re
     let reno = run(RecoveryKind::Reno, &[15, 17, 19, 38], true);
     assert!(reno.timeouts > 0);
 }
+
+/// `FastRetransmitTimer`, hand-worked on the module's set-up with a 10 Mb/s link (a 1040-byte
+/// packet takes 0.832 ms) and the RTO pinned at 23 ms (min = max): Reno, segment 15 lost. The
+/// ACK of 14 arrives at 44.224 ms and restarts the timer; the third duplicate ACK (of 18) at
+/// 47.552 ms triggers the fast retransmission, whose ACK returns at 69.248 ms (it queued
+/// behind segments 19..38). Restarted at the fast retransmit the timer would expire at 70.552
+/// ms: no timeout. Kept running from the ACK of 14, it expires at 67.224 ms, 2 ms before the
+/// retransmission's ACK: a spurious timeout, cwnd back to one segment.
+#[test]
+fn a_timer_kept_running_at_fast_retransmit_expires_one_rto_after_the_last_new_ack() {
+    for rule in [FastRetransmitTimer::Restart, FastRetransmitTimer::Keep] {
+        let mut cfg = scenario(RecoveryKind::Reno, &[15], true);
+        cfg.links[0].rate_bps = 10_000_000;
+        let tcp = &mut cfg.flows[0].tcp;
+        (tcp.min_rto_ns, tcp.max_rto_ns, tcp.fast_retransmit_timer) = (23 * MS, 23 * MS, rule);
+        let o = run_config(&cfg);
+        let at = |t: u64| o.cwnd_times.iter().position(|&x| x == t).map(|i| o.cwnd[i]);
+        assert_eq!((at(44_224_000), at(47_552_000)), (Some(24_000), Some(15_000)), "{rule:?}");
+        assert_eq!(o.delivered, 200_000, "{rule:?}");
+        match rule {
+            FastRetransmitTimer::Restart => {
+                assert_eq!((o.timeouts, o.fast_retransmits), (0, 1));
+                assert_eq!(at(69_248_000), Some(12_000), "the retransmission's ACK ends the recovery");
+            }
+            FastRetransmitTimer::Keep => {
+                assert!(o.timeouts >= 1 && o.fast_retransmits >= 1, "{} {}", o.timeouts, o.fast_retransmits);
+                assert_eq!(at(67_224_000), Some(1000), "timeout 23 ms after the ACK of 14");
+            }
+        }
+    }
+}
