@@ -78,6 +78,12 @@ CONFIGS = {
     "ns317_count": "",
     "sndbuf64_count": SNDBUF64,
     "count": "",
+    # fig7's Westwood+ diagnostics (README "fig7: the Westwood+ gap") as a configuration: Westwood+
+    # samples over ns-3.17's window (the last raw RTT sample, --ns317-rtt) and fast recovery sends
+    # by ns-3.17's condition, SND.NXT - SND.UNA < cwnd (--recovery=ns317window, Westwood and
+    # Westwood+; Reno keeps TcpClassicRecovery).
+    "ns317_count_rtt_window": "",
+    "ns317_sndbuf64_count_rtt_window": SNDBUF64,
 }
 CONFIG_ARGS = {
     "ns317": ["--ns317-rto"],
@@ -88,6 +94,8 @@ CONFIG_ARGS = {
     "ns317_count": ["--ns317-rto", "--ns317-count"],
     "sndbuf64_count": ["--ns317-count"],
     "count": ["--ns317-count"],
+    "ns317_count_rtt_window": ["--ns317-rto", "--ns317-count", "--ns317-rtt", "--recovery=ns317window"],
+    "ns317_sndbuf64_count_rtt_window": ["--ns317-rto", "--ns317-count", "--ns317-rtt", "--recovery=ns317window"],
 }
 """Twin options of a configuration, besides its TWIN_SET."""
 CONFIG_LABELS = {
@@ -103,6 +111,11 @@ CONFIG_LABELS = {
     "ns317_count": "ns-3.17's RTO rules and CountAck, 64 KB advertised, 128 KB send buffer",
     "sndbuf64_count": "ns-3.44's RTO rules, ns-3.17's CountAck, 64 KB window bounding the unacknowledged data",
     "count": "ns-3.44's RTO rules, ns-3.17's CountAck",
+    "ns317_count_rtt_window": "ns-3.17's RTO rules and CountAck, Westwood+'s sampling window and recovery window",
+    "ns317_sndbuf64_count_rtt_window": (
+        "ns-3.17's RTO rules and CountAck, Westwood+'s sampling window and recovery window, 64 KB window "
+        "bounding the unacknowledged data"
+    ),
 }
 
 Data = dict[tuple[str, str], dict[str, list[float]]]
@@ -335,6 +348,82 @@ def fig7_numbers(data: Data) -> list[tuple[str, list[float]]]:
     return out
 
 
+# --- gangadhar.fig5 -------------------------------------------------------------------------------
+
+FIG5_PERS = ("0.0001", "0.0002", "0.0005", "0.001", "0.002", "0.005", "0.01", "0.02", "0.05")
+FIG5_BY_FAR_FROM = 0.001
+"""tcpsim's "by far" test (Westwood ≥ 1.5 × the best of Tahoe, Reno, NewReno) starts at this PER."""
+FIG5_READING = "ns317_count"
+FIG5_CONFIGS = (FIG5_READING, "ns317_count_rtt_window", "ns317_sndbuf64_count", "ns317_sndbuf64_count_rtt_window")
+
+
+def fig5_points() -> list[str]:
+    return [f"{v}_p{p}" for v in VARIANTS for p in FIG5_PERS]
+
+
+def fig5_curve(data: Data, config: str, variant: str) -> dict[str, float]:
+    """Mean throughput (Mb/s) by PER (as written in the point names)."""
+    return {p: statistics.fmean(t) for p in FIG5_PERS if (t := tput(data, config, f"{variant}_p{p}"))}
+
+
+def fig5_smallest(data: Data, config: str, top: str, bottom: str, from_per: float = 0.0) -> tuple[float, str] | None:
+    """The smallest ratio of the mean curves `top` / `bottom` over the PERs ≥ `from_per` (tcpsim's
+    claims compare mean curves), with the PER where it is; None when a curve is missing."""
+    a, b = fig5_curve(data, config, top), fig5_curve(data, config, bottom)
+    ratios = {p: a[p] / b[p] for p in FIG5_PERS if p in a and p in b and b[p] > 0 and float(p) >= from_per}
+    if not ratios:
+        return None
+    per = min(ratios, key=ratios.get)
+    return ratios[per], per
+
+
+def fig5_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """The quantities of tcpsim's fig5 claims "Westwood highest by far" (Westwood ≥ every other variant
+    within 3 % / 0.01 Mb/s, ≥ 1.5 × the best of Tahoe, Reno, NewReno from PER 0.001) and "Westwood+
+    second" (Westwood+ ≥ Tahoe, Reno, NewReno). ns-3.44's TcpNewReno stands for Tahoe's, Reno's and
+    NewReno's best. Under the main reading the per-PER ratios (per replication), and under every
+    configuration the smallest ratios of the mean curves."""
+    out: list[tuple[str, list[float]]] = []
+    twin = TWINS["gangadhar.fig5"]
+    for config in sorted(twin.points, key=lambda c: c != twin.reading):
+        label = twin.label(config)
+        if config == twin.reading:
+            for p in FIG5_PERS:
+                out.append(
+                    (
+                        f"other: Westwood / Westwood+ at PER {p}, {label}",
+                        ratio(data, config, f"westwood_p{p}", f"westwood_plus_p{p}"),
+                    )
+                )
+            for p in FIG5_PERS:
+                out.append(
+                    (
+                        f"other: Westwood / NewReno at PER {p}, {label}",
+                        ratio(data, config, f"westwood_p{p}", f"reno_p{p}"),
+                    )
+                )
+        summaries = (
+            (
+                "westwood",
+                "westwood_plus",
+                0.0,
+                "Westwood / Westwood+ over all PERs (tcpsim's claim: >= 1 within 3 % / 0.01 Mb/s)",
+            ),
+            ("westwood", "reno", FIG5_BY_FAR_FROM, "Westwood / NewReno over PERs >= 0.001 (tcpsim's claim: >= 1.5)"),
+            (
+                "westwood_plus",
+                "reno",
+                0.0,
+                "Westwood+ / NewReno over all PERs (tcpsim's claim: >= 1 within 3 % / 0.01 Mb/s)",
+            ),
+        )
+        for top, bottom, from_per, what in summaries:
+            if found := fig5_smallest(data, config, top, bottom, from_per):
+                value, per = found
+                out.append((f"other: smallest {what} of the mean curves (at PER {per}), {label}", [value]))
+    return out
+
+
 # --- gangadhar.fig11 ------------------------------------------------------------------------------
 
 FIG11_NAMES = {
@@ -397,6 +486,35 @@ COMMON_SETUP = (
 )
 
 TWINS: dict[str, Twin] = {
+    "gangadhar.fig5": Twin(
+        points={config: fig5_points() for config in FIG5_CONFIGS},
+        replications=2,
+        duration_s=600,
+        reading=FIG5_READING,
+        tool=f"{TOOL} with ns-3.17's RTO rules (--ns317-rto) and CountAck (--ns317-count)",
+        labels={FIG5_READING: "ns-3.17's RTO rules and CountAck"},
+        setup=COMMON_SETUP
+        + "fig5 sweeps the PER of the 2 Mb/s link (both directions) over 0.0001, 0.0002, 0.0005, 0.001, 0.002, "
+        "0.005, 0.01, 0.02, 0.05 as tcpsim, 400-byte segments, delayed-ACK count 2 (200 ms), 600 s runs and 2 "
+        "replications (RNG runs 1-2) as tcpsim; Reno/NewReno (ns-3.44's TcpNewReno, which stands for Tahoe's, "
+        "Reno's and NewReno's best in tcpsim's claims: ns-3.44 has no Tahoe and no Reno without NewReno), "
+        "Westwood and Westwood+. Its main reading is fig8's and fig9's, 'ns-3.17's RTO rules and CountAck' (twin "
+        "options --ns317-rto, peers/ns3/lib/ns317_rto.h, and --ns317-count, peers/ns3/lib/lossy_link.h): no RTT "
+        "sample from the SYN (first data RTO 1 s), a timeout's back-off kept until a valid sample, ns-3.17's "
+        "estimator gains, and Westwood's and Westwood+'s samples counted as ns-3.17's TcpWestwood::CountAck; 64 KB "
+        "advertised window, 128 KB send buffer. Numbers: under the main reading Westwood / Westwood+ and Westwood "
+        "/ NewReno at each PER (per replication, mean and interval), and under every configuration the smallest "
+        "ratio of the mean curves (as tcpsim's claims compare them) of Westwood / Westwood+ over all PERs, "
+        "Westwood / NewReno over PERs >= 0.001 and Westwood+ / NewReno over all PERs. Sensitivities, 1 "
+        "replication each, all three variants: '" + CONFIG_LABELS["ns317_count_rtt_window"] + "' (fig7's "
+        "Westwood+ diagnostics, peers/ns3/README.md 'fig7: the Westwood+ gap': --ns317-rtt, Westwood+'s sampling "
+        "window is ns-3.17's last raw RTT sample instead of ns-3.44's srtt; --recovery=ns317window, Westwood's "
+        "and Westwood+'s fast recovery sends while SND.NXT - SND.UNA < cwnd as ns-3.17's did instead of by the "
+        "RFC 6675 pipe; Reno keeps TcpClassicRecovery, so its runs are the main reading's run 1), 'ns-3.17's RTO "
+        "rules and CountAck, 64 KB window bounding the unacknowledged data' (a 65 535-byte send buffer, fig7's "
+        "main reading) and both together.",
+        numbers=fig5_numbers,
+    ),
     "gangadhar.fig8": Twin(
         points={
             "ns317_count": fig8_points(tuple(range(1, 9))),
