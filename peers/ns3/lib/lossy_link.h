@@ -1,5 +1,5 @@
 // The gangadhar Fig. 3 / Table 1 set-up ("lossy link") in ns-3.44, shared by the twins of
-// gangadhar.fig7, gangadhar.fig8 and gangadhar.fig9 (peers/ns3/README.md).
+// gangadhar.fig5, gangadhar.fig7, gangadhar.fig8 and gangadhar.fig9 (peers/ns3/README.md).
 //
 //   source --10 Mb/s, 45 ms-- router --2 Mb/s, 0.01 ms-- sink   (fig7 sweeps the 2 Mb/s)
 //
