@@ -532,8 +532,8 @@ OBSERVATIONS: dict[str, list[str]] = {
         "Westwood / Westwood+ 0.998, 0.995, 0.986, 0.978). tcpsim's curves lie within 7 % of ns-3.17's at every "
         "point (Westwood within 6 %) but Westwood+ at PER 0.005, 11 % above (1.182 against 1.062).",
         "The paper's script (tcp-variants-comparison.cc) takes --mtu=400 by default and sets SegmentSize = mtu - 40, "
-        "360-byte payloads, where tcpsim and these runs use 400 (as fig9's payloads 41 ... 1460 B are mtu 81 ... "
-        "1500 - 40). With 360 B (not in the numbers; python3 peers/ns317/run.py <point>_m360_p<PER>) every curve is "
+        "360-byte payloads, where tcpsim and these runs use 400 (fig9's payloads 41 ... 1460 B would be its mtu "
+        "81 ... 1500). With 360 B (not in the numbers; python3 peers/ns317/run.py <point>_m360_p<PER>) every curve is "
         "0-10 % lower (Westwood 1.777 1.773 1.759 1.725 1.641 1.428 1.103 0.702 0.305, Westwood+ 1.775 1.773 1.769 "
         "1.752 1.678 0.999 0.589 0.290 0.087, NewReno 1.686 1.565 1.183 0.850 0.603 0.346 0.223 0.138 0.063) and "
         "every claim's verdict is the same (Westwood / Westwood+ 0.978 at PER 0.002, Westwood / the best of the "
