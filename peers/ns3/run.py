@@ -10,9 +10,11 @@ configuration (`<twin> <point> <k> --duration=S [options]`, RNG run k; a configu
 rules, "ns317" the same with ns-3.17's RTT sampling and RTO back-off (`--ns317-rto`), others are
 sensitivities; each twin names the configuration of its main reading),
 collects the `RESULT <point> <metric> <value>` lines, and writes
-`python/tcpsim/repro/ns2_reference/<experiment id>.json` in the format of the peer reference
-data that tcpsim's experiments read (the same files as the ns-2 twins': experiment, script,
-command, ns2 = the tool that ran it, setup, replications, numbers, observations).
+`peers/ns3/results/<experiment id>.json` in the format of the peer reference data that tcpsim's
+experiments read (`tcpsim.repro.ns2_reference`: experiment, script, command, ns2 = the tool that
+ran it, setup, replications, numbers, observations). tcpsim does not read these files:
+`peers/ns317/run.py` writes the package's reference of each gangadhar experiment from the real
+ns-3.17 and copies these numbers and observations into it as the ns-3.44 twin's.
 
 Numbers named exactly like one of the experiment's `Number`s are ns-3's value for it (mean and
 95 % Student-t interval over the replications); the others are descriptive ("other: ...").
@@ -41,7 +43,9 @@ from twin_stats import mean_ci  # noqa: E402 - peers/twin_stats.py, beside this 
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent.parent
-OUT = PROJECT / "python" / "tcpsim" / "repro" / "ns2_reference"
+OUT = HERE / "results"
+"""Where the twins' results go; peers/ns317/run.py copies them into the package's reference files
+(python/tcpsim/repro/ns2_reference/<experiment id>.json), whose primary values are the real ns-3.17's."""
 CACHE = Path(os.environ.get("NS3_TWIN_CACHE", "/tmp/ns3-twins/raw"))
 BIN = Path(os.environ.get("NS3_TWIN_BIN", "/tmp/ns3-twins/bin"))
 TOOL = "ns-3.44 (pip wheel ns3==3.44.post0)"

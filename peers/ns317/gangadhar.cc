@@ -3,7 +3,7 @@
 // C++98 against ns-3.17's API (its TcpReno, TcpNewReno, TcpTahoe and TcpWestwood sockets), to
 // check which of the ns-3.44 twins' disagreements (peers/ns3/) come from their emulation.
 //
-//   source --10 Mb/s, 45 ms-- router --2 Mb/s, 0.01 ms-- sink
+//   source --10 Mb/s, 45 ms-- router --2 Mb/s (fig7: 1...8), 0.01 ms-- sink
 //
 // One BulkSendApplication flow into a PacketSink from t = 0; one RateErrorModel (packet unit,
 // rate = PER) as the receive error model of both bottleneck devices (data lost at the sink,
@@ -15,11 +15,13 @@
 // duration.
 //
 // Usage:
-//   gangadhar list                    the points the runner runs, one a line
+//   gangadhar list [figN]             the points of tcpsim's gangadhar.figN (fig5, fig7, fig8,
+//                                     fig9), or of all four, one a line
 //   gangadhar <point> <k> [opts]      runs <point> with RngRun k; prints
 //                                     RESULT <point> <metric> <value> lines
-// A point is <variant>[_m<payload>][_d<delack count>]_p<PER>, variant one of reno, newreno,
-// tahoe, westwood, westwood_plus (payload 400 and count 2 when left out), e.g. reno_m1460_p0.001.
+// A point is <variant>[_m<payload>][_d<delack count>][_b<rate>]_p<PER>, variant one of reno,
+// newreno, tahoe, westwood, westwood_plus (payload 400 B, count 2 and a 2 Mb/s bottleneck when
+// left out), e.g. reno_m1460_p0.001, westwood_b8_p0.005.
 // Options: --duration=S (default 600); --other-queues=N: the device queues other than the
 // router's, in packets (default 100, ns-3.17's default; the ns-3.44 twins have 1000);
 // --probe: counts the sender's retransmission timeouts and fast retransmits, whether each fast
@@ -35,6 +37,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -51,10 +54,11 @@ struct Point
   std::string variant;
   uint32_t payload;
   uint32_t delack;
+  double rate;  //!< bottleneck rate, Mb/s
   double per;
 };
 
-/// Parses <variant>[_m<payload>][_d<count>]_p<per>; false if `name` is not one.
+/// Parses <variant>[_m<payload>][_d<count>][_b<rate>]_p<per>; false if `name` is not one.
 bool
 ParsePoint (const std::string &name, Point &p)
 {
@@ -62,6 +66,7 @@ ParsePoint (const std::string &name, Point &p)
   p.name = name;
   p.payload = 400;
   p.delack = 2;
+  p.rate = 2;
   p.per = -1;
   p.variant = "";
   std::string rest;
@@ -97,41 +102,107 @@ ParsePoint (const std::string &name, Point &p)
         {
         case 'm': p.payload = static_cast<uint32_t> (value); break;
         case 'd': p.delack = static_cast<uint32_t> (value); break;
+        case 'b': p.rate = value; break;
         case 'p': p.per = value; break;
         default: return false;
         }
     }
-  return p.per >= 0 && p.payload > 0 && p.delack > 0;
+  return p.per >= 0 && p.payload > 0 && p.delack > 0 && p.rate > 0;
 }
 
-std::vector<std::string>
-ListedPoints ()
+/// The canonical name of a point: the fields at their defaults (400 B, count 2, 2 Mb/s) left out,
+/// so that the experiments share their common points (and the runner's cache of them).
+std::string
+PointName (const char *variant, unsigned payload, unsigned delack, unsigned rate, const char *per)
 {
-  std::vector<std::string> names;
-  // fig9: Reno at PER 0.001, Westwood and Westwood+ at PER 0.01, over the paper's payloads
-  // (the spreads across payload sizes; 1460 and 41 B first).
-  const char *fig9[] = {"reno_m%u_p0.001", "westwood_m%u_p0.01", "westwood_plus_m%u_p0.01"};
-  const unsigned payloads[] = {1460, 41, 100, 200, 400, 536, 1000};
-  for (size_t v = 0; v < 3; ++v)
+  std::ostringstream name;
+  name << variant;
+  if (payload != 400)
     {
-      for (size_t i = 0; i < 7; ++i)
-        {
-          char name[64];
-          std::snprintf (name, sizeof name, fig9[v], payloads[i]);
-          names.push_back (name);
-        }
+      name << "_m" << payload;
     }
+  if (delack != 2)
+    {
+      name << "_d" << delack;
+    }
+  if (rate != 2)
+    {
+      name << "_b" << rate;
+    }
+  name << "_p" << per;
+  return name.str ();
+}
+
+/// The points of one experiment (fig5, fig7, fig8, fig9; 600 s, tcpsim's full grids), or of all
+/// four without repeats when `experiment` is empty; false for an unknown experiment.
+bool
+ListedPoints (const std::string &experiment, std::vector<std::string> &names)
+{
+  const char *five[] = {"tahoe", "reno", "newreno", "westwood", "westwood_plus"};
+  const char *three[] = {"reno", "westwood", "westwood_plus"};
+  const char *pers[] = {"0.0001", "0.0002", "0.0005", "0.001", "0.002", "0.005", "0.01", "0.02", "0.05"};
+  const unsigned payloads[] = {41, 100, 200, 400, 536, 1000, 1460};
+  const bool all = experiment.empty ();
+  std::set<std::string> seen;
+  std::vector<std::string> out;
   // fig5: the five variants over PER, 400 B.
-  const char *variants[] = {"reno", "newreno", "tahoe", "westwood", "westwood_plus"};
-  const char *pers[] = {"0.0001", "0.001", "0.005", "0.01", "0.05"};
-  for (size_t v = 0; v < 5; ++v)
+  if (all || experiment == "fig5")
     {
-      for (size_t i = 0; i < 5; ++i)
+      for (size_t v = 0; v < 5; ++v)
         {
-          names.push_back (std::string (variants[v]) + "_p" + pers[i]);
+          for (size_t i = 0; i < 9; ++i)
+            {
+              out.push_back (PointName (five[v], 400, 2, 2, pers[i]));
+            }
         }
     }
-  return names;
+  // fig7: the five variants over the bottleneck rate 1...8 Mb/s at PER 0.005.
+  if (all || experiment == "fig7")
+    {
+      for (size_t v = 0; v < 5; ++v)
+        {
+          for (unsigned r = 1; r <= 8; ++r)
+            {
+              out.push_back (PointName (five[v], 400, 2, r, "0.005"));
+            }
+        }
+    }
+  // fig8: Reno, Westwood, Westwood+ over PER for delayed-ACK counts 1...8.
+  if (all || experiment == "fig8")
+    {
+      for (size_t v = 0; v < 3; ++v)
+        {
+          for (unsigned c = 1; c <= 8; ++c)
+            {
+              for (size_t i = 0; i < 9; ++i)
+                {
+                  out.push_back (PointName (three[v], 400, c, 2, pers[i]));
+                }
+            }
+        }
+    }
+  // fig9: Reno, Westwood, Westwood+ over PER for the paper's payloads.
+  if (all || experiment == "fig9")
+    {
+      for (size_t v = 0; v < 3; ++v)
+        {
+          for (size_t m = 0; m < 7; ++m)
+            {
+              for (size_t i = 0; i < 9; ++i)
+                {
+                  out.push_back (PointName (three[v], payloads[m], 2, 2, pers[i]));
+                }
+            }
+        }
+    }
+  for (size_t i = 0; i < out.size (); ++i)
+    {
+      if (seen.insert (out[i]).second)
+        {
+          names.push_back (out[i]);
+        }
+    }
+  return !names.empty ();
 }
 
 /// Counts of the sender's loss events (--probe).
@@ -402,7 +473,9 @@ RunPoint (const Point &p, uint32_t run, double duration, bool probe, uint32_t ot
   access.SetChannelAttribute ("Delay", StringValue ("45ms"));
   access.SetQueue ("ns3::DropTailQueue", "MaxPackets", UintegerValue (otherQueues));
   PointToPointHelper lossy;
-  lossy.SetDeviceAttribute ("DataRate", StringValue ("2Mbps"));
+  std::ostringstream rate;
+  rate << p.rate << "Mbps";
+  lossy.SetDeviceAttribute ("DataRate", StringValue (rate.str ()));
   lossy.SetChannelAttribute ("Delay", StringValue ("0.01ms"));
   lossy.SetQueue ("ns3::DropTailQueue", "MaxPackets", UintegerValue (100));
   Ptr<UniformRandomVariable> uniform = CreateObject<UniformRandomVariable> ();
@@ -487,9 +560,14 @@ RunPoint (const Point &p, uint32_t run, double duration, bool probe, uint32_t ot
 int
 main (int argc, char *argv[])
 {
-  if (argc == 2 && std::string (argv[1]) == "list")
+  if ((argc == 2 || argc == 3) && std::string (argv[1]) == "list")
     {
-      std::vector<std::string> names = ListedPoints ();
+      std::vector<std::string> names;
+      if (!ListedPoints (argc == 3 ? argv[2] : "", names))
+        {
+          std::cerr << "no points for " << argv[2] << " (fig5, fig7, fig8, fig9)\n";
+          return 2;
+        }
       for (size_t i = 0; i < names.size (); ++i)
         {
           std::printf ("%s\n", names[i].c_str ());
@@ -499,7 +577,8 @@ main (int argc, char *argv[])
   Point p;
   if (argc < 3 || !ParsePoint (argv[1], p))
     {
-      std::cerr << "usage: " << argv[0] << " list | <variant>[_m<payload>][_d<count>]_p<per> <run>"
+      std::cerr << "usage: " << argv[0] << " list [fig5|fig7|fig8|fig9]"
+                << " | <variant>[_m<payload>][_d<count>][_b<rate>]_p<per> <run>"
                 << " [--duration=S] [--other-queues=N] [--probe]\n";
       return 2;
     }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Build ns-3.17 (the release the gangadhar paper ran) and peers/ns317/gangadhar.cc against it.
+# Build ns-3.17 (the release the gangadhar paper ran) and peers/ns317/gangadhar.cc and
+# gangadhar.fig11.cc against it.
 #   peers/ns317/setup.sh [SOURCE]
 # SOURCE: an ns-3.17 source tree, or a git repository of ns-3 (its tag ns-3.17 is exported).
 # Without it, the tag is cloned from the public ns-3 git. Everything goes under $NS317_DIR
-# (default /tmp/ns317): src/, build/ (waf's --out), build/bin/gangadhar. Re-running rebuilds
+# (default /tmp/ns317): src/, build/ (waf's --out), build/bin/gangadhar{,.fig11}. Re-running rebuilds
 # only what changed. Needs Python 2.7 for ns-3.17's waf ($NS317_PYTHON, default pyenv's 2.7.18
 # or python2) and g++ (tested with g++ 12).
 set -euo pipefail
@@ -52,15 +53,19 @@ fi
 nice -n 10 "$PY" ./waf build -j"${NS317_JOBS:-1}"
 
 mkdir -p "$OUT/bin"
-if [ ! -x "$OUT/bin/gangadhar" ] || [ "$HERE/gangadhar.cc" -nt "$OUT/bin/gangadhar" ]; then
-  # waf names the libraries libns<VERSION>-<module>: libns3.17-core with a release tarball,
-  # libns3-dev-core from git (its VERSION file says 3-dev).
-  version="$(sed -n "s/^VERSION = '\(.*\)'$/\1/p" "$OUT/c4che/_cache.py")"
-  libs=()
-  for m in applications internet point-to-point network core; do
-    libs+=("-lns$version-$m")
-  done
-  nice -n 10 g++ -std=gnu++98 -O2 -Wno-deprecated -I"$OUT" "$HERE/gangadhar.cc" \
-    -o "$OUT/bin/gangadhar" -L"$OUT" -Wl,--disable-new-dtags,-rpath,"$OUT" "${libs[@]}"
-fi
-echo "$OUT/bin/gangadhar"
+# waf names the libraries libns<VERSION>-<module>: libns3.17-core with a release tarball,
+# libns3-dev-core from git (its VERSION file says 3-dev).
+version="$(sed -n "s/^VERSION = '\(.*\)'$/\1/p" "$OUT/c4che/_cache.py")"
+libs=()
+for m in applications internet point-to-point network core; do
+  libs+=("-lns$version-$m")
+done
+for program in gangadhar gangadhar.fig11; do
+  if [ ! -x "$OUT/bin/$program" ] || [ "$HERE/$program.cc" -nt "$OUT/bin/$program" ]; then
+    # Compiled beside and renamed, so that runs under way keep their binary.
+    nice -n 10 g++ -std=gnu++98 -O2 -Wno-deprecated -I"$OUT" "$HERE/$program.cc" \
+      -o "$OUT/bin/$program.new" -L"$OUT" -Wl,--disable-new-dtags,-rpath,"$OUT" "${libs[@]}"
+    mv "$OUT/bin/$program.new" "$OUT/bin/$program"
+  fi
+  echo "$OUT/bin/$program"
+done

@@ -3,15 +3,17 @@ when it runs the experiment's main reading, shown beside the paper's value and t
 
 One JSON file per experiment, ``ns2_reference/<experiment id>.json`` in this package (shipped in
 the wheel with the package's other data files), written by the ns-2 runner of the project's
-``peers/ns2``. Its fields:
+``peers/ns2`` (the ``gangadhar`` ones, whose paper ran ns-3.17, by ``peers/ns317/run.py`` from the
+real ns-3.17; the folder's README says who writes what). Its fields:
 
 - ``experiment``: the experiment id (the file's name without ``.json``);
 - ``script``, ``command``: the Tcl script (a path inside the project) and the command that
   re-runs it (needs a built ns-2);
 - ``ns2``: which simulator build ran it ("ns-2.35 stock", "ns-2.35 + UCLA TCP Westwood agents",
-  "ns-3.44 (pip wheel ns3==3.44.post0)");
+  "ns-3.17 (built from its tag, peers/ns317)");
 - ``tool`` (optional, default "ns-2"): the peer simulator's short name, the label its values are
-  shown under ("ns-2", "ns-3"); the ns-3 twins of ``peers/ns3`` write the same format;
+  shown under ("ns-2", "ns-3.17"); the ns-3.44 twins of ``peers/ns3`` write the same format to
+  ``peers/ns3/results``, copied into the ns-3.17 files as "other" numbers;
 - ``setup``: what the script runs, and every deviation from the experiment's main reading;
 - ``replications``: how many runs each value averages;
 - ``numbers``: ``{"name", "value", "ci"}``, ``name`` exactly the ``name`` of the experiment's
