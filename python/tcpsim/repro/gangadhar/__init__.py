@@ -10,11 +10,17 @@
 - `gangadhar.fig11`: bandwidth estimate of Westwood and Westwood+ under ACK compression.
 
 Set-up (Fig. 3, Table 1; `scenarios/lossy_link.toml`): source —10 Mb/s, 45 ms— router —2 Mb/s,
-0.01 ms— sink; 400-byte segments; delayed ACKs every 2 segments, 200 ms timeout; Bernoulli
+0.01 ms— sink; 400-byte segments (Table 1's "MTU size of 400 B ... used as the segment size"; the
+authors' own script, ns-3.17's `examples/tcp/tcp-variants-comparison.cc`, makes 400 B the IP packet,
+360-byte segments, on which ns-3.17 gives fig5's verdicts unchanged, curves 0–10 % lower); delayed ACKs every 2 segments, 200 ms timeout; Bernoulli
 packet errors on both directions of the bottleneck, PER 0.005 unless swept; drop-tail router
 buffer of 100 packets (assumed: the paper gives no buffer); one bulk flow for 600 s, throughput over the
 whole run (the paper's "average throughput"); two runs per point, error bars the 95 % Student-t
 interval of the mean (the paper draws ± one standard deviation; the largest is in the notes).
+
+The "ns-3 says" values beside the paper's and tcpsim's come from ns-3.17 itself, the paper's
+simulator, built from its release tag (`peers/ns317`); the ns-3.44 twins of `peers/ns3` stand
+beside them as "other" values.
 
 Sections: `common` (set-up, flavours, readings, throughput curves), `sweeps` (fig5–7),
 `families` (fig8–9), `traces` (fig10), `ack_compression` (fig11).
@@ -44,7 +50,9 @@ minimum RTO 200 ms (`RttEstimator::MinRTO` of the 2013 releases; 1 s later); ini
 1 segment and initial ssthresh 65 535 bytes (`TcpSocket::InitialCwnd`,
 `InitialSlowStartThreshold`); no RFC 6582 "covers more than recover" check before fast
 retransmit (ns-3's `DupAck` enters fast retransmit whenever the third duplicate ACK arrives outside
-recovery); 42 header bytes per packet (IPv4 20 + TCP 20 + PPP 2). fig5 also runs the five variants
+recovery); a fast retransmission leaves a running retransmission timer alone (ns-3.17's
+`SendDataPacket` schedules it only when none is pending; `fast_retransmit_timer = "keep"`); 42
+header bytes per packet (IPv4 20 + TCP 20 + PPP 2). fig5 also runs the five variants
 with tcpsim's own defaults, and the paper's Westwood/Westwood+ over NewReno recovery, as sensitivities.
 
 The advertised window is read two ways (two readings, each judged on its own). The paper does

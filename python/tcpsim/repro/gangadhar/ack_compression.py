@@ -151,13 +151,12 @@ class Fig11(_TwoWindows):
             "not provided in detail\"); Westwood's peak estimate is built by bursts of compressed ACKs whose "
             "length and spacing those unstated parameters decide, and Westwood+'s estimate follows flow 1's "
             "throughput, which they set too (1 ms access links: sensitivity run in the numbers' explanations). "
-            "ns-3 on the same set-up misses the paper too (peers/ns3 gangadhar.fig11.cc: ns-3.44 with ns-3.17's RTO "
-            "rules, CountAck and the 64 KB window bounding the unacknowledged data, one deterministic run): its "
-            "Westwood+ stays well below 500 kb/s over 8–14 s, 228…238 kb/s (tcpsim 224…407; paper about 300 to "
-            "slightly above 500), flow 1 getting 0.21 Mb/s (tcpsim 0.30); its Westwood estimate climbs by the same "
-            "0.67 ms compressed-ACK samples to a peak of 5.71 Mb/s (tcpsim 9.13, paper 8), a peak set by the longest "
-            "burst, which the set-up's details move: 8.88 Mb/s with ns-3.44's own ACK counts, 7.00 with the 128 KB "
-            "window (tcpsim 6.94)."
+            "ns-3.17 itself, the paper's simulator (peers/ns317: built from its release tag, its TcpWestwood's "
+            "own EstimatedBW trace, one deterministic run), misses the paper as tcpsim does: Westwood+'s estimate "
+            "over 8-14 s is 219-427 kb/s (ours 224-407; paper about 300 to slightly above 500), flow 1 getting "
+            "0.30 Mb/s (ours 0.30); Westwood's estimate peaks at 8.98 Mb/s (ours 9.13, paper 8) with mean 1.46 "
+            "and sd 1.48 Mb/s after 2 s (ours 1.60 and 1.74). The ns-3.44 twin (peers/ns3) gave 228-238 kb/s and "
+            "a 5.71 Mb/s peak."
         ),
     )
     seeds_full = seeds_quick = 1  # deterministic: one run is exact (see runs)

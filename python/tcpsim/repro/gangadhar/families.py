@@ -256,18 +256,16 @@ class Fig8(_Family):
     miss_cause = MissCause(
         "setup",
         (
-            "Westwood's spread across delayed-ACK counts (paper < 0.4 Mb/s; ours 0.419 at PER 0.001, count 1 vs 8) "
-            "sits near the bound and is decided by where the PER grid falls, which the paper does not state (ours "
-            "is below 0.4 at every PER but 0.001 and 0.002: 0.351 at 0.0005, 0.310 at 0.005), and by how the "
-            "window-limited count 1 recovers from router overruns. The ns-3 twin run with ns-3.17's RTT sampling "
-            "and RTO back-off (peers/ns3 --ns317-rto: no SYN sample, a timeout's back-off kept until a valid sample; "
-            "ns-3.44 as is livelocks in spurious timeouts from count 3 up, 0.011 Mb/s at count 8) and ns-3.17's "
-            "count of the segments an ACK acknowledges (--ns317-count, as our AckedCount) does not give the paper's "
-            "spread either: Westwood 0.643 Mb/s (count 3 vs 1 at PER 0.0005, its count 1 collapsing after router "
-            "overruns in ns-3.44's loss recovery; 0.395 at PER 0.001 and 0.322 at 0.005, ours 0.419 and 0.310; "
-            "0.28-0.40 over counts 2-8, ours 0.22-0.38; 0.766 with ns-3.44's ACK counts), Reno 0.975 (ours 1.114, "
-            "paper close to 1); its curves at PER 0.001 lie within 0.06 Mb/s of ours for Reno at every count and "
-            "within 0.03 for Westwood at counts 2-8, so it shows no ns-3.17 mechanism that tcpsim lacks."
+            "Westwood's spread across delayed-ACK counts (paper < 0.4 Mb/s; ours 0.424 at PER 0.001, count 1 vs "
+            "8) sits near the bound and is decided by where the PER grid falls, which the paper does not state "
+            "(ours is below 0.4 at every PER but 0.001 and 0.002). ns-3.17 itself, the paper's simulator "
+            "(peers/ns317: built from its release tag, the set-up of the authors' own script "
+            "examples/tcp/tcp-variants-comparison.cc, 2 runs of 600 s) misses the bound the same way: Westwood "
+            "0.418 at PER 0.002 (0.391 at PER 0.001), its spreads at the nine PERs 0.069 0.155 0.287 0.391 0.418 "
+            "0.377 0.365 0.329 0.155 against ours 0.080 0.152 0.349 0.424 0.416 0.312 0.225 0.251 0.150; Reno's "
+            "largest spread 1.162 at PER 0.0005 (ours 1.104 there, paper close to 1). Its claims agree with ours "
+            "but one: count 1 is not best for Reno at PER 0.0001 in ns-3.17 (count 3 1.727 against 1.659), where "
+            "ours holds. The ns-3.44 twin (peers/ns3) gave Westwood 0.643 and Reno 0.975."
         ),
     )
     title = "throughput vs PER for delayed-ACK counts 1…8 (timeout 200 ms)"
@@ -396,19 +394,19 @@ class Fig9(_Family):
         "setup",
         (
             "ns-3.17 itself, the paper's simulator (peers/ns317: built from its release tag, the set-up of the "
-            "authors' own script examples/tcp/tcp-variants-comparison.cc, 2 runs of 600 s), agrees with tcpsim and "
-            "not with the paper on all three spreads: Reno at PER 0.001 1.73 Mb/s (1460 B 1.817 - 41 B 0.089; ours "
-            "1.71, paper about 1.4), Westwood at PER 0.01 1.49 (ours 1.46, paper < 1), Westwood+ at PER 0.01 1.46 "
-            "(ours 1.48, paper close to 1.2); 1460 B is the best and 41 B the worst payload for all three in both. "
-            "Its 1460-byte Reno times out 14 times in 600 s, every timeout in fast recovery and spurious: a fast "
-            "retransmission leaves the running retransmission timer alone (SendDataPacket schedules it only when "
-            "none is pending), so it expires one RTO after the last new ACK while the retransmission waits in the "
-            "router's queue; our main reading does the same (fast_retransmit_timer = \"keep\"). The paper's "
-            "Westwood spread below 1 Mb/s needs a 41-byte Westwood near capacity, which neither simulator gives on "
-            "this set-up (both overrun the 100-packet router buffer with 41-byte segments): a set-up the paper does "
-            "not give. The ns-3.44 twin (peers/ns3, ns-3.17's RTO rules and ACK count emulated) put Reno's spread "
-            "at 1.36, near the paper, by a run of repeated fast recoveries after a spurious timeout that ns-3.17 "
-            "does not show (it has at most one after each timeout): an artefact of the emulation."
+            "authors' own script examples/tcp/tcp-variants-comparison.cc, 2 runs of 600 s) agrees with tcpsim and "
+            "not with the paper on all three spreads: Reno at PER 0.001 1.728 Mb/s (ours 1.706, paper about 1.4), "
+            "Westwood at PER 0.01 1.493 (ours 1.464, paper < 1), Westwood+ at PER 0.01 1.457 (ours 1.484, paper "
+            "close to 1.2); 1460 B is the best and 41 B the worst payload for all three in both, and \"Reno's "
+            'spread largest" fails in both (Reno ties Westwood). Its 1460-byte Reno at PER 0.001 times out 14 '
+            "times in 600 s, every timeout in fast recovery and spurious: a fast retransmission leaves the "
+            "running retransmission timer alone (SendDataPacket schedules it only when none is pending), so it "
+            "expires one RTO after the last new ACK while the retransmission waits in the router's queue; our "
+            'main reading does the same (fast_retransmit_timer = "keep"). The paper\'s Westwood spread below 1 '
+            "Mb/s needs a 41-byte Westwood near capacity, which neither simulator gives on this set-up: a set-up "
+            "the paper does not give. The ns-3.44 twin (peers/ns3, ns-3.17's RTO rules emulated) put Reno's "
+            "spread at 1.36, near the paper, by a run of repeated fast recoveries after a spurious timeout that "
+            "ns-3.17 does not show: an artefact of the emulation."
         ),
     )
     title = "throughput vs PER for payloads 41…1460 B"
