@@ -8,7 +8,7 @@
 #   ns podlesny.fig4.tcl list                 -> the points
 #   ns podlesny.fig4.tcl <disc>:<nr>:<vg> <replication>
 source [file join [file dirname [info script]] lib podlesny.tcl]
-set POINTS {droptail:30:10 red_ecn:30:10}
+set POINTS {droptail:30:10 red_ecn:30:10 rd:30:10}
 if {[lindex $argv 0] == "list"} { puts $POINTS; exit 0 }
 lassign [split [lindex $argv 0] :] disc nr vg
 set rep [lindex $argv 1]

@@ -1,13 +1,16 @@
 """tcpsim's values for the ns-2 twins' DropTail and RED/ECN configurations of `podlesny`'s RD
 experiments (which tcpsim's experiments run with RD only, or with DropTail at a few points):
 the same scenarios the experiments build, with the bottleneck queue swapped, measured with the
-experiments' own functions. Needs tcpsim (run with the project's Python):
+experiments' own functions; with `--rd`, the twins' RD arm (tcpsim's main-reading RD, `RD_PAPER`)
+instead. Needs tcpsim (run with the project's Python):
 
-    .venv/bin/python peers/ns2/tcpsim_side.py [--vegas-no-ecn] [name ...]   # names below; default all
+    .venv/bin/python peers/ns2/tcpsim_side.py [--vegas-no-ecn] [--rd] [name ...]   # names below; default all
 
 Prints `name: mean [95 % CI]` per measured value (3 seeds unless stated). `--vegas-no-ecn` makes
 every Vegas flow (long-lived and web) non-ECN-capable, as stock ns-2's Vegas is (its `output()`
-never sets ECT), to compare with the twins' RED/ECN runs.
+never sets ECT), to compare with the twins' RED/ECN runs. Under RD, fig4 and fig5 also print the
+data-packets-only reading (`*_data`, the twins' `*_utilization`) and the flows RD counted per link
+direction (`n_r`, `n_d`, the twins' `n_r_ab`…).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import tcpsim
 from tcpsim.repro.aggregate import summarize
 from tcpsim.repro.podlesny import webtraffic as web
 from tcpsim.repro.podlesny.common import BOTTLENECK_DELAY_S, bottleneck_queue, mixed_dumbbell
-from tcpsim.repro.podlesny.measure import class_use, fairness_index
+from tcpsim.repro.podlesny.measure import class_use, fairness_index, rd_split
 
 SEEDS = (1, 2, 3)
 VEGAS_NO_ECN = False
@@ -49,14 +52,25 @@ def flow_ratio(nr: int, vg: int, disc: str) -> dict[str, list[float]]:
             nr, vg, queue=bottleneck_queue(disc, 10e6, BOTTLENECK_DELAY_S), seed=seed, bottleneck_bps=10e6,
             duration_s=20.0, ecn=disc == "red_ecn",
         )  # fmt: skip
-        use = class_use(tcpsim.run(vegas_ecn_off(built), seed=seed), 10e6, directions=2)
-        for k, v in (
+        result = tcpsim.run(vegas_ecn_off(built), seed=seed)
+        use = class_use(result, 10e6, directions=2)
+        values = [
             ("newreno_utilization", use["newreno"]["utilization"]),
             ("vegas_utilization", use["vegas"]["utilization"]),
             ("index", fairness_index(use)),
             ("vegas_loss_rate", use["vegas"]["loss_rate"]),
             ("newreno_loss_rate", use["newreno"]["loss_rate"]),
-        ):
+        ]
+        if disc == "rd":
+            split = rd_split(result)
+            values += [
+                ("newreno_data", use["newreno"]["data"]),
+                ("vegas_data", use["vegas"]["data"]),
+                ("index_data", fairness_index(use, "data")),
+                ("n_r", split["n_r"]),
+                ("n_d", split["n_d"]),
+            ]
+        for k, v in values:
             out.setdefault(k, []).append(v)
     return out
 
@@ -125,8 +139,12 @@ def main(names: list[str]) -> None:
     if "--vegas-no-ecn" in names:
         VEGAS_NO_ECN = True
         names = [n for n in names if n != "--vegas-no-ecn"]
+    discs: tuple[str, ...] = ("droptail", "red_ecn")
+    if "--rd" in names:
+        discs = ("rd",)
+        names = [n for n in names if n != "--rd"]
     for name in names or list(JOBS):
-        for disc in ("droptail", "red_ecn"):
+        for disc in discs:
             show(f"{name} {disc}", JOBS[name](disc))
 
 
