@@ -59,7 +59,8 @@ class Twin:
     build: str = ""
     """"" for the stock build (run.sh's NS2_ROOT, default /tmp/ns2); "westwood_plus" for the build of
     peers/ns2/westwood/plus/build.sh (NS2WP_ROOT, default /tmp/ns2wp: stock + the UCLA TCP Westwood
-    agents + Agent/TCP/WestwoodPlusNR)."""
+    agents + Agent/TCP/WestwoodPlusNR); "rd" for the build of peers/ns2/rd/build.sh (NS2RD_ROOT,
+    default /tmp/ns2rd: stock + Queue/RD)."""
 
 
 # --- names of the numbers -------------------------------------------------------------------------
@@ -89,6 +90,46 @@ def flow_count_numbers(nr: int, vg: int) -> Callable[[Data], list[tuple[str, lis
     return numbers
 
 
+RD_METRICS = (
+    ("index_link_use", "relative fairness index"),
+    ("newreno_link_use", "NewReno's utilization"),
+    ("vegas_link_use", "Vegas's utilization"),
+    ("vegas_loss_rate", "Vegas's loss rate"),
+    ("newreno_loss_rate", "NewReno's loss rate"),
+    ("index", "relative fairness index, data packets only"),
+    ("n_r_ab", "flows RD counted in R, forward direction (mean)"),
+    ("n_d_ab", "flows RD counted in D, forward direction (mean)"),
+)
+"""The RD arm's values per point: utilization as tcpsim's main reading measures it (link use: a
+class's data and ACKs on both directions), the data-only index, the losses and RD's counts."""
+
+
+def rd_flow_count_numbers(
+    quick: list[tuple[int, int]], full: list[tuple[int, int]], at3: tuple[int, int]
+) -> Callable[[Data], list[tuple[str, list[float]]]]:
+    """The RD arm of fig4/fig5: `at3` (NewReno, Vegas flows) at the paper's scale gives the values
+    of the experiment's three numbers at flow ratio 3; every point is also listed descriptively."""
+
+    def numbers(data: Data) -> list[tuple[str, list[float]]]:
+        p = f"rd:full:{at3[0]}:{at3[1]}"
+        out = [
+            ("NewReno's utilization at flow ratio 3", pick(data, p, "newreno_link_use")),
+            ("Vegas's utilization at flow ratio 3", pick(data, p, "vegas_link_use")),
+            ("relative fairness index at flow ratio 3", pick(data, p, "index_link_use")),
+        ]
+        for scale, pairs in (("quick", quick), ("full", full)):
+            for nr, vg in pairs:
+                p = f"rd:{nr}:{vg}" if scale == "quick" else f"rd:full:{nr}:{vg}"
+                where = (
+                    f"RD, {'quick scale (10 Mb/s, 20 s)' if scale == 'quick' else 'paper scale (100 Mb/s, 60 s)'}, "
+                    f"{nr} NewReno + {vg} Vegas each way (flow ratio {nr / vg:g})"
+                )
+                out += [(f"{where}: {label}", pick(data, p, metric)) for metric, label in RD_METRICS]
+        return out
+
+    return numbers
+
+
 def web_numbers(points: list[tuple[str, str]]) -> Callable[[Data], list[tuple[str, list[float]]]]:
     """`points`: (point suffix, its label) for each discipline."""
 
@@ -106,6 +147,67 @@ def web_numbers(points: list[tuple[str, str]]) -> Callable[[Data], list[tuple[st
         return out
 
     return numbers
+
+
+RD_WEB_METRICS = (
+    ("index", "relative fairness index"),
+    ("vegas_loss_rate", "Vegas's loss rate"),
+    ("newreno_utilization", "NewReno's utilization"),
+    ("vegas_utilization", "Vegas's utilization"),
+    ("n_r_ab", "flows RD counted in R, forward direction (mean)"),
+    ("n_d_ab", "flows RD counted in D, forward direction (mean)"),
+)
+"""The RD arm's values per web point (forward direction, data packets, as the other arms and
+tcpsim's webtraffic measure) and RD's counts."""
+
+
+def index_range(data: Data, points: dict[str, float], where: str, fmt: Callable[[float], str]) -> list:
+    """The experiment's lowest and highest mean index over `points` (point → x), named where they
+    fall as webtraffic.py's `index_range` names them."""
+    means = {p: statistics.fmean(v) for p in points if (v := pick(data, p, "index"))}
+    if not means:
+        return []
+    low, high = min(means, key=means.get), max(means, key=means.get)
+    return [
+        (f"lowest relative fairness index {where} (at {fmt(points[low])})", pick(data, low, "index")),
+        (f"highest relative fairness index {where} (at {fmt(points[high])})", pick(data, high, "index")),
+    ]
+
+
+def fig7_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """Fig. 7's numbers from the RD arm: at 10 Mb/s from the paper-scale point, the index range above
+    10 Mb/s from the quick points (10 and 100 Mb/s: paper scale 100 and 1000)."""
+    out = [
+        ("relative fairness index at 10 Mb/s", pick(data, "rd:full:10", "index")),
+        ("Vegas's loss rate at 10 Mb/s", pick(data, "rd:full:10", "vegas_loss_rate")),
+        *index_range(data, {"rd:10": 100, "rd:100": 1000}, "above 10 Mb/s", "{:g} Mb/s (paper scale)".format),
+    ]
+    for p, where in (
+        ("rd:1", "10 Mb/s (paper scale), quick scale"),
+        ("rd:10", "100 Mb/s (paper scale), quick scale"),
+        ("rd:100", "1000 Mb/s (paper scale), quick scale"),
+        ("rd:full:10", "10 Mb/s at the paper's scale (100 + 100 flows each way, 50 fps, 60 s)"),
+    ):
+        out += [(f"RD: {label} at {where}", pick(data, p, metric)) for metric, label in RD_WEB_METRICS]
+    return out
+
+
+def fig8_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """Fig. 8's numbers from the RD arm's quick points (max RTT 30, 200, 1000 ms)."""
+    out = [
+        *index_range(data, {f"rd:{m}": m for m in (30, 200, 1000)}, "across maximum RTTs", "{:g} ms".format),
+        ("Vegas's loss rate at the smallest maximum RTT (30 ms)", pick(data, "rd:30", "vegas_loss_rate")),
+        ("Vegas's loss rate at 200 ms", pick(data, "rd:200", "vegas_loss_rate")),
+        ("Vegas's loss rate at 1000 ms", pick(data, "rd:1000", "vegas_loss_rate")),
+    ]
+    for p, where in (
+        ("rd:30", "max RTT 30 ms (quick scale)"),
+        ("rd:200", "max RTT 200 ms (quick scale)"),
+        ("rd:1000", "max RTT 1000 ms (quick scale)"),
+        ("rd:full:300", "the Figs. 6-8 point (100 Mb/s, 100 + 100 flows each way, 50 fps, RTT 20-300 ms, 60 s)"),
+    ):
+        out += [(f"RD: {label} at {where}", pick(data, p, metric)) for metric, label in RD_WEB_METRICS]
+    return out
 
 
 def fig10_numbers(data: Data) -> list[tuple[str, list[float]]]:
@@ -261,6 +363,19 @@ RD_NOTE = (
     "setbit_) configurations run, so no number here is the paper's RD number; they check tcpsim's NewReno/Vegas "
     "dynamics under the same set-up. "
 )
+RD_ARM = (
+    "RD, the paper's scheduler, runs as Queue/RD (peers/ns2/rd/rd-services.cc, built into a copy of the "
+    "stock build by rd/build.sh; the project's port of tcpsim's RD, crates/tcpsim-core/src/queue/rd.rs): "
+    "tcpsim's main reading (RD_PAPER): NewReno's flow ids in R, Vegas's in D (data and the ACKs sent back), "
+    "k = 1, B_D = 10 % of the C·250 ms buffer (each queue's limit counts its waiting packets), Fig. 2's "
+    "dequeue with its resets and debt, recalculation every 100 ms (L_R, L_D restarting at 0), flows counted "
+    "per class by a 4096-slot timestamp vector (a flow = a connection) within 1 s + 2 × the class's longest "
+    "queueing delay in that window. The DropTail and RED/ECN points run unchanged in that build. Under RD "
+    "a class's utilization is tcpsim's main reading, link use: its data (1040 bytes a packet) and its "
+    "flows' ACKs (40 bytes) leaving the bottleneck in both directions, over both directions' capacity; "
+    "the index from it; the data-only index as the DropTail points' (note: stock Vegas's packets are "
+    "1000 bytes on the wire, counted as 1040 as tcpsim's). "
+)
 PODLESNY_COMMON = (
     "Sec. IV dumbbell as tcpsim's main reading builds it: 200 Mb/s access links (6250-packet DropTail), a "
     "10 ms bottleneck with a C·250 ms buffer, one host per flow end; Agent/TCP/Newreno and Agent/TCP/Vegas "
@@ -276,10 +391,19 @@ PODLESNY_COMMON = (
 TWINS: dict[str, Twin] = {
     "podlesny.fig4": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode and its DropTail baseline: 10 Mb/s "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode and its DropTail baseline: 10 Mb/s "
         "(312-packet buffer), 30 NewReno + 10 Vegas each way (flow ratio 3), RTTs [20, 300] ms, 20 s, the "
-        "first 5 s excluded; DropTail and RED/ECN; 3 replications.",
-        flow_count_numbers(30, 10),
+        "first 5 s excluded; DropTail and RED/ECN. RD: tcpsim's quick grid (1, 5, 10, 30, 70 NewReno against "
+        "10 Vegas each way, 10 Mb/s, 20 s) and the paper's scale at flow ratios 0.1, 0.5 and 3 (10, 50, 300 "
+        "NewReno against 100 Vegas each way, 100 Mb/s, 3125-packet buffer, 60 s, the first 5 s excluded): the "
+        "experiment's three numbers are ns-2's at ratio 3 at the paper's scale; 3 replications.",
+        lambda data: (
+            rd_flow_count_numbers(
+                [(n, 10) for n in (1, 5, 10, 30, 70)], [(10, 100), (50, 100), (300, 100)], (300, 100)
+            )(data)
+            + flow_count_numbers(30, 10)(data)
+        ),
+        build="rd",
     ),
     "podlesny.fig5": Twin(
         3,
@@ -301,25 +425,36 @@ TWINS: dict[str, Twin] = {
     ),
     "podlesny.fig7": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: capacities 1, 10, 100 Mb/s (paper "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: capacities 1, 10, 100 Mb/s (paper "
         "scale 10, 100, 1000; buffer C·250 ms), 10 NewReno + 10 Vegas long-lived flows each way, RTTs [20, 300] "
         "ms, web 5 transfers per second in all (Poisson, Pareto sizes mean 30 KB), 20 s, the first 5 s "
-        "excluded; 3 replications.",
-        web_numbers([(c, f"{int(c) * 10} Mb/s (paper scale)") for c in ("1", "10", "100")]),
+        "excluded; DropTail, RED/ECN and RD. Plus RD at the paper's scale at 10 Mb/s (100 + 100 flows each way, "
+        "web 50 per second, 60 s). Measured on the forward direction (data packets, as webtraffic.py). The "
+        "experiment's numbers at 10 Mb/s are the paper-scale RD point's, its index range above 10 Mb/s the RD "
+        "quick points' (paper scale 100 and 1000 Mb/s); 3 replications.",
+        lambda data: (
+            fig7_rd_numbers(data)
+            + web_numbers([(c, f"{int(c) * 10} Mb/s (paper scale)") for c in ("1", "10", "100")])(data)
+        ),
+        build="rd",
     ),
     "podlesny.fig8": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 10 Mb/s, 10 NewReno + 10 Vegas "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 10 Mb/s, 10 NewReno + 10 Vegas "
         "long-lived flows each way with RTTs uniform in [20 ms, max], max 30, 200, 1000 ms, web 5 transfers per "
-        "second in all (Poisson, Pareto sizes mean 30 KB), 20 s, the first 5 s excluded; 3 replications. Plus "
-        "the paper-scale point shared by Figs. 6, 7 and 8 ('full'): 100 Mb/s (3125-packet buffer), 100 + 100 "
-        "flows each way, RTTs [20, 300] ms, web 50 per second, 30 s (not 60) with the first 5 s excluded, 2 "
-        "replications.",
-        web_numbers(
-            [(m, f"max RTT {m} ms (quick scale)") for m in ("30", "200", "1000")]
-            + [("full:300", "the Figs. 6-8 point (100 Mb/s, 100 + 100 flows each way, 50 fps, RTT 20-300 ms)")]
+        "second in all (Poisson, Pareto sizes mean 30 KB), 20 s, the first 5 s excluded; DropTail, RED/ECN and "
+        "RD; 3 replications. Plus the paper-scale point shared by Figs. 6, 7 and 8 ('full'): 100 Mb/s "
+        "(3125-packet buffer), 100 + 100 flows each way, RTTs [20, 300] ms, web 50 per second, 30 s (not 60; RD: "
+        "60 s) with the first 5 s excluded, 2 replications. The experiment's numbers are the RD quick points'.",
+        lambda data: (
+            fig8_rd_numbers(data)
+            + web_numbers(
+                [(m, f"max RTT {m} ms (quick scale)") for m in ("30", "200", "1000")]
+                + [("full:300", "the Figs. 6-8 point (100 Mb/s, 100 + 100 flows each way, 50 fps, RTT 20-300 ms)")]
+            )(data)
         ),
-        point_replications={"droptail:full:300": 2, "red_ecn:full:300": 2},
+        point_replications={"droptail:full:300": 2, "red_ecn:full:300": 2, "rd:full:300": 2},
+        build="rd",
     ),
     "podlesny.fig9": Twin(
         3,
@@ -644,6 +779,7 @@ def run_sh() -> Path:
 
 BUILDS = {
     "": ("NS2_ROOT", "/tmp/ns2", NS2),
+    "rd": ("NS2RD_ROOT", "/tmp/ns2rd", "ns-2.35 + Queue/RD (peers/ns2/rd: the project's port of tcpsim's RD)"),
     "westwood_plus": (
         "NS2WP_ROOT",
         "/tmp/ns2wp",

@@ -45,15 +45,17 @@ def with_queue(built: dict, disc: str, bps: float) -> dict:
     return built
 
 
-def flow_ratio(nr: int, vg: int, disc: str) -> dict[str, list[float]]:
+def flow_ratio(
+    nr: int, vg: int, disc: str, bps: float = 10e6, duration_s: float = 20.0, seeds: tuple[int, ...] = SEEDS
+) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
-    for seed in SEEDS:
+    for seed in seeds:
         built = mixed_dumbbell(
-            nr, vg, queue=bottleneck_queue(disc, 10e6, BOTTLENECK_DELAY_S), seed=seed, bottleneck_bps=10e6,
-            duration_s=20.0, ecn=disc == "red_ecn",
+            nr, vg, queue=bottleneck_queue(disc, bps, BOTTLENECK_DELAY_S), seed=seed, bottleneck_bps=bps,
+            duration_s=duration_s, ecn=disc == "red_ecn",
         )  # fmt: skip
         result = tcpsim.run(vegas_ecn_off(built), seed=seed)
-        use = class_use(result, 10e6, directions=2)
+        use = class_use(result, bps, directions=2)
         values = [
             ("newreno_utilization", use["newreno"]["utilization"]),
             ("vegas_utilization", use["vegas"]["utilization"]),
@@ -79,9 +81,14 @@ def web_point(point: web.Point, disc: str, seeds: tuple[int, ...] = SEEDS) -> di
     out: dict[str, list[float]] = {}
     for seed in seeds:
         built = with_queue(web.scenario(point, seed), disc, point.capacity_bps)
-        use = web.forward_use(tcpsim.run(vegas_ecn_off(built), seed=seed), point)
-        for k in ("index", "vegas_loss_rate", "newreno_utilization", "vegas_utilization"):
-            out.setdefault(k, []).append(use[k])
+        result = tcpsim.run(vegas_ecn_off(built), seed=seed)
+        use = web.forward_use(result, point)
+        if disc == "rd":
+            split = rd_split(result, direction="ab")
+            use |= {"n_r": split["n_r"], "n_d": split["n_d"]}
+        for k in ("index", "vegas_loss_rate", "newreno_utilization", "vegas_utilization", "n_r", "n_d"):
+            if k in use:
+                out.setdefault(k, []).append(use[k])
     return out
 
 
@@ -108,12 +115,19 @@ QUICK = web.quick(web.Point())
 JOBS = {
     "fig4": lambda d: flow_ratio(30, 10, d),
     "fig5": lambda d: flow_ratio(10, 30, d),
+    # The RD arm's grids (--rd): tcpsim's quick grid, and three ratios at the paper's scale (60 s).
+    "fig4grid": lambda d: {f"{nr}:10": flow_ratio(nr, 10, d) for nr in (1, 5, 10, 30, 70)},
+    "fig4full": lambda d: {f"{nr}:100": flow_ratio(nr, 100, d, 100e6, 60.0) for nr in (10, 50, 300)},
+    "fig5grid": lambda d: {f"10:{vg}": flow_ratio(10, vg, d) for vg in (1, 5, 10, 30, 70)},
     "fig6": lambda d: {f"{r}fps": web_point(replace(QUICK, web_rate_per_s=r / 10), d) for r in (10, 100, 300)},
     "fig7": lambda d: {f"{c}Mbps": web_point(replace(QUICK, capacity_bps=c * 1e5), d) for c in (10, 100, 1000)},
     "fig8": lambda d: {
         f"max{m}ms": web_point(replace(QUICK, rtt_range_s=(0.020, m / 1000)), d) for m in (30, 200, 1000)
     },
     "fig8full": lambda d: {"full30s": web_point(replace(web.Point(), duration_s=30.0), d, (1, 2))},
+    # The RD arm's paper-scale points (--rd): fig7 at 10 Mb/s, the Figs. 6-8 point over 60 s.
+    "fig7full10": lambda d: {"full10Mbps": web_point(replace(web.Point(), capacity_bps=10e6), d)},
+    "fig8full60": lambda d: {"full60s": web_point(web.Point(), d, (1, 2))},
     "fig9": lambda d: {
         f"{kb}KB:{r}fps": web_point(
             replace(QUICK, web_rate_per_s=r / 10, mean_size_bytes=kb * 1000, arrival_shape=1.1), d
