@@ -97,6 +97,8 @@ RD_METRICS = (
     ("vegas_loss_rate", "Vegas's loss rate"),
     ("newreno_loss_rate", "NewReno's loss rate"),
     ("index", "relative fairness index, data packets only"),
+    ("index_wire_use", "relative fairness index from the bytes on the wire (Vegas's packets 1000 bytes)"),
+    ("vegas_wire_use", "Vegas's utilization from the bytes on the wire"),
     ("n_r_ab", "flows RD counted in R, forward direction (mean)"),
     ("n_d_ab", "flows RD counted in D, forward direction (mean)"),
 )

@@ -209,12 +209,20 @@ proc pd_report_now {point bps window fids dirs nflows_nr nflows_vg} {
     }
 }
 
-# Every class counter on both monitors, ACKs included: a flat list fid dir
-# arrivals departures drops for fids 1-6 on ab and ba.
+# Every class's departures on both monitors, ACKs included: a flat list fid
+# dir packets bytes for fids 1-6 on ab and ba.
 proc pd_all_counts {} {
+    global fmon_ab fmon_ba
     set out {}
-    foreach dir {ab ba} {
-        foreach fid {1 2 3 4 5 6} { lappend out $fid $dir {*}[pd_counts $dir $fid] }
+    foreach dir {ab ba} m [list $fmon_ab $fmon_ba] {
+        foreach fid {1 2 3 4 5 6} {
+            set f [fmon_flow $m $fid]
+            if {$f == ""} {
+                lappend out $fid $dir 0 0
+            } else {
+                lappend out $fid $dir [$f set pdepartures_] [$f set bdepartures_]
+            }
+        }
     }
     return $out
 }
@@ -237,27 +245,33 @@ proc pd_rd_snapshot {} {
 # the link use: all its packets that left the bottleneck in either direction,
 # its flows' data (1040 bytes a packet, as pd_report_now) and the ACKs of its
 # flows in the other direction (40 bytes), over both directions' capacity; the
-# relative fairness index from it (per long-lived flow, `nflows_*`); and the
-# flows RD counted per direction (mean n_R, n_D over the window).
+# relative fairness index from it (per long-lived flow, `nflows_*`); the same
+# from the bytes on the wire (`*_wire_use`: stock Vegas's data packets are
+# 1000 bytes, and RD serves bytes); and the flows RD counted per direction
+# (mean n_R, n_D over the window).
 proc pd_report_rd {point bps window nflows_nr nflows_vg} {
     global PD
     if {$PD(rdsnap) == ""} return
     set now [pd_rd_snapshot]
-    foreach c {newreno vegas} { set bytes($c) 0 }
-    foreach {fid dir a d x} [lindex $now 0] {fid0 dir0 a0 d0 x0} [lindex $PD(rdsnap) 0] {
+    foreach c {newreno vegas} { set bytes($c) 0; set wire($c) 0 }
+    foreach {fid dir d b} [lindex $now 0] {fid0 dir0 d0 b0} [lindex $PD(rdsnap) 0] {
         set c [expr {$fid % 2 == 1 ? "newreno" : "vegas"}]
         # Data: forward fids (1 2 5 6) on ab, reverse (3 4) on ba; the rest are ACKs.
         set data [expr {($fid == 3 || $fid == 4) == ($dir == "ba")}]
         set size [expr {$data ? $PD(wire) : 40}]
         set bytes($c) [expr {$bytes($c) + ($d - $d0) * $size}]
+        set wire($c) [expr {$wire($c) + $b - $b0}]
     }
     set cap [expr {$bps * 2 * $window}]
     foreach c {newreno vegas} {
         set u($c) [expr {$bytes($c) * 8.0 / $cap}]
+        set w($c) [expr {$wire($c) * 8.0 / $cap}]
         result $point ${c}_link_use $u($c)
+        result $point ${c}_wire_use $w($c)
     }
     if {$u(newreno) > 0} {
         result $point index_link_use [expr {($u(vegas) / $nflows_vg) / ($u(newreno) / $nflows_nr)}]
+        result $point index_wire_use [expr {($w(vegas) / $nflows_vg) / ($w(newreno) / $nflows_nr)}]
     }
     foreach {nr nd} [lrange $now 1 end] {nr0 nd0} [lrange $PD(rdsnap) 1 end] dir {ab ba} {
         result $point n_r_$dir [expr {($nr - $nr0) / $window}]
