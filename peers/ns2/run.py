@@ -645,6 +645,15 @@ OBSERVATIONS: dict[str, list[str]] = {
         "agree, including a Vegas loss near the paper's 28 % at 10 Mb/s (the paper's value is under RD).",
         "Quick scale, RED/ECN: ns-2 0.95, 1.24, 0.58 with Vegas loss 27.6 %, 4.1 %, 0.009 % against tcpsim's "
         "1.48, 0.84, 0.50 with 26.3 %, 0.01 %, 0 % (ns-2's Vegas is not ECN-capable).",
+        "RD in ns-2 (Queue/RD, tcpsim's main-reading parameters) against tcpsim (bb13c41, `tcpsim_side.py --rd "
+        "fig7 fig7full10`, 3 seeds): at 10 Mb/s at the paper's scale (100 + 100 flows each way, 50 fps, 60 s) "
+        "index 0.71 [0.66, 0.76] and Vegas loss 39.1 % in ns-2, 0.77 [0.72, 0.82] and 37.8 % in tcpsim, the "
+        "paper 0.61 and 28 %; quick scale at 10, 100, 1000 Mb/s (paper scale) ns-2 0.58, 0.90, 0.97 with Vegas "
+        "loss 39 %, 1.6 %, 0 %, tcpsim 0.71, 0.89, 0.71 with 36 %, 1.4 %, 0 % (the 1000 Mb/s point scatters "
+        "widely in both: 20 s with 10 + 10 flows). ns-2 with the same RD confirms tcpsim's miss: the index at "
+        "10 Mb/s above the paper's (ns-2 just outside 0.61 ± 15 %), Vegas's loss there far above 28 % (D's "
+        "10 % of a 312-packet buffer for 100 Vegas flows and the ACKs of 100 more), and the index above 10 "
+        "Mb/s at 0.9-1.0 rather than 0.72-0.88.",
     ],
     "podlesny.fig8": [
         "At the point shared by Figs. 6, 7 and 8 (100 Mb/s, 100 + 100 flows each way, 50 transfers/s, RTT "
