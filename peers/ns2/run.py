@@ -107,24 +107,28 @@ class's data and ACKs on both directions), the data-only index, the losses and R
 
 
 def rd_flow_count_numbers(
-    quick: list[tuple[int, int]], full: list[tuple[int, int]], at3: tuple[int, int]
+    quick: list[tuple[int, int]], full: list[tuple[int, int]], at3: tuple[int, int] | None, ratio: str = "nr/vg"
 ) -> Callable[[Data], list[tuple[str, list[float]]]]:
     """The RD arm of fig4/fig5: `at3` (NewReno, Vegas flows) at the paper's scale gives the values
-    of the experiment's three numbers at flow ratio 3; every point is also listed descriptively."""
+    of fig4's three numbers at flow ratio 3 (fig5 has none); every point is also listed
+    descriptively; `ratio` "vg/nr" names fig5's flow ratio (Vegas over NewReno)."""
 
     def numbers(data: Data) -> list[tuple[str, list[float]]]:
-        p = f"rd:full:{at3[0]}:{at3[1]}"
-        out = [
-            ("NewReno's utilization at flow ratio 3", pick(data, p, "newreno_link_use")),
-            ("Vegas's utilization at flow ratio 3", pick(data, p, "vegas_link_use")),
-            ("relative fairness index at flow ratio 3", pick(data, p, "index_link_use")),
-        ]
+        out = []
+        if at3 is not None:
+            p = f"rd:full:{at3[0]}:{at3[1]}"
+            out += [
+                ("NewReno's utilization at flow ratio 3", pick(data, p, "newreno_link_use")),
+                ("Vegas's utilization at flow ratio 3", pick(data, p, "vegas_link_use")),
+                ("relative fairness index at flow ratio 3", pick(data, p, "index_link_use")),
+            ]
         for scale, pairs in (("quick", quick), ("full", full)):
             for nr, vg in pairs:
                 p = f"rd:{nr}:{vg}" if scale == "quick" else f"rd:full:{nr}:{vg}"
+                x = nr / vg if ratio == "nr/vg" else vg / nr
                 where = (
                     f"RD, {'quick scale (10 Mb/s, 20 s)' if scale == 'quick' else 'paper scale (100 Mb/s, 60 s)'}, "
-                    f"{nr} NewReno + {vg} Vegas each way (flow ratio {nr / vg:g})"
+                    f"{nr} NewReno + {vg} Vegas each way (flow ratio {x:g})"
                 )
                 out += [(f"{where}: {label}", pick(data, p, metric)) for metric, label in RD_METRICS]
         return out
@@ -209,6 +213,19 @@ def fig8_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
         ("rd:full:300", "the Figs. 6-8 point (100 Mb/s, 100 + 100 flows each way, 50 fps, RTT 20-300 ms, 60 s)"),
     ):
         out += [(f"RD: {label} at {where}", pick(data, p, metric)) for metric, label in RD_WEB_METRICS]
+    return out
+
+
+def fig9_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """Fig. 9's numbers from the RD arm's quick points (5 and 20 transfers/s: paper scale 50, 200)."""
+    out = []
+    for kb in (30, 100):
+        for r in (5, 20):
+            out.append((f"{kb} KB: relative fairness index at {r * 10} fps", pick(data, f"rd:{kb}:{r}", "index")))
+    for kb in (30, 100):
+        for r in (5, 20):
+            where = f"{r * 10} fps, {kb} KB (paper scale), quick scale"
+            out += [(f"RD: {label} at {where}", pick(data, f"rd:{kb}:{r}", m)) for m, label in RD_WEB_METRICS]
     return out
 
 
@@ -409,10 +426,19 @@ TWINS: dict[str, Twin] = {
     ),
     "podlesny.fig5": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode and its DropTail baseline: 10 Mb/s "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode and its DropTail baseline: 10 Mb/s "
         "(312-packet buffer), 10 NewReno + 30 Vegas each way (flow ratio 3), RTTs [20, 300] ms, 20 s, the "
-        "first 5 s excluded; DropTail and RED/ECN; 3 replications.",
-        flow_count_numbers(10, 30),
+        "first 5 s excluded; DropTail and RED/ECN. RD: tcpsim's quick grid (1, 5, 10, 30, 70 Vegas against 10 "
+        "NewReno each way, 10 Mb/s, 20 s) and the paper's scale at flow ratios 0.1, 1 and 3 (10, 100, 300 Vegas "
+        "against 100 NewReno each way, 100 Mb/s, 3125-packet buffer, 60 s, the first 5 s excluded); 3 "
+        "replications.",
+        lambda data: (
+            rd_flow_count_numbers(
+                [(10, n) for n in (1, 5, 10, 30, 70)], [(100, 10), (100, 100), (100, 300)], None, "vg/nr"
+            )(data)
+            + flow_count_numbers(10, 30)(data)
+        ),
+        build="rd",
     ),
     "podlesny.fig6": Twin(
         3,
@@ -460,11 +486,18 @@ TWINS: dict[str, Twin] = {
     ),
     "podlesny.fig9": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 10 Mb/s, 10 NewReno + 10 Vegas "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 10 Mb/s, 10 NewReno + 10 Vegas "
         "long-lived flows each way, RTTs [20, 300] ms, web transfers with Pareto gaps (shape 1.1) at 5 and 20 "
         "per second in all (paper scale 50 and 200), Pareto sizes (shape 1.3) of mean 30 KB and 100 KB, 20 s, "
-        "the first 5 s excluded; 3 replications.",
-        web_numbers([(f"{kb}:{r}", f"{r * 10} fps, {kb} KB (paper scale)") for kb in (30, 100) for r in (5, 20)]),
+        "the first 5 s excluded; DropTail, RED/ECN and RD; 3 replications. The experiment's numbers are the RD "
+        "points'.",
+        lambda data: (
+            fig9_rd_numbers(data)
+            + web_numbers([(f"{kb}:{r}", f"{r * 10} fps, {kb} KB (paper scale)") for kb in (30, 100) for r in (5, 20)])(
+                data
+            )
+        ),
+        build="rd",
     ),
     "podlesny.fig10": Twin(
         3,
