@@ -692,11 +692,19 @@ OBSERVATIONS: dict[str, list[str]] = {
         "At the point shared by Figs. 6, 7 and 8 (100 Mb/s, 100 + 100 flows each way, 50 transfers/s, RTT "
         "20-300 ms; 30 s, 2 replications) ns-2 gives, under DropTail, a relative fairness index of 0.22 "
         "[0.11, 0.33] and a Vegas loss rate of 0.51 % (tcpsim 6026cc4, same set-up and length: 0.22 [0.16, "
-        "0.28] and 0.75 %); under RED/ECN 1.07 [0.70, 1.42] and 3.5 % (tcpsim 0.93 and 0.008 %). RD, for which "
-        "the paper gives 0.83-0.87 and 0.01-0.29 % and tcpsim 0.974, is not in ns-2: ns-2 cannot say whether "
-        "tcpsim's RD index is right, but tcpsim's NewReno/Vegas dynamics under DropTail match ns-2's at this "
-        "point, so the RD gap lies in RD's modelling or in the RD parameters the paper does not state, not in "
-        "the TCP models.",
+        "0.28] and 0.75 %); under RED/ECN 1.07 [0.70, 1.42] and 3.5 % (tcpsim 0.93 and 0.008 %): tcpsim's "
+        "NewReno/Vegas dynamics under DropTail match ns-2's at this point.",
+        "RD in ns-2 (Queue/RD, tcpsim's main-reading parameters) against tcpsim (bb13c41, `tcpsim_side.py --rd "
+        "fig8 fig8full60`): at the Figs. 6-8 point over 60 s (2 replications / seeds) ns-2 gives index 0.96 "
+        "[0.87, 1.06] and Vegas loss 0.45 %, tcpsim 0.93 [0.67, 1.19] and 0.56 %, the paper 0.83-0.87 and "
+        "0.01-0.29 %. Quick scale at max RTT 30, 200, 1000 ms (3 replications): ns-2 index 1.11, 0.96, 0.79 "
+        "and Vegas loss 4.6 %, 1.8 %, 1.8 %; tcpsim 1.11, 1.01, 0.43 and 4.7 %, 1.1 %, 1.8 % (the paper 0.83-"
+        "0.87 and 0.29 %, 0.01 %, 0.11 %). ns-2 with the same RD confirms tcpsim's miss: Vegas loses about a "
+        "percent or more of its packets under this RD in both simulators, one to two orders of magnitude above "
+        "the paper's, and the index leaves 0.83-0.87; the two simulators differ only at max RTT 1000 ms at the "
+        "quick scale (0.79 [0.45, 1.14] against 0.43 [0.37, 0.49], 10 + 10 flows, 20 s). So the gap lies in "
+        "the RD settings the paper does not state (the buffer split, the interval, the counting window), not "
+        "in tcpsim's TCP or RD code.",
         "Quick scale, DropTail: ns-2 index 0.29, 0.27, 0.34 and Vegas loss 1.3 %, 1.0 %, 1.5 % at max RTT 30, "
         "200, 1000 ms against tcpsim's 0.28, 0.25, 0.25 and 1.5 %, 1.2 %, 1.8 %: agreement.",
         "Quick scale, RED/ECN: ns-2 index 0.53, 1.11, 1.48 with Vegas loss 10.4 %, 5.6 %, 1.6 % against "
