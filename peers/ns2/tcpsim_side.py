@@ -136,6 +136,14 @@ JOBS = {
         for kb in (30, 100)
         for r in (50, 200)
     },
+    # fig9's RD arm over 10 seeds (--rd), as its twin's 10 replications.
+    "fig9x10": lambda d: {
+        f"{kb}KB:{r}fps": web_point(
+            replace(QUICK, web_rate_per_s=r / 10, mean_size_bytes=kb * 1000, arrival_shape=1.1), d, tuple(range(1, 11))
+        )
+        for kb in (30, 100)
+        for r in (50, 200)
+    },
     "static20": static20,
 }
 
