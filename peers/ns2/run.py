@@ -658,8 +658,7 @@ OBSERVATIONS: dict[str, list[str]] = {
         "open, not to tcpsim's TCP or RD code. ns-2's indices at ratios >= 1 are 4-7 % above tcpsim's mostly "
         "because stock Vegas sends 1000-byte packets (no header) and RD shares bytes: from the bytes on the "
         "wire ns-2's index at ratio 3 (paper scale) is 1.08 [1.07, 1.09], Vegas 25.9 %.",
-        "ns-2 and tcpsim run the DropTail and RED/ECN points with the same numbers in the stock build and in "
-        "the build with Queue/RD.",
+        "The DropTail and RED/ECN points give the same numbers in the stock build and in the build with Queue/RD.",
     ],
     "podlesny.fig5": [
         "DropTail at flow ratio 3 (quick scale): ns-2 index 0.28 [0.25, 0.30] against tcpsim (6026cc4) 0.22 "
