@@ -7,14 +7,14 @@
 # (Queue/RD, built by rd/build.sh: run with NS2_ROOT=/tmp/ns2rd), over
 # tcpsim's quick grid of 1, 5, 10, 30, 70 Vegas flows against 10 NewReno, and
 # at the paper's scale ("full": 100 Mb/s, 3125-packet buffer, 60 s) at flow
-# ratios 0.1, 1 and 3 (10, 100, 300 Vegas against 100 NewReno).
+# ratios 0.1, 0.5, 1, 3 and 7 (10, 50, 100, 300, 700 Vegas against 100 NewReno).
 #   ns podlesny.fig5.tcl list                 -> the points
 #   ns podlesny.fig5.tcl <disc>:<nr>:<vg> <replication>
 #   ns podlesny.fig5.tcl <disc>:full:<nr>:<vg> <replication>
 source [file join [file dirname [info script]] lib podlesny.tcl]
 set POINTS {droptail:10:30 red_ecn:10:30}
 foreach vg {1 5 10 30 70} { lappend POINTS rd:10:$vg }
-foreach vg {10 100 300} { lappend POINTS rd:full:100:$vg }
+foreach vg {10 50 100 300 700} { lappend POINTS rd:full:100:$vg }
 if {[lindex $argv 0] == "list"} { puts $POINTS; exit 0 }
 set parts [split [lindex $argv 0] :]
 if {[lindex $parts 1] == "full"} {

@@ -119,7 +119,7 @@ JOBS = {
     "fig4grid": lambda d: {f"{nr}:10": flow_ratio(nr, 10, d) for nr in (1, 5, 10, 30, 70)},
     "fig4full": lambda d: {f"{nr}:100": flow_ratio(nr, 100, d, 100e6, 60.0) for nr in (10, 50, 300)},
     "fig5grid": lambda d: {f"10:{vg}": flow_ratio(10, vg, d) for vg in (1, 5, 10, 30, 70)},
-    "fig5full": lambda d: {f"100:{vg}": flow_ratio(100, vg, d, 100e6, 60.0) for vg in (10, 100, 300)},
+    "fig5full": lambda d: {f"100:{vg}": flow_ratio(100, vg, d, 100e6, 60.0) for vg in (10, 50, 100, 300, 700)},
     "fig6": lambda d: {f"{r}fps": web_point(replace(QUICK, web_rate_per_s=r / 10), d) for r in (10, 100, 300)},
     "fig7": lambda d: {f"{c}Mbps": web_point(replace(QUICK, capacity_bps=c * 1e5), d) for c in (10, 100, 1000)},
     "fig8": lambda d: {
