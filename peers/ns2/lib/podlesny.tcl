@@ -12,6 +12,9 @@
 # NewReno's packets, none on stock Vegas's).
 # RED/ECN: Queue/RED with ns-2.35's defaults (byte mode, automatic thresholds
 # and weight, gentle) plus setbit_ true, and ecn_ 1 on every TCP.
+# RD: Queue/RD (peers/ns2/rd, needs the ns of rd/build.sh) with tcpsim's RD_PAPER
+# (its ns-default.tcl values), Vegas's flow ids (2, 4, 6: data and the ACKs
+# sent back, which carry the data's flow id) in D, NewReno's in R.
 #
 # Classes are counted by flow id at the bottleneck's flow monitors:
 #   fid 1/2 NewReno/Vegas long-lived forward, 3/4 reverse, 5/6 web (forward).
@@ -41,10 +44,15 @@ proc pd_setup {bps disc} {
     }
     set r1 [$ns node]
     set r2 [$ns node]
-    set q [expr {$disc == "droptail" ? "DropTail" : "RED"}]
+    set q [dict get {droptail DropTail red_ecn RED rd RD} $disc]
     $ns duplex-link $r1 $r2 $bps $PD(bn_delay) $q
     $ns queue-limit $r1 $r2 [pd_buffer $bps]
     $ns queue-limit $r2 $r1 [pd_buffer $bps]
+    if {$disc == "rd"} {
+        foreach {a b} [list $r1 $r2 $r2 $r1] {
+            foreach fid {2 4 6} { [[$ns link $a $b] queue] mark-d $fid }
+        }
+    }
     set fmon_ab [$ns makeflowmon Fid]
     $ns attach-fmon [$ns link $r1 $r2] $fmon_ab
     set fmon_ba [$ns makeflowmon Fid]
@@ -173,6 +181,8 @@ proc pd_snapshot {} {
 proc pd_report {point bps t_warm t_end fids dirs nflows_nr nflows_vg} {
     global ns PD
     $ns at $t_warm "set ::PD(snap) \[pd_snapshot\]"
+    $ns at $t_warm "set ::PD(rdsnap) \[pd_rd_snapshot\]"
+    $ns at $t_end "pd_report_rd $point $bps [expr {$t_end - $t_warm}] $nflows_nr $nflows_vg"
     $ns at $t_end "pd_report_now $point $bps [expr {$t_end - $t_warm}] {$fids} $dirs $nflows_nr $nflows_vg"
 }
 
@@ -196,6 +206,76 @@ proc pd_report_now {point bps window fids dirs nflows_nr nflows_vg} {
     }
     if {$u(newreno) > 0} {
         result $point index [expr {($u(vegas) / $nflows_vg) / ($u(newreno) / $nflows_nr)}]
+    }
+}
+
+# Every class's departures on both monitors, ACKs included: a flat list fid
+# dir packets bytes for fids 1-6 on ab and ba.
+proc pd_all_counts {} {
+    global fmon_ab fmon_ba
+    set out {}
+    foreach dir {ab ba} m [list $fmon_ab $fmon_ba] {
+        foreach fid {1 2 3 4 5 6} {
+            set f [fmon_flow $m $fid]
+            if {$f == ""} {
+                lappend out $fid $dir 0 0
+            } else {
+                lappend out $fid $dir [$f set pdepartures_] [$f set bdepartures_]
+            }
+        }
+    }
+    return $out
+}
+
+# With RD at the bottleneck: the counters above and each RD queue's integrals
+# of n_R and n_D (count x s), else "".
+proc pd_rd_snapshot {} {
+    global ns r1 r2
+    set q [[$ns link $r1 $r2] queue]
+    if {[$q info class] != "Queue/RD"} { return "" }
+    set out [list [pd_all_counts]]
+    foreach {a b} [list $r1 $r2 $r2 $r1] {
+        set q [[$ns link $a $b] queue]
+        lappend out [$q set flow_count_r_] [$q set flow_count_d_]
+    }
+    return $out
+}
+
+# RD only (nothing otherwise): tcpsim's main-reading utilization of a class,
+# the link use: all its packets that left the bottleneck in either direction,
+# its flows' data (1040 bytes a packet, as pd_report_now) and the ACKs of its
+# flows in the other direction (40 bytes), over both directions' capacity; the
+# relative fairness index from it (per long-lived flow, `nflows_*`); the same
+# from the bytes on the wire (`*_wire_use`: stock Vegas's data packets are
+# 1000 bytes, and RD serves bytes); and the flows RD counted per direction
+# (mean n_R, n_D over the window).
+proc pd_report_rd {point bps window nflows_nr nflows_vg} {
+    global PD
+    if {$PD(rdsnap) == ""} return
+    set now [pd_rd_snapshot]
+    foreach c {newreno vegas} { set bytes($c) 0; set wire($c) 0 }
+    foreach {fid dir d b} [lindex $now 0] {fid0 dir0 d0 b0} [lindex $PD(rdsnap) 0] {
+        set c [expr {$fid % 2 == 1 ? "newreno" : "vegas"}]
+        # Data: forward fids (1 2 5 6) on ab, reverse (3 4) on ba; the rest are ACKs.
+        set data [expr {($fid == 3 || $fid == 4) == ($dir == "ba")}]
+        set size [expr {$data ? $PD(wire) : 40}]
+        set bytes($c) [expr {$bytes($c) + ($d - $d0) * $size}]
+        set wire($c) [expr {$wire($c) + $b - $b0}]
+    }
+    set cap [expr {$bps * 2 * $window}]
+    foreach c {newreno vegas} {
+        set u($c) [expr {$bytes($c) * 8.0 / $cap}]
+        set w($c) [expr {$wire($c) * 8.0 / $cap}]
+        result $point ${c}_link_use $u($c)
+        result $point ${c}_wire_use $w($c)
+    }
+    if {$u(newreno) > 0} {
+        result $point index_link_use [expr {($u(vegas) / $nflows_vg) / ($u(newreno) / $nflows_nr)}]
+        result $point index_wire_use [expr {($w(vegas) / $nflows_vg) / ($w(newreno) / $nflows_nr)}]
+    }
+    foreach {nr nd} [lrange $now 1 end] {nr0 nd0} [lrange $PD(rdsnap) 1 end] dir {ab ba} {
+        result $point n_r_$dir [expr {($nr - $nr0) / $window}]
+        result $point n_d_$dir [expr {($nd - $nd0) / $window}]
     }
 }
 
