@@ -378,8 +378,8 @@ def macura_wireless_numbers(data: Data) -> list[tuple[str, list[float]]]:
 
 
 RD_NOTE = (
-    "RD, the paper's own scheduler, is not in ns-2: only the DropTail and RED/ECN (ns-2.35 defaults plus "
-    "setbit_) configurations run, so no number here is the paper's RD number; they check tcpsim's NewReno/Vegas "
+    "This twin runs no RD arm (ns-2's Queue/RD, peers/ns2/rd, runs in the fig4, fig5, fig7, fig8 and fig9 "
+    "twins): only the DropTail and RED/ECN (ns-2.35 defaults plus setbit_) configurations run, so no number here is the paper's RD number; they check tcpsim's NewReno/Vegas "
     "dynamics under the same set-up. "
 )
 RD_ARM = (
