@@ -327,15 +327,18 @@ def fig5(data: Data) -> tuple[Numbers, list[str]]:
     def best_other(per: str) -> str:
         return max((point(n, per) for n in OTHERS), key=lambda n: mean(data, n))
 
-    for per in PERS:
-        b = best_other(per)
-        out.append(
-            (
-                f"other: Westwood / best of Tahoe, Reno, NewReno at PER {per} ({LABELS[b.rsplit('_p', 1)[0]]}; "
-                "tcpsim's claim: >= 1.5 from PER 0.001)",
-                ratio(data, point("westwood", per), b),
+    def against_best_other(variant: str, claim: str) -> None:
+        for per in PERS:
+            b = best_other(per)
+            out.append(
+                (
+                    f"other: {LABELS[variant]} / best of Tahoe, Reno, NewReno at PER {per} "
+                    f"({LABELS[b.rsplit('_p', 1)[0]]}; tcpsim's claim: {claim})",
+                    ratio(data, point(variant, per), b),
+                )
             )
-        )
+
+    against_best_other("westwood", ">= 1.5 from PER 0.001")
     for per in PERS:
         out.append(
             (
@@ -343,15 +346,7 @@ def fig5(data: Data) -> tuple[Numbers, list[str]]:
                 ratio(data, point("westwood", per), point("westwood_plus", per)),
             )
         )
-    for per in PERS:
-        b = best_other(per)
-        out.append(
-            (
-                f"other: Westwood+ / best of Tahoe, Reno, NewReno at PER {per} ({LABELS[b.rsplit('_p', 1)[0]]}; "
-                "tcpsim's claim: >= 1 within 3 % / 0.01 Mb/s)",
-                ratio(data, point("westwood_plus", per), b),
-            )
-        )
+    against_best_other("westwood_plus", ">= 1 within 3 % / 0.01 Mb/s")
     for per in PERS:
         out.append(
             (
