@@ -65,6 +65,11 @@ esac
 export TCPSIM_STORE="$tmp/store"
 "$tmp/venv/bin/tcpsim" run lossy_link --json > run.json
 "$tmp/venv/bin/tcpsim" validate lossy_link > /dev/null
+# A file run twice: the second run is served from the scenario the first one kept compiled.
+cp "$repo/scenarios/lossy_link.toml" s.toml
+"$tmp/venv/bin/tcpsim" run s.toml --json > first.json
+"$tmp/venv/bin/tcpsim" run s.toml --json > again.json
+test "$(ls "$TCPSIM_STORE/compiled" | wc -l)" = 1
 # The two quick workloads (each in a process of its own); the podlesny ones take a minute.
 "$tmp/venv/bin/tcpsim" bench lossy_link dumbbell --json > bench.json
 "$tmp/venv/bin/tcpsim" list --json > list.json
@@ -78,6 +83,11 @@ from tcpsim.bench import WORKLOADS  # the installed package's own list: `list` s
 assert names == set(WORKLOADS) and {"lossy_link", "dumbbell"} <= names, names
 run = json.load(open("run.json"))
 assert run["flows"][0]["goodput_bps"] > 0 and run["meta"]["build_commit"], run["meta"]
+first, again = (json.load(open(name)) for name in ("first.json", "again.json"))
+for document in (first, again):
+    for clock in ("wall_s", "events_per_s", "sim_s_per_wall_s"):
+        del document["meta"][clock]
+assert first == again and first["flows"] == run["flows"], (first["meta"], again["meta"])
 PY
 "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     --constraint "$repo/requirements.lock" "$wheel[parquet,stats,plot]"

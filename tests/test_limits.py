@@ -170,7 +170,7 @@ def test_an_engine_error_is_an_error_line_with_exit_2(monkeypatch):
     def refuse(config_json, seed, pcap_paths=None):
         raise ValueError("flows[0].tcp.mss_bytes: must be in [1, 1073741824]")
 
-    monkeypatch.setattr(tcpsim.api._core, "run", refuse)
+    monkeypatch.setattr(tcpsim._core, "run", refuse)
     result = cli.invoke(app, ["run", LOSSY, "--set", "duration=1s"])
     assert result.exit_code == 2
     assert error_lines(result) == ["error: flows[0].tcp.mss_bytes: must be in [1, 1073741824]"]

@@ -264,7 +264,7 @@ def test_a_capture_that_fails_leaves_the_previous_files_and_no_partial_one(tmp_p
             Path(path).write_bytes(b"half")
         raise ValueError(f"trace.pcap: writing {pcap_paths[0]} failed: No space left on device (os error 28)")
 
-    monkeypatch.setattr(tcpsim.api._core, "run", disk_full)
+    monkeypatch.setattr(tcpsim._core, "run", disk_full)
     with pytest.raises(tcpsim.api.SimulationError, match=f"writing {out / 'bottleneck-ab.pcap'} failed: No space"):
         tcpsim.run(scenario, pcap_dir=out, **{"trace.pcap": ["bottleneck:ab"]})
     assert sorted(p.name for p in out.iterdir()) == ["bottleneck-ab.pcap"]
@@ -281,7 +281,7 @@ def test_results_too_large_for_memory_are_a_simulation_error(tmp_path, monkeypat
 
     scenario = tmp_path / "s.toml"
     scenario.write_text(SCENARIO)
-    monkeypatch.setattr(tcpsim.api._core, "run", out_of_memory)
+    monkeypatch.setattr(tcpsim._core, "run", out_of_memory)
     with pytest.raises(tcpsim.api.SimulationError, match="do not fit in memory"):
         tcpsim.run(scenario)
     result = cli.invoke(app, ["run", str(scenario)])

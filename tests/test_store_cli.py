@@ -128,11 +128,13 @@ def test_gc_max_size_0_keeps_no_run(filled, tmp_path):
 def test_clear_needs_yes_without_a_terminal_and_empties_the_store(tmp_path):
     root = tmp_path / "store"
     run_many([spec(1)], jobs=1, cache_dir=root, progress=False)
+    (root / "compiled").mkdir()
+    (root / "compiled" / f"{'0' * 64}.json").write_text("{}")  # `tcpsim run`'s kept scenarios
     refused = store_cmd("clear", "--store", str(root))
     assert refused.exit_code == 2 and "without --yes" in refused.output
     result = store_cmd("clear", "--yes", "--store", str(root))
     assert result.exit_code == 0 and "deleted 1 runs" in result.stdout
-    assert Store(root).catalog.runs() == [] and not (root / "runs").exists()
+    assert Store(root).catalog.runs() == [] and not (root / "runs").exists() and not (root / "compiled").exists()
 
 
 @pytest.mark.parametrize(

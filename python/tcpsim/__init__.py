@@ -27,7 +27,7 @@ _EXPORTS = {
     "run": "tcpsim.api",
     "sweep": "tcpsim.sweeps",
     "SweepResult": "tcpsim.sweeps",
-    "SimulationError": "tcpsim.api",
+    "SimulationError": "tcpsim.engine_run",
     "RunResult": "tcpsim.result",
     "load_scenario": "tcpsim.scenario",
     "Scenario": "tcpsim.scenario",

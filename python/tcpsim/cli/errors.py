@@ -8,7 +8,7 @@ import errno
 import functools
 import sys
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import NamedTuple, ParamSpec, TypeVar
 
 import typer
 
@@ -41,7 +41,7 @@ def _user_error_lines(error: Exception) -> list[str] | None:
         _loaded_class("tcpsim.repro", "UnknownExperiment"),
         _loaded_class("tcpsim.runner", "DaskUnavailable"),
         _loaded_class("tcpsim.outpaths", "OutputPathError"),
-        _loaded_class("tcpsim.api", "SimulationError"),
+        _loaded_class("tcpsim.engine_run", "SimulationError"),
         _loaded_class("tcpsim.report.load", "ReportError"),
         _loaded_class("tcpsim.repro", "PluginError"),
         _loaded_class("tcpsim.store.query", "QueryError"),
@@ -97,6 +97,27 @@ def report_interrupt() -> None:
         typer.echo("error: interrupted", err=True)
 
 
+class ErrorReport(NamedTuple):
+    """How a command that raised ends: its ``error:`` lines (escaped for the terminal) and exit status."""
+
+    lines: list[str]
+    status: int
+
+
+def error_report(error: Exception) -> ErrorReport | None:
+    """The report of an input error (exit 2) or a failed run (exit 1), or None if ``error`` is
+    a bug (let it raise)."""
+    lines = _user_error_lines(error)
+    code = EXIT_USAGE
+    if lines is None and isinstance(error, _loaded_class("tcpsim.runner", "RunFailed")):
+        lines, code = str(error).splitlines(), EXIT_MISMATCH
+    if lines is None:
+        return None
+    from tcpsim.terminal_text import visible
+
+    return ErrorReport([f"error: {visible(line)}" for line in lines], code)
+
+
 def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Turn input errors into ``error:`` lines + exit 2, failed runs into lines + exit 1, Ctrl-C
     into an ``error: interrupted`` line + exit 130."""
@@ -109,16 +130,11 @@ def reports_errors(command: Callable[P, R]) -> Callable[P, R]:
             report_interrupt()
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except Exception as error:
-            lines = _user_error_lines(error)
-            code = EXIT_USAGE
-            if lines is None and isinstance(error, _loaded_class("tcpsim.runner", "RunFailed")):
-                lines, code = str(error).splitlines(), EXIT_MISMATCH
-            if lines is None:
+            report = error_report(error)
+            if report is None:
                 raise
-            from tcpsim.terminal_text import visible
-
-            for line in lines:
-                typer.echo(f"error: {visible(line)}", err=True)
-            raise typer.Exit(code) from None
+            for line in report.lines:
+                typer.echo(line, err=True)
+            raise typer.Exit(report.status) from None
 
     return wrapper

@@ -71,7 +71,9 @@ def run(
 
     The run's cost is estimated first; beyond the scenario's [limits] it is refused unless
     --force. Ctrl-C stops it (exit 130). Packet captures (--pcap, --pcap-node, trace.pcap,
-    trace.pcap_nodes) open in Wireshark.
+    trace.pcap_nodes) open in Wireshark. The scenario is kept compiled in the result store:
+    running the same file text again with --json (and the same --set values, from the same
+    directory) skips loading and validating it.
     """
     import warnings
 
@@ -86,6 +88,7 @@ def run(
         from tcpsim.sweeps.outdir import RUN_FILES
 
         not_replacing_inputs(out_dir, [*SAVED_FILES, *RUN_FILES], [file], "--out")
+    text = _bytes_or_none(file)
     scenario = load_scenario(file, set_ or ())
     added = {key: extra for key, extra in (("pcap", pcap), ("pcap_nodes", pcap_node)) if extra}
     if added:
@@ -99,12 +102,14 @@ def run(
     from tcpsim.api import run as simulate
     from tcpsim.limits import ScenarioWarning
 
-    _check_before_run(scenario, force)
+    canonical, warning_lines = _check_before_run(scenario, force)
+    if not added:
+        _keep_compiled(file, text, set_ or [], scenario, canonical, warning_lines, force)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ScenarioWarning)  # printed above as warning: lines
         result = simulate(scenario, seed=run_seed, force=True, pcap_dir=out_dir or Path.cwd())
     if result.meta.get("trace_truncated"):
-        from tcpsim.api import truncation_warning
+        from tcpsim.engine_run import truncation_warning
 
         typer.echo(f"warning: {truncation_warning(result.meta, scenario.limits.max_trace_rows)}", err=True)
     if out_dir is not None:
@@ -129,9 +134,9 @@ def run(
         console.print(f"pcap: {path}")
 
 
-def _check_before_run(scenario: Any, force: bool) -> None:
+def _check_before_run(scenario: Any, force: bool) -> tuple[dict[str, Any], list[str]]:
     """Print the scenario's warnings, then refuse it (RunTooLarge) if its estimated cost exceeds
-    its limits and ``force`` is off."""
+    its limits and ``force`` is off. Returns its canonical form and the warning lines printed."""
     from tcpsim.limits import check_flow_expansion, check_limits, estimate_cost, run_warnings
 
     if not force:
@@ -139,10 +144,39 @@ def _check_before_run(scenario: Any, force: bool) -> None:
     canonical = scenario.to_engine()
     from tcpsim.terminal_text import visible
 
-    for path, message in run_warnings(scenario, canonical):
-        typer.echo(f"warning: {visible(f'{path}: {message}')}", err=True)
+    lines = [f"warning: {visible(f'{path}: {message}')}" for path, message in run_warnings(scenario, canonical)]
+    for line in lines:
+        typer.echo(line, err=True)
     if not force:
         check_limits(scenario, estimate_cost(canonical))
+    return canonical, lines
+
+
+def _bytes_or_none(file: Path) -> bytes | None:
+    try:
+        return file.read_bytes()
+    except OSError:
+        return None  # loading the scenario says why
+
+
+def _keep_compiled(
+    file: Path,
+    text: bytes | None,
+    overrides: list[str],
+    scenario: Any,
+    canonical: dict[str, Any],
+    warning_lines: list[str],
+    force: bool,
+) -> None:
+    """Keep the compiled scenario, so that the next `tcpsim run FILE --json` of the same text
+    skips loading it (`tcpsim.fast_run`); not if the file changed while it was loaded."""
+    if text is None or _bytes_or_none(file) != text:
+        return
+    from tcpsim.compiled import compile_scenario
+    from tcpsim.scenario_cache import CachedScenario, keep
+
+    cached = CachedScenario(compile_scenario(scenario, canonical), warning_lines, None if force else True)
+    keep(str(file), text, overrides, cached, scenario.input_files())
 
 
 @app.command(cls=TcpsimCommand)

@@ -7,6 +7,7 @@ from typing import Annotated, Any, NamedTuple, Self
 
 from pydantic import Field, model_validator
 
+from tcpsim.compiled import engine_json
 from tcpsim.scenario.checks import check_scenario, host_rate
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
@@ -132,6 +133,10 @@ class Scenario(Model):
             trace["pcap_nodes"] = [node for node, _ in nodes]
         return trace
 
+    def input_files(self) -> list[str]:
+        """The files besides the scenario's own that loading it read: web generators' CDF files."""
+        return [web.sizes.file for web in self.web if getattr(web.sizes, "file", None) is not None]
+
     def pcap_nodes(self) -> list[tuple[int, str]]:
         """The captured nodes of `trace.pcap_nodes`, each once, in order: (node index, name)."""
         index = {name: position for position, name in enumerate(self.node_names())}
@@ -151,7 +156,7 @@ class Scenario(Model):
     def to_engine_json(self, canonical: Mapping[str, Any] | None = None) -> str:
         """:meth:`to_engine` as compact JSON with sorted keys: the engine's input and the hash's.
         `canonical`, if given, is :meth:`to_engine`'s result already at hand (a run needs both)."""
-        return json.dumps(self.to_engine() if canonical is None else canonical, sort_keys=True, separators=(",", ":"))
+        return engine_json(self.to_engine() if canonical is None else canonical)
 
     def hash(self, engine_json: str | None = None) -> str:
         """sha256 hex of :meth:`to_engine_json`, to key caches of finished runs.

@@ -110,13 +110,17 @@ def _remove_orphans(store: Store) -> tuple[int, int]:
 
 
 def clear(store: Store) -> int:
-    """Forget every run and delete its data; returns how many runs were stored. Meant for a
-    store no other process is using (a run finishing meanwhile is not kept)."""
+    """Forget every run and delete its data, and the scenarios `tcpsim run` kept compiled
+    (`tcpsim.scenario_cache`); returns how many runs were stored. Meant for a store no other
+    process is using (a run finishing meanwhile is not kept)."""
+    from tcpsim.scenario_cache import CACHE_DIR
+
     db = store.catalog.db
     with store.catalog.write():
         count = db.execute("DELETE FROM runs").rowcount
         db.execute("DELETE FROM scenarios")
     shutil.rmtree(store.root / RUNS_DIR, ignore_errors=True)
+    shutil.rmtree(store.root / CACHE_DIR, ignore_errors=True)
     db.execute("VACUUM")  # shrinks the database file, through the write-ahead log...
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # ...which this empties
     return count
