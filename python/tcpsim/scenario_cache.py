@@ -95,7 +95,10 @@ def keep(
         "within_limits": cached.within_limits,
         "inputs": [[os.path.abspath(path), _digest_of(path)] for path in input_files],
     }
-    text = json.dumps(entry, allow_nan=False)
+    try:
+        text = json.dumps(entry, allow_nan=False)
+    except ValueError:  # a value JSON cannot hold: the scenario is simply not kept
+        return
     if len(text) > MAX_ENTRY_BYTES or any(digest is None for _, digest in entry["inputs"]):
         return
     directory = cache_dir()

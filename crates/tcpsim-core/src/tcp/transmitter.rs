@@ -87,7 +87,6 @@ impl Wire {
         }
     }
 
-    /// (Re)start the retransmission timer to expire `rto_ns` from now.
     /// Send the connection's SYN (a header-only Data packet, not ECN-capable: RFC 3168
     /// §6.1.1) and arm the retransmission timer for it.
     pub(crate) fn send_syn(&mut self, rto_ns: u64, ctx: &mut Ctx) {
@@ -99,6 +98,7 @@ impl Wire {
         self.restart_rto_timer(rto_ns, ctx);
     }
 
+    /// (Re)start the retransmission timer to expire `rto_ns` from now.
     pub(crate) fn restart_rto_timer(&mut self, rto_ns: u64, ctx: &mut Ctx) {
         let deadline = ctx.now() + rto_ns;
         if let Some((at, generation)) = self.rto_timer.arm(deadline) {
