@@ -261,6 +261,94 @@ def test_routes_tell_a_hop_on_every_some_or_no_fewest_hop_path():
     assert routes.crossing("w", "e", (99, "ab")) is False
 
 
+def _searched_path(links, src, dst):
+    """The engine's route by the definition (`net/routing.rs`): a breadth-first search from
+    `dst` visiting neighbours in link order, each node taking the link to the one that reached
+    it first; no shortcut for hosts."""
+    from collections import deque
+
+    adjacent = {}
+    for row in sorted((r for r in links if r["direction"] == "ab"), key=lambda r: r["link"]):
+        adjacent.setdefault(row["src"], []).append((row["dst"], row["link"], "ba"))
+        adjacent.setdefault(row["dst"], []).append((row["src"], row["link"], "ab"))
+    hops, seen, frontier = {}, {dst}, deque([dst])
+    while frontier:
+        node = frontier.popleft()
+        for neighbour, link, direction in adjacent.get(node, []):
+            if neighbour not in seen:
+                seen.add(neighbour)
+                hops[neighbour] = (node, link, direction)
+                frontier.append(neighbour)
+    out, node = [], src
+    while node != dst and node in hops:
+        node, link, direction = hops[node]
+        out.append((link, direction))
+    return out if node == dst else []
+
+
+def _searched_count(links, start, node):
+    """(hops, fewest-hop paths) from `start` to `node` by a breadth-first count over every node."""
+    from collections import deque
+
+    adjacent = {}
+    for row in (r for r in links if r["direction"] == "ab"):
+        adjacent.setdefault(row["src"], []).append(row["dst"])
+        adjacent.setdefault(row["dst"], []).append(row["src"])
+    counted, frontier = {start: (0, 1)}, deque([start])
+    while frontier:
+        at = frontier.popleft()
+        for neighbour in adjacent.get(at, []):
+            if neighbour not in counted:
+                counted[neighbour] = (counted[at][0] + 1, counted[at][1])
+                frontier.append(neighbour)
+            elif counted[neighbour][0] == counted[at][0] + 1:
+                counted[neighbour] = (counted[neighbour][0], counted[neighbour][1] + counted[at][1])
+    return counted.get(node)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_routes_to_and_from_hosts_are_those_of_a_search_from_every_node(seed):
+    """Routes search once per router and derive a host's routes from its router's
+    (`Routes._host_link`): on random graphs with hosts, routers joined by parallel links, a
+    two-node island and an isolated pair, every path and every path count is the one a
+    search from each node itself gives."""
+    import random
+
+    from tcpsim.routing import Routes
+
+    rng = random.Random(seed)
+    routers = [f"r{i}" for i in range(rng.randint(2, 6))]
+    pairs = [(routers[i], rng.choice(routers[:i])) for i in range(1, len(routers))]  # connected
+    pairs += [tuple(rng.sample(routers, 2)) for _ in range(rng.randint(0, 4))]  # cycles, parallel links
+    hosts = [f"h{i}" for i in range(rng.randint(2, 8))]
+    pairs += [(host, rng.choice(routers)) if rng.random() < 0.5 else (rng.choice(routers), host) for host in hosts]
+    pairs += [("x", "y")]  # two hosts joined to each other only
+    rng.shuffle(pairs)
+    links = [
+        {"link": i, "direction": d, "src": a if d == "ab" else b, "dst": b if d == "ab" else a}
+        for i, (a, b) in enumerate(pairs)
+        for d in ("ab", "ba")
+    ]
+    routes = Routes(links)
+    nodes = [*routers, *hosts, "x", "y"]
+    hops = [(row["link"], row["direction"]) for row in links]
+    for src in nodes:
+        for dst in nodes:
+            assert routes.path(src, dst) == _searched_path(links, src, dst), (src, dst)
+            assert routes._count(src, dst) == _searched_count(links, src, dst), (src, dst)
+    for src in hosts[:3]:
+        for dst in [*hosts, routers[0]]:
+            for hop in hops:
+                u, v = routes._hop_ends[hop]
+                whole, to_u, from_v = (_searched_count(links, *ends) for ends in ((src, dst), (src, u), (v, dst)))
+                expected = (
+                    False
+                    if None in (whole, to_u, from_v) or to_u[0] + 1 + from_v[0] != whole[0]
+                    else (True if to_u[1] * from_v[1] == whole[1] else None)
+                )
+                assert routes.crossing(src, dst, hop) is expected, (src, dst, hop)
+
+
 def test_fat_tree_path_counts_match_its_structure():
     """k = 4: hosts in different pods have (k/2)² = 4 fewest-hop paths, each core link carries
     one of them; in one pod k/2 = 2, through either aggregation switch."""

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import tcpsim
 import tcpsim.repro as repro
-from tcpsim import runner
+from tcpsim import engine_run, runner
 from tcpsim.cli import app
 from tcpsim.repro import register
 from tcpsim.repro.framework import Claim, Experiment, Number, Outcome, Series
@@ -96,10 +96,12 @@ def fake_result(seed: int = 1, goodput_bps: float = 1.5e6) -> RunResult:
 
 @pytest.fixture(autouse=True)
 def fakes(monkeypatch, tmp_path):
-    """No compiled core: tcpsim.api.run and the runner's simulator are fakes; an empty registry."""
+    """No engine runs: `tcpsim run`'s engine call (`run_compiled`), tcpsim.api.run and the
+    runner's simulator are fakes; an empty registry."""
     api = types.ModuleType("tcpsim.api")
     api.run = lambda scenario, seed=1, **overrides: fake_result(seed)
     monkeypatch.setitem(sys.modules, "tcpsim.api", api)
+    monkeypatch.setattr(engine_run, "run_compiled", lambda compiled, seed, pcap_dir=None: fake_result(seed))
     monkeypatch.setattr(runner, "_run_one", lambda spec: fake_result(spec.seed, 1e6 * spec.seed))
     monkeypatch.setattr(store_key, "engine_version", lambda: "test")
     monkeypatch.setattr(repro, "_registry", {})

@@ -2,10 +2,9 @@
 line with exit 2 (issue 13, items 6 and 10). Fakes replace the compiled core (see test_cli)."""
 
 import os
-import sys
 
 import pytest
-from tcpsim import outpaths
+from tcpsim import engine_run, outpaths
 from tcpsim.cli import app
 from tcpsim.cli.model import MAX_BUFFER_POINTS
 from test_cli import fake_result, fakes, one_error_line, scenario_file  # noqa: F401 - fixtures
@@ -19,11 +18,11 @@ def simulations(monkeypatch):
     """Seeds of the runs started by `tcpsim run` (none must start when a path is bad)."""
     seeds = []
 
-    def run(scenario, seed=1, **overrides):
+    def run(compiled, seed, pcap_dir=None):
         seeds.append(seed)
         return fake_result(seed)
 
-    monkeypatch.setattr(sys.modules["tcpsim.api"], "run", run)
+    monkeypatch.setattr(engine_run, "run_compiled", run)
     return seeds
 
 
@@ -206,7 +205,7 @@ def test_names_from_a_scenario_reach_the_terminal_escaped(scenario_file, monkeyp
     hostile = fake_result()
     hostile.flows.loc[0, "name"] = "a\x1b]0;pwned\x07b"
 
-    monkeypatch.setattr(sys.modules["tcpsim.api"], "run", lambda scenario, seed=1, **overrides: hostile)
+    monkeypatch.setattr(engine_run, "run_compiled", lambda compiled, seed, pcap_dir=None: hostile)
     result = cli.invoke(app, ["run", str(scenario_file)])
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout

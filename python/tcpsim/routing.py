@@ -54,9 +54,26 @@ class Routes:
             self._towards[dst] = hops
         return self._towards[dst]
 
+    def _host_link(self, node: str) -> tuple[str, int, str] | None:
+        """(router, link, direction from the router) if `node` has one link, to a node with
+        several: a host. A search from a host first reaches its router, then every other node
+        in the order a search from the router does, so routes to and from a host are its
+        router's plus that link. Searching once per router rather than once per host keeps a
+        result with thousands of hosts linear in its size."""
+        adjacent = self._adjacent.get(node, [])
+        if len(adjacent) == 1 and len(self._adjacent.get(adjacent[0][0], [])) > 1:
+            return adjacent[0]
+        return None
+
     def path(self, src: str, dst: str) -> list[tuple[int, str]]:
         """The (link, direction) pairs data from `src` to `dst` crosses, in order; empty if
         `src` is `dst` or cannot reach it."""
+        if src == dst:
+            return []
+        if (host := self._host_link(dst)) is not None:
+            router, link, direction = host
+            head = [] if src == router else self.path(src, router)
+            return [*head, (link, direction)] if head or src == router else []
         hops = self._next_hops(dst)
         out, node = [], src
         while node != dst and node in hops:
@@ -73,13 +90,26 @@ class Routes:
         if hop not in self._hop_ends:
             return False
         u, v = self._hop_ends[hop]
-        from_src, to_dst = self._fewest_hops(src), self._fewest_hops(dst)
-        if dst not in from_src or u not in from_src or v not in to_dst:
+        src_dst, src_u, v_dst = self._count(src, dst), self._count(src, u), self._count(dst, v)
+        if src_dst is None or src_u is None or v_dst is None:
             return False
-        hops, paths = from_src[dst]
-        if from_src[u][0] + 1 + to_dst[v][0] != hops:
+        hops, paths = src_dst
+        if src_u[0] + 1 + v_dst[0] != hops:
             return False
-        return True if from_src[u][1] * to_dst[v][1] == paths else None
+        return True if src_u[1] * v_dst[1] == paths else None
+
+    def _count(self, start: str, node: str) -> tuple[int, int] | None:
+        """(hops, number of fewest-hop paths) from `start` to `node`, None if out of reach; a
+        host's are its router's plus one hop (`_host_link`)."""
+        if start == node:
+            return (0, 1)
+        if (host := self._host_link(start)) is not None:
+            router = host[0]
+            if node == router:
+                return (1, 1)
+            through = self._fewest_hops(router).get(node)
+            return None if through is None else (through[0] + 1, through[1])
+        return self._fewest_hops(start).get(node)
 
     def _fewest_hops(self, start: str) -> dict[str, tuple[int, int]]:
         """Per node that `start` reaches: (hops, number of fewest-hop paths), a breadth-first

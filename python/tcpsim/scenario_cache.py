@@ -88,6 +88,8 @@ def keep(
 ) -> None:
     """Store `cached` as the entry of `file` (its bytes `data`) with `overrides`; `input_files` are
     the other files its loading read. Best effort: a store that cannot be written is left alone."""
+    if len(cached.compiled.engine_json) > MAX_ENTRY_BYTES:
+        return
     entry: dict[str, Any] = {
         "format": FORMAT,
         "compiled": cached.compiled.to_json(),

@@ -75,8 +75,6 @@ def run(
     running the same file text again with --json (and the same --set values, from the same
     directory) skips loading and validating it.
     """
-    import warnings
-
     from tcpsim.outpaths import output_dir
     from tcpsim.scenario import load_scenario
 
@@ -99,19 +97,16 @@ def run(
         others = [entry for entry in set_ or () if override_path(entry) not in {("trace", k) for k in added}]
         sums = [f"trace.{key}={json.dumps([*getattr(scenario.trace, key), *extra])}" for key, extra in added.items()]
         scenario = load_scenario(file, [*others, *sums])  # a JSON array of strings is TOML
-    from tcpsim.api import run as simulate
-    from tcpsim.limits import ScenarioWarning
+    from tcpsim.compiled import compile_scenario
+    from tcpsim.engine_run import run_compiled, truncation_warning
 
     canonical, warning_lines = _check_before_run(scenario, force)
+    compiled = compile_scenario(scenario, canonical)
     if not added:
-        _keep_compiled(file, text, set_ or [], scenario, canonical, warning_lines, force)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ScenarioWarning)  # printed above as warning: lines
-        result = simulate(scenario, seed=run_seed, force=True, pcap_dir=out_dir or Path.cwd())
+        _keep_compiled(file, text, set_ or [], compiled, warning_lines, force, scenario.input_files())
+    result = run_compiled(compiled, run_seed, pcap_dir=out_dir or Path.cwd())
     if result.meta.get("trace_truncated"):
-        from tcpsim.engine_run import truncation_warning
-
-        typer.echo(f"warning: {truncation_warning(result.meta, scenario.limits.max_trace_rows)}", err=True)
+        typer.echo(f"warning: {truncation_warning(result.meta, compiled.max_trace_rows)}", err=True)
     if out_dir is not None:
         from tcpsim.sweeps.outdir import save_run_provenance
 
@@ -163,20 +158,18 @@ def _keep_compiled(
     file: Path,
     text: bytes | None,
     overrides: list[str],
-    scenario: Any,
-    canonical: dict[str, Any],
+    compiled: Any,
     warning_lines: list[str],
     force: bool,
+    input_files: list[str],
 ) -> None:
     """Keep the compiled scenario, so that the next `tcpsim run FILE --json` of the same text
     skips loading it (`tcpsim.fast_run`); not if the file changed while it was loaded."""
     if text is None or _bytes_or_none(file) != text:
         return
-    from tcpsim.compiled import compile_scenario
     from tcpsim.scenario_cache import CachedScenario, keep
 
-    cached = CachedScenario(compile_scenario(scenario, canonical), warning_lines, None if force else True)
-    keep(str(file), text, overrides, cached, scenario.input_files())
+    keep(str(file), text, overrides, CachedScenario(compiled, warning_lines, None if force else True), input_files)
 
 
 @app.command(cls=TcpsimCommand)
