@@ -4,37 +4,47 @@
 # pools of 4 NewReno + 4 Vegas flows: long flows r0 -> r5, cross flows
 # r_i -> r_{i+1} for each hop, reverse flows r5 -> r0; each flow its own
 # hosts on 200 Mb/s access links (6250 packets), RTT uniform in [60, 300] ms,
-# starts uniform in [0, 1] s, 20 s, the first 5 s excluded. RD is not in
-# ns-2: DropTail and RED/ECN only. Per hop: each class's data packets that
+# starts uniform in [0, 1] s, 20 s, the first 5 s excluded. DropTail, RED/ECN,
+# and RD (Queue/RD on both directions of every bottleneck, built by
+# rd/build.sh: NS2_ROOT=/tmp/ns2rd; Vegas's flow ids 2, 4, 6 in D, as
+# lib/podlesny.tcl's pd_setup). Per hop: each class's data packets that
 # crossed it forward (long flows and that hop's cross flows), the index =
 # Vegas's per-flow count over NewReno's; and the mean index over the hops.
 # Flow ids: cross flows 1 (NewReno) / 2 (Vegas), long flows 5 / 6, reverse
 # flows 3 / 4; per class also the long and the one-hop flows' mean rate
 # (Mb/s per flow, averaged over the hops).
-# Point <disc>.
+# Point "rd:full": RD at the paper's scale (100 Mb/s, 3125-packet buffers,
+# pools of 20, 60 s).
+# Point <disc> or rd:full.
 source [file join [file dirname [info script]] lib podlesny.tcl]
-set POINTS {droptail red_ecn}
+set POINTS {droptail red_ecn rd rd:full}
 if {[lindex $argv 0] == "list"} { puts $POINTS; exit 0 }
-set disc [lindex $argv 0]
-set point $disc
+set point [lindex $argv 0]
+lassign [split $point :] disc scale
 set rep [lindex $argv 1]
-set bps 20e6
+set full [expr {$scale == "full"}]
+set bps [expr {$full ? 100e6 : 20e6}]
 set HOPS 5
 set HD 0.005
-set POOL 4
-set T 20.0
+set POOL [expr {$full ? 20 : 4}]
+set T [expr {$full ? 60.0 : 20.0}]
 set rng [twin_rng $rep]
 set ns [new Simulator]
 Agent/TCP set packetSize_ $PD(payload)
 Agent/TCP set window_ $PD(window)
 if {$disc == "red_ecn"} { Queue/RED set setbit_ true; Agent/TCP set ecn_ 1 }
-set q [expr {$disc == "droptail" ? "DropTail" : "RED"}]
+set q [dict get {droptail DropTail red_ecn RED rd RD} $disc]
 for {set i 0} {$i <= $HOPS} {incr i} { set R($i) [$ns node] }
 for {set i 0} {$i < $HOPS} {incr i} {
     set j [expr {$i + 1}]
     $ns duplex-link $R($i) $R($j) $bps $HD $q
     $ns queue-limit $R($i) $R($j) [pd_buffer $bps]
     $ns queue-limit $R($j) $R($i) [pd_buffer $bps]
+    if {$disc == "rd"} {
+        foreach {a b} [list $R($i) $R($j) $R($j) $R($i)] {
+            foreach fid {2 4 6} { [[$ns link $a $b] queue] mark-d $fid }
+        }
+    }
     set FM($i) [$ns makeflowmon Fid]
     $ns attach-fmon [$ns link $R($i) $R($j)] $FM($i)
 }

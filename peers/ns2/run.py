@@ -229,8 +229,67 @@ def fig9_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
     return out
 
 
+FIG6_RATES = (1, 10, 50, 100, 200, 300)
+"""The intensities of fig6's RD arm, transfers per second in all at the paper's scale (the quick
+points run a tenth of each)."""
+
+
+def fig6_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """Fig. 6's numbers from the RD arm's paper-scale points (tcpsim's full grid); the quick points'
+    range and every point's values descriptively."""
+    full = {f"rd:full:{r}": r for r in FIG6_RATES}
+    quick = {f"rd:{r / 10:g}": r for r in FIG6_RATES}
+    fmt = "{:g} fps (paper scale)".format
+    out = index_range(data, full, "across intensities", fmt)
+    out += index_range(data, quick, "across intensities, quick scale", fmt)
+    for points, words in ((full, "paper scale (100 Mb/s, 100 + 100 flows each way, 60 s)"), (quick, "quick scale")):
+        for p, fps in points.items():
+            out += [(f"RD: {label} at {fps:g} fps, {words}", pick(data, p, m)) for m, label in RD_WEB_METRICS]
+    return out
+
+
+FIG10_BOTH = (0, 1, 2, 3, 4, 6, 7, 8)
+"""The schedule's steps with both classes (step 5 has Vegas alone)."""
+
+
+def fig10_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
+    """Fig. 10's number from the RD arm at the paper's scale; per step and right after each change
+    at both scales; the 20 + 20 mix under RD."""
+    out = [
+        (
+            "RD's relative fairness index (mean over the intervals with both classes)",
+            pick(data, "rd:full", "index_mean"),
+        ),
+        (
+            "RD: relative fairness index, mean over the intervals with both classes (quick scale)",
+            pick(data, "rd:schedule", "index_mean"),
+        ),
+    ]
+    for p, step_s, words in (("rd:full", 20, "paper scale"), ("rd:schedule", 10, "quick scale")):
+        for k in FIG10_BOTH:
+            span = f"{k * step_s:g}-{(k + 1) * step_s:g} s"
+            out.append((f"RD: relative fairness index over {span} ({words})", pick(data, p, f"index_step{k}")))
+        for k in FIG10_BOTH[1:]:
+            span = f"{k * step_s:g} s + {step_s / 4:g} s"
+            out.append(
+                (
+                    f"RD: relative fairness index over {span}, right after the change ({words})",
+                    pick(data, p, f"index_settle{k}"),
+                )
+            )
+    p = "rd:static20"
+    out += [
+        ("RD: Vegas/NewReno per-flow ratio, 20 + 20 forward at 20 Mb/s, 60 s", pick(data, p, "index")),
+        ("RD: NewReno's utilization, 20 + 20 forward at 20 Mb/s", pick(data, p, "newreno_utilization")),
+        ("RD: Vegas's utilization, 20 + 20 forward at 20 Mb/s", pick(data, p, "vegas_utilization")),
+        ("RD: Vegas's loss rate, 20 + 20 forward at 20 Mb/s", pick(data, p, "vegas_loss_rate")),
+        ("RD: NewReno's loss rate, 20 + 20 forward at 20 Mb/s", pick(data, p, "newreno_loss_rate")),
+    ]
+    return out
+
+
 def fig10_numbers(data: Data) -> list[tuple[str, list[float]]]:
-    out = []
+    out = fig10_rd_numbers(data)
     for d, label in DISC.items():
         out.append(
             (
@@ -250,8 +309,23 @@ def fig10_numbers(data: Data) -> list[tuple[str, list[float]]]:
     return out
 
 
+FIG12_RATES = (
+    ("newreno_long_mbps", "NewReno long flows"),
+    ("newreno_onehop_mbps", "NewReno one-hop flows"),
+    ("vegas_long_mbps", "Vegas long flows"),
+    ("vegas_onehop_mbps", "Vegas one-hop flows"),
+)
+
+
 def fig12_numbers(data: Data) -> list[tuple[str, list[float]]]:
-    out = []
+    out = [("RD's relative fairness index, averaged over the five links", pick(data, "rd:full", "index_mean"))]
+    for p, words in (("rd:full", "paper scale"), ("rd", "quick scale")):
+        label = f"RD ({words})"
+        out.append((f"{label}: relative fairness index averaged over the five links", pick(data, p, "index_mean")))
+        for metric, what in FIG12_RATES:
+            out.append((f"{label}: {what}, Mb/s per flow", pick(data, p, metric)))
+        for i in range(5):
+            out.append((f"{label}: relative fairness index on link {i + 1}", pick(data, p, f"index_hop{i}")))
     for d, label in DISC.items():
         out.append(
             (
@@ -259,12 +333,7 @@ def fig12_numbers(data: Data) -> list[tuple[str, list[float]]]:
                 pick(data, d, "index_mean"),
             )
         )
-        for metric, words in (
-            ("newreno_long_mbps", "NewReno long flows"),
-            ("newreno_onehop_mbps", "NewReno one-hop flows"),
-            ("vegas_long_mbps", "Vegas long flows"),
-            ("vegas_onehop_mbps", "Vegas one-hop flows"),
-        ):
+        for metric, words in FIG12_RATES:
             out.append((f"{label}: {words}, Mb/s per flow (quick scale)", pick(data, d, metric)))
         for i in range(5):
             out.append(
@@ -377,11 +446,6 @@ def macura_wireless_numbers(data: Data) -> list[tuple[str, list[float]]]:
     return out
 
 
-RD_NOTE = (
-    "This twin runs no RD arm (ns-2's Queue/RD, peers/ns2/rd, runs in the fig4, fig5, fig7, fig8 and fig9 "
-    "twins): only the DropTail and RED/ECN (ns-2.35 defaults plus setbit_) configurations run, so no number here is the paper's RD number; they check tcpsim's NewReno/Vegas "
-    "dynamics under the same set-up. "
-)
 RD_ARM = (
     "RD, the paper's scheduler, runs as Queue/RD (peers/ns2/rd/rd-services.cc, built into a copy of the "
     "stock build by rd/build.sh; the project's port of tcpsim's RD, crates/tcpsim-core/src/queue/rd.rs): "
@@ -442,14 +506,25 @@ TWINS: dict[str, Twin] = {
     ),
     "podlesny.fig6": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 10 Mb/s, 10 NewReno + 10 Vegas "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 10 Mb/s, 10 NewReno + 10 Vegas "
         "long-lived flows each way, RTTs [20, 300] ms, two web servers (one per class, each half the total) "
         "sending transfers across the bottleneck, Poisson arrivals at 1, 10, 30 per second in all (paper scale "
         "10, 100, 300), Pareto sizes (mean 30 KB, shape 1.3) in 1000-byte packets, each a new connection (fresh "
         "agents, window_ 1000) over a 100 ms RTT; 20 s, the first 5 s excluded; forward direction measured "
         "(long-lived forward flows plus the class's transfers), index = ratio of the class utilizations (equal "
-        "long-lived counts); 3 replications.",
-        web_numbers([(r, f"{int(r) * 10} fps (paper scale)") for r in ("1", "10", "30")]),
+        "long-lived counts); DropTail and RED/ECN, 3 replications. RD: tcpsim's quick grid at the quick scale "
+        "(0.1, 1, 5, 10, 20, 30 transfers per second: paper scale 1, 10, 50, 100, 200, 300; 3 replications) and "
+        "tcpsim's full grid at the paper's scale (100 Mb/s, 3125-packet buffer, 100 + 100 long-lived flows each "
+        "way, 1, 10, 50, 100, 200, 300 transfers per second, 60 s, the first 5 s excluded; 2 replications, "
+        "1.5 min of CPU each). Measured on the forward direction (data packets, as webtraffic.py). The "
+        "experiment's numbers (the index's lowest and highest over the intensities) are the paper-scale RD "
+        "points'.",
+        lambda data: (
+            fig6_rd_numbers(data)
+            + web_numbers([(r, f"{int(r) * 10} fps (paper scale)") for r in ("1", "10", "30")])(data)
+        ),
+        point_replications={f"rd:full:{r}": 2 for r in (1, 10, 50, 100, 200, 300)},
+        build="rd",
     ),
     "podlesny.fig7": Twin(
         3,
@@ -502,18 +577,25 @@ TWINS: dict[str, Twin] = {
     ),
     "podlesny.fig10": Twin(
         3,
-        RD_NOTE + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 20 Mb/s (625-packet buffer), flows "
+        RD_ARM + PODLESNY_COMMON + "Quick scale as tcpsim's quick mode: 20 Mb/s (625-packet buffer), flows "
         "forward only, dynamics.py's assumed schedule with every count divided by 5 and 10 s steps (90 s); a "
         "flow is ON while its class has more than its index (FTP started/stopped, the connection kept); per "
         "step (from max(step start, 5 s)) each class's packets crossing the bottleneck, the index = Vegas's "
         "per-flow count over NewReno's, averaged over the steps with both classes (tcpsim: delivered payload "
         "in 0.2 s bins). Also a static 20 NewReno + 20 Vegas forward mix at 20 Mb/s, 60 s, the first 5 s "
-        "excluded (the issue's '20 + 20 mix'); 3 replications.",
+        "excluded (the issue's '20 + 20 mix'); 3 replications. DropTail, RED/ECN and RD at both. Also the index "
+        "over the first quarter of each later step with both classes (dynamics.py's 'right after each change'). "
+        "RD also at the paper's scale ('rd:full': 100 Mb/s, 3125-packet buffer, dynamics.py's schedule itself, "
+        "20 s steps, 180 s, 5 s windows after each change; 3 replications): the experiment's number is that "
+        "point's. Flows run forward only, so the index counts data packets (stock Vegas's 1000 bytes on the "
+        "wire counted as 1040, as NewReno's).",
         fig10_numbers,
+        point_replications={"rd:full": 3},
+        build="rd",
     ),
     "podlesny.fig12": Twin(
         24,
-        RD_NOTE
+        RD_ARM
         + PODLESNY_COMMON.replace(
             "a 10 ms bottleneck with a C·250 ms buffer", "five 5 ms bottlenecks with C·250 ms buffers"
         )
@@ -521,8 +603,13 @@ TWINS: dict[str, Twin] = {
         "buffers), pools of 4 NewReno + 4 Vegas (long r0→r5, cross r_i→r_i+1 per hop, reverse r5→r0), RTTs "
         "uniform in [60, 300] ms, 20 s, the first 5 s excluded; per link the classes' data packets crossing it "
         "forward, index = Vegas per flow over NewReno per flow, averaged over the five links (tcpsim: delivered "
-        "payload); 24 replications (the RED/ECN index scatters widely).",
+        "payload); 24 replications (the RED/ECN index scatters widely). DropTail, RED/ECN and RD (Queue/RD on both "
+        "directions of every bottleneck). RD also at the paper's scale ('rd:full': 100 Mb/s bottlenecks, "
+        "3125-packet buffers, pools of 20, 60 s; 3 replications): the experiment's number is that point's. The "
+        "index counts data packets (stock Vegas's 1000 bytes on the wire counted as 1040, as NewReno's).",
         fig12_numbers,
+        point_replications={"rd:full": 3},
+        build="rd",
     ),
     "moller.fig5": Twin(
         3,
@@ -682,6 +769,20 @@ OBSERVATIONS: dict[str, list[str]] = {
         "same rise of the index and of Vegas's loss with the web intensity in both simulators.",
         "Quick scale, RED/ECN: ns-2 1.21, 1.19, 0.97 with Vegas loss 3.5 %, 4.7 %, 11.5 % against tcpsim's "
         "0.90, 0.94, 0.96 with 0.01 %, 0.02 %, 1.4 %: ns-2's Vegas is not ECN-capable (see fig8).",
+        "RD in ns-2 (Queue/RD, tcpsim's main-reading parameters) against tcpsim (`tcpsim repro podlesny.fig6`: "
+        "full 5 seeds, quick `--seeds 3`): at the paper's scale (100 Mb/s, 100 + 100 long-lived flows each way, "
+        "60 s; 2 replications) ns-2's index at 1, 10, 50, 100, 200, 300 fps is 1.11, 1.07, 0.96, 0.89, 0.82, "
+        "0.83; tcpsim's 1.05, 1.06, 0.97, 0.90, 0.845, 0.85; the paper's range 0.75-0.96. Vegas's loss rises "
+        "with the intensity in both, as the paper says: 0.14 %, 0.20 %, 0.45 %, 0.91 %, 3.3 %, 8.7 % in ns-2, "
+        "0.24 %, 0.21 %, 0.55 %, 0.88 %, 3.1 %, 8.2 % in tcpsim. The experiment's numbers: lowest index 0.82 "
+        "at 200 fps in ns-2 (tcpsim 0.845, also at 200 fps; the paper 0.75: both within 15 %), highest 1.11 at "
+        "1 fps (tcpsim 1.06 at 10 fps; the paper 0.96: ns-2 just outside 15 %, with [0.84, 1.38] over its two "
+        "runs, tcpsim inside). The 50 fps point is the fig8 twin's Figs. 6-8 point and gives its 0.96.",
+        "Quick scale (3 replications): ns-2's index 1.08, 1.08, 0.90, 0.88, 0.88, 0.87 with Vegas loss 0.9 %, "
+        "1.0 %, 1.6 %, 2.7 %, 5.5 %, 10.5 %; tcpsim 0.93, 0.99, 0.89, 0.89, 0.80, 0.77 with 0.9 %, 1.0 %, "
+        "1.4 %, 1.5 %, 4.5 %, 7.4 %. So ns-2 with the same RD agrees with tcpsim, within a few hundredths at the "
+        "paper's scale from 10 fps up; its index counts stock Vegas's 1000-byte packets as 1040 bytes, a few "
+        "per cent above a bytes reading where RD shares bytes, about ns-2's excess at 1 fps (1.11 against 1.05).",
     ],
     "podlesny.fig7": [
         "Quick scale, DropTail: ns-2's index 1.08, 0.25, 0.064 and Vegas loss 26.6 %, 0.74 %, 0.08 % at 10, 100, "
@@ -735,6 +836,20 @@ OBSERVATIONS: dict[str, list[str]] = {
         "1.07 [0.51, 1.62] with Vegas loss 0.002 %; tcpsim with limited transmit and non-ECN-capable Vegas "
         "(as ns-2's) 1.23 with Vegas loss 2.9 %, NewReno/Vegas utilization 0.41/0.50 (ns-2 0.44/0.52); with "
         "ECN-capable Vegas 1.09, loss 0. DropTail: ns-2 0.12 [0.09, 0.15], tcpsim 0.10 [0.09, 0.11].",
+        "RD in ns-2 (Queue/RD, tcpsim's main-reading parameters) against tcpsim (`tcpsim repro podlesny.fig10`, "
+        "full: 5 seeds; quick with `--seeds 3`): at the paper's scale (3 replications) ns-2's index averaged over "
+        "the intervals with both classes is 1.055 [1.04, 1.07], per interval 1.03-1.08; tcpsim 1.031 [1.00, 1.06], "
+        "1.01-1.06; the paper 'approximately unity'. In the first 5 s after the changes at 20, 40, 60, 80, 120, "
+        "140 and 160 s: ns-2 1.14, 1.05, 1.21, 1.00, 1.10, 1.08, 1.05; tcpsim 1.05, 1.19, 1.20, 1.00, 1.10, "
+        "1.04, 1.07. Both leave ±15 % after the 60 s step (100 NewReno, Vegas 50 → 20), so ns-2 with the same "
+        "RD misses 'the transient response is immediate' as tcpsim does; they differ after the 40 s step "
+        "(1.05 against 1.19). Quick scale (3 replications each): ns-2 1.07 [1.01, 1.14], per interval 1.02-1.14, "
+        "after the changes 0.95-1.42 (1.42 at 30 s: 20 NewReno, Vegas 10 → 4); tcpsim 1.02 [0.92, 1.12], "
+        "0.98-1.07, 0.94-1.31.",
+        "ns-2's indices here count data packets, and stock Vegas's are 1000 bytes on the wire (counted as 1040): "
+        "by bytes they are about 4 % lower (the 20 + 20 mix under RD: 1.043 [1.03, 1.05] from packets, 1.004 "
+        "from the bytes on the wire, Vegas loss 0). With RED/ECN above RD (quick scale: 1.23 against 1.07) the "
+        "paper's DropTail < RED/ECN < RD fails in ns-2 as in tcpsim's full runs (RED/ECN 1.11, RD 1.03).",
     ],
     "podlesny.fig12": [
         "Parking lot at quick scale, 24 replications: under DropTail ns-2's index averaged over the links is "
@@ -757,6 +872,19 @@ OBSERVATIONS: dict[str, list[str]] = {
         "0.1 remains at that scale, NewReno about 10 % "
         "below ns-2's; ns-2's RTO sampling (one timed segment per RTT, tcpsim `rtt_sampling = "
         '"timed_segment"`) moves tcpsim only to 0.95.',
+        "RD in ns-2 (Queue/RD on both directions of every bottleneck, tcpsim's main-reading parameters) against "
+        "tcpsim (`tcpsim repro podlesny.fig12`: full 5 seeds, quick `--seeds 24`): at the paper's scale (3 "
+        "replications) ns-2's index averaged over the links is 1.049 [1.00, 1.10], per link 1.08, 1.04, 1.03, "
+        "1.06, 1.04; tcpsim 1.014 [1.00, 1.03], per link 1.00-1.03; the paper: about equal throughput on every "
+        "link, which both hold (±15 %). Quick scale (24 replications): ns-2 0.90 [0.87, 0.93], per link 0.94, "
+        "0.91, 0.92, 0.84, 0.88; tcpsim 0.925 [0.888, 0.962], per link 0.88, 0.93, 0.94, 0.95, 0.93. Long "
+        "against one-hop flows (Mb/s per flow): paper scale NewReno 0.20 / 2.24, Vegas 0.42 / 2.14 in ns-2, "
+        "0.07 / 2.39 and 0.41 / 2.08 in tcpsim; quick NewReno 0.09 / 2.55, Vegas 0.48 / 1.86 in ns-2, 0.08 / "
+        "2.47 and 0.48 / 1.81 in tcpsim: RD evens the classes on each link, not the flows within a class, and "
+        "the long NewReno flows (five R queues in a row) starve in both. ns-2's index counts data packets "
+        "(stock Vegas's 1000 bytes counted as 1040), about 4 % above a bytes reading. At the quick scale ns-2's "
+        "RD (0.90) is not significantly above its RED/ECN (0.85; Welch p = 0.13), where tcpsim's is (0.925 "
+        "against 0.81).",
     ],
     "podlesny.fig9": [
         "Quick scale, DropTail: from 50 to 200 transfers/s (paper scale) ns-2's index rises, 0.41 to 0.98 (30 KB) "
