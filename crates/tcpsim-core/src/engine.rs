@@ -230,6 +230,11 @@ pub struct Scheduler {
     /// The entry [`Scheduler::peek`] last unpacked, and its event: popped next, it is not
     /// unpacked again (each unpacking hashes the time).
     peeked: (Entry, Event),
+    /// Whether the peeked entry is still the least pending, and where (`Some(true)`: the
+    /// end of the current slot's sorted run; `Some(false)`: the top of its heap). Only an
+    /// event scheduled into the current slot before it can displace it (`insert`); while it
+    /// holds, the next pop takes it without looking for the least again.
+    peeked_at: Option<bool>,
 }
 
 #[derive(Clone, Copy)]
@@ -257,6 +262,7 @@ impl Default for Scheduler {
             now_key: 0,
             events: 0,
             peeked: (Entry { time_ns: u64::MAX, event: u64::MAX }, Event::WarmupEnd),
+            peeked_at: None,
         }
     }
 }
@@ -290,6 +296,9 @@ impl Scheduler {
     #[inline]
     fn insert(&mut self, entry: Entry) {
         if entry.time_ns < self.near_end {
+            if self.peeked_at.is_some() && entry.key() < self.peeked.0.key() {
+                self.peeked_at = None;
+            }
             self.near.push(entry);
         } else if entry.time_ns - self.near_end < self.wheel_ns() {
             self.push_to_wheel(entry);
@@ -320,6 +329,18 @@ impl Scheduler {
     /// Pop the next event at or before `until_ns`, advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, until_ns: u64) -> Option<Event> {
+        if let Some(from_run) = self.peeked_at {
+            let (top, event) = self.peeked;
+            if top.time_ns > until_ns {
+                return None;
+            }
+            self.peeked_at = None;
+            self.near.remove(from_run);
+            self.now_ns = top.time_ns;
+            self.now_key = top.key();
+            self.events += 1;
+            return Some(event);
+        }
         if self.near.is_empty() && !self.refill() {
             return None;
         }
@@ -465,9 +486,12 @@ impl Scheduler {
     /// The next event, if it is in the current slot (a hint for prefetching).
     #[inline]
     pub fn peek(&mut self) -> Option<Event> {
-        let next = self.near.peek()?;
+        let Some((next, from_run)) = self.near.least() else {
+            self.peeked_at = None;
+            return None;
+        };
         let event = Event::unpack(next.event, next.time_ns);
-        self.peeked = (next, event);
+        (self.peeked, self.peeked_at) = ((next, event), Some(from_run));
         Some(event)
     }
 
@@ -573,11 +597,6 @@ impl Near {
             (None, Some(s)) => Some((s, false)),
             (None, None) => None,
         }
-    }
-
-    #[inline]
-    fn peek(&self) -> Option<Entry> {
-        self.least().map(|(e, _)| e)
     }
 
     /// Remove the least entry, which [`Near::least`] found in the run (`from_run`) or in the heap.

@@ -138,6 +138,12 @@ impl Channel {
         self.pipe.push_back(id, now_ns + self.delay_ns, pool);
     }
 
+    /// The pipe's head and its arrival time, without taking it.
+    #[inline]
+    pub fn pipe_head(&self) -> Option<(u64, PacketId)> {
+        self.pipe.front()
+    }
+
     /// Take the pipe's head if it is `id` arriving at `now_ns` (it is not when the loss models
     /// dropped the packet whose arrival was scheduled).
     #[inline]
