@@ -180,6 +180,11 @@ def index_range(data: Data, points: dict[str, float], where: str, fmt: Callable[
     ]
 
 
+def rd_web_rows(data: Data, point: str, where: str) -> list[tuple[str, list[float]]]:
+    """The RD arm's values (`RD_WEB_METRICS`) at web point `point`, named "RD: <metric> at <where>"."""
+    return [(f"RD: {label} at {where}", pick(data, point, metric)) for metric, label in RD_WEB_METRICS]
+
+
 def fig7_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
     """Fig. 7's numbers from the RD arm: at 10 Mb/s from the paper-scale point, the index range above
     10 Mb/s from the quick points (10 and 100 Mb/s: paper scale 100 and 1000)."""
@@ -194,7 +199,7 @@ def fig7_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
         ("rd:100", "1000 Mb/s (paper scale), quick scale"),
         ("rd:full:10", "10 Mb/s at the paper's scale (100 + 100 flows each way, 50 fps, 60 s)"),
     ):
-        out += [(f"RD: {label} at {where}", pick(data, p, metric)) for metric, label in RD_WEB_METRICS]
+        out += rd_web_rows(data, p, where)
     return out
 
 
@@ -212,7 +217,7 @@ def fig8_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
         ("rd:1000", "max RTT 1000 ms (quick scale)"),
         ("rd:full:300", "the Figs. 6-8 point (100 Mb/s, 100 + 100 flows each way, 50 fps, RTT 20-300 ms, 60 s)"),
     ):
-        out += [(f"RD: {label} at {where}", pick(data, p, metric)) for metric, label in RD_WEB_METRICS]
+        out += rd_web_rows(data, p, where)
     return out
 
 
@@ -225,7 +230,7 @@ def fig9_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
     for kb in (30, 100):
         for r in (5, 20):
             where = f"{r * 10} fps, {kb} KB (paper scale), quick scale"
-            out += [(f"RD: {label} at {where}", pick(data, f"rd:{kb}:{r}", m)) for m, label in RD_WEB_METRICS]
+            out += rd_web_rows(data, f"rd:{kb}:{r}", where)
     return out
 
 
@@ -244,7 +249,7 @@ def fig6_rd_numbers(data: Data) -> list[tuple[str, list[float]]]:
     out += index_range(data, quick, "across intensities, quick scale", fmt)
     for points, words in ((full, "paper scale (100 Mb/s, 100 + 100 flows each way, 60 s)"), (quick, "quick scale")):
         for p, fps in points.items():
-            out += [(f"RD: {label} at {fps:g} fps, {words}", pick(data, p, m)) for m, label in RD_WEB_METRICS]
+            out += rd_web_rows(data, p, f"{fps:g} fps, {words}")
     return out
 
 
