@@ -14,6 +14,11 @@ cd "$(dirname "$0")/.."
 out="${1:?usage: scripts/build-wheel.sh OUT_DIR}"
 expected="manylinux_2_17_$(uname -m)"
 
+# Profile-guided like the development build (scripts/setup.sh), from the same profile.
+profile="$(./scripts/pgo-profile.sh)"
+if [ -n "$profile" ]; then
+    export RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$profile"
+fi
 PATH="$PWD/.venv/bin:$PATH" maturin build --quiet --release --zig --compatibility manylinux2014 \
     --target-dir target/manylinux --out "$out" >/dev/null
 wheel="$(ls -t "$out"/tcpsim-*.whl | head -1)"

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import tcpsim.bench as bench
@@ -11,7 +13,8 @@ from tcpsim.bench.workloads import WORKLOADS, podlesny_dumbbell
 from tcpsim.scenario import load_scenario
 from tcpsim.units import parse_duration_ns
 
-FIGURES = {"events", "wall_s", "events_per_s", "sim_s", "sim_s_per_wall_s", "python_s", "peak_rss_mb"}
+FIGURES = {"events", "wall_s", "events_per_s", "sim_s", "sim_s_per_wall_s", "python_s", "peak_rss_mb", "engine_build"}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(name: str):
@@ -88,6 +91,7 @@ def test_a_tiny_podlesny_dumbbell_runs_both_classes_through_rd(monkeypatch):
     row = bench.measure("tiny")
     assert FIGURES <= row.keys()
     assert row["events"] > 0 and row["sim_s"] == 2.0 and row["peak_rss_mb"] > 0
+    assert row["engine_build"] in ("pgo", "plain", "instrumented")
     # Vegas defaults to RD's D queue, NewReno to R: both carried packets.
     from tcpsim.api import run
 
@@ -103,3 +107,12 @@ def test_each_workload_runs_in_a_process_of_its_own():
     assert row["process_wall_s"] > row["wall_s"] > 0
     with pytest.raises(ValueError, match="unknown workload 'nope'"):
         bench.run_benchmarks(["nope"])
+
+
+def test_the_profile_guided_build_trains_on_every_benchmark_workload():
+    spec = importlib.util.spec_from_file_location("pgo_train", ROOT / "scripts" / "pgo_train.py")
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    # A workload without a training duration would be compiled as cold code, and the training
+    # refuses to run without one.
+    assert set(train.BENCH_DURATIONS) == set(WORKLOADS)

@@ -239,6 +239,7 @@ def test_bench_json_and_unknown_workload(monkeypatch):
                 "python_s": 0.2,
                 "peak_rss_mb": 80.5,
                 "process_wall_s": 1.1,
+                "engine_build": "pgo",
             }
         ]
 
@@ -248,7 +249,8 @@ def test_bench_json_and_unknown_workload(monkeypatch):
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["workloads"][0]["events_per_s"] == 2e6
     assert calls == [(None, 1)]
-    assert "dumbbell" in cli.invoke(app, ["bench", "dumbbell", "-j", "2"]).stdout
+    table = cli.invoke(app, ["bench", "dumbbell", "-j", "2"]).stdout
+    assert "dumbbell" in table and "engine build: pgo" in table
     assert calls[-1] == (["dumbbell"], 2)
 
     bad = cli.invoke(app, ["bench", "nope"])

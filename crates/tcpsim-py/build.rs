@@ -11,6 +11,10 @@
 //! rev-parse HEAD`, with `-dirty` when tracked files differed from it), so a wheel's runs record
 //! their commit (`tcpsim.__commit__`); `unknown` when the sources are not a git checkout of
 //! tcpsim (an sdist, a tarball) or git is missing.
+//!
+//! And `TCPSIM_ENGINE_BUILD`, how the compiler optimized it: `pgo` when built with a profile
+//! (`-Cprofile-use`, scripts/setup.sh), `instrumented` when built to record one
+//! (`-Cprofile-generate`), else `plain`; `tcpsim bench` reports it beside its timings.
 
 use sha2::{Digest, Sha256};
 use std::fs;
@@ -94,4 +98,20 @@ fn main() {
     println!("cargo:rustc-env=TCPSIM_SOURCE_DIGEST={digest:x}");
     let commit = build_commit(&root).unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=TCPSIM_BUILD_COMMIT={commit}");
+    println!("cargo:rustc-env=TCPSIM_ENGINE_BUILD={}", engine_build());
+}
+
+/// `pgo`, `instrumented` or `plain`, from the compiler flags of this build (cargo passes them
+/// to build scripts separated by 0x1f, and rebuilds everything when they change).
+fn engine_build() -> &'static str {
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let given = |name: &str| flags.iter().any(|f| f.starts_with(&format!("-C{name}=")) || f.starts_with(name));
+    if given("profile-use") {
+        "pgo"
+    } else if given("profile-generate") {
+        "instrumented"
+    } else {
+        "plain"
+    }
 }

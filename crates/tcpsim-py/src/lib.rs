@@ -186,5 +186,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
     // The git commit this library was built from, "unknown" outside a checkout (build.rs).
     m.add("BUILD_COMMIT", env!("TCPSIM_BUILD_COMMIT"))?;
+    // "pgo", "instrumented" or "plain": how the compiler optimized this library (build.rs).
+    m.add("ENGINE_BUILD", env!("TCPSIM_ENGINE_BUILD"))?;
     Ok(())
 }

@@ -27,7 +27,8 @@ def bench(
     json_: JsonOpt = False,
 ) -> None:
     """Time the named benchmark workloads, each in a process of its own: the engine's events per
-    second and simulated seconds per second, the whole process's wall and peak memory."""
+    second and simulated seconds per second, the whole process's wall and peak memory, and how
+    the engine was compiled (pgo: profile-guided, as scripts/setup.sh builds it; plain)."""
     from tcpsim.bench import WORKLOADS, run_benchmarks
     from tcpsim.result.tables import num
 
@@ -40,7 +41,7 @@ def bench(
         return
     stdout_console().print(
         rich_table(
-            "benchmarks",
+            f"benchmarks (engine build: {', '.join(sorted({r['engine_build'] for r in rows}))})",
             ["workload", "events", "engine s", "M events/s", "sim s / wall s", "process s", "peak MB"],
             (
                 (
