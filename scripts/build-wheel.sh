@@ -15,7 +15,10 @@ out="${1:?usage: scripts/build-wheel.sh OUT_DIR}"
 expected="manylinux_2_17_$(uname -m)"
 
 # Profile-guided like the development build (scripts/setup.sh), from the same profile.
-profile="$(./scripts/pgo-profile.sh)"
+if ! profile="$(./scripts/pgo-profile.sh)"; then
+    echo "warning: making the profile failed (above); building the core without profile-guided optimization" >&2
+    profile=""
+fi
 if [ -n "$profile" ]; then
     export RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$profile"
 fi
