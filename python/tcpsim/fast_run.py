@@ -20,6 +20,10 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tcpsim.scenario_cache import CachedScenario
 
 SEED_MAX = 2**64 - 1
 
@@ -73,9 +77,9 @@ def _seed(text: str) -> int | None:
 
 
 def serve(request: RunRequest) -> int | None:
-    """Run `request` from its cached compiled scenario and return the exit status, or None
-    (having printed nothing) when the full command line must take it. Ctrl-C raises
-    KeyboardInterrupt, which `tcpsim.launch` reports."""
+    """Run `request` from its cached compiled scenario, or on a miss from the file compiled here
+    (and kept), and return the exit status; or None (having printed nothing) when the full
+    command line must take it. Ctrl-C raises KeyboardInterrupt, which `tcpsim.launch` reports."""
     from tcpsim import scenario_cache
 
     try:
@@ -84,6 +88,8 @@ def serve(request: RunRequest) -> int | None:
     except OSError:
         return None
     cached = scenario_cache.lookup(request.file, data, request.overrides)
+    if cached is None:
+        cached = _compile(request, data)
     if cached is None or not (request.force or cached.within_limits):
         return None
     from tcpsim.engine_run import run_compiled, truncation_warning
@@ -111,3 +117,25 @@ def serve(request: RunRequest) -> int | None:
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return 0
+
+
+def _compile(request: RunRequest, data: bytes) -> CachedScenario | None:
+    """A cache miss: the file loaded, validated, checked against its limits and compiled as the
+    full command line does (`tcpsim.run_prep`), and kept; None if anything goes otherwise (an
+    invalid scenario, a run over its limits, any exception), for the full command line to
+    report as it does."""
+    from tcpsim.run_prep import compile_checked, keep_compiled
+    from tcpsim.scenario import load_scenario
+
+    # The scenario models live as long as the process; the scenario is validated with the
+    # collector on, as the full command line validates it (`tcpsim.cli.root`).
+    gc.freeze()
+    gc.enable()
+    try:
+        scenario = load_scenario(request.file, request.overrides)
+        cached = compile_checked(scenario, request.force)
+        keep_compiled(request.file, data, request.overrides, cached, scenario.input_files())
+    except Exception:
+        gc.disable()  # as the full command line expects to load (`tcpsim.launch`)
+        return None
+    return cached
