@@ -1,16 +1,18 @@
-"""`tcpsim run FILE --json` in a few hundredths of a second: run a scenario compiled by an
-earlier run (`tcpsim.scenario_cache`) without loading the command-line framework (typer) or
-the scenario models (pydantic), which together take longer than a short run itself.
+"""`tcpsim run FILE --json` without the command-line framework (typer), which takes longer to
+load than a short run itself: a scenario compiled by an earlier run (`tcpsim.scenario_cache`)
+runs in a few hundredths of a second, without the scenario models (pydantic) either; a first
+run (a cache miss) loads the models, validates, checks and compiles the scenario as the full
+command line does (`tcpsim.run_prep`, shared with it), keeps it, and runs it.
 
 The console script (`tcpsim.launch`) tries this path first. It takes only the run command in
 its plain form: ``tcpsim run FILE --json`` with any of ``--seed N``, ``--set PATH=VALUE``
 (repeatable) and ``--force``, each also as ``--option=value``. Anything else on the command
 line (another command or option, a root option, --help), a seed it does not read at a glance,
-an unreadable file, a cache miss, or an entry whose run was over the scenario's limits without
---force falls through to the full command line, which reports what is wrong or runs the
-scenario the slow way (and keeps it compiled for next time). Past the compiled scenario both
-paths run the same code (`tcpsim.engine_run`), so they print the same JSON but for its
-wall-clock fields.
+an unreadable file, a scenario that does not validate, a run over the scenario's limits
+without --force, or any other failure before the run falls through, with nothing printed, to
+the full command line, which reports what is wrong as it always does. Past the compiled
+scenario both paths run the same code (`tcpsim.engine_run`), so they print the same warnings
+and JSON but for its wall-clock fields.
 """
 
 from __future__ import annotations
