@@ -1,6 +1,8 @@
-"""`tcpsim run FILE --json` of a file run before: served from the compiled scenario the first
-run kept (`tcpsim.fast_run`, `tcpsim.scenario_cache`), without typer or the scenario models,
-with the same output; anything that could make the kept scenario wrong is a miss."""
+"""`tcpsim run FILE --json` without typer: of a file run before, served from the compiled
+scenario the first run kept (`tcpsim.fast_run`, `tcpsim.scenario_cache`), without the scenario
+models either, with the same output; anything that could make the kept scenario wrong is a miss.
+A first run (a miss) is compiled and kept on the same path, with the same output and warnings
+as the full command line; anything unusual there is left to the full command line."""
 
 import json
 import os
@@ -31,6 +33,27 @@ def tcpsim(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=workdir, timeout=300
     )
+
+
+def full_command_line(workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`tcpsim ARGS` as the full (typer) command line runs it, never the fast path."""
+    script = "import sys; from tcpsim.cli import main; sys.argv[0] = 'tcpsim'; main()"
+    return subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=workdir, timeout=300
+    )
+
+
+def loaded_modules(workdir: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """`tcpsim ARGS` through the console script's entry point, and the modules it had loaded when it exited."""
+    listing = workdir / "modules.json"
+    script = (
+        "import atexit, json, sys; from tcpsim.launch import main; sys.argv[0] = 'tcpsim'; "
+        f"atexit.register(lambda: open({str(listing)!r}, 'w').write(json.dumps(sorted(sys.modules)))); main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=workdir, timeout=300
+    )
+    return done, set(json.loads(listing.read_text()))
 
 
 def entries(workdir: Path) -> list[Path]:
@@ -106,6 +129,42 @@ def test_a_second_run_is_served_from_the_first_ones_compiled_scenario_with_the_s
     mark_entry(entry)
     assert variant(tcpsim(workdir, "run", "s.toml", "--json", "--seed", "4")) == "from-the-cache"
     assert variant(tcpsim(workdir, "run", str(workdir / "s.toml"), "--json")) == "from-the-cache"  # one file
+
+
+def test_a_first_run_is_compiled_and_kept_without_typer_with_the_full_command_lines_output(workdir):
+    args = ("run", "s.toml", "--json", "--seed", "5", "--set", "duration=0.2s")  # warns: a short window
+    first, modules = loaded_modules(workdir, *args)
+    assert first.returncode == 0, first.stderr
+    assert "typer" not in modules and "tcpsim.cli" not in modules and "tcpsim.scenario" in modules
+    [entry] = entries(workdir)
+    full = full_command_line(workdir, *args)
+    assert full.returncode == 0, full.stderr
+    assert first.stderr == full.stderr and first.stderr.startswith("warning: duration: the measurement window")
+    assert without_clock(first.stdout) == without_clock(full.stdout)
+    assert entries(workdir) == [entry]  # the same entry, whichever path kept it
+    mark_entry(entry)
+    again, modules = loaded_modules(workdir, *args)
+    assert variant(again) == "from-the-cache" and again.stderr == full.stderr
+    assert "tcpsim.scenario" not in modules
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("run", "s.toml", "--json", "--set", "links[0].rate=fast"),  # not a rate
+        ("run", "s.toml", "--json", "--set", "nonsense=1"),
+        ("run", "missing.toml", "--json"),
+        ("run", "s.toml", "--json", "--set", "limits.max_events=1000"),  # over its limits
+        ("run", "s.toml", "--json", "--set", "limits.max_events=10", "--set", "duration=0.2s"),  # and warns
+    ],
+)
+def test_a_first_run_that_fails_reports_as_the_full_command_line_does(workdir, args):
+    done, modules = loaded_modules(workdir, *args)
+    full = full_command_line(workdir, *args)
+    assert done.returncode == full.returncode == 2
+    assert done.stderr == full.stderr and done.stderr.startswith(("error: ", "warning: "))
+    assert done.stdout == full.stdout == ""
+    assert "typer" in modules and not entries(workdir)
 
 
 def test_an_edited_file_other_overrides_or_another_directory_miss(workdir):

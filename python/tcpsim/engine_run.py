@@ -5,10 +5,10 @@ may take the compiled scenario from its cache (`tcpsim.scenario_cache`)."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 import re
 import secrets
+import sys
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -18,8 +18,6 @@ from typing import Any
 from tcpsim import __version__, _core
 from tcpsim.compiled import CompiledScenario
 from tcpsim.result import RunResult, build_result
-
-log = logging.getLogger(__name__)
 
 
 class SimulationError(RuntimeError):
@@ -41,7 +39,7 @@ def run_compiled(compiled: CompiledScenario, seed: int, pcap_dir: str | Path | N
     token = secrets.token_hex(4)
     partial = [str(Path(p).with_name(f".tmp-{token}-{Path(p).name}")) for p in pcap_paths or ()]
     started = time.perf_counter()
-    log.info("engine started: seed %d, scenario %s", seed, compiled.name or "(unnamed)")
+    _log_start(seed, compiled.name)
     try:
         summary_json, raw_traces, raw_transfers = _core.run(compiled.engine_json, seed, partial or None)
         for temporary, path in zip(partial, pcap_paths or (), strict=True):
@@ -98,6 +96,15 @@ def run_compiled(compiled: CompiledScenario, seed: int, pcap_dir: str | Path | N
         raw_transfers,
         compiled.web_variants,
     )
+
+
+def _log_start(seed: int, name: str | None) -> None:
+    """Log the run's start for --verbose (`tcpsim.progress`). Only a process that has loaded
+    `logging` can have set it up to show this: one that has not (the console script's fast
+    path) skips the record and the 2 ms of importing `logging`."""
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        logging.getLogger(__name__).info("engine started: seed %d, scenario %s", seed, name or "(unnamed)")
 
 
 def truncation_warning(meta: Mapping[str, Any], max_rows: int) -> str:

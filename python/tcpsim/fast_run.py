@@ -1,16 +1,18 @@
-"""`tcpsim run FILE --json` in a few hundredths of a second: run a scenario compiled by an
-earlier run (`tcpsim.scenario_cache`) without loading the command-line framework (typer) or
-the scenario models (pydantic), which together take longer than a short run itself.
+"""`tcpsim run FILE --json` without the command-line framework (typer), which takes longer to
+load than a short run itself: a scenario compiled by an earlier run (`tcpsim.scenario_cache`)
+runs in a few hundredths of a second, without the scenario models (pydantic) either; a first
+run (a cache miss) loads the models, validates, checks and compiles the scenario as the full
+command line does (`tcpsim.run_prep`, shared with it), keeps it, and runs it.
 
 The console script (`tcpsim.launch`) tries this path first. It takes only the run command in
 its plain form: ``tcpsim run FILE --json`` with any of ``--seed N``, ``--set PATH=VALUE``
 (repeatable) and ``--force``, each also as ``--option=value``. Anything else on the command
 line (another command or option, a root option, --help), a seed it does not read at a glance,
-an unreadable file, a cache miss, or an entry whose run was over the scenario's limits without
---force falls through to the full command line, which reports what is wrong or runs the
-scenario the slow way (and keeps it compiled for next time). Past the compiled scenario both
-paths run the same code (`tcpsim.engine_run`), so they print the same JSON but for its
-wall-clock fields.
+an unreadable file, a scenario that does not validate, a run over the scenario's limits
+without --force, or any other failure before the run falls through, with nothing printed, to
+the full command line, which reports what is wrong as it always does. Past the compiled
+scenario both paths run the same code (`tcpsim.engine_run`), so they print the same warnings
+and JSON but for its wall-clock fields.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tcpsim.scenario_cache import CachedScenario
 
 SEED_MAX = 2**64 - 1
 
@@ -73,9 +79,9 @@ def _seed(text: str) -> int | None:
 
 
 def serve(request: RunRequest) -> int | None:
-    """Run `request` from its cached compiled scenario and return the exit status, or None
-    (having printed nothing) when the full command line must take it. Ctrl-C raises
-    KeyboardInterrupt, which `tcpsim.launch` reports."""
+    """Run `request` from its cached compiled scenario, or on a miss from the file compiled here
+    (and kept), and return the exit status; or None (having printed nothing) when the full
+    command line must take it. Ctrl-C raises KeyboardInterrupt, which `tcpsim.launch` reports."""
     from tcpsim import scenario_cache
 
     try:
@@ -84,6 +90,8 @@ def serve(request: RunRequest) -> int | None:
     except OSError:
         return None
     cached = scenario_cache.lookup(request.file, data, request.overrides)
+    if cached is None:
+        cached = _compile(request, data)
     if cached is None or not (request.force or cached.within_limits):
         return None
     from tcpsim.engine_run import run_compiled, truncation_warning
@@ -111,3 +119,25 @@ def serve(request: RunRequest) -> int | None:
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return 0
+
+
+def _compile(request: RunRequest, data: bytes) -> CachedScenario | None:
+    """A cache miss: the file loaded, validated, checked against its limits and compiled as the
+    full command line does (`tcpsim.run_prep`), and kept; None if anything goes otherwise (an
+    invalid scenario, a run over its limits, any exception), for the full command line to
+    report as it does."""
+    from tcpsim.run_prep import compile_checked, keep_compiled
+    from tcpsim.scenario import load_scenario
+
+    # The scenario models live as long as the process; the scenario is validated with the
+    # collector on, as the full command line validates it (`tcpsim.cli.root`).
+    gc.freeze()
+    gc.enable()
+    try:
+        scenario = load_scenario(request.file, request.overrides)
+        cached = compile_checked(scenario, request.force)
+        keep_compiled(request.file, data, request.overrides, cached, scenario.input_files())
+    except Exception:
+        gc.disable()  # as the full command line expects to load (`tcpsim.launch`)
+        return None
+    return cached

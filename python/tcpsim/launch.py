@@ -1,7 +1,7 @@
 """The ``tcpsim`` console script's entry point. The command line (typer and the scenario
-models) takes over a tenth of a second to import, so a plain ``tcpsim run FILE --json`` of a
-scenario compiled by an earlier run is served without it (`tcpsim.fast_run`); everything else
-goes to the full command line. Both are imported here, inside the handler, so that a Ctrl-C
+models) takes over a tenth of a second to import, so a plain ``tcpsim run FILE --json`` is
+served without typer (`tcpsim.fast_run`; without the scenario models too if the file was run
+before); everything else goes to the full command line. Both are imported here, inside the handler, so that a Ctrl-C
 landing while they load (or while the fast path runs) ends like any other interrupt (`error:
 interrupted`, exit 130) rather than in a traceback. Only this module and the package's own
 light ``__init__`` load before the handler is in place."""

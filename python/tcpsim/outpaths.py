@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,6 +61,8 @@ def output_dir(text: str, option: str) -> Path:
             raise OutputPathError(f"{option} {text}: is an existing file, not a directory; give a directory")
         _writable_place(path, text, option)
         path.mkdir(parents=True, exist_ok=True)
+        import tempfile  # here: every run loads this module (its results' `save`), few write a directory
+
         with tempfile.NamedTemporaryFile(dir=path, prefix=".tcpsim-probe-"):
             pass
     except (OSError, RuntimeError) as error:  # RuntimeError: pathlib's symlink loop

@@ -86,7 +86,9 @@ def run(
         from tcpsim.sweeps.outdir import RUN_FILES
 
         not_replacing_inputs(out_dir, [*SAVED_FILES, *RUN_FILES], [file], "--out")
-    text = _bytes_or_none(file)
+    from tcpsim.run_prep import compile_checked, keep_compiled, read_or_none
+
+    text = read_or_none(file)
     scenario = load_scenario(file, set_ or ())
     added = {key: extra for key, extra in (("pcap", pcap), ("pcap_nodes", pcap_node)) if extra}
     if added:
@@ -97,13 +99,12 @@ def run(
         others = [entry for entry in set_ or () if override_path(entry) not in {("trace", k) for k in added}]
         sums = [f"trace.{key}={json.dumps([*getattr(scenario.trace, key), *extra])}" for key, extra in added.items()]
         scenario = load_scenario(file, [*others, *sums])  # a JSON array of strings is TOML
-    from tcpsim.compiled import compile_scenario
     from tcpsim.engine_run import run_compiled, truncation_warning
 
-    canonical, warning_lines = _check_before_run(scenario, force)
-    compiled = compile_scenario(scenario, canonical)
+    cached = compile_checked(scenario, force, _echo_err)
+    compiled = cached.compiled
     if not added:
-        _keep_compiled(file, text, set_ or [], compiled, warning_lines, force, scenario.input_files())
+        keep_compiled(file, text, set_ or [], cached, scenario.input_files())
     result = run_compiled(compiled, run_seed, pcap_dir=out_dir or Path.cwd())
     if result.meta.get("trace_truncated"):
         typer.echo(f"warning: {truncation_warning(result.meta, compiled.max_trace_rows)}", err=True)
@@ -129,47 +130,8 @@ def run(
         console.print(f"pcap: {path}")
 
 
-def _check_before_run(scenario: Any, force: bool) -> tuple[dict[str, Any], list[str]]:
-    """Print the scenario's warnings, then refuse it (RunTooLarge) if its estimated cost exceeds
-    its limits and ``force`` is off. Returns its canonical form and the warning lines printed."""
-    from tcpsim.limits import check_flow_expansion, check_limits, estimate_cost, run_warnings
-
-    if not force:
-        check_flow_expansion(scenario)
-    canonical = scenario.to_engine()
-    from tcpsim.terminal_text import visible
-
-    lines = [f"warning: {visible(f'{path}: {message}')}" for path, message in run_warnings(scenario, canonical)]
-    for line in lines:
-        typer.echo(line, err=True)
-    if not force:
-        check_limits(scenario, estimate_cost(canonical))
-    return canonical, lines
-
-
-def _bytes_or_none(file: Path) -> bytes | None:
-    try:
-        return file.read_bytes()
-    except OSError:
-        return None  # loading the scenario says why
-
-
-def _keep_compiled(
-    file: Path,
-    text: bytes | None,
-    overrides: list[str],
-    compiled: Any,
-    warning_lines: list[str],
-    force: bool,
-    input_files: list[str],
-) -> None:
-    """Keep the compiled scenario, so that the next `tcpsim run FILE --json` of the same text
-    skips loading it (`tcpsim.fast_run`); not if the file changed while it was loaded."""
-    if text is None or _bytes_or_none(file) != text:
-        return
-    from tcpsim.scenario_cache import CachedScenario, keep
-
-    keep(str(file), text, overrides, CachedScenario(compiled, warning_lines, None if force else True), input_files)
+def _echo_err(line: str) -> None:
+    typer.echo(line, err=True)
 
 
 @app.command(cls=TcpsimCommand)
@@ -179,10 +141,11 @@ def validate(file: FileArg, set_: SetOpt = None, force: ForceOpt = False) -> Non
 
     Also estimates the run's cost against the scenario's [limits] (skipped with --force) and
     prints warnings about numbers that would mean little."""
+    from tcpsim.run_prep import check_before_run
     from tcpsim.scenario import load_scenario
 
     scenario = load_scenario(file, set_ or ())
-    _check_before_run(scenario, force)
+    check_before_run(scenario, force, _echo_err)
     count = len(scenario.web)
     web = f", {count} web generator{'' if count == 1 else 's'}" if count else ""
     typer.echo(

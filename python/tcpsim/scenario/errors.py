@@ -1,6 +1,5 @@
 """Scenario errors: what is wrong, at the path the user wrote."""
 
-import difflib
 from collections.abc import Sequence
 
 Loc = tuple[str | int, ...]
@@ -60,6 +59,8 @@ def show(value: object) -> str:
 
 def unknown_key(key: str, allowed: Sequence[str]) -> str:
     """The message for a key no table of this type has, with the closest allowed one."""
+    import difflib  # only for this message: not loaded by every scenario that validates
+
     close = difflib.get_close_matches(key, allowed, n=1)
     hint = f"did you mean {close[0]!r}? " if close else ""
     return f"unknown key; {hint}allowed: {', '.join(allowed)}"

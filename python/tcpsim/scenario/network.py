@@ -996,6 +996,10 @@ LossSpec = Annotated[
 ]
 
 
+def _no_losses() -> list[Any]:
+    return []
+
+
 class DirectionSpec(Model):
     """Settings of one direction of a link that differ from the link's own."""
 
@@ -1024,8 +1028,10 @@ class LinkSpec(Model):
     """Queue of both directions: "100pkt", "64KB", "1.5BDP" or a table such as
     {kind = "drop_tail", packets = 100, bytes = "64KB"}."""
     # A factory, not `= []`, which pydantic deep-copies for each of a large scenario's links;
-    # the schema still says what the default is.
-    loss: list[LossSpec] = Field(default_factory=list, json_schema_extra={"default": []})
+    # the schema still says what the default is. A function, not `list`: pydantic reads a
+    # factory's signature, and a builtin's is parsed from text with `tokenize`, whose patterns
+    # take 2 ms to compile at import.
+    loss: list[LossSpec] = Field(default_factory=_no_losses, json_schema_extra={"default": []})
     ab: DirectionSpec | None = None
     """Overrides for the direction a → b."""
     ba: DirectionSpec | None = None

@@ -10,8 +10,25 @@ documents the format; ``tcpsim store`` lists, shows, exports, trims and clears i
 - ``store``: load and save runs; ``maintenance``: info, gc, clear; ``export``: tidy tables.
 """
 
-from tcpsim.store.key import run_key
-from tcpsim.store.location import store_root
-from tcpsim.store.store import Store, StoreUnavailable, warn
+from typing import Any
+
+# Imported when first used, as `tcpsim`'s own names are: finding the store's directory
+# (`location`, which the cache of compiled scenarios asks at every `tcpsim run`) loads neither
+# SQLite nor the catalog.
+_EXPORTS = {
+    "Store": "tcpsim.store.store",
+    "StoreUnavailable": "tcpsim.store.store",
+    "warn": "tcpsim.store.store",
+    "run_key": "tcpsim.store.key",
+    "store_root": "tcpsim.store.location",
+}
 
 __all__ = ["Store", "StoreUnavailable", "run_key", "store_root", "warn"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'tcpsim.store' has no attribute {name!r}")

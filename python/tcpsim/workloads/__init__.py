@@ -12,7 +12,6 @@ comment. Probabilities are fractions in [0, 1], or percentages if the last one i
 files)."""
 
 import math
-from importlib import resources
 from pathlib import Path
 
 NAMED_CDFS = ("web_search", "data_mining")
@@ -30,6 +29,8 @@ def named_cdf(name: str) -> Cdf:
     """The shipped CDF `name` (one of :data:`NAMED_CDFS`)."""
     if name not in NAMED_CDFS:
         raise CdfError(f"unknown CDF {name!r}; shipped: {', '.join(NAMED_CDFS)}")
+    from importlib import resources  # only for the bundled files: not loaded by every run
+
     return parse_cdf(resources.files(__name__).joinpath(f"{name}.cdf").read_text(), f"{name}.cdf")
 
 
