@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic_core import CoreSchema, core_schema
 
-from tcpsim.scenario import plugins
 from tcpsim.scenario.errors import show
 from tcpsim.units import (
     BDP_UNIT,
@@ -299,10 +298,6 @@ QueueThresholdValue = Annotated[
 ]
 PacketLimitValue = Annotated[QueueLimit, Validated(_packet_limit, _PACKET_LIMIT_SCHEMA)]
 ByteLimitValue = Annotated[QueueLimit, Validated(_byte_limit, _BYTE_LIMIT_SCHEMA)]
-
-
-# Before pydantic builds its first model, which looks for its plugins (`tcpsim.scenario.plugins`).
-plugins.stand_in()
 
 
 class Model(BaseModel):
