@@ -16,9 +16,8 @@ congestion control, the [tcp] table), ``network`` (links, queues, loss models), 
 (flows, ON/OFF, UDP), ``schedule`` (flow-count schedules), ``web`` (flow generators of finite
 transfers), ``sections`` ([trace], [limits]), ``root`` (the whole scenario and its engine form),
 ``checks`` (cross-checks), ``translate`` (pydantic errors → user paths), ``overrides`` (``--set``
-paths), ``source`` (reading TOML and dicts), ``schema`` (the JSON Schema), ``on_use`` (the
-rarely used tables, built when a scenario first holds one) and ``plugins`` (pydantic's plugins
-looked for without importlib.metadata).
+paths), ``source`` (reading TOML and dicts), ``schema`` (the JSON Schema) and ``on_use`` (the
+rarely used tables, built when a scenario first holds one).
 """
 
 import os
