@@ -192,19 +192,8 @@ const DENSE_SLOT_EVENTS: u64 = 128;
 const SPARSE_SLOT_EVENTS: u64 = 8;
 /// End of a slot's list.
 const NIL: u32 = u32::MAX;
-/// While no more events than this are pending, they are all kept in one heap (`near`'s) and
-/// the wheel stands still: a run of a few flows (one lossy link's, 5-10 events pending) then
-/// pops each event from a heap three levels deep instead of reaching a slot of its own, taking
-/// its list and sorting it, 0.86x of the engine's time on lossy_link (profiled builds, results
-/// the same) ...
-const HEAP_ONLY_MAX: usize = 64;
-/// ... and once the wheel has taken them, it gives them back when this few remain.
-const HEAP_ONLY_RESUME: usize = HEAP_ONLY_MAX / 4;
-/// `near_end` while every pending event is in `near`'s heap.
-const HEAP_ONLY: u64 = u64::MAX;
 
-/// The pending events and the current time. While few are pending, all are in `near`'s heap
-/// ([`HEAP_ONLY_MAX`]); otherwise they are in three tiers by how far ahead they are:
+/// The pending events and the current time, in three tiers by how far ahead they are:
 /// `near`, those before `near_end` (the current slot's, sorted); a timing wheel of `SLOTS`
 /// slots of 2^`slot_shift` ns holding, unsorted, those of the next `SLOTS` slot widths (one
 /// slot each interval); and `later`, a heap of the rest. Scheduling into the wheel is a
@@ -258,7 +247,7 @@ impl Default for Scheduler {
     fn default() -> Self {
         Scheduler {
             near: Near::default(),
-            near_end: HEAP_ONLY,
+            near_end: 1 << INITIAL_SLOT_SHIFT,
             slot_head: vec![NIL; SLOTS],
             occupied: vec![0; SLOTS / 64],
             in_wheel: 0,
@@ -311,9 +300,6 @@ impl Scheduler {
                 self.peeked_at = None;
             }
             self.near.push(entry);
-            if self.near_end == HEAP_ONLY && self.near.since.len() > HEAP_ONLY_MAX {
-                self.start_wheel();
-            }
         } else if entry.time_ns - self.near_end < self.wheel_ns() {
             self.push_to_wheel(entry);
         } else {
@@ -373,28 +359,10 @@ impl Scheduler {
         Some(Event::unpack(top.event, top.time_ns))
     }
 
-    /// More events are pending than one heap keeps cheaply: the wheel takes those after the
-    /// current slot (which starts at the present), the heap keeps the rest.
-    #[cold]
-    fn start_wheel(&mut self) {
-        let entries = std::mem::take(&mut self.near.since.v);
-        self.near_end = (self.now_ns & !(self.slot_ns() - 1)) + self.slot_ns();
-        (self.slots_reached, self.events_at_adapt) = (0, self.events);
-        self.peeked_at = None;
-        for entry in entries {
-            self.insert(entry);
-        }
-    }
-
     /// `near` is empty: move the next occupied slot's events into it, bringing events of
-    /// `later` into the wheel as it turns; or, if few events remain, all of them into its heap
-    /// (where they stay until they outnumber [`HEAP_ONLY_MAX`]). False if no event is pending.
+    /// `later` into the wheel as it turns. False if no event is pending.
     #[cold]
     fn refill(&mut self) -> bool {
-        if self.in_wheel + self.later.len() <= HEAP_ONLY_RESUME {
-            self.stop_wheel();
-            return !self.near.is_empty();
-        }
         self.adapt_slot_width();
         loop {
             if self.in_wheel == 0 {
@@ -422,17 +390,6 @@ impl Scheduler {
                 return true;
             }
         }
-    }
-
-    /// Few events are pending, none in `near`: put them all in its heap and stop the wheel.
-    #[cold]
-    fn stop_wheel(&mut self) {
-        self.drain_wheel_into(|near, entry| near.push(entry));
-        while let Some(entry) = self.later.peek() {
-            self.later.pop();
-            self.near.push(entry);
-        }
-        self.near_end = HEAP_ONLY;
     }
 
     /// Move the events of `later` that the wheel now spans into it.
@@ -485,18 +442,6 @@ impl Scheduler {
     #[cold]
     fn resize_slots(&mut self, shift: u32) {
         let mut entries = std::mem::take(&mut self.resize_scratch);
-        self.drain_wheel_into(|_, entry| entries.push(entry));
-        self.slot_shift = shift;
-        self.near_end &= !(self.slot_ns() - 1);
-        for entry in entries.drain(..) {
-            self.insert(entry);
-        }
-        self.resize_scratch = entries;
-        self.bring_later_into_wheel();
-    }
-
-    /// Empty the wheel, handing each of its events to `take` (with `near`, in no order).
-    fn drain_wheel_into(&mut self, mut take: impl FnMut(&mut Near, Entry)) {
         for word in 0..SLOTS / 64 {
             let mut bits = std::mem::replace(&mut self.occupied[word], 0);
             while bits != 0 {
@@ -505,7 +450,7 @@ impl Scheduler {
                 let mut i = std::mem::replace(&mut self.slot_head[slot], NIL);
                 while i != NIL {
                     let node = self.nodes[i as usize];
-                    take(&mut self.near, node.entry);
+                    entries.push(node.entry);
                     self.nodes[i as usize].next = self.free;
                     self.free = i;
                     i = node.next;
@@ -513,6 +458,13 @@ impl Scheduler {
             }
         }
         self.in_wheel = 0;
+        self.slot_shift = shift;
+        self.near_end &= !(self.slot_ns() - 1);
+        for entry in entries.drain(..) {
+            self.insert(entry);
+        }
+        self.resize_scratch = entries;
+        self.bring_later_into_wheel();
     }
 
     /// The first slot holding events at or after `from`, wrapping around (one exists).
@@ -671,11 +623,6 @@ impl Heap {
     #[inline]
     fn is_empty(&self) -> bool {
         self.v.is_empty()
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.v.len()
     }
 
     #[inline]
@@ -933,53 +880,6 @@ mod tests {
         assert!(pending.is_empty(), "{} left", pending.len());
         assert!(narrowest < 10, "the dense phase narrowed the slots to 2^{narrowest} ns only");
         assert_eq!(s.slot_shift, MAX_SLOT_SHIFT, "the sparse phase widened the slots back");
-    }
-
-    #[test]
-    fn the_order_holds_as_the_pending_events_move_between_the_heap_alone_and_the_wheel() {
-        // Bursts of 40-120 events at delays across every tier (within the current slot, the
-        // wheel, beyond it), each followed by pops until 0-20 remain: the events cross
-        // HEAP_ONLY_MAX and HEAP_ONLY_RESUME both ways dozens of times, some stranded beyond the
-        // wheel when it stops; checked against a sorted set, with events scheduled for the
-        // present (ranking before the one handled) too.
-        let mut s = Scheduler::default();
-        let mut pending = std::collections::BTreeSet::new();
-        let mut draw = draws(23);
-        let delays = [0, 1, SLOT_NS - 1, SLOT_NS, 7 * SLOT_NS, WHEEL_NS - 1, WHEEL_NS, 5 * WHEEL_NS + 5];
-        let (mut id, mut handled) = (0u32, 0u64);
-        let (mut heap_only_seen, mut wheel_seen, mut previous_mode, mut switches) = (0, 0, true, 0);
-        for _ in 0..60 {
-            // One burst in five is all beyond the current slot, so that nothing in it displaces
-            // the event peeked at before it.
-            let nearest = if draw(5) == 0 { 3 } else { 0 };
-            for _ in 0..40 + draw(81) {
-                let delay = delays[(nearest + draw(delays.len() as u64 - nearest)) as usize];
-                let t = s.now() + delay + draw(3) * draw(500);
-                let event = if draw(4) == 0 { Event::TxEnd { channel: id } } else { Event::AppStart { flow: id } };
-                id = (id + 1) % (1 << 24);
-                s.at(t, event);
-                pending.insert((t, event.pack(t)));
-            }
-            let keep = draw(21) as usize;
-            while pending.len() > keep {
-                let event = s.pop_until(u64::MAX).expect("events remain");
-                let first = pending.pop_first().expect("the reference has it too");
-                assert_eq!((s.now(), event.pack(s.now())), first, "after {handled} events");
-                handled += 1;
-                let heap_only = s.near_end == HEAP_ONLY;
-                (heap_only_seen, wheel_seen) = (heap_only_seen + heap_only as u32, wheel_seen + !heap_only as u32);
-                switches += (heap_only != previous_mode) as u32;
-                previous_mode = heap_only;
-                // As the run loop does: the peeked event must not be popped once a burst that
-                // starts the wheel has moved it.
-                s.peek();
-            }
-        }
-        while let Some(event) = s.pop_until(u64::MAX) {
-            assert_eq!((s.now(), event.pack(s.now())), pending.pop_first().expect("the reference has it too"));
-        }
-        assert!(pending.is_empty());
-        assert!(heap_only_seen > 0 && wheel_seen > 0 && switches >= 40, "{switches} switches");
     }
 
     #[test]
