@@ -73,10 +73,13 @@ test "$(ls "$TCPSIM_STORE/compiled" | wc -l)" = 1
 # The two quick workloads (each in a process of its own); the podlesny ones take a minute.
 "$tmp/venv/bin/tcpsim" bench lossy_link dumbbell --json > bench.json
 "$tmp/venv/bin/tcpsim" list --json > list.json
-"$tmp/venv/bin/python" - <<'PY'
-import json
+# The wheel's core is built as the development one is: profile-guided when scripts/setup.sh was.
+dev_build="$("$repo/.venv/bin/python" -c 'import tcpsim._core as core; print(core.ENGINE_BUILD)')"
+DEV_BUILD="$dev_build" "$tmp/venv/bin/python" - <<'PY'
+import json, os
 rows = json.load(open("bench.json"))["workloads"]
 assert {r["name"] for r in rows} == {"lossy_link", "dumbbell"} and all(r["events"] > 0 for r in rows), rows
+assert all(r["engine_build"] == os.environ["DEV_BUILD"] for r in rows), (os.environ["DEV_BUILD"], rows)
 assert all(r["process_wall_s"] > r["wall_s"] and r["peak_rss_mb"] > 0 for r in rows), rows
 names = {w["name"] for w in json.load(open("list.json"))["workloads"]}
 from tcpsim.bench import WORKLOADS  # the installed package's own list: `list` shows every workload
