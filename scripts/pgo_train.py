@@ -17,7 +17,7 @@ from pathlib import Path
 
 import tcpsim
 from tcpsim.bench.workloads import WORKLOADS
-from tcpsim.scenario import VARIANTS, load_scenario
+from tcpsim.scenario import VARIANTS, Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,18 +36,39 @@ must be given one, so that the training cannot silently leave it out."""
 SCENARIO_DURATION = "10s"
 """Simulated time of each bundled scenario (a fat tree at most 0.05 s)."""
 
+LOSS_MODELS = [
+    {"kind": "bit_error", "one_per": "64KiB"},
+    {"kind": "gilbert_elliott", "good_mean": "8s", "bad_mean": "4s", "good_loss": 1e-5, "bad_loss": 0.05},
+    {"kind": "two_state", "good_sojourn": "1s", "bad_sojourn": "10ms", "bad_loss": 0.5},
+    {
+        "kind": "two_state",
+        "good_sojourn": "1s",
+        "bad_sojourn": "10ms",
+        "bad_loss": 0.5,
+        "transitions": "ns2_multistate",
+    },
+    {"kind": "packet_markov", "good_mean": 8, "bad_mean": 4, "good_loss": 1e-5, "bad_loss": 0.05},
+    {"kind": "outage", "period": "4s", "duration": "100ms"},
+    {"kind": "outage", "intervals": [["1s", "1.5s"]]},
+    {"kind": "scripted", "flow": "bulk", "segments": [10, 20, 30]},
+]
+"""Loss models on scenarios/lossy_link.toml's lossy link, 60 s each (the scenario's own is
+Bernoulli): with the bundled scenarios they run every loss model and queue discipline of the
+engine's schema, as tests/test_bench.py checks."""
 
-def _shortened(scenario: object, duration: str | None) -> object:
-    if duration is None:
+
+def _shortened(scenario: object, duration: str | None) -> Scenario:
+    """A bench workload's scenario, validated, run for `duration` (None: its own)."""
+    if isinstance(scenario, Scenario) and duration is None:
         return scenario
-    return load_scenario(scenario, overrides=[f"duration={duration}"])
+    return load_scenario(scenario, overrides=[f"duration={duration}"] if duration else [])
 
 
-def main() -> int:
+def training_runs() -> list[tuple[str, Scenario]]:
+    """The training's (label, scenario) pairs; ValueError if a bench workload has no duration."""
     missing = sorted(set(WORKLOADS) - set(BENCH_DURATIONS))
     if missing:
-        print(f"pgo_train.py: no training duration for bench workload(s) {', '.join(missing)}", file=sys.stderr)
-        return 1
+        raise ValueError(f"no training duration for bench workload(s) {', '.join(missing)}")
     runs = []
     for name, duration in BENCH_DURATIONS.items():
         runs.append((f"bench {name}", _shortened(WORKLOADS[name][1](), duration)))
@@ -58,6 +79,19 @@ def main() -> int:
     for variant in VARIANTS:
         overrides = [f"flows[*].variant={variant}", f"duration={SCENARIO_DURATION}", "warmup=0s"]
         runs.append((f"variant {variant}", load_scenario(single_flow, overrides=overrides)))
+    lossy_link = ROOT / "scenarios" / "lossy_link.toml"
+    for model in LOSS_MODELS:
+        overrides = {"links[lossy].loss": [model], "duration": "60s", "warmup": "0s"}
+        runs.append((f"loss {model['kind']}", load_scenario(lossy_link, overrides=overrides)))
+    return runs
+
+
+def main() -> int:
+    try:
+        runs = training_runs()
+    except ValueError as error:
+        print(f"pgo_train.py: {error}", file=sys.stderr)
+        return 1
     warnings.simplefilter("ignore")  # the shortened runs' advice is not for anyone here
     for label, scenario in runs:
         result = tcpsim.run(scenario, seed=1)

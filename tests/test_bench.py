@@ -109,10 +109,38 @@ def test_each_workload_runs_in_a_process_of_its_own():
         bench.run_benchmarks(["nope"])
 
 
-def test_the_profile_guided_build_trains_on_every_benchmark_workload():
+def _pgo_training():
     spec = importlib.util.spec_from_file_location("pgo_train", ROOT / "scripts" / "pgo_train.py")
     train = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train)
+    return train
+
+
+def test_the_profile_guided_build_trains_on_every_benchmark_workload():
+    train = _pgo_training()
     # A workload without a training duration would be compiled as cold code, and the training
     # refuses to run without one.
     assert set(train.BENCH_DURATIONS) == set(WORKLOADS)
+    missing = dict(WORKLOADS, untrained=("a new workload", lambda: None))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(train, "WORKLOADS", missing)
+        with pytest.raises(ValueError, match="untrained"):
+            train.training_runs()
+
+
+def test_the_profile_guided_build_trains_on_every_loss_model_and_queue_discipline_of_the_engine():
+    import json
+
+    schema = json.loads((ROOT / "crates" / "tcpsim-core" / "engine-schema.json").read_text())
+
+    def kinds(name: str) -> set[str]:
+        return {variant["properties"]["kind"]["const"] for variant in schema["$defs"][name]["oneOf"]}
+
+    trained_losses, trained_queues = set(), set()
+    for _, scenario in _pgo_training().training_runs():
+        for link in scenario.to_engine()["links"]:
+            for direction in (link["ab"], link["ba"]):
+                trained_queues.add(direction["queue"]["kind"])
+                trained_losses.update(model["kind"] for model in direction["loss"])
+    assert trained_losses == kinds("LossConfig")
+    assert trained_queues == kinds("QueueConfig")
