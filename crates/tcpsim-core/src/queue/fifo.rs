@@ -97,6 +97,12 @@ impl<E: Waiting> Fifo<E> {
         [self.entries.front().map_or(NO_PACKET, Waiting::id), NO_PACKET]
     }
 
+    /// The entry that would leave next.
+    #[inline]
+    pub fn head(&self) -> Option<&E> {
+        self.entries.front()
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()

@@ -13,6 +13,7 @@
 
 mod codel;
 mod drop_tail;
+mod dualpi2;
 mod fifo;
 mod flow_counter;
 mod fq_codel;
@@ -23,6 +24,7 @@ mod step;
 
 pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
+pub use dualpi2::{DualPi2, DualPi2Config, DualPi2Delay};
 pub use fq_codel::{FlowClassifier, FqCodel, FqCodelConfig};
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
 pub use rd::{ClassQueueStats, Rd, RdConfig, MAX_COUNTER_SLOTS};
@@ -313,7 +315,8 @@ queue_disciplines!(
     Pie(Box<Pie>),
     Step(Box<Step>),
     Codel(Box<Codel>),
-    FqCodel(Box<FqCodel>)
+    FqCodel(Box<FqCodel>),
+    DualPi2(Box<DualPi2>)
 );
 
 impl Queue {
@@ -331,6 +334,7 @@ impl Queue {
             }
             QueueConfig::Pie(pie) => Queue::Pie(Box::new(Pie::new(pie, ctx.stream()))),
             QueueConfig::Step(step) => Queue::Step(Box::new(Step::new(step))),
+            QueueConfig::DualPi2(dualpi2) => Queue::DualPi2(Box::new(DualPi2::new(dualpi2, ctx.stream()))),
         }
     }
 
