@@ -452,7 +452,7 @@ fn timed_segment_sampling_takes_one_rtt_sample_per_timed_segment_as_ns2() {
         }
         assert_eq!(s.rto_ns(), 300 * MS, "no timed segment acknowledged: no sample");
         w.sched.advance_to(250 * MS);
-        ack(&mut s, &mut w, 10_000, false);
+        ack(&mut s, &mut w, 11_000, false);
         assert_eq!(s.rto_ns(), 306_250_000);
         fire_rto(&mut s, &mut w);
         let backed_off = s.rto_ns();
