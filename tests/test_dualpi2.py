@@ -1,6 +1,6 @@
 """DualPI2 (RFC 9332) and ECT(1) (RFC 9331) end to end: a flow with ecn_codepoint = "ect1" is
 served from the L queue and marked there, not dropped, at a small queueing delay, while a
-classic flow in the C queue is dropped; the ect0 default leaves every other scenario's engine
+classic flow in the C queue is dropped (the link's per-queue columns say which queue did what); the ect0 default leaves every other scenario's engine
 form unchanged; the queue's defaults are Linux's and its parameters are validated by path."""
 
 import pytest
@@ -89,6 +89,11 @@ def test_the_l4s_flow_is_marked_in_the_l_queue_while_the_classic_flow_is_dropped
     link = r.links[(r.links["name"] == "bottleneck") & (r.links["direction"] == "ab")].iloc[0]
     assert link["marks_ecn"] >= l4s["ce_received"] and link["drops_early"] > 0
     assert link["utilization"] > 0.95
+    # The per-queue columns: every mark in L, every drop in C, and the L queue the shorter.
+    assert link["l_marks_ecn"] == link["marks_ecn"] and link["c_marks_ecn"] == 0
+    assert link["c_drops_early"] == link["drops_early"] and link["l_drops_early"] == 0
+    assert link["l_queue_mean_pkts"] < 2 < link["c_queue_mean_pkts"]
+    assert link["l_bytes_served"] + link["c_bytes_served"] == link["tx_bytes"]
 
 
 def test_with_ect0_both_flows_share_the_classic_queue():

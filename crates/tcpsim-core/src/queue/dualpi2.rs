@@ -109,6 +109,20 @@ pub enum DualPi2Delay {
     Max,
 }
 
+/// What one of the two queues did (for the link results): cumulative, as `Signals`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DualPi2ClassStats {
+    /// Packets marked CE (C: ECT(0) with p_C; L: the step or p_CL).
+    pub marks_ecn: u64,
+    /// Packets dropped at dequeue (C: p_C; L: only in overload).
+    pub drops_early: u64,
+    /// Packets and bytes sent on the link from this queue (those that found the link idle
+    /// included).
+    pub packets_served: u64,
+    pub bytes_served: u64,
+    pub occupancy: Occupancy,
+}
+
 impl DualPi2Config {
     /// Check the parameters (the limits are checked by `QueueConfig::validate`); errors are
     /// `<field>: message`.
@@ -171,7 +185,13 @@ pub struct DualPi2 {
     credit: i64,
     rng: RandomStream,
     signals: Signals,
+    /// The L and C queues' counters (occupancy filled in by `class_stats_at`).
+    stats: [DualPi2ClassStats; 2],
 }
+
+/// Index of the L and C queues in `DualPi2::stats`.
+const L: usize = 0;
+const C: usize = 1;
 
 impl DualPi2 {
     /// A DualPI2 queue drawing its marks and drops from `rng`.
@@ -204,7 +224,16 @@ impl DualPi2 {
             credit: credit_init,
             rng,
             signals: Signals::default(),
+            stats: Default::default(),
         }
+    }
+
+    /// The L and C queues' counters, their occupancy integrals brought up to `now_ns`.
+    pub fn class_stats_at(&self, now_ns: u64) -> [DualPi2ClassStats; 2] {
+        let mut out = self.stats;
+        out[L].occupancy = self.l.occupancy().at(now_ns);
+        out[C].occupancy = self.c.occupancy().at(now_ns);
+        out
     }
 
     /// p', the base probability now.
@@ -313,6 +342,15 @@ impl DualPi2 {
         if fate.is_some() && other_waits {
             self.credit += if from_l { self.w_c } else { -self.w_l } * bytes as i64;
         }
+        let s = &mut self.stats[if from_l { L } else { C }];
+        match fate {
+            None => s.drops_early += 1,
+            Some(mark) => {
+                s.marks_ecn += mark as u64;
+                s.packets_served += 1;
+                s.bytes_served += bytes as u64;
+            }
+        }
         Ok((id, bytes, fate))
     }
 }
@@ -338,8 +376,11 @@ impl QueueDiscipline for DualPi2 {
     /// The queues are empty, so the packet is neither marked nor dropped; only the updates due
     /// move.
     #[inline(never)]
-    fn arrive_at_idle_link(&mut self, _a: Arrival, now_ns: u64) {
+    fn arrive_at_idle_link(&mut self, a: Arrival, now_ns: u64) {
         self.catch_up(now_ns);
+        let s = &mut self.stats[if a.l4s { L } else { C }];
+        s.packets_served += 1;
+        s.bytes_served += a.wire_bytes as u64;
     }
 
     #[inline(never)]
@@ -681,6 +722,29 @@ mod tests {
         assert_eq!(q.enqueue(packet(0, Ecn::Ect1), 0), Verdict::Enqueued);
         assert_eq!(q.enqueue(packet(1, Ecn::Ect0), 0), Verdict::Enqueued);
         assert_eq!(q.enqueue(packet(2, Ecn::Ect1), 0), Verdict::Dropped);
+    }
+
+    /// Each queue's counters: the marks, drops and bytes of the packets it served (an arrival
+    /// at the idle link included) and its own occupancy, which sum to the whole queue's.
+    #[test]
+    fn each_queue_counts_its_own_marks_drops_and_service() {
+        let mut q = dualpi2(&config());
+        q.next_update_ns = u64::MAX;
+        q.arrive_at_idle_link(packet(0, Ecn::Ect1), 0);
+        q.enqueue(packet(1, Ecn::Ect1), 0);
+        for id in 2..6 {
+            q.enqueue(packet(id, Ecn::NotEct), 0);
+        }
+        q.p = 0.5; // p_CL = 1: the L packet is marked (6000 bytes left)
+        assert_eq!(drain(&mut q, 2 * MS, 1), (vec![(1, true)], vec![]));
+        q.p = 1.0; // p_C = 1: C's head is dropped (4500 bytes left), the next kept (3000 < 2·1514)
+        assert_eq!(drain(&mut q, 2 * MS, 1), (vec![(3, false)], vec![2]));
+        let [l, c] = q.class_stats_at(2 * MS);
+        assert_eq!((l.marks_ecn, l.drops_early, l.packets_served, l.bytes_served), (1, 0, 2, 3000));
+        assert_eq!((c.marks_ecn, c.drops_early, c.packets_served, c.bytes_served), (0, 1, 1, 1500));
+        assert_eq!((l.occupancy.packet_ns, c.occupancy.packet_ns), (2 * MS as u128, 8 * MS as u128));
+        assert_eq!(q.occupancy().at(2 * MS).packet_ns, 10 * MS as u128);
+        assert_eq!((q.signals().marks_ecn, q.signals().drops_early), (1, 1));
     }
 
     #[test]

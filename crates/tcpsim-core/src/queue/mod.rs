@@ -24,7 +24,7 @@ mod step;
 
 pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
-pub use dualpi2::{DualPi2, DualPi2Config, DualPi2Delay};
+pub use dualpi2::{DualPi2, DualPi2ClassStats, DualPi2Config, DualPi2Delay};
 pub use fq_codel::{FlowClassifier, FqCodel, FqCodelConfig};
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
 pub use rd::{ClassQueueStats, Rd, RdConfig, MAX_COUNTER_SLOTS};
@@ -354,6 +354,14 @@ impl Queue {
     pub fn rd(&self) -> Option<&Rd> {
         match self {
             Queue::Rd(rd) => Some(rd.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The DualPI2 discipline, if this is one (for its per-queue results).
+    pub fn dualpi2(&self) -> Option<&DualPi2> {
+        match self {
+            Queue::DualPi2(q) => Some(q.as_ref()),
             _ => None,
         }
     }
