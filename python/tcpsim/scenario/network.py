@@ -703,7 +703,7 @@ class DualPi2Queue(QueueDisciplineModel, defer_build=True):
     beta: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 3.2
     """β in Hz, the proportional gain. Default 3.2 (Linux; RFC 9332 A.1: 0.3/RTT_max)."""
     coupling: Annotated[float, Validated(_positive_number, {"type": "number", "exclusiveMinimum": 0})] = 2.0
-    """k, the coupling factor: L packets are marked with k·p'. Default 2 (RFC 9332 §2.4, Linux)."""
+    """k, the coupling factor: L packets are marked with k·p'. Default 2 (RFC 9332 §2.1, Linux)."""
     step_thresh_ns: DurationNs = Field("1ms", alias="step_thresh", validate_default=True)
     """The L queue's marking threshold on a packet's sojourn time. Default 1ms (Linux
     step_thresh; RFC 9332 A.1's ramp starts at 800us)."""

@@ -3,19 +3,19 @@
 //! (L4S)", RFC 9332 (2023), §2 and Appendix A (DualPI2), with the defaults and the choices of
 //! Linux's `sch_dualpi2` where the RFC leaves one; the L4S identifier is RFC 9331's.
 //!
-//! 1. Classifier (RFC 9331 §5.3, RFC 9332 A.1 enqueue): an ECT(1) or CE packet
+//! 1. Classifier (RFC 9331 §5.3, RFC 9332 §2.3 and A.1's enqueue): an ECT(1) or CE packet
 //!    (`Arrival::l4s`) joins the L queue, every other packet the C queue. Both are FIFOs that
 //!    share one buffer: an arrival that does not fit the shared packet or byte limit is
 //!    dropped (`Verdict::Dropped`; RFC 9332 A.1, Linux `limit`, default 10 000 packets). No
 //!    decision is taken at enqueue (Linux's default `drop_early` off): marks and drops are taken
 //!    at dequeue (`DequeueSink`), as RFC 9332 A.1's dequeue.
-//! 2. PI2 base probability p' (RFC 9332 A.1 `dualpi2_update`, §2.4), every T_UPDATE:
+//! 2. PI2 base probability p' (RFC 9332 A.1 `dualpi2_update`), every T_UPDATE:
 //!    p' ← p' + α·(qdelay − target) + β·(qdelay − qdelay_old), delays in seconds, α and β in Hz,
 //!    bounded to [0, 1] (to [0, 1/k] without `drop_overload`, Linux's cap); qdelay_old ← qdelay.
 //!    qdelay is the sojourn so far of the C queue's head at the update (A.1 `cq.time()`, 0 when
 //!    the queue is empty), or with `pi_delay = max` the larger of the two heads' (Linux).
-//!    Classic probability p_C = p'² (§2.4, squared for the Classic's 1/√p response), coupled L
-//!    probability p_CL = k·p' (§2.4, k the coupling factor).
+//!    Classic probability p_C = p'² (§2.1, squared for the Classic's 1/√p response), coupled L
+//!    probability p_CL = k·p' (§2.1, k the coupling factor).
 //! 3. Dequeue (A.1, A.2): the scheduler below picks a queue and takes its head.
 //!    - C packet: with probability p_C it is dropped (then the next head is picked again) if it
 //!      is not ECN-capable, or in overload; an ECN-capable one (ECT(0)) is marked CE.
@@ -29,8 +29,8 @@
 //!      `drop_overload` p' is capped at 1/k, so this never happens (Linux `overflow` mode).
 //!    - Neither p_C nor p_CL acts while the two queues hold less than 2·`mtu_bytes` after the
 //!      departure (Linux `must_drop`; PIE's §4.1 safeguard): the native L step still does.
-//! 4. Scheduler (§2.4: "any scheduler that gives priority to L with a weighted limit"): Linux's
-//!    WRR with C protection, in bytes: a credit starts at `mtu`·(w_C − w_L) (w_C =
+//! 4. Scheduler: L first, but never starving C (RFC 9332 §2.4, §4.2.2, which leave the
+//!    scheduler open); here Linux's WRR with C protection, in bytes: a credit starts at `mtu`·(w_C − w_L) (w_C =
 //!    `c_protection` %, w_L = 100 − w_C); L is served while it has packets and either C is
 //!    empty or the credit is ≤ 0; each L packet served while C waits adds w_C·its bytes, each C
 //!    packet served while L waits subtracts w_L·its bytes, a dropped packet changes nothing, and
@@ -79,7 +79,7 @@ pub struct DualPi2Config {
     pub alpha: f64,
     /// β (Hz), the proportional gain, >= 0. Linux: 3.2 (RFC 9332 A.1: 0.3/RTT_max).
     pub beta: f64,
-    /// k, the coupling factor: p_CL = k·p' (RFC 9332 §2.4), > 0. RFC and Linux: 2.
+    /// k, the coupling factor: p_CL = k·p' (RFC 9332 §2.1), > 0. RFC and Linux: 2.
     pub coupling: f64,
     /// The L queue's native AQM threshold on its packets' sojourn time (ns): a step above it
     /// (Linux `step_thresh`, 1 ms), or the start of the ramp (RFC 9332 A.1 minTh, 800 µs).
