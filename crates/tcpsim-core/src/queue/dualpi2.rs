@@ -281,7 +281,7 @@ impl DualPi2 {
     fn native_l(&self, sojourn_ns: u64) -> f64 {
         if sojourn_ns <= self.step_thresh_ns {
             0.0
-        } else if sojourn_ns >= self.step_thresh_ns + self.step_range_ns {
+        } else if sojourn_ns >= self.step_thresh_ns.saturating_add(self.step_range_ns) {
             1.0
         } else {
             (sojourn_ns - self.step_thresh_ns) as f64 / self.step_range_ns as f64
