@@ -1,4 +1,5 @@
-//! TCP Prague, the L4S scalable sender (RFC 9331 §4.3, "Prague L4S requirements";
+//! TCP Prague, the L4S scalable sender (RFC 9331 §4.3, the congestion response of the "Prague
+//! L4S requirements": Reno-friendly on loss, reduced RTT-dependence, fractional windows;
 //! draft-briscoe-iccrg-prague-congestion-control-04, "Prague"), as the L4STeam Linux
 //! implementation `net/ipv4/tcp_prague.c` (0.7, its fractional-window mode) does it where the
 //! draft leaves a choice. DCTCP (`super::dctcp`) is its base; what differs:
@@ -30,14 +31,15 @@
 //!   `cwr_stamp`): a round that ends sooner is extended until T has passed, and an echo that
 //!   comes sooner than T after the last cut enters CWR without cutting. `rtt_scaling = "none"`
 //!   turns all three off (Linux 0.6's `RTT_CONTROL_NONE`).
-//! - Pacing (`prague_update_pacing_rate`): rate = ratio·cwnd/SRTT with the fractional window,
+//! - Pacing (`prague_update_pacing_rate`): rate = ratio·cwnd/SRTT with the fractional window
+//!   (0.6's rule; 0.7 takes the larger of its whole segments and the packets in flight),
 //!   ratio `pacing_ss_ratio` (2) while cwnd < ssthresh/2 and `pacing_ca_ratio` (1) otherwise
 //!   ("Pacing is set to 100% during AI"; Linux's generic `tcp_update_pacing_rate` would use
 //!   2 and 1.2). Linux multiplies the window in segments by the MTU and its `fq` qdisc paces
 //!   wire bytes; here the payload window paces payload bytes, the same packets per SRTT.
 //!   SRTT is RFC 6298's (gain 1/8) over the RTT samples of `AckSample`; no pacing before the
 //!   first.
-//! - Loss (RFC 9331 §4.3 "react to loss as classic TCP"; Linux `prague_enter_loss`): the
+//! - Loss (RFC 9331 §4.3: Reno-friendly; Linux `prague_enter_loss`): the
 //!   fractional window is halved (Reno), ssthresh = that rounded up to whole segments; the
 //!   engine's `ssthresh_from = "flight_size"` halves FlightSize instead. A timeout restarts
 //!   from one segment in slow start (Linux instead steps back up to the halved window).
@@ -46,8 +48,9 @@
 //! detection of an RFC 3168 bottleneck); 0.7's rate-based mode below 4 MTUs of window, its
 //! ±3 % pacing offset in that mode and its shrinking of the MTU at low rates; the GSO burst
 //! limit (no TSO here); counting SACKed segments in F (Linux `tp->delivered`: here cumulative
-//! ACKs, as `Dctcp`); Accurate ECN (the per-segment echo comes from the DCTCP receiver,
-//! `ecn_receiver = "dctcp"`); `ca_increment` does not apply.
+//! ACKs, as `Dctcp`); growth only while cwnd-limited (`tcp_is_cwnd_limited`) and 0.7's scaling
+//! of the growth by 1500 bytes/MTU; Accurate ECN (the per-segment echo comes from the DCTCP
+//! receiver, `ecn_receiver = "dctcp"`); ECT(1). `ca_increment` does not apply.
 //!
 //! State: α (dimensionless), the fractional window (bytes), the round's acknowledged and
 //! echoed bytes, the round's end (`snd_nxt`), rounds out of slow start, the times of the last
