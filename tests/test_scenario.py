@@ -306,7 +306,7 @@ def test_unknown_variant_lists_the_allowed():
     scenario = minimal()
     scenario["flows"].append({"src": "x", "dst": "y", "variant": "renoo"})
     assert only_line(errors_of(scenario)) == (
-        "flows[1].variant: 'renoo' is not a variant; allowed: bbr, cubic, dctcp, newreno, reno, sack, tahoe, vegas, westwood, westwood_plus"
+        "flows[1].variant: 'renoo' is not a variant; allowed: bbr, cubic, dctcp, newreno, prague, reno, sack, tahoe, vegas, westwood, westwood_plus"
     )
 
 

@@ -589,6 +589,47 @@ class BbrCc(CcModel):
         return self
 
 
+class PragueCc(CcModel):
+    """TCP Prague (RFC 9331 §4.3; draft-briscoe-iccrg-prague-congestion-control-04; Linux
+    `tcp_prague.c` 0.7): DCTCP's α (updated once per round from the first mark on) and
+    cwnd·(1 − α/2) at most once per window on ECN-Echo, of a fractional window used as whole
+    segments (the first cut halves); below `rtt_target` a flow's rate grows as a flow's at
+    `rtt_target` does ((RTT/target)² segments per round) and α and the cuts wait that long;
+    paced at cwnd/SRTT (twice that while cwnd < ssthresh/2); losses halve the window as Reno.
+    Needs ECN with a per-segment echo: the "prague" variant sets ecn = true and ecn_receiver =
+    "dctcp" (Accurate ECN and the classic-ECN fallback are not modelled); marks come from step
+    queues."""
+
+    # Linux runs Prague with SACK (RFC 6675 here); DCTCP's echo stands in for Accurate ECN.
+    variants: ClassVar[Mapping[str, str]] = {"prague": "sack"}
+    variant_tcp: ClassVar[Mapping[str, Any]] = {"ecn": True, "ecn_receiver": "dctcp"}
+    kind: Literal["prague"]
+    g: UnitFraction = 0.0625
+    """Weight of the newest round's marked fraction in α, in (0, 1]: 1/16 (Linux `PRAGUE_SHIFT_G` 4)."""
+    alpha_init: Probability = 0.0
+    """α before the first update, in [0, 1]: 0 (Linux `prague_alpha_mode` 0; 1 is mode 1 and
+    Prague 0.6). The first cut halves the window either way."""
+    rtt_scaling: Literal["rate", "none"] = "rate"
+    """Reduced RTT-dependence: "rate", flows below `rtt_target` grow their rate as a flow at it
+    and update α and cut at most once per `rtt_target` (Linux `RTT_CONTROL_RATE`, draft §2.4.4);
+    "none", once per round as DCTCP (Linux 0.6 `RTT_CONTROL_NONE`)."""
+    rtt_target_ns: PositiveDurationNs = Field("25ms", alias="rtt_target", validate_default=True)
+    """The target RTT of the scaling: 25 ms (Linux `prague_rtt_target`)."""
+    rtt_transition_rounds: Annotated[
+        int,
+        Validated(
+            whole_number("a number of rounds", minimum=0, maximum=U32_MAX, example=4),
+            {"type": "integer", "minimum": 0, "maximum": U32_MAX},
+        ),
+    ] = 4
+    """Rounds out of slow start before the scaling applies: 4 (Linux `prague_rtt_transition`,
+    0.7; 500 in 0.6)."""
+    pacing_ss_ratio: _gain(0, open_below=True) = 2.0  # type: ignore[valid-type]
+    """Pacing rate over cwnd/SRTT while cwnd < ssthresh/2: 2 (Linux Prague)."""
+    pacing_ca_ratio: _gain(0, open_below=True) = 1.0  # type: ignore[valid-type]
+    """Pacing rate over cwnd/SRTT otherwise: 1 (Linux Prague; its generic pacing would use 1.2)."""
+
+
 _ANY_CC = functools.reduce(operator.or_, CC_MODELS)
 CcSpec = Annotated[
     _ANY_CC,

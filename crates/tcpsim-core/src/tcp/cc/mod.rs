@@ -22,6 +22,7 @@ mod bandwidth_filter;
 mod bbr;
 mod cubic;
 mod dctcp;
+mod prague;
 mod round;
 mod vegas;
 mod westwood;
@@ -32,6 +33,7 @@ pub use bandwidth_filter::{AckedCountRule, WestwoodFilter, WestwoodPlusFilter};
 pub use bbr::{Bbr, BbrConfig, BbrMode};
 pub use cubic::{Cubic, CubicConfig, CubicCount, CubicRtt};
 pub use dctcp::{Dctcp, DctcpConfig, DctcpLossDecrease};
+pub use prague::{Prague, PragueConfig, PragueRttScaling};
 pub use round::RoundCounter;
 pub use vegas::*;
 pub use westwood::{SilenceRule, Westwood, WestwoodConfig};
@@ -303,6 +305,10 @@ congestion_controls!(
     /// BBR v1 (Cardwell et al. 2016, Linux `tcp_bbr.c`): paces at the bottleneck bandwidth it
     /// measures and keeps about twice the bandwidth-delay product in flight; see `tcp::cc::bbr`.
     Bbr(BbrConfig),
+    /// TCP Prague (RFC 9331 §4.3, draft-briscoe-iccrg-prague-congestion-control, Linux
+    /// `tcp_prague.c`): DCTCP's α with a fractional window, reduced RTT-dependence below a
+    /// 25 ms target, pacing at cwnd/SRTT; see `tcp::cc::prague`.
+    Prague(PragueConfig),
 );
 
 #[cfg(test)]
