@@ -87,7 +87,7 @@ def bases() -> list[dict[str, Any]]:
     """The canonical engine configs, in a fixed order."""
     shipped = [
         load_scenario(builtin_scenario(name)).model_copy(update={"duration_ns": 3_000_000_000, "warmup_ns": 0})
-        for name in ("parking_lot_mix", "red_ecn", "lossy_link", "pie", "dctcp", "fat_tree_k4")
+        for name in ("parking_lot_mix", "red_ecn", "lossy_link", "pie", "dctcp", "fat_tree_k4", "dualpi2")
     ]
     return [s.to_engine() for s in shipped] + [load_scenario(rd_and_channels()).to_engine()]
 

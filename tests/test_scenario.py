@@ -364,7 +364,7 @@ def test_whole_scenario_errors_are_collected():
         (
             lambda s: s["links"][0].update(queue={"kind": "sfq"}),
             "links[0].queue.kind",
-            "'sfq' is not a queue kind; allowed: codel, drop_tail, fq_codel, pie, rd, red, step",
+            "'sfq' is not a queue kind; allowed: codel, drop_tail, dualpi2, fq_codel, pie, rd, red, step",
         ),
         (lambda s: s["links"][0].update(queue={"kind": "drop_tail"}), "links[0].queue", "needs a limit"),
         (lambda s: s["links"][0].pop("queue"), "links[0].queue", "required key is missing"),

@@ -37,14 +37,17 @@ pub enum Retransmission {
     GoBackN,
 }
 
-/// The ECN field of the IP header (RFC 3168 §5). ECT(1) is not modelled: a sender that uses
-/// ECN sends ECT(0), as RFC 3168 §6.1.1 recommends.
+/// The ECN field of the IP header (RFC 3168 §5). A classic ECN sender sends ECT(0), as RFC 3168
+/// §6.1.1 recommends; an L4S sender ECT(1) (`TcpConfig::ecn_codepoint`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ecn {
     /// Not ECN-Capable Transport: a queue drops it rather than mark it.
     NotEct,
     /// ECN-Capable Transport, ECT(0).
     Ect0,
+    /// ECN-Capable Transport, ECT(1): the L4S identifier (RFC 9331 §4), which a dual-queue
+    /// AQM classifies into its low-latency queue; every other queue treats it as ECT(0).
+    Ect1,
     /// Congestion Experienced, set by a queue instead of dropping an ECN-capable packet.
     Ce,
 }

@@ -69,6 +69,24 @@ pub struct ChannelResult {
     /// The R and D queues of an RD discipline (absent for other disciplines).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub rd: Option<RdQueueResult>,
+    /// The L and C queues of a DualPI2 discipline (absent for other disciplines).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub dualpi2: Option<DualPi2QueueResult>,
+}
+
+/// The L and C queues of a DualPI2 link direction over the window (`queue::dualpi2`).
+#[derive(Clone, Debug, Serialize)]
+pub struct DualPi2QueueResult {
+    /// CE marks (L: the step or k·p'; C: ECT(0) packets with p'²).
+    pub l_marks_ecn: u64,
+    pub c_marks_ecn: u64,
+    /// Drops at dequeue (L: only in overload; C: p'²); full-buffer drops are not in either.
+    pub l_drops_early: u64,
+    pub c_drops_early: u64,
+    pub l_bytes_served: u64,
+    pub c_bytes_served: u64,
+    pub l_queue_mean_pkts: f64,
+    pub c_queue_mean_pkts: f64,
 }
 
 /// The two queues of an RD link direction over the window (`queue::rd`).

@@ -17,8 +17,8 @@ use crate::loss::LossModel;
 use crate::net::{Channel, ChannelCounters, Network, Routes, NO_HOP};
 use crate::packet::{PacketKind, PacketPool};
 use crate::prefetch::prefetch;
-use crate::queue::{ClassQueueStats, Occupancy, Queue, Signals};
-use crate::results::{ChannelResult, FlowResult, RdQueueResult, RunSummary, UdpFlowResult};
+use crate::queue::{ClassQueueStats, DualPi2ClassStats, Occupancy, Queue, Signals};
+use crate::results::{ChannelResult, DualPi2QueueResult, FlowResult, RdQueueResult, RunSummary, UdpFlowResult};
 use crate::rng::RandomStream;
 use crate::tcp::receiver::ReceiverCounters;
 use crate::tcp::sender::SenderCounters;
@@ -35,6 +35,7 @@ struct Snapshot {
     data_drops: Vec<u64>,
     queues: Vec<Occupancy>,
     rd: Vec<Option<[ClassQueueStats; 2]>>,
+    dualpi2: Vec<Option<[DualPi2ClassStats; 2]>>,
     signals: Vec<Signals>,
     shared_buffer_drops: Vec<u64>,
     udp: Vec<UdpCounters>,
@@ -408,6 +409,7 @@ impl Sim {
             data_drops: self.net.data_drops.clone(),
             queues: self.net.channels.iter().map(|c| c.queue.occupancy().at(now)).collect(),
             rd: self.net.channels.iter().map(|c| c.queue.rd().map(|rd| rd.class_stats_at(now))).collect(),
+            dualpi2: self.net.channels.iter().map(|c| c.queue.dualpi2().map(|q| q.class_stats_at(now))).collect(),
             signals: self.net.channels.iter().map(|c| c.queue.signals()).collect(),
             shared_buffer_drops: self.net.shared_buffer_drops.clone(),
             udp: self
@@ -532,6 +534,23 @@ impl Sim {
                             d_flows_mean: count_mean(&d, &d0),
                             r_limit,
                             d_limit,
+                        }
+                    }),
+                    dualpi2: ch.queue.dualpi2().map(|q| {
+                        let [lq0, cq0] = snap.dualpi2.get(c).copied().flatten().unwrap_or_default();
+                        let [lq, cq] = q.class_stats_at(now);
+                        let mean = |a: &DualPi2ClassStats, a0: &DualPi2ClassStats| {
+                            (a.occupancy.packet_ns - a0.occupancy.packet_ns) as f64 / window_ns as f64
+                        };
+                        DualPi2QueueResult {
+                            l_marks_ecn: lq.marks_ecn - lq0.marks_ecn,
+                            c_marks_ecn: cq.marks_ecn - cq0.marks_ecn,
+                            l_drops_early: lq.drops_early - lq0.drops_early,
+                            c_drops_early: cq.drops_early - cq0.drops_early,
+                            l_bytes_served: lq.bytes_served - lq0.bytes_served,
+                            c_bytes_served: cq.bytes_served - cq0.bytes_served,
+                            l_queue_mean_pkts: mean(&lq, &lq0),
+                            c_queue_mean_pkts: mean(&cq, &cq0),
                         }
                     }),
                 }

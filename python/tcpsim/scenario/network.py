@@ -668,6 +668,88 @@ class FqCodelQueue(QueueDisciplineModel, defer_build=True):
         }
 
 
+class DualPi2Queue(QueueDisciplineModel, defer_build=True):
+    """DualPI2, the Dual-Queue Coupled AQM of L4S (RFC 9332 §2 and Appendix A, Linux
+    `sch_dualpi2`): ECT(1) and CE packets (RFC 9331, [tcp] ecn_codepoint = "ect1") wait in an
+    L queue, the rest in a C queue, in one shared buffer. A PI controller on the C queue's delay
+    updates a base probability p' every `t_update` (p' += α·(delay − target) + β·(delay −
+    previous delay)); C packets are dropped, or if ECT(0) marked, with p'² and L packets marked
+    with max(k·p', the L step); above k·p' = 1 (overload) L packets are dropped with p'² too.
+    The L step marks every L packet that waited more than `step_thresh` (or, with
+    `step_range`, RFC 9332's ramp). A WRR gives L priority but keeps `c_protection` % of the
+    link for C. Marks and drops are taken at dequeue, none while under 2 `mtu` are queued.
+
+    Defaults are Linux's (limit 10000 packets, target 15 ms, t_update 16 ms, α 0.16 Hz, β 3.2 Hz,
+    k = 2, step 1 ms, c_protection 10 %, drop on overload); RFC 9332 A.1 gives 15 ms, 0.15 Hz and
+    3 Hz for a 100 ms RTT_max and a ramp from 800 to 1200 µs. See
+    `crates/tcpsim-core/src/queue/dualpi2.rs`."""
+
+    random: ClassVar[bool] = True  # the marks and drops draw from the run seed
+
+    @staticmethod
+    def marks_ecn(engine: Mapping[str, Any]) -> bool:
+        return True
+
+    kind: Literal["dualpi2"]
+    limit: QueueLimitValue = Field("10000pkt", validate_default=True)
+    """The buffer the L and C queues share: "10000pkt" (Linux's default), "1MB" or "1BDP"; an
+    arrival that does not fit is dropped."""
+    target_ns: PositiveDurationNs = Field("15ms", alias="target", validate_default=True)
+    """The C queue's target delay. Default 15ms (RFC 9332 A.1, Linux)."""
+    t_update_ns: PositiveDurationNs = Field("16ms", alias="t_update", validate_default=True)
+    """Period of the p' update. Default 16ms (Linux; RFC 9332 A.1: 15ms)."""
+    alpha: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 0.16
+    """α in Hz, the integral gain. Default 0.16 (Linux; RFC 9332 A.1: 0.1·t_update/RTT_max²)."""
+    beta: Annotated[float, Validated(_non_negative_number, {"type": "number", "minimum": 0})] = 3.2
+    """β in Hz, the proportional gain. Default 3.2 (Linux; RFC 9332 A.1: 0.3/RTT_max)."""
+    coupling: Annotated[float, Validated(_positive_number, {"type": "number", "exclusiveMinimum": 0})] = 2.0
+    """k, the coupling factor: L packets are marked with k·p'. Default 2 (RFC 9332 §2.1, Linux)."""
+    step_thresh_ns: DurationNs = Field("1ms", alias="step_thresh", validate_default=True)
+    """The L queue's marking threshold on a packet's sojourn time. Default 1ms (Linux
+    step_thresh; RFC 9332 A.1's ramp starts at 800us)."""
+    step_range_ns: DurationNs = Field("0s", alias="step_range", validate_default=True)
+    """Width of a ramp from step_thresh to full marking; 0s (the default) is Linux's step. RFC
+    9332 A.1: 400us."""
+    pi_delay: Literal["classic", "max"] = "classic"
+    """The delay the PI controller reads: "classic", the C queue head's (RFC 9332 A.1), or
+    "max", the larger of the two queue heads' (Linux)."""
+    c_protection: Annotated[
+        int,
+        Validated(
+            whole_number("a percentage", minimum=0, maximum=100, example=10),
+            {"type": "integer", "minimum": 0, "maximum": 100},
+        ),
+    ] = 10
+    """The C queue's WRR weight in %: its share of the link while both queues wait. Default 10
+    (Linux c_protection)."""
+    drop_overload: Flag = True
+    """Above k·p' = 1 drop L packets with p'² and drop (not mark) ECT(0) C packets (RFC 9332
+    §4.2.3, Linux's default); false caps p' at 1/k and only marks."""
+    mtu_bytes: PacketSizeBytes = Field(1514, alias="mtu", validate_default=True)
+    """No p'-based mark or drop while fewer than 2 mtu are queued; also the WRR credit's unit.
+    Default 1514B (Linux psched_mtu on Ethernet)."""
+
+    def limits(self) -> list[QueueLimit]:
+        return [self.limit]
+
+    def to_engine(self, rate_bps: int, bdp_rtt_ns: int | None) -> dict[str, Any]:
+        return {
+            "kind": "dualpi2",
+            **one_limit(self.limit, rate_bps, bdp_rtt_ns),
+            "target_ns": self.target_ns,
+            "t_update_ns": self.t_update_ns,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "coupling": self.coupling,
+            "step_thresh_ns": self.step_thresh_ns,
+            "step_range_ns": self.step_range_ns,
+            "pi_delay": self.pi_delay,
+            "c_protection": self.c_protection,
+            "drop_overload": self.drop_overload,
+            "mtu_bytes": self.mtu_bytes,
+        }
+
+
 QueueModel = functools.reduce(operator.or_, map(on_use, QUEUE_MODELS))
 """Every queue discipline's model."""
 

@@ -758,6 +758,11 @@ class TcpOptions(Model):
     until the sender's CWR (§6.1.3); "dctcp": the CE state of the last segment, CWR ignored, and
     a change of state acknowledged at once, the withheld segments first with the old state (RFC
     8257 §3.2 Fig. 1, Linux dctcp_ece_ack_update). The "dctcp" variant sets it."""
+    ecn_codepoint: Literal["ect0", "ect1"] = "ect0"
+    """With ecn: the codepoint of the ECN-capable packets (data, and the receiver's ACKs with
+    ecn_sender = "linux_dctcp"): "ect0" (RFC 3168 §6.1.1) or "ect1", the L4S identifier (RFC
+    9331 §4), which a dualpi2 queue serves in its low-latency L queue; every other queue treats
+    ECT(1) as ECT(0)."""
     rd_class: Literal["r", "d"] | None = None
     """The RD service class the flow marks its data and ACKs with (`podlesny` Sec. II-C, the
     ToS field), read by RD queues: "r" (throughput-greedy) or "d" (delay-sensitive); default

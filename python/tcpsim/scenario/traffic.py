@@ -218,6 +218,8 @@ def effective_tcp(defaults: TcpOptions, flow: "FlowSpec | WebSpec") -> dict[str,
     settings["cc"] = settings["cc"].model_dump() if settings["cc"] else dict(variant.cc)
     if not settings["handshake"]:
         del settings["handshake"]  # written only when on, so that other scenarios keep their hash
+    if settings["ecn_codepoint"] == "ect0":
+        del settings["ecn_codepoint"]  # likewise: the engine's default
     return settings
 
 

@@ -76,6 +76,11 @@ pub enum QueueConfig {
     /// FQ-CoDel (RFC 8290): flows hashed into sub-queues served by deficit round robin, new
     /// flows first, each sub-queue managed by CoDel; see `queue::fq_codel`.
     FqCodel(crate::queue::FqCodelConfig),
+    /// DualPI2 (RFC 9332): the Dual-Queue Coupled AQM of L4S, an L queue for ECT(1)/CE
+    /// (RFC 9331) with a step on its sojourn time and a C queue under PI2, coupled by
+    /// p_CL = k·p', p_C = p'²; see `queue::dualpi2`.
+    #[serde(rename = "dualpi2")]
+    DualPi2(crate::queue::DualPi2Config),
 }
 
 impl QueueConfig {
@@ -87,6 +92,7 @@ impl QueueConfig {
             QueueConfig::Rd(rd) => (&rd.limit_packets, &rd.limit_bytes),
             QueueConfig::Pie(pie) => (&pie.limit_packets, &pie.limit_bytes),
             QueueConfig::Step(step) => (&step.limit_packets, &step.limit_bytes),
+            QueueConfig::DualPi2(q) => (&q.limit_packets, &q.limit_bytes),
             QueueConfig::Codel(codel) => return codel.validate().map_err(|e| format!("{at}.{e}")),
             QueueConfig::FqCodel(fq) => return fq.validate().map_err(|e| format!("{at}.{e}")),
         };
@@ -98,6 +104,9 @@ impl QueueConfig {
         }
         if let QueueConfig::Pie(pie) = self {
             return pie.validate().map_err(|e| format!("{at}.{e}"));
+        }
+        if let QueueConfig::DualPi2(q) = self {
+            return q.validate().map_err(|e| format!("{at}.{e}"));
         }
         if let QueueConfig::Step(step) = self {
             return step.validate().map_err(|e| format!("{at}.{e}"));

@@ -170,6 +170,32 @@ pub enum EcnSender {
     LinuxDctcp,
 }
 
+/// The ECT codepoint an ECN sender (`TcpConfig::ecn`) puts on its ECN-capable packets.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnCodepoint {
+    /// ECT(0), the classic ECN codepoint (RFC 3168 §6.1.1).
+    #[default]
+    Ect0,
+    /// ECT(1), the L4S identifier (RFC 9331 §4): a dual-queue AQM (RFC 9332) serves the
+    /// packets in its low-latency queue; every other queue treats them as ECT(0).
+    Ect1,
+}
+
+impl EcnCodepoint {
+    pub fn is_ect0(&self) -> bool {
+        *self == EcnCodepoint::Ect0
+    }
+
+    /// The packets' ECN field.
+    pub fn ecn(self) -> crate::packet::Ecn {
+        match self {
+            EcnCodepoint::Ect0 => crate::packet::Ecn::Ect0,
+            EcnCodepoint::Ect1 => crate::packet::Ecn::Ect1,
+        }
+    }
+}
+
 /// What an ECN receiver (`TcpConfig::ecn`) echoes.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -296,6 +322,10 @@ pub struct TcpConfig {
     /// With `ecn`: what the receiver's ECN-Echo says (`EcnReceiver`).
     #[serde(default)]
     pub ecn_receiver: EcnReceiver,
+    /// With `ecn`: the codepoint of the ECN-capable packets, data and (with
+    /// `EcnSender::LinuxDctcp`) the receiver's ACKs: ECT(0), or ECT(1) for L4S (RFC 9331 §4).
+    #[serde(default, skip_serializing_if = "EcnCodepoint::is_ect0")]
+    pub ecn_codepoint: EcnCodepoint,
     /// The RD service class the flow marks its packets with, data and ACKs alike
     /// (`podlesny` Sec. II-C: the ToS field). None: by the congestion control — delay-based
     /// (Vegas) → D, loss-based → R (Sec. III).

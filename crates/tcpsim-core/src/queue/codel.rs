@@ -318,7 +318,10 @@ mod tests {
     }
 
     fn offer(q: &mut Codel, id: PacketId, ect: bool, now_ns: u64) -> Verdict {
-        q.enqueue(Arrival { id, wire_bytes: 1000, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, now_ns)
+        q.enqueue(
+            Arrival { id, wire_bytes: 1000, ect, l4s: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R },
+            now_ns,
+        )
     }
 
     /// Dequeue at `now_ns`: (the packet returned, the head drops, whether it is to be marked).

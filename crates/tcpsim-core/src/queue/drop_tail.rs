@@ -59,7 +59,10 @@ mod tests {
 
     /// `q.enqueue` of packet `id` of `wire_bytes` at time `now_ns`.
     fn offer(q: &mut DropTail, id: PacketId, wire_bytes: u32, now_ns: u64) -> Verdict {
-        q.enqueue(Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, now_ns)
+        q.enqueue(
+            Arrival { id, wire_bytes, ect: false, l4s: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R },
+            now_ns,
+        )
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! ([`Waiting`]: at least its id and wire bytes; PIE adds its enqueue time, CoDel also whether
 //! it is ECN-capable). RD's R and D queues are two of them, each limited to its class's share
 //! of the buffer (reset at each recalculation, [`Fifo::set_limits`]); RD counts the whole
-//! buffer's occupancy itself.
+//! buffer's occupancy itself. DualPI2's L and C queues are two unlimited ones, checked against
+//! the limit they share by the discipline, which also counts the whole buffer.
 
 use std::collections::VecDeque;
 
@@ -95,6 +96,12 @@ impl<E: Waiting> Fifo<E> {
     #[inline]
     pub fn next_out(&self) -> [PacketId; 2] {
         [self.entries.front().map_or(NO_PACKET, Waiting::id), NO_PACKET]
+    }
+
+    /// The entry that would leave next.
+    #[inline]
+    pub fn head(&self) -> Option<&E> {
+        self.entries.front()
     }
 
     #[inline]

@@ -481,7 +481,7 @@ mod tests {
 
     /// Offer packet `id` of TCP flow `flow` (sub-queue `flow` with `Exact`).
     fn offer(q: &mut FqCodel, id: PacketId, flow: u32, wire_bytes: u32, now_ns: u64) -> Verdict {
-        let a = Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow, rd_class: RdMark::R };
+        let a = Arrival { id, wire_bytes, ect: false, l4s: false, kind: PacketKind::Data, flow, rd_class: RdMark::R };
         q.enqueue(a, now_ns)
     }
 
@@ -626,8 +626,15 @@ mod tests {
             let q = FqCodel::new(&cfg, &BuildContext::named(seed, "link:l:ab:queue", "link:l", &[]));
             (0..64)
                 .map(|flow| {
-                    let a =
-                        Arrival { id: 0, wire_bytes: 1, ect: false, kind: PacketKind::Data, flow, rd_class: RdMark::R };
+                    let a = Arrival {
+                        id: 0,
+                        wire_bytes: 1,
+                        ect: false,
+                        l4s: false,
+                        kind: PacketKind::Data,
+                        flow,
+                        rd_class: RdMark::R,
+                    };
                     let b = q.classify(&a);
                     assert_eq!(b, q.classify(&Arrival { kind: PacketKind::Ack, ..a }), "data and ACKs share");
                     assert!(b < 1024);

@@ -13,6 +13,7 @@
 
 mod codel;
 mod drop_tail;
+mod dualpi2;
 mod fifo;
 mod flow_counter;
 mod fq_codel;
@@ -23,6 +24,7 @@ mod step;
 
 pub use codel::{Codel, CodelConfig};
 pub use drop_tail::DropTail;
+pub use dualpi2::{DualPi2, DualPi2ClassStats, DualPi2Config, DualPi2Delay};
 pub use fq_codel::{FlowClassifier, FqCodel, FqCodelConfig};
 pub use pie::{Pie, PieConfig, PieDelayEstimator};
 pub use rd::{ClassQueueStats, Rd, RdConfig, MAX_COUNTER_SLOTS};
@@ -42,8 +44,12 @@ use crate::packet::{Ecn, Packet, PacketId, PacketKind};
 pub struct Arrival {
     pub id: PacketId,
     pub wire_bytes: u32,
-    /// ECN-capable transport (ECT or already CE, RFC 3168 §5): may be marked instead of dropped.
+    /// ECN-capable transport (ECT(0), ECT(1) or already CE, RFC 3168 §5): may be marked instead
+    /// of dropped.
     pub ect: bool,
+    /// L4S-identified (RFC 9331 §5.3's classifier: ECT(1) or CE; a CE packet may have been
+    /// ECT(1), and it is safer to treat it as L4S): a dual-queue AQM's L queue takes it.
+    pub l4s: bool,
     pub kind: PacketKind,
     /// Index of its flow among the flows of its `kind`.
     pub flow: u32,
@@ -66,9 +72,27 @@ impl Arrival {
             id,
             wire_bytes: p.wire_bytes,
             ect: p.ecn != Ecn::NotEct,
+            l4s: matches!(p.ecn, Ecn::Ect1 | Ecn::Ce),
             kind: p.kind,
             flow: p.flow,
             rd_class: p.rd_class,
+        }
+    }
+}
+
+#[cfg(test)]
+mod arrival_tests {
+    use super::*;
+
+    /// Every ECN-capable codepoint may be marked; ECT(1) and CE are L4S (RFC 9331 §5.3).
+    #[test]
+    fn an_arrival_reads_ecn_capability_and_the_l4s_identifier_from_the_ecn_field() {
+        for (ecn, ect, l4s) in
+            [(Ecn::NotEct, false, false), (Ecn::Ect0, true, false), (Ecn::Ect1, true, true), (Ecn::Ce, true, true)]
+        {
+            let p = Packet { ecn, ..Packet::new(PacketKind::Data, 0, 1, 1000, 1040) };
+            let a = Arrival::of(7, &p);
+            assert_eq!((a.ect, a.l4s), (ect, l4s), "{ecn:?}");
         }
     }
 }
@@ -291,7 +315,8 @@ queue_disciplines!(
     Pie(Box<Pie>),
     Step(Box<Step>),
     Codel(Box<Codel>),
-    FqCodel(Box<FqCodel>)
+    FqCodel(Box<FqCodel>),
+    DualPi2(Box<DualPi2>)
 );
 
 impl Queue {
@@ -309,6 +334,7 @@ impl Queue {
             }
             QueueConfig::Pie(pie) => Queue::Pie(Box::new(Pie::new(pie, ctx.stream()))),
             QueueConfig::Step(step) => Queue::Step(Box::new(Step::new(step))),
+            QueueConfig::DualPi2(dualpi2) => Queue::DualPi2(Box::new(DualPi2::new(dualpi2, ctx.stream()))),
         }
     }
 
@@ -328,6 +354,14 @@ impl Queue {
     pub fn rd(&self) -> Option<&Rd> {
         match self {
             Queue::Rd(rd) => Some(rd.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The DualPI2 discipline, if this is one (for its per-queue results).
+    pub fn dualpi2(&self) -> Option<&DualPi2> {
+        match self {
+            Queue::DualPi2(q) => Some(q.as_ref()),
             _ => None,
         }
     }

@@ -403,7 +403,7 @@ mod tests {
     }
 
     fn packet(id: PacketId, ect: bool) -> Arrival {
-        Arrival { id, wire_bytes: 1500, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }
+        Arrival { id, wire_bytes: 1500, ect, l4s: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }
     }
 
     fn close(a: f64, b: f64) -> bool {

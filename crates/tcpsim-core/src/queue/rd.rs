@@ -445,7 +445,7 @@ mod tests {
     const RATE_BPS: u64 = 8_000_000;
 
     fn arrival(id: PacketId, wire_bytes: u32, class: RdMark, flow: u32) -> Arrival {
-        Arrival { id, wire_bytes, ect: false, kind: PacketKind::Data, flow, rd_class: class }
+        Arrival { id, wire_bytes, ect: false, l4s: false, kind: PacketKind::Data, flow, rd_class: class }
     }
 
     /// An RD queue whose counts are already n_R and n_D (set as a recalculation would).

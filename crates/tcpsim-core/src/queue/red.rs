@@ -348,7 +348,7 @@ mod tests {
     }
 
     fn packet(id: PacketId, ect: bool) -> Arrival {
-        Arrival { id, wire_bytes: 1000, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }
+        Arrival { id, wire_bytes: 1000, ect, l4s: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }
     }
 
     fn close(a: f64, b: f64) -> bool {

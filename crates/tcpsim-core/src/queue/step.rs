@@ -175,7 +175,7 @@ mod tests {
     }
 
     fn offer(q: &mut Step, id: PacketId, wire_bytes: u32, ect: bool) -> Verdict {
-        q.enqueue(Arrival { id, wire_bytes, ect, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, 0)
+        q.enqueue(Arrival { id, wire_bytes, ect, l4s: false, kind: PacketKind::Data, flow: 0, rd_class: RdMark::R }, 0)
     }
 
     #[test]

@@ -355,6 +355,72 @@ fn as_linux_dctcp_retransmissions_and_acks_leave_ect_and_cwr_waits_for_new_data(
     assert_eq!(w.sent_of(PacketKind::Ack).last().unwrap().ecn, Ecn::NotEct, "RFC 3168: ACKs not-ECT");
 }
 
+/// `ecn_codepoint = ect1` (L4S, RFC 9331 §4): the first window leaves ECT(1); an ECE ACK and a
+/// fast retransmit later, the retransmission is not-ECT (RFC 3168 §6.1.5, as with ECT(0)) and
+/// the next new segment is ECT(1) with CWR. As `EcnSender::LinuxDctcp` the retransmission and
+/// the receiver's ACKs are ECT(1) too.
+#[test]
+fn with_the_ect1_codepoint_ecn_capable_segments_and_acks_leave_ect1() {
+    use crate::config::{EcnCodepoint, EcnSender};
+    let mut w = World::new();
+    let mut cfg = ecn_tcp();
+    cfg.ecn_codepoint = EcnCodepoint::Ect1;
+    let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+    s.start(&mut w.ctx());
+    assert!(w.sent().iter().all(|p| p.ecn == Ecn::Ect1 && !p.cwr), "new data leaves ECT(1)");
+    ack(&mut s, &mut w, 1000, true);
+    for _ in 0..3 {
+        ack(&mut s, &mut w, 1000, false);
+    }
+    let resent = w.sent().into_iter().find(|p| p.retransmission == Retransmission::Fast).unwrap();
+    assert_eq!((resent.seq, resent.ecn), (1000, Ecn::NotEct));
+    ack(&mut s, &mut w, 10_000, false);
+    let new: Vec<(u64, Ecn, bool)> =
+        w.sent_of(PacketKind::Data).iter().filter(|p| p.seq >= 10_000).map(|p| (p.seq, p.ecn, p.cwr)).collect();
+    assert_eq!(new[0], (10_000, Ecn::Ect1, true), "CWR with the first new data");
+    assert!(new[1..].iter().all(|&(_, ecn, cwr)| ecn == Ecn::Ect1 && !cwr), "{new:?}");
+
+    let mut w = World::new();
+    cfg.ecn_sender = EcnSender::LinuxDctcp;
+    let mut s = TcpSender::new(0, 0, 1, &cfg, u64::MAX);
+    s.start(&mut w.ctx());
+    let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+    let first = w.sent_of(PacketKind::Data)[0];
+    r.on_data(&first, &mut w.ctx());
+    r.on_data(&Packet { seq: 1000, ..first }, &mut w.ctx());
+    assert_eq!(w.sent_of(PacketKind::Ack).last().unwrap().ecn, Ecn::Ect1, "the ACK is ECT(1)");
+    for _ in 0..4 {
+        ack(&mut s, &mut w, 1000, false);
+    }
+    let resent = w.sent().into_iter().find(|p| p.retransmission == Retransmission::Fast).unwrap();
+    assert_eq!(resent.ecn, Ecn::Ect1);
+}
+
+/// The receiver echoes a CE mark on a segment that left ECT(1) exactly as on one that left
+/// ECT(0) (the queue's mark replaces either codepoint with CE): the same ACKs and ECE flags for
+/// the sequence ECT, CE, ECT, ECT+CWR under both codepoints, with both echo rules.
+#[test]
+fn the_receiver_echoes_ce_on_ect1_segments_as_on_ect0() {
+    use crate::config::EcnReceiver;
+    for receiver in [EcnReceiver::Rfc3168, EcnReceiver::Dctcp] {
+        let acks = |ect: Ecn| {
+            let mut w = World::new();
+            let mut cfg = ecn_tcp();
+            (cfg.delack_count, cfg.ecn_receiver) = (2, receiver);
+            let mut r = TcpReceiver::new(0, 1, 0, &cfg);
+            r.on_data(&data(0, ect, false), &mut w.ctx());
+            r.on_data(&data(1000, Ecn::Ce, false), &mut w.ctx());
+            r.on_data(&data(2000, ect, false), &mut w.ctx());
+            r.on_data(&data(3000, ect, true), &mut w.ctx());
+            r.on_data(&data(4000, ect, false), &mut w.ctx());
+            (w.sent_of(PacketKind::Ack).iter().map(|a| (a.ack, a.ece)).collect::<Vec<_>>(), r.counters.ce_received)
+        };
+        let (ect1, ect0) = (acks(Ecn::Ect1), acks(Ecn::Ect0));
+        assert_eq!(ect1, ect0, "{receiver:?}");
+        assert!(ect1.0.iter().any(|&(_, ece)| ece) && ect1.1 == 1, "{receiver:?}: {ect1:?}");
+    }
+}
+
 /// (Not ECN: the RTO estimator's sampling, on the same two-node world.) Ten segments leave at
 /// 0 ms; with `RttSampling::TimedSegment` only segment 0 is timed. Its ACK at 100 ms gives the
 /// first sample: SRTT 100 ms, RTTVAR 50 ms, RTO 100 + 4·50 = 300 ms; slow start releases 10 000

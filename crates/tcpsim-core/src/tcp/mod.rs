@@ -93,6 +93,7 @@ pub(crate) mod tests {
             ecn_immediate_ack: true,
             ecn_sender: Default::default(),
             ecn_receiver: Default::default(),
+            ecn_codepoint: Default::default(),
             rtt_sampling: Default::default(),
             rto_estimator: Default::default(),
             partial_ack_timer: Default::default(),

@@ -69,6 +69,7 @@ fn wire(pacing_rate_bps: Option<u64>) -> Wire {
         peer: 1,
         header_bytes: 40,
         ecn: false,
+        ect: crate::packet::Ecn::Ect0,
         ecn_ns2: false,
         ect_retransmissions: false,
         rd_class: RdMark::R,

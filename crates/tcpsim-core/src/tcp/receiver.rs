@@ -78,8 +78,8 @@ pub struct TcpReceiver {
     ecn_immediate_ack: bool,
     /// DCTCP's echo (`EcnReceiver::Dctcp`): ECE = CE of the last segment.
     dctcp_echo: bool,
-    /// ACKs leave ECT(0) (`EcnSender::LinuxDctcp`).
-    ect_acks: bool,
+    /// ACKs leave ECN-capable, with this codepoint (`EcnSender::LinuxDctcp`).
+    ect_acks: Option<Ecn>,
     /// The RD class mark of the flow, carried by its ACKs too (the paper marks flows, not
     /// directions: an ACK of a Vegas flow is served as D).
     rd_class: RdMark,
@@ -110,7 +110,7 @@ impl TcpReceiver {
             ecn: cfg.ecn,
             ecn_immediate_ack: cfg.ecn_immediate_ack,
             dctcp_echo: cfg.ecn_receiver == EcnReceiver::Dctcp,
-            ect_acks: cfg.ecn && cfg.ecn_sender == EcnSender::LinuxDctcp,
+            ect_acks: (cfg.ecn && cfg.ecn_sender == EcnSender::LinuxDctcp).then(|| cfg.ecn_codepoint.ecn()),
             echo_ce: false,
             rd_class: cfg.rd_mark(),
             last_ack: None,
@@ -269,8 +269,8 @@ impl TcpReceiver {
         let mut a = Packet::new(PacketKind::Ack, self.flow, self.peer, 0, self.ack_bytes);
         a.ack = self.rcv_nxt;
         a.ece = self.echo_ce;
-        if self.ect_acks {
-            a.ecn = Ecn::Ect0;
+        if let Some(ect) = self.ect_acks {
+            a.ecn = ect;
         }
         a.rd_class = self.rd_class;
         a.epoch = self.epoch;

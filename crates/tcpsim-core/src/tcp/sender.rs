@@ -101,6 +101,7 @@ impl TcpSender {
                 peer,
                 header_bytes: cfg.header_bytes,
                 ecn: cfg.ecn,
+                ect: cfg.ecn_codepoint.ecn(),
                 ecn_ns2: cfg.ecn_sender == EcnSender::Ns2,
                 ect_retransmissions: cfg.ecn_sender == EcnSender::LinuxDctcp,
                 rd_class: cfg.rd_mark(),

@@ -49,11 +49,14 @@ pub(crate) struct Wire {
     pub(crate) node: u32,
     pub(crate) peer: u32,
     pub(crate) header_bytes: u32,
-    /// ECN-capable (RFC 3168 §6.1.1): new data leaves as ECT(0).
+    /// ECN-capable (RFC 3168 §6.1.1): new data leaves as ECT (`ect`).
     pub(crate) ecn: bool,
-    /// `EcnSender::Ns2`: retransmissions leave as ECT(0) too, and carry a pending CWR.
+    /// The ECT codepoint of its ECN-capable segments: ECT(0), or ECT(1) for L4S
+    /// (`TcpConfig::ecn_codepoint`).
+    pub(crate) ect: Ecn,
+    /// `EcnSender::Ns2`: retransmissions leave as ECT too, and carry a pending CWR.
     pub(crate) ecn_ns2: bool,
-    /// `EcnSender::LinuxDctcp`: retransmissions leave as ECT(0) too, without the CWR.
+    /// `EcnSender::LinuxDctcp`: retransmissions leave as ECT too, without the CWR.
     pub(crate) ect_retransmissions: bool,
     /// The RD class mark of the flow's packets.
     pub(crate) rd_class: RdMark,
@@ -160,10 +163,10 @@ impl<'a, 'c> Transmitter<'a, 'c> {
         p.retransmission = kind;
         p.rd_class = self.wire.rd_class;
         if self.wire.ecn && (!retransmitted || self.wire.ecn_ns2) {
-            p.ecn = Ecn::Ect0;
+            p.ecn = self.wire.ect;
             p.cwr = std::mem::take(&mut self.wire.cwr_pending);
         } else if self.wire.ecn && self.wire.ect_retransmissions {
-            p.ecn = Ecn::Ect0;
+            p.ecn = self.wire.ect;
         }
         self.ctx.transmit(self.wire.node, p);
         self.wire.pace_after_send(len as u64, now);

@@ -168,6 +168,7 @@ pub fn encode_headers(
     ip[1] = match p.ecn {
         Ecn::NotEct => 0b00,
         Ecn::Ect0 => 0b10,
+        Ecn::Ect1 => 0b01,
         Ecn::Ce => 0b11,
     };
     ip[2..4].copy_from_slice(&(ip_total.min(MAX_IPV4_BYTES as u32) as u16).to_be_bytes());
@@ -421,6 +422,19 @@ mod tests {
         let mut p = Packet::new(PacketKind::Data, 3, 7, 1000, 1040);
         p.seq = seq;
         p
+    }
+
+    /// The ECN field (RFC 3168 §5, RFC 9331 §4): not-ECT 00, ECT(1) 01, ECT(0) 10, CE 11, with a
+    /// header checksum that covers it.
+    #[test]
+    fn each_ecn_codepoint_has_its_two_bits() {
+        for (ecn, bits) in [(Ecn::NotEct, 0b00), (Ecn::Ect1, 0b01), (Ecn::Ect0, 0b10), (Ecn::Ce, 0b11)] {
+            let mut buf = [0u8; MAX_HEADER_BYTES];
+            let p = Packet { ecn, ..data(0) };
+            encode_headers(&p, &[], (2, 7), &mut buf);
+            assert_eq!((buf[1] >> 2, buf[1] & 3), (0, bits), "{ecn:?}: DSCP 0, then the ECN field");
+            assert!(verifies(&buf[..20]), "{ecn:?}: IPv4 header checksum");
+        }
     }
 
     #[test]
