@@ -34,6 +34,7 @@ _MODULES = [
     "baselines.codel",
     "baselines.fq_codel",
     "baselines.bbr",
+    "baselines.l4s",
 ]
 
 ENTRY_POINT_GROUP = "tcpsim.experiments"

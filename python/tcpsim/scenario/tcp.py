@@ -596,13 +596,20 @@ class PragueCc(CcModel):
     segments (the first cut halves); below `rtt_target` a flow's rate grows as a flow's at
     `rtt_target` does ((RTT/target)² segments per round) and α and the cuts wait that long;
     paced at cwnd/SRTT (twice that while cwnd < ssthresh/2); losses halve the window as Reno.
-    Needs ECN with a per-segment echo: the "prague" variant sets ecn = true and ecn_receiver =
-    "dctcp" (Accurate ECN and the classic-ECN fallback are not modelled); marks come from step
-    queues."""
+    Needs ECN with a per-segment echo: the "prague" variant sets ecn = true, ecn_receiver =
+    "dctcp", ecn_sender = "linux_dctcp" and ecn_codepoint = "ect1" (Accurate ECN and the
+    classic-ECN fallback are not modelled); marks come from DualPI2's L queue or step queues."""
 
     # Linux runs Prague with SACK (RFC 6675 here); DCTCP's echo stands in for Accurate ECN.
+    # Prague sends ECT(1), the L4S identifier (RFC 9331 §4), on every packet, retransmissions
+    # and pure ACKs included (Linux TCP_CONG_NEEDS_ECN: `tcp_ecn_send`, as for DCTCP).
     variants: ClassVar[Mapping[str, str]] = {"prague": "sack"}
-    variant_tcp: ClassVar[Mapping[str, Any]] = {"ecn": True, "ecn_receiver": "dctcp"}
+    variant_tcp: ClassVar[Mapping[str, Any]] = {
+        "ecn": True,
+        "ecn_receiver": "dctcp",
+        "ecn_sender": "linux_dctcp",
+        "ecn_codepoint": "ect1",
+    }
     kind: Literal["prague"]
     g: UnitFraction = 0.0625
     """Weight of the newest round's marked fraction in α, in (0, 1]: 1/16 (Linux `PRAGUE_SHIFT_G` 4)."""
