@@ -130,6 +130,18 @@ def whole_number(noun: str, *, minimum: int, maximum: int, example: int) -> Call
     return validate
 
 
+def bounded_whole(noun: str, *, minimum: int, maximum: int, example: int) -> Any:
+    """The type of an integer field in [`minimum`, `maximum`] (`whole_number`'s errors), whose
+    JSON Schema states both bounds."""
+    return Annotated[
+        int,
+        Validated(
+            whole_number(noun, minimum=minimum, maximum=maximum, example=example),
+            {"type": "integer", "minimum": minimum, "maximum": maximum},
+        ),
+    ]
+
+
 def choice(noun: str, allowed: Sequence[str]) -> Callable[[object], str]:
     """A string from a fixed set, with the set listed in the error."""
 
@@ -195,13 +207,7 @@ TransferSizeBytes = Annotated[
     Validated(_in_range(parse_size_bytes, minimum=1, maximum=MAX_TRANSFER_BYTES), _SIZE_SCHEMA),
 ]
 HeaderSizeBytes = Annotated[int, Validated(_in_range(parse_size_bytes, maximum=MAX_HEADER_BYTES), _SIZE_SCHEMA)]
-Count = Annotated[
-    int,
-    Validated(
-        whole_number("a count", minimum=1, maximum=U32_MAX, example=2),
-        {"type": "integer", "minimum": 1, "maximum": U32_MAX},
-    ),
-]
+Count = bounded_whole("a count", minimum=1, maximum=U32_MAX, example=2)
 SegmentNumber = Annotated[
     int,
     Validated(

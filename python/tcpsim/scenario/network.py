@@ -30,9 +30,9 @@ from tcpsim.scenario.fields import (
     SegmentNumber,
     UnitFraction,
     Validated,
+    bounded_whole,
     choice,
     literal_kind,
-    whole_number,
 )
 from tcpsim.scenario.on_use import on_use
 from tcpsim.units import NS_PER_S, QueueLimit, QueueThreshold, bdp_bytes, format_duration, parse_queue_limit
@@ -343,13 +343,7 @@ class RdQueue(QueueDisciplineModel, defer_build=True):
     S_D (eq. 7), recalculated with the counts (Sec. II-C); needs a byte or BDP limit."""
     interval_ns: PositiveDurationNs = Field("100ms", alias="interval", validate_default=True)
     """Recalculation period of the flow counts and the buffer split."""
-    counter_slots: Annotated[
-        int,
-        Validated(
-            whole_number("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096),
-            {"type": "integer", "minimum": 1, "maximum": MAX_COUNTER_SLOTS},
-        ),
-    ] = 4096
+    counter_slots: bounded_whole("a count", minimum=1, maximum=MAX_COUNTER_SLOTS, example=4096) = 4096  # type: ignore[valid-type]
     """Slots of each class's timestamp vector (8 bytes each), at most 2^24: counting a few
     thousand flows needs a few thousand slots (Whang et al.'s linear counting)."""
     counter_timeout_ns: PositiveDurationNs = Field("1s", alias="counter_timeout", validate_default=True)
@@ -517,6 +511,10 @@ class StepQueue(QueueDisciplineModel, defer_build=True):
         }
 
 
+MtuBytes = bounded_whole("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514)
+"""A link MTU in bytes, as CoDel's and FQ-CoDel's `mtu` (Linux 1514)."""
+
+
 class CodelQueue(QueueDisciplineModel, defer_build=True):
     """CoDel, Controlled Delay (RFC 8289; Nichols & Jacobson 2012): once every packet leaving
     has waited longer than `target` for a whole `interval`, the head is dropped (or, with
@@ -537,13 +535,7 @@ class CodelQueue(QueueDisciplineModel, defer_build=True):
     """Window over which the sojourn must stay above target before dropping (§4.3: 100ms)."""
     ecn: Flag = False
     """Mark ECN-capable packets CE instead of dropping them (Linux `ecn`; default off)."""
-    mtu_bytes: Annotated[
-        int,
-        Validated(
-            whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514),
-            {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
-        ),
-    ] = Field(1514, alias="mtu")
+    mtu_bytes: MtuBytes = Field(1514, alias="mtu")
     """A departure leaving at most this many bytes queued is never above target (RFC 8289
     §4.2 "maxpacket"; Linux `mtu` 1514)."""
 
@@ -591,23 +583,11 @@ class FqCodelQueue(QueueDisciplineModel, defer_build=True):
     kind: Literal["fq_codel"]
     packet_limit: PacketLimitValue = Field(10240, alias="packets", validate_default=True)
     """Buffer of all sub-queues together, packets (RFC 8290 §4.1; Linux `limit`, 10240)."""
-    flows: Annotated[
-        int,
-        Validated(
-            whole_number("a number of sub-queues", minimum=1, maximum=65536, example=1024),
-            {"type": "integer", "minimum": 1, "maximum": 65536},
-        ),
-    ] = 1024
+    flows: bounded_whole("a number of sub-queues", minimum=1, maximum=65536, example=1024) = 1024  # type: ignore[valid-type]
     """Number of sub-queues (RFC 8290 §5.2; Linux `flows`, 1024, at most 65536)."""
     quantum_bytes: PositiveSizeBytes = Field(1514, alias="quantum", validate_default=True)
     """Bytes a sub-queue sends per round-robin turn (RFC 8290 §4.2, §5.2: one MTU; Linux 1514B)."""
-    drop_batch: Annotated[
-        int,
-        Validated(
-            whole_number("a packet count", minimum=1, maximum=2**32 - 1, example=64),
-            {"type": "integer", "minimum": 1, "maximum": 2**32 - 1},
-        ),
-    ] = 64
+    drop_batch: bounded_whole("a packet count", minimum=1, maximum=2**32 - 1, example=64) = 64  # type: ignore[valid-type]
     """Most packets one overflow drops from the fattest sub-queue (Linux `drop_batch_size`, 64)."""
     target_ns: PositiveDurationNs = Field("5ms", alias="target", validate_default=True)
     """CoDel's acceptable standing delay of each sub-queue (RFC 8289 §4.2, RFC 8290 §5.2: 5ms)."""
@@ -615,13 +595,7 @@ class FqCodelQueue(QueueDisciplineModel, defer_build=True):
     """CoDel's interval (RFC 8289 §4.3, RFC 8290 §5.2: 100ms)."""
     ecn: Flag = True
     """Mark ECN-capable packets CE instead of dropping them (RFC 8290 §5.2, Linux and ns-3: on by default)."""
-    mtu_bytes: Annotated[
-        int,
-        Validated(
-            whole_number("a size in bytes", minimum=0, maximum=2**32 - 1, example=1514),
-            {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
-        ),
-    ] = Field(1514, alias="mtu")
+    mtu_bytes: MtuBytes = Field(1514, alias="mtu")
     """A departure leaving at most this many bytes queued (`maxpacket_backlog`) is never above
     target (RFC 8289 §4.2 "maxpacket"; Linux `mtu` 1514)."""
     maxpacket_backlog: Annotated[
@@ -713,13 +687,7 @@ class DualPi2Queue(QueueDisciplineModel, defer_build=True):
     pi_delay: Literal["classic", "max"] = "classic"
     """The delay the PI controller reads: "classic", the C queue head's (RFC 9332 A.1), or
     "max", the larger of the two queue heads' (Linux)."""
-    c_protection: Annotated[
-        int,
-        Validated(
-            whole_number("a percentage", minimum=0, maximum=100, example=10),
-            {"type": "integer", "minimum": 0, "maximum": 100},
-        ),
-    ] = 10
+    c_protection: bounded_whole("a percentage", minimum=0, maximum=100, example=10) = 10  # type: ignore[valid-type]
     """The C queue's WRR weight in %: its share of the link while both queues wait. Default 10
     (Linux c_protection)."""
     drop_overload: Flag = True

@@ -23,9 +23,9 @@ from tcpsim.scenario.fields import (
     Probability,
     UnitFraction,
     Validated,
+    bounded_whole,
     choice,
     literal_kind,
-    whole_number,
 )
 
 
@@ -152,13 +152,7 @@ class WestwoodCc(CcModel):
     kind: Literal["westwood"]
     tau_ns: PositiveDurationNs = Field("500ms", alias="tau", validate_default=True)
     """Filter time constant τ (casetti Sec. 4: 500 ms)."""
-    null_sample_divisor: Annotated[
-        int,
-        Validated(
-            whole_number("a divisor", minimum=0, maximum=U32_MAX, example=2),
-            {"type": "integer", "minimum": 0, "maximum": U32_MAX},
-        ),
-    ] = 2
+    null_sample_divisor: bounded_whole("a divisor", minimum=0, maximum=U32_MAX, example=2) = 2  # type: ignore[valid-type]
     """m of casetti Sec. 2.2: a null sample after τ/m of silence (m ≥ 2; 0 disables them)."""
     filter: WestwoodFilterSpec = Field(default_factory=lambda: TustinFilter(kind="tustin"))
     ns3_fast_recovery: Flag = False
@@ -563,13 +557,7 @@ class BbrCc(CcModel):
     """STARTUP continues while BtlBw grows by this factor per round: 1.25 (Linux `bbr_full_bw_thresh`)."""
     full_bw_rounds: Count = 3
     """Rounds without that growth that end STARTUP: 3 (Linux `bbr_full_bw_cnt`)."""
-    pacing_margin_percent: Annotated[
-        int,
-        Validated(
-            whole_number("a percentage", minimum=0, maximum=99, example=1),
-            {"type": "integer", "minimum": 0, "maximum": 99},
-        ),
-    ] = 1
+    pacing_margin_percent: bounded_whole("a percentage", minimum=0, maximum=99, example=1) = 1  # type: ignore[valid-type]
     """Pace this many percent below pacing_gain·BtlBw: 1 (Linux >= 4.20, ns-3.44 `TcpBbr`)."""
     tso_quanta: Flag = True
     """Add 3 × Linux's TSO segment goal (2 segments above 1.2 Mb/s) to the cwnd target and round it
@@ -622,13 +610,7 @@ class PragueCc(CcModel):
     "none", once per round as DCTCP (Linux 0.6 `RTT_CONTROL_NONE`)."""
     rtt_target_ns: PositiveDurationNs = Field("25ms", alias="rtt_target", validate_default=True)
     """The target RTT of the scaling: 25 ms (Linux `prague_rtt_target`)."""
-    rtt_transition_rounds: Annotated[
-        int,
-        Validated(
-            whole_number("a number of rounds", minimum=0, maximum=U32_MAX, example=4),
-            {"type": "integer", "minimum": 0, "maximum": U32_MAX},
-        ),
-    ] = 4
+    rtt_transition_rounds: bounded_whole("a number of rounds", minimum=0, maximum=U32_MAX, example=4) = 4  # type: ignore[valid-type]
     """Rounds out of slow start before the scaling applies: 4 (Linux `prague_rtt_transition`,
     0.7; 500 in 0.6)."""
     pacing_ss_ratio: _gain(0, open_below=True) = 2.0  # type: ignore[valid-type]

@@ -15,8 +15,7 @@ from tcpsim.scenario.fields import (
     PacketSizeBytes,
     PositiveSizeBytes,
     RateBps,
-    Validated,
-    whole_number,
+    bounded_whole,
 )
 from tcpsim.scenario.schedule import ScheduleStep, replica_on_intervals, schedule_problems
 from tcpsim.scenario.tcp import VARIANTS, TcpOptions, VariantName, default_tcp
@@ -50,13 +49,7 @@ class FlowSpec(Model):
     the application sends only inside them and the connection (cwnd, RTT estimate) persists
     across the OFF periods (ns-2 FTP start/stop; no RFC 5681 restart after idle); [] never sends.
     Instead of start/stop/start_jitter."""
-    count: Annotated[
-        int,
-        Validated(
-            whole_number("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2),
-            {"type": "integer", "minimum": 1, "maximum": MAX_FLOW_COUNT},
-        ),
-    ] = 1
+    count: bounded_whole("a count", minimum=1, maximum=MAX_FLOW_COUNT, example=2) = 1  # type: ignore[valid-type]
     """Replicate this flow N times, named "<name>.0" ... "<name>.<N-1>"."""
     schedule: Annotated[list[ScheduleStep], Field(min_length=1)] | None = None
     """Active replicas over time, e.g. [["0s", 20], ["80s", 100]]: from each time on, replicas
