@@ -109,6 +109,27 @@ def test_each_workload_runs_in_a_process_of_its_own():
         bench.run_benchmarks(["nope"])
 
 
+def test_startup_times_first_and_repeat_runs_of_the_bundled_scenario_each_in_a_store_of_its_own():
+    from tcpsim.bench.startup import bundled_scenario_file, measure_startup
+
+    row = measure_startup(1)
+    assert row["command"] == "tcpsim run lossy_link.toml --json" and row["runs"] == 1
+    for key in ("first_run_s", "repeat_run_s"):
+        assert 0 < row[key]["min"] <= row[key]["median"] <= row[key]["max"]
+    assert Path(bundled_scenario_file("lossy_link")).read_text() == (ROOT / "scenarios" / "lossy_link.toml").read_text()
+    with pytest.raises(ValueError, match="runs must be at least 1, not 0"):
+        measure_startup(0)
+
+
+def test_a_failing_run_is_reported_with_its_error(tmp_path):
+    from tcpsim.bench.startup import measure_startup
+
+    broken = tmp_path / "broken.toml"
+    broken.write_text("duration = 'soon'\n")
+    with pytest.raises(RuntimeError, match=r"failed \(exit \d+\): .*duration"):
+        measure_startup(1, str(broken))
+
+
 def _pgo_training():
     spec = importlib.util.spec_from_file_location("pgo_train", ROOT / "scripts" / "pgo_train.py")
     train = importlib.util.module_from_spec(spec)

@@ -258,6 +258,35 @@ def test_bench_json_and_unknown_workload(monkeypatch):
     assert "unknown workload 'nope'" in one_error_line(bad)
 
 
+def test_bench_startup_prints_the_first_and_the_repeat_run(monkeypatch):
+    import tcpsim.bench.startup as startup
+
+    asked = []
+
+    def measure_startup(runs):
+        asked.append(runs)
+        spread = {"median": 0.125, "min": 0.12, "max": 0.13}
+        return {
+            "name": "startup",
+            "command": "tcpsim run lossy_link.toml --json",
+            "runs": runs,
+            "first_run_s": spread,
+            "repeat_run_s": {"median": 0.042, "min": 0.041, "max": 0.05},
+        }
+
+    monkeypatch.setattr(startup, "measure_startup", measure_startup)
+    table = cli.invoke(app, ["bench", "--startup", "--runs", "3"])
+    assert table.exit_code == 0, table.output
+    assert "first" in table.stdout and "0.125" in table.stdout and "0.042" in table.stdout
+    as_json = cli.invoke(app, ["bench", "--startup", "--json"])
+    assert json.loads(as_json.stdout)["startup"]["repeat_run_s"]["max"] == 0.05
+    assert asked == [3, 11]
+    both = cli.invoke(app, ["bench", "dumbbell", "--startup"])
+    assert both.exit_code == 2 and "workload names or --startup, not both" in one_error_line(both)
+    none = cli.invoke(app, ["bench", "--startup", "--runs", "0"])
+    assert none.exit_code == 2 and "--runs" in one_error_line(none)
+
+
 # --- model ----------------------------------------------------------------------------------
 
 
