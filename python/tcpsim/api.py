@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tcpsim.compiled import compile_scenario
+from tcpsim.compiled import CompiledScenario, compile_scenario
 from tcpsim.engine_run import SimulationError, pcap_file_names, run_compiled, truncation_warning
+from tcpsim.gc_paused import gc_paused
 from tcpsim.limits import ScenarioWarning, check_flow_expansion, check_limits, estimate_cost, run_warnings
 from tcpsim.result import RunResult
 from tcpsim.scenario import Scenario, load_scenario
@@ -38,6 +39,21 @@ def run(
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ValueError(f"seed: {seed!r} must be an integer in [0, 2^64)")
+    sc, compiled, scenario_warnings = _checked_and_compiled(scenario, force, overrides)
+    for path, message in scenario_warnings:
+        warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
+    result = run_compiled(compiled, seed, pcap_dir)
+    if result.meta.get("trace_truncated"):
+        warnings.warn(truncation_warning(result.meta, sc.limits.max_trace_rows), ScenarioWarning, stacklevel=2)
+    return result
+
+
+@gc_paused
+def _checked_and_compiled(
+    scenario: str | Path | Mapping[str, Any] | Scenario, force: bool, overrides: dict[str, Any]
+) -> tuple[Scenario, CompiledScenario, list[tuple[str, str]]]:
+    """`run`'s scenario loaded, checked against its limits (unless `force`) and compiled, with the
+    warnings `run` issues (here they would name this module as their origin)."""
     if isinstance(scenario, Scenario):
         if overrides:
             raise ValueError("overrides apply to a path or dict, not to an already loaded Scenario")
@@ -49,12 +65,7 @@ def run(
     canonical = sc.to_engine()
     if not force:
         check_limits(sc, estimate_cost(canonical))
-    for path, message in run_warnings(sc, canonical):
-        warnings.warn(f"{path}: {message}", ScenarioWarning, stacklevel=2)
-    result = run_compiled(compile_scenario(sc, canonical), seed, pcap_dir)
-    if result.meta.get("trace_truncated"):
-        warnings.warn(truncation_warning(result.meta, sc.limits.max_trace_rows), ScenarioWarning, stacklevel=2)
-    return result
+    return sc, compile_scenario(sc, canonical), run_warnings(sc, canonical)
 
 
 __all__ = ["SimulationError", "pcap_file_names", "run", "truncation_warning"]

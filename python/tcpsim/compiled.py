@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.gc_paused import gc_paused
+
 if TYPE_CHECKING:
     from tcpsim.scenario import Scenario
 
@@ -76,6 +78,7 @@ def engine_json(canonical: dict[str, Any]) -> str:
     return json.dumps(canonical, sort_keys=True, separators=(",", ":"))
 
 
+@gc_paused
 def compile_scenario(scenario: Scenario, canonical: dict[str, Any] | None = None) -> CompiledScenario:
     """`scenario` compiled; `canonical`, if given, is its :meth:`~Scenario.to_engine` already at hand."""
     canonical = scenario.to_engine() if canonical is None else canonical

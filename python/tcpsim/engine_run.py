@@ -17,6 +17,7 @@ from typing import Any
 
 from tcpsim import __version__, _core
 from tcpsim.compiled import CompiledScenario
+from tcpsim.gc_paused import gc_paused
 from tcpsim.result import RunResult, build_result
 
 
@@ -24,6 +25,7 @@ class SimulationError(RuntimeError):
     """The engine refused a scenario that passed validation, or broke an invariant."""
 
 
+@gc_paused
 def run_compiled(compiled: CompiledScenario, seed: int, pcap_dir: str | Path | None = None) -> RunResult:
     """Run `compiled` with `seed` (an integer in [0, 2^64), already checked).
 

@@ -129,8 +129,9 @@ def _compile(request: RunRequest, data: bytes) -> CachedScenario | None:
     from tcpsim.run_prep import compile_checked, keep_compiled
     from tcpsim.scenario import load_scenario
 
-    # The scenario models live as long as the process; the scenario is validated with the
-    # collector on, as the full command line validates it (`tcpsim.cli.root`).
+    # The scenario models live as long as the process: frozen, then the collector on, as the
+    # full command line has it (`tcpsim.cli.root`); loading and compiling the scenario pause
+    # it themselves (`tcpsim.gc_paused`).
     gc.freeze()
     gc.enable()
     try:

@@ -10,12 +10,14 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.gc_paused import gc_paused
 from tcpsim.scenario_cache import CachedScenario, keep
 
 if TYPE_CHECKING:
     from tcpsim.scenario import Scenario
 
 
+@gc_paused
 def check_before_run(
     scenario: Scenario, force: bool, echo: Callable[[str], None] | None = None
 ) -> tuple[dict[str, Any], list[str]]:

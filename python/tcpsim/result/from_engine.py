@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tcpsim.gc_paused import gc_paused
 from tcpsim.result.layout import NOT_COMPLETED_NS, TRANSFER_COLUMNS, TRANSFER_TCP_COLUMNS, WEB_COLUMNS, EngineOutput
 
 if TYPE_CHECKING:
@@ -151,6 +152,7 @@ def no_transfers() -> pd.DataFrame:
     return pd.DataFrame({column: [] for column in TRANSFER_COLUMNS})
 
 
+@gc_paused
 def engine_frames(engine: EngineOutput) -> dict[str, Any]:
     """The DataFrames of a result: flows, links, udp, web, transfers and traces."""
     import pandas as pd

@@ -24,6 +24,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tcpsim.gc_paused import gc_paused
 from tcpsim.scenario.errors import Loc, Problem, ScenarioError, format_path
 from tcpsim.scenario.fields import (
     INITIAL_STATES,
@@ -72,6 +73,7 @@ from tcpsim.scenario.translate import validate_plain, validate_scenario
 from tcpsim.scenario.web import WebSpec
 
 
+@gc_paused
 def load_scenario(
     source: str | os.PathLike[str] | Mapping[str, Any],
     overrides: Sequence[str] | Mapping[str, Any] = (),

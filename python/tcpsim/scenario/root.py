@@ -8,6 +8,7 @@ from typing import Annotated, Any, NamedTuple, Self
 from pydantic import Field, model_validator
 
 from tcpsim.compiled import engine_json
+from tcpsim.gc_paused import gc_paused
 from tcpsim.scenario.checks import check_scenario, host_rate
 from tcpsim.scenario.errors import raise_if_any
 from tcpsim.scenario.fields import DurationNs, Model, PositiveDurationNs
@@ -72,6 +73,7 @@ class Scenario(Model):
         """Nodes in order of first appearance as a link endpoint (this order is their index)."""
         return list(dict.fromkeys(node for link in self.links for node in (link.a, link.b)))
 
+    @gc_paused
     def to_engine(self) -> dict[str, Any]:
         """The canonical `SimConfig` (`config/mod.rs`) as a plain, JSON-ready dict."""
         nodes = self.node_names()
