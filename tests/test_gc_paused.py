@@ -62,6 +62,7 @@ def test_a_scenario_is_validated_translated_run_and_tabled_with_the_collector_of
 
     spy(scenario_package, "validate_plain")  # load_scenario's validation
     spy(root, "flow_instances")  # Scenario.to_engine's expansion of the flows
+    spy(engine_run._core, "run")  # the engine: other threads may run meanwhile
     spy(engine_run, "build_result")  # run_compiled's reading of the engine's output
     spy(from_engine, "engine_rows")  # the result's tables
     gc.enable()
@@ -73,5 +74,6 @@ def test_a_scenario_is_validated_translated_run_and_tabled_with_the_collector_of
         result = tcpsim.run(scenario, force=True)
     assert warned[0].filename == __file__, "run's warnings still name its caller's line"
     assert collector_on["build_result"] is False and gc.isenabled()
+    assert collector_on["run"] is True, "the engine runs with the collector as the caller has it"
     assert len(result.flows) == 20
     assert collector_on["engine_rows"] is False and gc.isenabled()

@@ -25,7 +25,6 @@ class SimulationError(RuntimeError):
     """The engine refused a scenario that passed validation, or broke an invariant."""
 
 
-@gc_paused
 def run_compiled(compiled: CompiledScenario, seed: int, pcap_dir: str | Path | None = None) -> RunResult:
     """Run `compiled` with `seed` (an integer in [0, 2^64), already checked).
 
@@ -61,6 +60,21 @@ def run_compiled(compiled: CompiledScenario, seed: int, pcap_dir: str | Path | N
         for temporary in partial:
             Path(temporary).unlink(missing_ok=True)
     wall_s = time.perf_counter() - started
+    return _result(compiled, seed, wall_s, summary_json, raw_traces, raw_transfers, pcap_paths)
+
+
+@gc_paused
+def _result(
+    compiled: CompiledScenario,
+    seed: int,
+    wall_s: float,
+    summary_json: str,
+    raw_traces: dict[str, Any],
+    raw_transfers: dict[str, Any] | None,
+    pcap_paths: list[str] | None,
+) -> RunResult:
+    """The RunResult of an engine run of `compiled` that took `wall_s` (the collector paused
+    while it is built, not while the engine runs: other threads may run meanwhile)."""
     summary = json.loads(summary_json)
     sim_s = summary["sim_ns"] / 1e9
     meta = {
